@@ -1,0 +1,83 @@
+// Error type and errno mapping for the file tools. Codes and messages are the ones in
+// contracts/read_text_file.md and contracts/write_text_file.md.
+import path from "node:path";
+
+export const ErrorCode = {
+  NotFound: -32001,
+  Permission: -32002,
+  NotAFile: -32003,
+  Binary: -32004,
+  DiskFull: -32005,
+  InvalidParams: -32600,
+  Internal: -32603,
+} as const;
+export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export class FileToolError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "FileToolError";
+    this.code = code;
+  }
+  toJSON(): { code: number; message: string } {
+    return { code: this.code, message: this.message };
+  }
+}
+
+export function errnoCode(err: unknown): string | undefined {
+  if (typeof err === "object" && err !== null && "code" in err) {
+    const c = (err as { code: unknown }).code;
+    return typeof c === "string" ? c : undefined;
+  }
+  return undefined;
+}
+
+export const notFound = (p: string): FileToolError => new FileToolError(ErrorCode.NotFound, `File not found: ${p}`);
+export const notAFile = (p: string): FileToolError => new FileToolError(ErrorCode.NotAFile, `${p} is not a file`);
+export const isADirectory = (p: string): FileToolError => new FileToolError(ErrorCode.NotAFile, `${p} is a directory`);
+export const binaryFile = (p: string): FileToolError => new FileToolError(ErrorCode.Binary, `Cannot read binary file: ${p}`);
+
+/** Maps a node:fs error raised while reading `p` to the read contract's error. */
+export function mapReadError(err: unknown, p: string): FileToolError {
+  if (err instanceof FileToolError) return err;
+  switch (errnoCode(err)) {
+    case "ENOENT":
+    case "ENOTDIR":
+    case "ELOOP":
+      return notFound(p);
+    case "EACCES":
+    case "EPERM":
+      return new FileToolError(ErrorCode.Permission, `Permission denied: ${p}`, { cause: err });
+    case "EISDIR":
+      return notAFile(p);
+    default:
+      return new FileToolError(ErrorCode.Internal, `Cannot read ${p}: ${describe(err)}`, { cause: err });
+  }
+}
+
+/** Maps a node:fs error raised while writing `bytes` bytes to `p` to the write contract's error. */
+export function mapWriteError(err: unknown, p: string, bytes: number): FileToolError {
+  if (err instanceof FileToolError) return err;
+  switch (errnoCode(err)) {
+    case "EACCES":
+    case "EPERM":
+      return new FileToolError(ErrorCode.Permission, `Permission denied: ${p}`, { cause: err });
+    case "EROFS":
+      return new FileToolError(ErrorCode.Permission, `Read-only filesystem: ${p}`, { cause: err });
+    case "ENOENT":
+    case "ENOTDIR":
+      return new FileToolError(ErrorCode.NotFound, `Parent directory not found: ${path.dirname(p)}`, { cause: err });
+    case "EISDIR":
+      return isADirectory(p);
+    case "ENOSPC":
+    case "EDQUOT":
+      return new FileToolError(ErrorCode.DiskFull, `Disk full: cannot write ${bytes} bytes to ${p}`, { cause: err });
+    default:
+      return new FileToolError(ErrorCode.Internal, `Cannot write ${p}: ${describe(err)}`, { cause: err });
+  }
+}
+
+function describe(err: unknown): string {
+  return errnoCode(err) ?? (err instanceof Error ? err.message : String(err));
+}

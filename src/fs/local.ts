@@ -1,0 +1,240 @@
+// node:fs backend. Reads stream through a fixed 1 MiB buffer: memory follows the window, not the
+// file, while every newline is counted so total_lines stays exact. Writes are atomic (temp file in
+// the same directory, fsync, rename) and keep the replaced file's mode.
+import { randomBytes } from "node:crypto";
+import { constants, type Stats } from "node:fs";
+// The default export (the fs.promises object) is used on purpose: unit tests can spy on it.
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { binaryFile, FileToolError, isADirectory, mapReadError, mapWriteError, notAFile, notFound } from "./errors.js";
+import { windowResult, type LineSlice, type Window } from "./lines.js";
+
+export const CHUNK_BYTES = 1 << 20;
+/** NUL bytes in this many leading bytes make a file binary. */
+export const BINARY_SNIFF_BYTES = 8192;
+
+const NL = 0x0a;
+
+/** stat() of a path that must be a regular file (symlinks followed); contract errors otherwise. */
+export async function statRegularFile(p: string): Promise<Stats> {
+  let st: Stats;
+  try {
+    st = await fsp.stat(p);
+  } catch (err) {
+    throw mapReadError(err, p);
+  }
+  if (!st.isFile()) throw notAFile(p);
+  return st;
+}
+
+/** stat() that returns undefined for "does not exist" (including a dangling symlink). */
+export async function statIfExists(p: string): Promise<Stats | undefined> {
+  try {
+    return await fsp.stat(p);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw err;
+  }
+}
+
+type ScanResult = { window: Buffer; total: number; returned: number };
+
+/**
+ * Reads `p` once, front to back, keeping only the bytes of the window's lines.
+ * Opens with O_NONBLOCK and re-checks fstat, so a FIFO swapped in after the stat cannot hang us.
+ */
+async function scan(p: string, w: Window | undefined): Promise<ScanResult> {
+  let fh: fsp.FileHandle;
+  try {
+    fh = await fsp.open(p, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    throw mapReadError(err, p);
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw notAFile(p);
+    // Lines [first, end) are kept; with no window everything is only counted.
+    const first = w === undefined ? Infinity : w.line;
+    const end = w === undefined ? -Infinity : w.limit === undefined ? Infinity : w.line + w.limit;
+    const kept: Buffer[] = [];
+    const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+    let lineNo = 1; // line number of the next unread byte
+    let offset = 0; // file offset of buf[0]
+    let lastByte = -1;
+    for (;;) {
+      let n: number;
+      try {
+        ({ bytesRead: n } = await fh.read(buf, 0, CHUNK_BYTES, null));
+      } catch (err) {
+        throw mapReadError(err, p);
+      }
+      if (n === 0) break;
+      const view = buf.subarray(0, n);
+      if (offset < BINARY_SNIFF_BYTES && view.subarray(0, BINARY_SNIFF_BYTES - offset).indexOf(0) !== -1) {
+        throw binaryFile(p);
+      }
+      lastByte = view[n - 1] ?? -1;
+      let pos = 0;
+      while (pos < n) {
+        if (lineNo >= end) {
+          // Past the window: count newlines, keep nothing.
+          for (let nl = view.indexOf(NL, pos); nl !== -1; nl = view.indexOf(NL, nl + 1)) lineNo++;
+          break;
+        }
+        if (lineNo < first) {
+          const nl = view.indexOf(NL, pos);
+          if (nl === -1) break;
+          lineNo++;
+          pos = nl + 1;
+          continue;
+        }
+        // Inside the window: advance to its end (or the chunk's), then copy once (buf is reused).
+        const from = pos;
+        while (pos < n && lineNo < end) {
+          const nl = view.indexOf(NL, pos);
+          if (nl === -1) pos = n;
+          else {
+            lineNo++;
+            pos = nl + 1;
+          }
+        }
+        kept.push(Buffer.from(view.subarray(from, pos)));
+      }
+      offset += n;
+    }
+    const total = offset === 0 ? 0 : lastByte === NL ? lineNo - 1 : lineNo;
+    const returned = w === undefined || w.line > total ? 0 : Math.min(total, end - 1) - (w.line - 1);
+    return { window: Buffer.concat(kept), total, returned };
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Reads the window of a local file (the file must be a regular file; symlinks are followed). */
+export async function readLocal(p: string, w: Window): Promise<LineSlice> {
+  await statRegularFile(p);
+  const { window, total, returned } = await scan(p, w);
+  let content: string;
+  try {
+    content = utf8.decode(window);
+  } catch {
+    throw binaryFile(p);
+  }
+  return windowResult(content, total, returned, w);
+}
+
+/** Exact line count of a local file, streamed (nothing kept). Rejects binary files like readLocal. */
+export async function countLocalLines(p: string): Promise<number> {
+  return (await scan(p, undefined)).total;
+}
+
+/** Whole previous text of an existing file (for diffs); lossy decoding, never throws binary. */
+export async function readWholeLocal(p: string): Promise<string> {
+  try {
+    return (await fsp.readFile(p)).toString("utf8");
+  } catch (err) {
+    throw mapReadError(err, p);
+  }
+}
+
+/**
+ * Where a write to `p` really lands: a symlink (even a dangling one) is followed so the link
+ * stays a link; the parent directory is canonicalised. Throws the write contract's errors.
+ */
+export async function resolveWriteTarget(p: string, bytes: number): Promise<string> {
+  let current = p;
+  for (let hops = 0; hops < 40; hops++) {
+    let st: Stats;
+    try {
+      st = await fsp.lstat(current);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") break;
+      throw mapWriteError(err, p, bytes);
+    }
+    if (!st.isSymbolicLink()) break;
+    const link = await fsp.readlink(current).catch((err: unknown) => {
+      throw mapWriteError(err, p, bytes);
+    });
+    current = path.resolve(path.dirname(current), link);
+  }
+  const dir = path.dirname(current);
+  let realDir: string;
+  try {
+    realDir = await fsp.realpath(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      // Report the parent of the path the caller gave, unless the miss is behind a symlink.
+      throw new FileToolError(-32001, `Parent directory not found: ${current === p ? path.dirname(p) : dir}`);
+    }
+    throw mapWriteError(err, p, bytes);
+  }
+  return path.join(realDir, path.basename(current));
+}
+
+/**
+ * Existing-file check before a write: undefined when the target does not exist,
+ * its Stats when it is a regular file; a directory or special file is an error.
+ */
+export async function statWriteTarget(target: string, p: string, bytes: number): Promise<Stats | undefined> {
+  let st: Stats | undefined;
+  try {
+    st = await statIfExists(target);
+  } catch (err) {
+    throw mapWriteError(err, p, bytes);
+  }
+  if (st === undefined) return undefined;
+  if (st.isDirectory()) throw isADirectory(p);
+  if (!st.isFile()) throw notAFile(p);
+  return st;
+}
+
+/** Atomic replace of `target` (already resolved) with `content`; keeps `existing`'s mode and owner. */
+export async function writeAtomic(target: string, content: string, existing: Stats | undefined, p: string): Promise<number> {
+  const data = Buffer.from(content, "utf8");
+  const bytes = data.length;
+  const dir = path.dirname(target);
+  const tmp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  let fh: fsp.FileHandle | undefined;
+  let tmpCreated = false;
+  try {
+    fh = await fsp.open(tmp, "wx", existing ? existing.mode & 0o7777 : 0o666);
+    tmpCreated = true;
+    if (existing) {
+      await fh.chmod(existing.mode & 0o7777); // open's mode was masked by the umask
+      if (process.getuid?.() === 0) await fh.chown(existing.uid, existing.gid).catch(() => undefined);
+    }
+    await fh.writeFile(data);
+    await fh.sync();
+    await fh.close();
+    fh = undefined;
+    await fsp.rename(tmp, target);
+    tmpCreated = false;
+  } catch (err) {
+    if (fh) await fh.close().catch(() => undefined);
+    if (tmpCreated) await fsp.unlink(tmp).catch(() => undefined);
+    throw mapWriteError(err, p, bytes);
+  }
+  await syncDir(dir);
+  return bytes;
+}
+
+async function syncDir(dir: string): Promise<void> {
+  // Makes the rename durable; best effort (some filesystems refuse fsync on directories).
+  try {
+    const d = await fsp.open(dir, constants.O_RDONLY);
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    /* ignore */
+  }
+}
+
+export { notFound };

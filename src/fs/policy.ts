@@ -1,0 +1,63 @@
+// Write policy: the one place that decides whether a write may proceed.
+import fs from "node:fs";
+import path from "node:path";
+
+export type SessionMode = "read-only" | "auto" | "full-access";
+export type WriteDecision = "allow" | "ask" | "deny";
+
+/**
+ * Canonical form of a possibly non-existent absolute path: the nearest existing ancestor is
+ * realpath'd (so symlinks and ".." cannot escape) and the missing tail is appended.
+ * Synchronous on purpose: a handful of lstat calls, and callers need a plain answer.
+ */
+export function canonicalPath(p: string): string {
+  let existing = path.resolve(p);
+  const tail: string[] = [];
+  for (let hops = 0; ; ) {
+    try {
+      const real = fs.realpathSync.native(existing);
+      return tail.length === 0 ? real : path.join(real, ...[...tail].reverse());
+    } catch {
+      // A dangling symlink: a write would create its target, so follow it.
+      const link = readLinkOrUndefined(existing);
+      if (link !== undefined && hops++ < 40) {
+        existing = path.resolve(path.dirname(existing), link);
+        continue;
+      }
+      // Not there (or unreadable): climb one level.
+      const parent = path.dirname(existing);
+      if (parent === existing) return path.join(existing, ...[...tail].reverse());
+      tail.push(path.basename(existing));
+      existing = parent;
+    }
+  }
+}
+
+function readLinkOrUndefined(p: string): string | undefined {
+  try {
+    return fs.readlinkSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+function isInside(child: string, root: string): boolean {
+  if (child === root) return true;
+  const rel = path.relative(root, child);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+/**
+ * read-only -> deny; full-access -> allow; auto -> allow when the canonical path is inside one of
+ * the (canonical) roots, else ask.
+ */
+export function decideWrite(opts: { mode: SessionMode; roots: readonly string[]; path: string }): WriteDecision {
+  if (opts.mode === "read-only") return "deny";
+  if (opts.mode === "full-access") return "allow";
+  const target = canonicalPath(opts.path);
+  for (const root of opts.roots) {
+    if (!path.isAbsolute(root)) continue; // a relative root means nothing
+    if (isInside(target, canonicalPath(root))) return "allow";
+  }
+  return "ask";
+}
