@@ -1,0 +1,208 @@
+// A hermetic CODEX_HOME for running the real codex against the fake model: a fresh directory
+// tree with an offline config.toml, a model catalog that knows "fake-model", an empty HOME and a
+// TMPDIR that is not a parent of CODEX_HOME.
+import { execFile } from "node:child_process";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { log } from "../log/index.js";
+import { defaultCodexPath } from "./codex-path.js";
+
+const execFileAsync = promisify(execFile);
+
+export const FAKE_MODEL_SLUG = "fake-model";
+export const FAKE_API_KEY = "fake-key";
+
+export interface CreateCodexHomeOptions {
+  /** The fake model's base URL, e.g. FakeModel.url ("http://127.0.0.1:PORT/v1"). */
+  modelUrl: string;
+  /** Use this directory as the base (created if missing) instead of a fresh mkdtemp. */
+  dir?: string;
+  /** config.toml approval_policy (default "never"). */
+  approvalPolicy?: string;
+  /** config.toml sandbox_mode (default "workspace-write"). */
+  sandboxMode?: string;
+  /** TOML appended to config.toml verbatim (tables must come after the generated keys, which they do). */
+  extraConfig?: string;
+  /** The codex binary used to dump the bundled model catalog (default: the installed native binary). */
+  codexPath?: string;
+}
+
+export interface CodexHome {
+  /** The base directory holding everything below; removed by cleanup(). */
+  base: string;
+  codexHome: string;
+  home: string;
+  tmpdir: string;
+  configPath: string;
+  modelCatalogPath: string;
+  /** Environment for the codex child: spread over process.env (OPENAI_API_KEY etc. are blanked). */
+  env: Record<string, string>;
+  cleanup(): Promise<void>;
+}
+
+/** Quote a string as a TOML basic string. */
+export function tomlString(value: string): string {
+  return JSON.stringify(value);
+}
+
+/** The offline config.toml for a fake-model run. */
+export function renderConfigToml(opts: {
+  modelUrl: string;
+  modelCatalogPath: string;
+  approvalPolicy?: string;
+  sandboxMode?: string;
+  extraConfig?: string;
+}): string {
+  const lines = [
+    `model = ${tomlString(FAKE_MODEL_SLUG)}`,
+    `model_provider = "fake"`,
+    `model_catalog_json = ${tomlString(opts.modelCatalogPath)}`,
+    `approval_policy = ${tomlString(opts.approvalPolicy ?? "never")}`,
+    `approvals_reviewer = "user"`,
+    `sandbox_mode = ${tomlString(opts.sandboxMode ?? "workspace-write")}`,
+    `check_for_update_on_startup = false`,
+    ``,
+    `[analytics]`,
+    `enabled = false`,
+    ``,
+    `[features]`,
+    `plugins = false`,
+    `shell_snapshot = false`,
+    ``,
+    `[model_providers.fake]`,
+    `name = "fake"`,
+    `base_url = ${tomlString(opts.modelUrl)}`,
+    `env_key = "FAKE_API_KEY"`,
+    `wire_api = "responses"`,
+    `request_max_retries = 0`,
+    `stream_max_retries = 0`,
+    `supports_websockets = false`,
+    ``,
+  ];
+  if (opts.extraConfig) lines.push(opts.extraConfig.trimEnd(), "");
+  return lines.join("\n");
+}
+
+// ---- model catalog ---------------------------------------------------------------------------
+
+const catalogPromises = new Map<string, Promise<string>>();
+
+/**
+ * Path of a models.json catalog with a "fake-model" entry (derived from gpt-5.5, or the first
+ * bundled entry) plus the bundled entries. Generated once per codex binary/version into
+ * os.tmpdir() and reused by later processes.
+ */
+export function fakeModelCatalog(codexPath: string = defaultCodexPath()): Promise<string> {
+  let p = catalogPromises.get(codexPath);
+  if (!p) {
+    p = buildCatalog(codexPath);
+    catalogPromises.set(codexPath, p);
+    p.catch(() => catalogPromises.delete(codexPath));
+  }
+  return p;
+}
+
+async function buildCatalog(codexPath: string): Promise<string> {
+  const stat = await fs.stat(codexPath);
+  // The binary's size and mtime stand in for its version (no extra process needed).
+  const key = `${stat.size}-${Math.floor(stat.mtimeMs)}`;
+  const cacheDir = path.join(os.tmpdir(), "codex-cli-acp-fake-model");
+  const file = path.join(cacheDir, `models-${key}.json`);
+  try {
+    const text = await fs.readFile(file, "utf8");
+    JSON.parse(text);
+    return file;
+  } catch {
+    // not cached yet (or a torn file): build it
+  }
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "cca-models-"));
+  try {
+    const codexHome = path.join(scratch, "codex-home");
+    const home = path.join(scratch, "home");
+    await fs.mkdir(codexHome);
+    await fs.mkdir(home);
+    const isScript = codexPath.endsWith(".js");
+    const cmd = isScript ? process.execPath : codexPath;
+    const args = [...(isScript ? [codexPath] : []), "debug", "models", "--bundled"];
+    const { stdout } = await execFileAsync(cmd, args, {
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", CODEX_HOME: codexHome, HOME: home },
+      maxBuffer: 64 * 1024 * 1024,
+      timeout: 30_000,
+    });
+    const catalog = JSON.parse(stdout) as { models: Record<string, unknown>[] };
+    const models = catalog.models.filter((m) => m.slug !== FAKE_MODEL_SLUG);
+    const base = models.find((m) => m.slug === "gpt-5.5") ?? models[0];
+    if (!base) throw new Error("codex debug models returned no models");
+    const fake: Record<string, unknown> = {
+      ...structuredClone(base),
+      slug: FAKE_MODEL_SLUG,
+      display_name: "Fake Model",
+      description: "Scripted offline model (codex-cli-acp tests).",
+      supports_search_tool: false,
+      prefer_websockets: false,
+      upgrade: null,
+      availability_nux: null,
+    };
+    const text = JSON.stringify({ models: [fake, ...models] }, null, 2);
+    await fs.mkdir(cacheDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+    await fs.writeFile(tmp, text);
+    await fs.rename(tmp, file); // atomic: concurrent workers never see a partial file
+    log.debug({ file }, "fake model catalog written");
+    return file;
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+// ---- CODEX_HOME ------------------------------------------------------------------------------
+
+/** Create a fresh, hermetic CODEX_HOME pointed at the fake model. */
+export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<CodexHome> {
+  const base = opts.dir
+    ? (await fs.mkdir(opts.dir, { recursive: true }), path.resolve(opts.dir))
+    : await fs.mkdtemp(path.join(os.tmpdir(), "cca-"));
+  const codexHome = path.join(base, "codex-home");
+  const home = path.join(base, "home");
+  const tmpdir = path.join(base, "tmp");
+  await Promise.all([codexHome, home, tmpdir].map((d) => fs.mkdir(d, { recursive: true })));
+
+  const sharedCatalog = await fakeModelCatalog(opts.codexPath ?? defaultCodexPath());
+  const modelCatalogPath = path.join(codexHome, "models.json");
+  await fs.copyFile(sharedCatalog, modelCatalogPath);
+
+  const configPath = path.join(codexHome, "config.toml");
+  const configOpts: Parameters<typeof renderConfigToml>[0] = { modelUrl: opts.modelUrl, modelCatalogPath };
+  if (opts.approvalPolicy !== undefined) configOpts.approvalPolicy = opts.approvalPolicy;
+  if (opts.sandboxMode !== undefined) configOpts.sandboxMode = opts.sandboxMode;
+  if (opts.extraConfig !== undefined) configOpts.extraConfig = opts.extraConfig;
+  await fs.writeFile(configPath, renderConfigToml(configOpts));
+
+  const env: Record<string, string> = {
+    CODEX_HOME: codexHome,
+    HOME: home,
+    TMPDIR: tmpdir,
+    FAKE_API_KEY,
+    // Blank anything that could reach a real account or change codex's behaviour.
+    OPENAI_API_KEY: "",
+    CODEX_API_KEY: "",
+    OPENAI_BASE_URL: "",
+    XDG_CONFIG_HOME: path.join(home, ".config"),
+    NO_COLOR: "1",
+  };
+
+  return {
+    base,
+    codexHome,
+    home,
+    tmpdir,
+    configPath,
+    modelCatalogPath,
+    env,
+    async cleanup() {
+      await fs.rm(base, { recursive: true, force: true, maxRetries: 3 });
+    },
+  };
+}

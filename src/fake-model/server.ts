@@ -1,0 +1,350 @@
+// A scripted fake of the OpenAI Responses API (POST /v1/responses, Server-Sent Events), enough
+// for the real `codex` binary to run complete turns offline. Listens on 127.0.0.1 only.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { log } from "../log/index.js";
+import {
+  parseFakeModelScript,
+  splitDeltas,
+  type FakeModelScript,
+  type ScriptedItem,
+  type ScriptedResponse,
+  type ScriptedUsage,
+} from "./script.js";
+
+export interface RecordedRequest {
+  /** 1-based arrival number among POST /v1/responses requests. */
+  index: number;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The parsed JSON body (undefined when it did not parse). */
+  body: any;
+  /** The scripted response that answered it, or undefined for the empty-queue fallback. */
+  scripted: ScriptedResponse | undefined;
+}
+
+export interface FakeModel {
+  /** Base URL for a model provider, e.g. "http://127.0.0.1:PORT/v1". */
+  url: string;
+  port: number;
+  /** Every POST /v1/responses, in arrival order. */
+  requests: RecordedRequest[];
+  /** Append scripted responses to the queue. */
+  enqueue(...responses: ScriptedResponse[]): void;
+  /** How many scripted responses are still queued. */
+  pending(): number;
+  /** Resolves with the requests once at least n have arrived. */
+  waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /** Stops the server, ending hanging streams and open sockets at once. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_USAGE: ScriptedUsage = { input_tokens: 100, output_tokens: 10, total_tokens: 110 };
+const FALLBACK: ScriptedResponse = { items: [{ type: "message", text: "ok" }] };
+
+type SseEvent = Record<string, unknown> & { type: string };
+
+/** The SSE events (in order) for one scripted response. Exported for tests and the replay tool. */
+export function responseEvents(
+  scripted: ScriptedResponse,
+  ids: { responseId: string; itemPrefix: string },
+): { events: SseEvent[]; terminal: SseEvent | undefined } {
+  const events: SseEvent[] = [];
+  const responseId = ids.responseId;
+  events.push({
+    type: "response.created",
+    response: { id: responseId, object: "response", status: "in_progress", output: [] },
+  });
+  const doneItems: unknown[] = [];
+  (scripted.items ?? []).forEach((item, outputIndex) => {
+    const itemEvents = itemToEvents(item, outputIndex, `${ids.itemPrefix}_${outputIndex}`);
+    events.push(...itemEvents.events);
+    doneItems.push(itemEvents.done);
+  });
+  let terminal: SseEvent | undefined;
+  if (scripted.hang || scripted.closeEarly) {
+    terminal = undefined;
+  } else if (scripted.errorMessage !== undefined) {
+    terminal = {
+      type: "response.failed",
+      response: {
+        id: responseId,
+        object: "response",
+        status: "failed",
+        error: { code: "server_error", message: scripted.errorMessage },
+      },
+    };
+  } else {
+    terminal = {
+      type: "response.completed",
+      response: {
+        id: responseId,
+        object: "response",
+        status: "completed",
+        output: doneItems,
+        usage: { ...(scripted.usage ?? DEFAULT_USAGE) },
+      },
+    };
+  }
+  return { events, terminal };
+}
+
+function itemToEvents(item: ScriptedItem, outputIndex: number, defaultId: string): { events: SseEvent[]; done: unknown } {
+  const events: SseEvent[] = [];
+  switch (item.type) {
+    case "message": {
+      const id = item.id ?? `msg_${defaultId}`;
+      events.push({
+        type: "response.output_item.added",
+        output_index: outputIndex,
+        item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
+      });
+      events.push({
+        type: "response.content_part.added",
+        item_id: id,
+        output_index: outputIndex,
+        content_index: 0,
+        part: { type: "output_text", text: "", annotations: [] },
+      });
+      for (const delta of splitDeltas(item.text, item.deltas)) {
+        events.push({ type: "response.output_text.delta", item_id: id, output_index: outputIndex, content_index: 0, delta });
+      }
+      events.push({ type: "response.output_text.done", item_id: id, output_index: outputIndex, content_index: 0, text: item.text });
+      const done = {
+        type: "message",
+        id,
+        role: "assistant",
+        status: "completed",
+        content: [{ type: "output_text", text: item.text, annotations: [] }],
+      };
+      events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });
+      return { events, done };
+    }
+    case "reasoning": {
+      const id = item.id ?? `rs_${defaultId}`;
+      events.push({
+        type: "response.output_item.added",
+        output_index: outputIndex,
+        item: { type: "reasoning", id, summary: [] },
+      });
+      events.push({
+        type: "response.reasoning_summary_part.added",
+        item_id: id,
+        output_index: outputIndex,
+        summary_index: 0,
+        part: { type: "summary_text", text: "" },
+      });
+      for (const delta of splitDeltas(item.summary, item.deltas)) {
+        events.push({ type: "response.reasoning_summary_text.delta", item_id: id, output_index: outputIndex, summary_index: 0, delta });
+      }
+      events.push({ type: "response.reasoning_summary_text.done", item_id: id, output_index: outputIndex, summary_index: 0, text: item.summary });
+      events.push({
+        type: "response.reasoning_summary_part.done",
+        item_id: id,
+        output_index: outputIndex,
+        summary_index: 0,
+        part: { type: "summary_text", text: item.summary },
+      });
+      const done = { type: "reasoning", id, summary: [{ type: "summary_text", text: item.summary }] };
+      events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });
+      return { events, done };
+    }
+    case "function_call": {
+      const callId = item.callId ?? `call_${defaultId}`;
+      const args = typeof item.arguments === "string" ? item.arguments : JSON.stringify(item.arguments ?? {});
+      const done: Record<string, unknown> = {
+        type: "function_call",
+        id: `fc_${defaultId}`,
+        call_id: callId,
+        name: item.name,
+        arguments: args,
+        status: "completed",
+      };
+      if (item.namespace !== undefined) done.namespace = item.namespace;
+      events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });
+      return { events, done };
+    }
+    case "custom_tool_call": {
+      const callId = item.callId ?? `call_${defaultId}`;
+      const done = {
+        type: "custom_tool_call",
+        id: `ctc_${defaultId}`,
+        call_id: callId,
+        name: item.name,
+        input: item.input,
+        status: "completed",
+      };
+      events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });
+      return { events, done };
+    }
+  }
+}
+
+function sseFrame(event: SseEvent): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+function flatHeaders(req: http.IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    out[k] = Array.isArray(v) ? v.join(", ") : v;
+  }
+  return out;
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Start a fake model. Responses are consumed in order, one per POST /v1/responses; when the queue
+ * is empty the answer is a plain "ok" message, so a stray request never hangs a test.
+ */
+export async function startFakeModel(script?: FakeModelScript | ScriptedResponse[]): Promise<FakeModel> {
+  const queue: ScriptedResponse[] = script === undefined ? [] : [...parseFakeModelScript(script).responses];
+  const requests: RecordedRequest[] = [];
+  const waiters: { n: number; resolve: (r: RecordedRequest[]) => void }[] = [];
+  const openResponses = new Set<http.ServerResponse>();
+  let closed = false;
+  let responseCounter = 0;
+
+  const notify = () => {
+    for (const w of [...waiters]) {
+      if (requests.length >= w.n) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(requests.slice());
+      }
+    }
+  };
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((err: unknown) => {
+      log.warn({ err }, "fake model: handler failed");
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    const raw = await readBody(req);
+    if (req.method === "POST" && path.endsWith("/responses")) {
+      let body: any;
+      try {
+        body = raw.length > 0 ? JSON.parse(raw) : undefined;
+      } catch {
+        body = undefined;
+      }
+      const scripted = queue.shift();
+      const record: RecordedRequest = {
+        index: requests.length + 1,
+        method: req.method,
+        path,
+        headers: flatHeaders(req),
+        body,
+        scripted,
+      };
+      requests.push(record);
+      if (scripted === undefined) log.debug({ index: record.index }, "fake model: queue empty, answering \"ok\"");
+      notify();
+      await respond(scripted ?? FALLBACK, res);
+      return;
+    }
+    log.debug({ method: req.method, path }, "fake model: unhandled path");
+    if (req.method === "GET" && path.endsWith("/models")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data: [], models: [] }));
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end(JSON.stringify({ error: { message: `fake model: no route for ${req.method} ${path}`, type: "not_found" } }));
+  }
+
+  async function respond(scripted: ScriptedResponse, res: http.ServerResponse): Promise<void> {
+    if (scripted.httpStatus !== undefined) {
+      if (scripted.delayMs) await sleep(scripted.delayMs);
+      const message = scripted.errorMessage ?? `fake model error ${scripted.httpStatus}`;
+      res.writeHead(scripted.httpStatus, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message, type: "server_error", code: null, param: null } }));
+      return;
+    }
+    responseCounter += 1;
+    const { events, terminal } = responseEvents(scripted, {
+      responseId: `resp_${responseCounter}`,
+      itemPrefix: String(responseCounter),
+    });
+    openResponses.add(res);
+    res.on("close", () => openResponses.delete(res));
+    res.writeHead(200, {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+    });
+    res.flushHeaders();
+    const all = terminal ? [...events, terminal] : events;
+    for (const event of all) {
+      if (scripted.delayMs) await sleep(scripted.delayMs);
+      if (closed || res.destroyed || res.writableEnded) return;
+      res.write(sseFrame(event));
+    }
+    if (scripted.hang) return; // stays open until the client goes away or close()
+    res.end();
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  log.debug({ port }, "fake model listening");
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests,
+    enqueue(...responses: ScriptedResponse[]) {
+      queue.push(...parseFakeModelScript(responses).responses);
+    },
+    pending: () => queue.length,
+    waitForRequests(n: number, timeoutMs = 30_000): Promise<RecordedRequest[]> {
+      if (requests.length >= n) return Promise.resolve(requests.slice());
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          n,
+          resolve: (r: RecordedRequest[]) => {
+            clearTimeout(timer);
+            resolve(r);
+          },
+        };
+        const timer = setTimeout(() => {
+          const i = waiters.indexOf(waiter);
+          if (i >= 0) waiters.splice(i, 1);
+          reject(new Error(`fake model: waited ${timeoutMs} ms for ${n} requests, got ${requests.length}`));
+        }, timeoutMs);
+        waiters.push(waiter);
+      });
+    },
+    async close(): Promise<void> {
+      if (closed) return;
+      closed = true;
+      for (const res of openResponses) res.destroy();
+      openResponses.clear();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}
