@@ -87,6 +87,7 @@ export function renderConfigToml(opts: {
 
 // ---- model catalog ---------------------------------------------------------------------------
 
+const CATALOG_FORMAT = "v1";
 const catalogPromises = new Map<string, Promise<string>>();
 
 /**
@@ -106,8 +107,9 @@ export function fakeModelCatalog(codexPath: string = defaultCodexPath()): Promis
 
 async function buildCatalog(codexPath: string): Promise<string> {
   const stat = await fs.stat(codexPath);
-  // The binary's size and mtime stand in for its version (no extra process needed).
-  const key = `${stat.size}-${Math.floor(stat.mtimeMs)}`;
+  // The binary's size and mtime stand in for its version (no extra process needed); bump
+  // CATALOG_FORMAT when the derivation below changes.
+  const key = `${CATALOG_FORMAT}-${stat.size}-${Math.floor(stat.mtimeMs)}`;
   const cacheDir = path.join(os.tmpdir(), "codex-cli-acp-fake-model");
   const file = path.join(cacheDir, `models-${key}.json`);
   try {
