@@ -1,5 +1,17 @@
 // A scripted fake of the OpenAI Responses API (POST /v1/responses, Server-Sent Events), enough
 // for the real `codex` binary to run complete turns offline. Listens on 127.0.0.1 only.
+//
+// Observed with codex 0.169.0 (app-server, config from ./codex-home.ts):
+// - One POST /v1/responses per model sampling step and nothing else: no title generation,
+//   memory or compaction requests, and no GET /models (memories are off by default; compaction
+//   only happens near the context limit). So every request consumes the next scripted response.
+// - Reasoning: response.reasoning_summary_part.added + response.reasoning_summary_text.delta
+//   become item/reasoning/summaryPartAdded + item/reasoning/summaryTextDelta.
+// - HTTP 5xx: codex drops the body and reports its own "high demand" text with
+//   codexErrorInfo "internalServerError"; HTTP 4xx: the raw body becomes the turn's error
+//   message; 429 reads "exceeded retry limit, last status: 429 Too Many Requests".
+//   response.failed -> "stream disconnected before completion: <message>".
+// - After turn/interrupt codex leaves the HTTP stream open: hanging streams end only on close().
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { log } from "../log/index.js";
