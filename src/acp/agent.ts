@@ -1,0 +1,155 @@
+// The ACP agent: handshake, auth, sessions and prompts, mapped onto one shared
+// `codex app-server` child (see DESIGN.md decisions 1-2).
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import {
+  accountResponseSchema,
+  threadStartResponseSchema,
+  type CodexHost,
+} from "../codex/index.js";
+import { VERSION } from "../config/index.js";
+import type { Logger } from "../log/index.js";
+import { toUserInput } from "./prompt.js";
+import { AcpSession, threadParams, toRequestError, type SessionDeps, type ThreadSettings } from "./session.js";
+
+export const AUTH_METHODS: acp.AuthMethod[] = [
+  {
+    id: "openai-api-key",
+    name: "OpenAI API key",
+    description: "Use the API key in OPENAI_API_KEY or CODEX_API_KEY from the agent's environment.",
+  },
+  {
+    id: "codex-login",
+    name: "Existing Codex login",
+    description: "Use the account you signed in with `codex login` (ChatGPT or API key).",
+  },
+];
+
+/** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
+const DEFAULT_SETTINGS: Omit<ThreadSettings, "cwd"> = {
+  approvalPolicy: "on-request",
+  sandbox: "workspace-write",
+};
+
+export type AgentState = {
+  clientCapabilities: acp.ClientCapabilities;
+  sessions: Map<string, AcpSession>;
+};
+
+export type AgentOptions = {
+  host: CodexHost;
+  log: Logger;
+};
+
+export function createAgent({ host, log }: AgentOptions): { app: acp.AgentApp; state: AgentState } {
+  const state: AgentState = { clientCapabilities: {}, sessions: new Map() };
+  let clientContext: acp.AgentContext | undefined;
+
+  const deps: SessionDeps = {
+    host,
+    log,
+    sendUpdate: async (sessionId, update) => {
+      if (!clientContext) throw new Error("no client connected");
+      await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
+    },
+    answerServerRequest: async (session, method) => {
+      // Approvals are mapped to permission prompts by the approvals feature; until a
+      // session has one, decline rather than leave the turn waiting forever.
+      log.warn({ method, sessionId: session.id }, "codex request without a handler; declined");
+      if (method === "mcpServer/elicitation/request") return { action: "decline", content: null };
+      return { decision: "decline" };
+    },
+  };
+
+  host.onExit((exit, generation) => {
+    for (const session of state.sessions.values()) session.childExited(generation, exit.reason);
+  });
+
+  const sessionOf = (sessionId: string): AcpSession => {
+    const session = state.sessions.get(sessionId);
+    if (!session || session.isClosed) throw acp.RequestError.sessionNotFound(sessionId);
+    return session;
+  };
+
+  const app = acp
+    .agent({ name: "codex-cli-acp" })
+    .onConnect((connection) => {
+      clientContext = connection.client;
+    })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      state.clientCapabilities = params.clientCapabilities ?? {};
+      host.start();
+      log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: false,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: true, sse: false },
+        },
+        authMethods: AUTH_METHODS,
+        agentInfo: { name: "codex-cli-acp", title: "Codex CLI", version: VERSION },
+      };
+    })
+    .onRequest(acp.methods.agent.authenticate, async ({ params }) => {
+      const client = await host.client().catch((err: unknown) => {
+        throw toRequestError(err);
+      });
+      if (params.methodId === "openai-api-key") {
+        const apiKey = process.env.OPENAI_API_KEY ?? process.env.CODEX_API_KEY;
+        if (!apiKey) throw acp.RequestError.authRequired(undefined, "Set OPENAI_API_KEY (or CODEX_API_KEY) in the agent's environment");
+        await client.request("account/login/start", { type: "apiKey", apiKey }).catch((err: unknown) => {
+          throw toRequestError(err);
+        });
+        return {};
+      }
+      if (params.methodId === "codex-login") {
+        const account = await client.request("account/read", {}, accountResponseSchema).catch((err: unknown) => {
+          throw toRequestError(err);
+        });
+        if (!account.account && account.requiresOpenaiAuth) {
+          throw acp.RequestError.authRequired(undefined, "Not signed in: run `codex login` in a terminal, then try again");
+        }
+        return {};
+      }
+      throw acp.RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method: ${params.methodId}`);
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      const cwd = await validateCwd(params.cwd);
+      const settings: ThreadSettings = { cwd, ...DEFAULT_SETTINGS };
+      try {
+        const client = await host.client();
+        const generation = host.currentGeneration;
+        const started = await client.request("thread/start", threadParams(settings), threadStartResponseSchema);
+        const session = new AcpSession(started.thread.id, settings, deps);
+        session.bind(client, generation);
+        state.sessions.set(session.id, session);
+        log.info({ sessionId: session.id }, "session created");
+        return { sessionId: session.id };
+      } catch (err) {
+        throw toRequestError(err);
+      }
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      return session.prompt(toUserInput(params.prompt));
+    })
+    .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
+      const session = state.sessions.get(params.sessionId);
+      if (!session) {
+        log.warn({ sessionId: params.sessionId }, "cancel for an unknown session; ignored");
+        return;
+      }
+      await session.cancel();
+    });
+
+  return { app, state };
+}
+
+async function validateCwd(cwd: string): Promise<string> {
+  if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+  const info = await stat(cwd).catch(() => undefined);
+  if (!info?.isDirectory()) throw acp.RequestError.invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
+  return path.normalize(cwd);
+}

@@ -1,0 +1,249 @@
+// One ACP session = one Codex thread. Runs prompts as turns, streams the thread's
+// events to the client in order, and re-attaches the thread to a new app-server
+// child when the previous one died (nothing the user said is lost: Codex keeps the
+// rollout on disk and `thread/resume` reloads it).
+import { RequestError, type PromptResponse, type SessionUpdate } from "@agentclientprotocol/sdk";
+import {
+  CodexExitedError,
+  CodexRpcError,
+  turnCompletedSchema,
+  turnStartResponseSchema,
+  type AppServerClient,
+  type CodexHost,
+  type UserInput,
+} from "../codex/index.js";
+import { ThreadEventTranslator } from "../bridge/index.js";
+import type { Logger } from "../log/index.js";
+
+/** What `thread/start` and `thread/resume` both take; modes and config options edit it. */
+export type ThreadSettings = {
+  cwd: string;
+  approvalPolicy?: string | Record<string, unknown>;
+  sandbox?: string;
+  model?: string;
+  effort?: string;
+  developerInstructions?: string;
+  config?: Record<string, unknown>;
+};
+
+export type SessionDeps = {
+  host: CodexHost;
+  log: Logger;
+  /** Sends one `session/update` to the client; resolves when written. */
+  sendUpdate(sessionId: string, update: SessionUpdate): Promise<void>;
+  /** Answers codex's server->client requests for this session (approvals, elicitations). */
+  answerServerRequest(session: AcpSession, method: string, params: Record<string, unknown>): Promise<unknown>;
+};
+
+type TurnOutcome = { status: string; error?: { message: string; codexErrorInfo?: unknown; additionalDetails?: string | null } };
+
+type ActiveTurn = {
+  turnId?: string;
+  cancelRequested: boolean;
+  lastError?: string;
+  settle(outcome: TurnOutcome | Error): void;
+};
+
+const CANCEL_GRACE_MS = 3000;
+
+export class AcpSession {
+  private readonly translator = new ThreadEventTranslator();
+  private active: ActiveTurn | undefined;
+  private outbox: Promise<void> = Promise.resolve();
+  private attachedGeneration = 0;
+  private detach: (() => void) | undefined;
+  private closed = false;
+  /** Listeners other features hang on this session's raw thread events (e.g. titles). */
+  readonly threadListeners = new Set<(method: string, params: Record<string, unknown>) => void>();
+  /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
+  readonly cancelHooks = new Set<() => void>();
+
+  constructor(
+    readonly id: string,
+    readonly settings: ThreadSettings,
+    private readonly deps: SessionDeps,
+  ) {}
+
+  get cwd(): string {
+    return this.settings.cwd;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get promptRunning(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** Starts routing this thread's events from `client` (the child it was started or resumed on). */
+  bind(client: AppServerClient, generation: number): void {
+    this.detach?.();
+    this.detach = client.attachThread(this.id, {
+      notification: (method, params) => this.onNotification(method, params),
+      request: (method, params) => this.deps.answerServerRequest(this, method, params),
+    });
+    this.attachedGeneration = generation;
+  }
+
+  /** Sends an update in order with every other update of this session. */
+  send(update: SessionUpdate): Promise<void> {
+    const sent = this.outbox.then(() => this.deps.sendUpdate(this.id, update));
+    this.outbox = sent.catch((err: unknown) => {
+      this.deps.log.warn({ err: String(err), sessionId: this.id }, "could not send a session update");
+    });
+    return sent;
+  }
+
+  /** Waits until every update queued so far has been written. */
+  flush(): Promise<void> {
+    return this.outbox;
+  }
+
+  async prompt(input: UserInput[]): Promise<PromptResponse> {
+    if (this.closed) throw RequestError.invalidRequest(undefined, `Session ${this.id} is closed`);
+    if (this.active) throw RequestError.invalidRequest(undefined, "A prompt is already running in this session; cancel it first");
+    let settle!: ActiveTurn["settle"];
+    const outcome = new Promise<TurnOutcome | Error>((resolve) => (settle = resolve));
+    const turn: ActiveTurn = { cancelRequested: false, settle };
+    this.active = turn;
+    this.translator.reset();
+    try {
+      const client = await this.ensureAttached();
+      const started = await client.request(
+        "turn/start",
+        {
+          threadId: this.id,
+          input,
+          ...(this.settings.model ? { model: this.settings.model } : {}),
+          ...(this.settings.effort ? { effort: this.settings.effort } : {}),
+          ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
+        },
+        turnStartResponseSchema,
+      );
+      turn.turnId ??= started.turn.id;
+      if (turn.cancelRequested) void this.interrupt(client, turn);
+      const result = await outcome;
+      await this.flush();
+      if (result instanceof Error) throw result;
+      if (turn.cancelRequested || result.status === "interrupted") return { stopReason: "cancelled" };
+      if (result.status === "failed") {
+        throw turnFailure(result.error, turn.lastError);
+      }
+      return { stopReason: "end_turn" };
+    } catch (err) {
+      throw toRequestError(err);
+    } finally {
+      if (this.active === turn) this.active = undefined;
+    }
+  }
+
+  async cancel(): Promise<void> {
+    const turn = this.active;
+    if (!turn || turn.cancelRequested) return;
+    turn.cancelRequested = true;
+    for (const hook of this.cancelHooks) hook();
+    // Codex normally confirms with turn/completed(interrupted) at once; never let a
+    // silent child keep the editor waiting.
+    const timer = setTimeout(() => turn.settle({ status: "interrupted" }), CANCEL_GRACE_MS);
+    timer.unref();
+    if (turn.turnId) {
+      const client = await this.deps.host.client().catch(() => undefined);
+      if (client) await this.interrupt(client, turn);
+    }
+  }
+
+  /** Fails the running prompt because the child died; the next prompt resumes the thread. */
+  childExited(generation: number, reason: string): void {
+    if (generation !== this.attachedGeneration) return;
+    this.detach?.();
+    this.detach = undefined;
+    this.active?.settle(
+      new RequestError(
+        -32603,
+        `Codex stopped unexpectedly (${reason}) during this turn. Nothing is lost: send a prompt again and the conversation continues in a new Codex process.`,
+      ),
+    );
+  }
+
+  close(): void {
+    this.closed = true;
+    void this.cancel();
+    this.detach?.();
+    this.detach = undefined;
+  }
+
+  /** The live client with this thread loaded; resumes the thread after a child restart. */
+  async ensureAttached(): Promise<AppServerClient> {
+    const client = await this.deps.host.client();
+    const generation = this.deps.host.currentGeneration;
+    if (generation !== this.attachedGeneration || !this.detach) {
+      this.deps.log.info({ sessionId: this.id }, "resuming the thread in a new codex app-server");
+      await client.request("thread/resume", { threadId: this.id, ...threadParams(this.settings), excludeTurns: true });
+      this.bind(client, generation);
+    }
+    return client;
+  }
+
+  private async interrupt(client: AppServerClient, turn: ActiveTurn): Promise<void> {
+    if (!turn.turnId) return;
+    try {
+      await client.request("turn/interrupt", { threadId: this.id, turnId: turn.turnId });
+    } catch (err) {
+      this.deps.log.debug({ err: String(err) }, "turn/interrupt failed (turn already over?)");
+    }
+  }
+
+  private onNotification(method: string, params: Record<string, unknown>): void {
+    for (const listener of this.threadListeners) listener(method, params);
+    const turn = this.active;
+    if (method === "turn/started" && turn && !turn.turnId) {
+      const id = (params.turn as { id?: string } | undefined)?.id;
+      if (id) turn.turnId = id;
+    }
+    if (method === "error" && turn && params.willRetry === false) {
+      turn.lastError = (params.error as { message?: string } | undefined)?.message;
+    }
+    for (const update of this.translator.translate(method, params)) void this.send(update).catch(() => undefined);
+    if (method === "turn/completed" && turn) {
+      const parsed = turnCompletedSchema.safeParse(params);
+      if (!parsed.success) return;
+      const done = parsed.data.turn;
+      if (turn.turnId && done.id !== turn.turnId) return;
+      turn.settle({ status: done.status, ...(done.error ? { error: done.error } : {}) });
+    }
+  }
+}
+
+/** Fields of `thread/start` / `thread/resume` derived from the session's settings. */
+export function threadParams(s: ThreadSettings): Record<string, unknown> {
+  return {
+    cwd: s.cwd,
+    ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
+    ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    ...(s.model ? { model: s.model } : {}),
+    ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
+    ...(s.config ? { config: s.config } : {}),
+  };
+}
+
+/** A failed turn as a JSON-RPC error: Codex's own message, its error code, and any details. */
+function turnFailure(error: TurnOutcome["error"], lastError: string | undefined): RequestError {
+  const message = error?.message ?? lastError ?? "The Codex turn failed";
+  const info = error?.codexErrorInfo;
+  const code = typeof info === "string" ? info : info && typeof info === "object" ? Object.keys(info)[0] : undefined;
+  const details = error?.additionalDetails ? `: ${error.additionalDetails}` : "";
+  return new RequestError(-32603, `${message}${details}${code ? ` [${code}]` : ""}`, {
+    codexErrorInfo: info ?? null,
+    additionalDetails: error?.additionalDetails ?? null,
+  });
+}
+
+export function toRequestError(err: unknown): RequestError {
+  if (err instanceof RequestError) return err;
+  if (err instanceof CodexExitedError) {
+    return new RequestError(-32603, `${err.message}. Send the prompt again: a new Codex process resumes this conversation.`);
+  }
+  if (err instanceof CodexRpcError) return new RequestError(-32603, `Codex: ${err.message}`);
+  return new RequestError(-32603, err instanceof Error ? err.message : String(err));
+}

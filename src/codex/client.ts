@@ -1,0 +1,233 @@
+// JSON-RPC client for one `codex app-server` child: request ids, zod-validated
+// incoming messages, per-thread routing of notifications and server->client
+// requests, and a clean failure of every pending call when the child exits.
+import { execa, type ResultPromise } from "execa";
+import type { Logger } from "../log/index.js";
+import type { CodexCommand } from "./locate.js";
+import { incomingMessageSchema, threadScopedParamsSchema } from "./protocol.js";
+import type { z } from "zod";
+
+export type ExitInfo = { code: number | null; signal: string | null; reason: string };
+
+export class CodexRpcError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "CodexRpcError";
+  }
+}
+
+export class CodexExitedError extends Error {
+  constructor(readonly exit: ExitInfo) {
+    super(`Codex app-server stopped (${exit.reason})`);
+    this.name = "CodexExitedError";
+  }
+}
+
+/** Receives what app-server says about one thread. */
+export interface ThreadListener {
+  notification(method: string, params: Record<string, unknown>): void;
+  /** Answers a server->client request (approvals, elicitations). */
+  request(method: string, params: Record<string, unknown>): Promise<unknown>;
+}
+
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string };
+
+export class AppServerClient {
+  readonly exited: Promise<ExitInfo>;
+  private readonly child: ResultPromise;
+  private readonly pending = new Map<number, Pending>();
+  private readonly threads = new Map<string, ThreadListener>();
+  private readonly globalListeners = new Set<(method: string, params: unknown) => void>();
+  private nextId = 1;
+  private exitInfo: ExitInfo | undefined;
+  private buffered = "";
+
+  constructor(
+    command: CodexCommand,
+    private readonly log: Logger,
+    opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+  ) {
+    const args = [...command.args, "app-server", ...(opts.args ?? [])];
+    this.child = execa(command.file, args, {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: opts.env,
+      extendEnv: opts.env === undefined,
+      cwd: opts.cwd,
+      buffer: false,
+      reject: false,
+      cleanup: true,
+      windowsHide: true,
+    });
+    this.log.debug({ file: command.file, args, pid: this.child.pid }, "codex app-server spawned");
+    this.child.stdout?.setEncoding("utf8");
+    this.child.stdout?.on("data", (chunk: string) => this.onData(chunk));
+    this.child.stderr?.setEncoding("utf8");
+    let errBuf = "";
+    this.child.stderr?.on("data", (chunk: string) => {
+      errBuf += chunk;
+      let nl: number;
+      while ((nl = errBuf.indexOf("\n")) >= 0) {
+        const line = errBuf.slice(0, nl).trim();
+        errBuf = errBuf.slice(nl + 1);
+        if (line) this.log.debug({ codexStderr: line }, "codex stderr");
+      }
+    });
+    // A write after the child died must not crash the adapter.
+    this.child.stdin?.on("error", (err) => this.log.debug({ err: err.message }, "codex stdin error"));
+    this.exited = this.child.then((result) => {
+      const signal = result.signal ?? null;
+      const code = result.exitCode ?? null;
+      const reason = result.failed && !signal && code === null ? (result.shortMessage ?? "spawn failed") : signal ? `killed by ${signal}` : `exit code ${code}`;
+      const info: ExitInfo = { code, signal, reason };
+      this.onExit(info);
+      return info;
+    });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
+  get alive(): boolean {
+    return this.exitInfo === undefined;
+  }
+
+  request<T = unknown>(method: string, params: unknown, schema?: z.ZodType<T>): Promise<T> {
+    if (this.exitInfo) return Promise.reject(new CodexExitedError(this.exitInfo));
+    const id = this.nextId++;
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, method });
+      this.write({ id, method, params });
+    }).then((result) => (schema ? parseOrThrow(schema, result, method) : (result as T)));
+  }
+
+  notify(method: string, params?: unknown): void {
+    if (this.exitInfo) return;
+    this.write(params === undefined ? { method } : { method, params });
+  }
+
+  /** Routes notifications and server requests carrying this thread id to `listener`. */
+  attachThread(threadId: string, listener: ThreadListener): () => void {
+    this.threads.set(threadId, listener);
+    return () => {
+      if (this.threads.get(threadId) === listener) this.threads.delete(threadId);
+    };
+  }
+
+  /** Sees every notification (including thread-scoped ones), e.g. for logging or global state. */
+  onNotification(listener: (method: string, params: unknown) => void): () => void {
+    this.globalListeners.add(listener);
+    return () => this.globalListeners.delete(listener);
+  }
+
+  kill(signal: NodeJS.Signals = "SIGTERM"): void {
+    if (this.alive) this.child.kill(signal);
+  }
+
+  /** Closes stdin (app-server exits on EOF) and kills it if it lingers. */
+  async close(graceMs = 1500): Promise<void> {
+    if (!this.alive) return;
+    this.child.stdin?.end();
+    const timer = setTimeout(() => this.kill("SIGKILL"), graceMs);
+    timer.unref();
+    await this.exited;
+    clearTimeout(timer);
+  }
+
+  private write(message: unknown): void {
+    this.child.stdin?.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private onData(chunk: string): void {
+    this.buffered += chunk;
+    let start = 0;
+    let nl: number;
+    while ((nl = this.buffered.indexOf("\n", start)) >= 0) {
+      const line = this.buffered.slice(start, nl);
+      start = nl + 1;
+      if (line.trim()) this.onLine(line);
+    }
+    this.buffered = start === 0 ? this.buffered : this.buffered.slice(start);
+  }
+
+  private onLine(line: string): void {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(line);
+    } catch {
+      this.log.warn({ length: line.length }, "codex app-server printed a line that is not JSON; ignored");
+      return;
+    }
+    const parsed = incomingMessageSchema.safeParse(raw);
+    if (!parsed.success) {
+      this.log.warn({ issues: parsed.error.issues.slice(0, 3) }, "codex app-server sent an invalid JSON-RPC message; ignored");
+      return;
+    }
+    const msg = parsed.data as Record<string, unknown>;
+    if ("method" in msg && typeof msg.method === "string") {
+      const params = (msg.params ?? {}) as Record<string, unknown>;
+      if ("id" in msg && msg.id !== undefined) this.onServerRequest(msg.id as number | string, msg.method, params);
+      else this.onServerNotification(msg.method, params);
+      return;
+    }
+    const pending = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
+    if (!pending) {
+      this.log.warn({ id: msg.id }, "response to an unknown request id; ignored");
+      return;
+    }
+    this.pending.delete(msg.id as number);
+    if ("error" in msg && msg.error) {
+      const err = msg.error as { code: number; message: string; data?: unknown };
+      pending.reject(new CodexRpcError(err.message, err.code, err.data));
+    } else pending.resolve(msg.result);
+  }
+
+  private onServerNotification(method: string, params: Record<string, unknown>): void {
+    // Payloads may hold file contents: trace level only.
+    if (this.log.isLevelEnabled("trace")) this.log.trace({ method, params }, "codex notification");
+    for (const listener of this.globalListeners) listener(method, params);
+    const scoped = threadScopedParamsSchema.safeParse(params);
+    if (!scoped.success) return;
+    this.threads.get(scoped.data.threadId)?.notification(method, params);
+  }
+
+  private onServerRequest(id: number | string, method: string, params: Record<string, unknown>): void {
+    const scoped = threadScopedParamsSchema.safeParse(params);
+    const listener = scoped.success ? this.threads.get(scoped.data.threadId) : undefined;
+    if (!listener) {
+      this.log.warn({ method }, "codex request for no known thread; declined");
+      this.write({ id, error: { code: -32601, message: `codex-cli-acp cannot answer ${method} here` } });
+      return;
+    }
+    listener.request(method, params).then(
+      (result) => this.write({ id, result }),
+      (err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        this.log.warn({ method, err: message }, "answering a codex request failed");
+        this.write({ id, error: { code: -32603, message } });
+      },
+    );
+  }
+
+  private onExit(info: ExitInfo): void {
+    this.exitInfo = info;
+    const err = new CodexExitedError(info);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.log.info({ reason: info.reason }, "codex app-server exited");
+  }
+}
+
+function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, -32603);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,72 @@
+// Owns the current `codex app-server` child. One child serves every ACP session;
+// when it dies, the next caller of `client()` gets a fresh, initialized one.
+import type { Logger } from "../log/index.js";
+import { AppServerClient, type ExitInfo } from "./client.js";
+import { locateCodex, type CodexCommand } from "./locate.js";
+
+export type CodexHostOptions = {
+  command?: CodexCommand;
+  /** Extra app-server arguments (e.g. `-c key=value`). */
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  clientInfo: { name: string; title: string; version: string };
+};
+
+export class CodexHost {
+  private current: { client: AppServerClient; ready: Promise<AppServerClient>; generation: number } | undefined;
+  private generation = 0;
+  private readonly exitListeners = new Set<(exit: ExitInfo, generation: number) => void>();
+  private closed = false;
+
+  constructor(
+    private readonly opts: CodexHostOptions,
+    private readonly log: Logger,
+  ) {}
+
+  /** Spawns the child now (and initializes it in the background) if none is alive. */
+  start(): void {
+    if (this.closed) return;
+    if (this.current?.client.alive) return;
+    const command = this.opts.command ?? locateCodex();
+    const client = new AppServerClient(command, this.log, { args: this.opts.args, env: this.opts.env });
+    const generation = ++this.generation;
+    const ready = client
+      .request("initialize", { clientInfo: this.opts.clientInfo, capabilities: { experimentalApi: true } })
+      .then(() => {
+        client.notify("initialized");
+        return client;
+      });
+    // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
+    ready.catch(() => undefined);
+    this.current = { client, ready, generation };
+    void client.exited.then((exit) => {
+      for (const listener of this.exitListeners) listener(exit, generation);
+    });
+  }
+
+  /** The live, initialized client, starting a new child when the previous one died. */
+  async client(): Promise<AppServerClient> {
+    if (this.closed) throw new Error("codex-cli-acp is shutting down");
+    if (!this.current || !this.current.client.alive) this.start();
+    return this.current!.ready;
+  }
+
+  /** Which child `client()` currently returns; sessions compare it to know they must re-attach. */
+  get currentGeneration(): number {
+    return this.current?.generation ?? 0;
+  }
+
+  get currentPid(): number | undefined {
+    return this.current?.client.pid;
+  }
+
+  onExit(listener: (exit: ExitInfo, generation: number) => void): () => void {
+    this.exitListeners.add(listener);
+    return () => this.exitListeners.delete(listener);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.current?.client.close();
+  }
+}

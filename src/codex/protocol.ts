@@ -1,0 +1,91 @@
+// Schemas for what crosses the boundary with `codex app-server` (newline-delimited
+// JSON-RPC without the "jsonrpc" field). Only the fields this adapter reads are
+// declared; everything else passes through untouched (`looseObject`).
+import { z } from "zod";
+
+const id = z.union([z.number(), z.string()]);
+
+export const rpcErrorSchema = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
+
+export const incomingMessageSchema = z.union([
+  // response
+  z.looseObject({ id, result: z.unknown() }).refine((m) => !("method" in m)),
+  z.looseObject({ id, error: rpcErrorSchema }).refine((m) => !("method" in m)),
+  // server -> client request
+  z.looseObject({ id, method: z.string(), params: z.unknown().optional() }),
+  // notification
+  z.looseObject({ method: z.string(), params: z.unknown().optional() }),
+]);
+export type IncomingMessage = z.infer<typeof incomingMessageSchema>;
+
+/** Pulls the thread id out of a notification's params, for per-thread routing. */
+export const threadScopedParamsSchema = z.looseObject({ threadId: z.string() });
+
+export const turnSchema = z.looseObject({
+  id: z.string(),
+  status: z.enum(["completed", "interrupted", "failed", "inProgress"]),
+  error: z.looseObject({ message: z.string(), codexErrorInfo: z.unknown().optional(), additionalDetails: z.string().nullish() }).nullish(),
+  items: z.array(z.unknown()).optional(),
+});
+export type Turn = z.infer<typeof turnSchema>;
+
+export const threadSchema = z.looseObject({
+  id: z.string(),
+  preview: z.string().optional(),
+  name: z.string().nullish(),
+  cwd: z.string(),
+  createdAt: z.number().optional(),
+  updatedAt: z.number().optional(),
+  turns: z.array(turnSchema).optional(),
+});
+export type Thread = z.infer<typeof threadSchema>;
+
+export const threadStartResponseSchema = z.looseObject({
+  thread: threadSchema,
+  model: z.string(),
+  reasoningEffort: z.string().nullish(),
+});
+export type ThreadStartResponse = z.infer<typeof threadStartResponseSchema>;
+
+export const turnStartResponseSchema = z.looseObject({ turn: turnSchema });
+export const turnCompletedSchema = z.looseObject({ threadId: z.string(), turn: turnSchema });
+export const turnStartedSchema = z.looseObject({ threadId: z.string(), turn: turnSchema });
+
+export const deltaSchema = z.looseObject({
+  threadId: z.string(),
+  turnId: z.string(),
+  itemId: z.string(),
+  delta: z.string(),
+});
+
+const breakdown = z.looseObject({
+  totalTokens: z.number(),
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+});
+export const tokenUsageSchema = z.looseObject({
+  threadId: z.string(),
+  turnId: z.string(),
+  tokenUsage: z.looseObject({ total: breakdown, last: breakdown, modelContextWindow: z.number().nullish() }),
+});
+
+export const errorNotificationSchema = z.looseObject({
+  threadId: z.string(),
+  turnId: z.string().optional(),
+  willRetry: z.boolean(),
+  error: z.looseObject({ message: z.string() }),
+});
+
+export const accountResponseSchema = z.looseObject({
+  account: z.looseObject({ type: z.string() }).nullable(),
+  requiresOpenaiAuth: z.boolean(),
+});
+
+/** A user input element of `turn/start` (subset we produce). */
+export type UserInput =
+  | { type: "text"; text: string; text_elements: [] }
+  | { type: "image"; url: string }
+  | { type: "localImage"; path: string };
+
+export type AskForApproval = "untrusted" | "on-request" | "never";
+export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";

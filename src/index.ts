@@ -1,0 +1,73 @@
+// codex-cli-acp: the bin. In serve mode (no arguments) stdout carries ACP only.
+// Start-up order matters: codex is spawned first, then the ACP side is loaded,
+// so the two overlap (scripts/bench measures spawn -> initialize).
+import { ENVIRONMENT, VERSION, readConfig } from "./config/index.js";
+
+const HELP = `codex-cli-acp ${VERSION}
+Runs the OpenAI Codex CLI as an Agent Client Protocol (ACP) agent over stdio.
+
+Usage:
+  codex-cli-acp                     serve ACP on stdin/stdout (what an editor starts)
+  codex-cli-acp record --out FILE -- <agent command...>
+                                    proxy an ACP agent and record the session as JSONL
+  codex-cli-acp replay [--update] [--agent -- <cmd...>] FILE...
+                                    replay recorded transcripts against an agent
+  codex-cli-acp --help | --version
+
+Environment:
+${ENVIRONMENT.map(([name, text]) => `  ${name.padEnd(32)}${text}`).join("\n")}
+
+Zed (settings.json):
+  "agent_servers": {
+    "Codex CLI": {
+      "type": "custom",
+      "command": "npx",
+      "args": ["-y", "codex-cli-acp"],
+      "env": {}
+    }
+  }
+
+Logs go to stderr (or CODEX_ACP_LOG_FILE), never stdout.
+`;
+
+async function main(argv: string[]): Promise<number | undefined> {
+  const [first] = argv;
+  if (first === "--help" || first === "-h" || first === "help") {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (first === "--version" || first === "-v") {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  if (first === "record" || first === "replay") {
+    const { runTranscriptCli } = await import("./transcripts/index.js");
+    return runTranscriptCli(argv);
+  }
+  if (first !== undefined) {
+    process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${HELP}`);
+    return 2;
+  }
+  const [{ log }, { CodexHost }] = await Promise.all([import("./log/index.js"), import("./codex/index.js")]);
+  const host = new CodexHost(
+    { args: readConfig().codexArgs, clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION } },
+    log,
+  );
+  try {
+    host.start();
+  } catch (err) {
+    // No codex binary: keep serving so the editor gets a clear error on session/new.
+    log.error({ err: err instanceof Error ? err.message : String(err) }, "cannot start codex");
+  }
+  const { serveStdio } = await import("./acp/index.js");
+  await serveStdio(host, log);
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code ?? 0),
+  (err: unknown) => {
+    process.stderr.write(`codex-cli-acp: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

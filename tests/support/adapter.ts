@@ -1,0 +1,183 @@
+// Starts the bundled adapter (dist/index.js) exactly as an editor would, against the
+// project's fake model and a hermetic CODEX_HOME, and connects a real ACP client
+// from @agentclientprotocol/sdk. Every stdout line is also kept raw, so tests can
+// check that stdout carries nothing but JSON-RPC.
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, realpath } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { createCodexHome, startFakeModel, type CodexHome, type FakeModel, type ScriptedResponse } from "../../src/fake-model/index.js";
+
+export const DIST_BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
+
+export type AdapterOptions = {
+  responses?: ScriptedResponse[];
+  /** Registers client-side handlers (fs/*, permissions) on the SDK client before it connects. */
+  setupClient?: (app: acp.ClientApp) => void;
+  extraConfig?: string;
+  env?: Record<string, string>;
+  /** Reuse an existing fake model / CODEX_HOME (e.g. a second adapter process on the same history). */
+  fake?: FakeModel;
+  home?: CodexHome;
+  workspace?: string;
+};
+
+export type Adapter = {
+  fake: FakeModel;
+  home: CodexHome;
+  workspace: string;
+  child: ChildProcess;
+  agent: acp.ClientContext;
+  connection: acp.ClientConnection;
+  /** Raw stdout lines of the adapter. */
+  stdoutLines: string[];
+  stderr: () => string;
+  /** Every session/update received, per session id, in order. */
+  updates: Map<string, acp.SessionUpdate[]>;
+  updatesOf(sessionId: string): acp.SessionUpdate[];
+  initialize(caps?: acp.ClientCapabilities): Promise<acp.InitializeResponse>;
+  newSession(cwd?: string, extra?: Partial<acp.NewSessionRequest>): Promise<acp.NewSessionResponse>;
+  prompt(sessionId: string, text: string | acp.ContentBlock[]): Promise<acp.PromptResponse>;
+  writeRaw(line: string): void;
+  /** Resolves with the next raw stdout line that satisfies `pred`. */
+  waitForLine(pred: (msg: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+};
+
+export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> {
+  const fake = opts.fake ?? (await startFakeModel(opts.responses ?? []));
+  if (opts.fake && opts.responses) fake.enqueue(...opts.responses);
+  const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig }));
+  const workspace = opts.workspace ?? (await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-ws-"))));
+  const child = spawn(process.execPath, [DIST_BIN], {
+    env: { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", ...opts.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr!.setEncoding("utf8");
+  child.stderr!.on("data", (c: string) => {
+    stderr += c;
+    if (stderr.length > 2_000_000) stderr = stderr.slice(-1_000_000);
+  });
+  const stdoutLines: string[] = [];
+  const lineWaiters = new Set<(msg: Record<string, unknown>) => boolean>();
+  let partial = "";
+  const readable = new ReadableStream<Uint8Array>({
+    start(controller) {
+      child.stdout!.on("data", (chunk: Buffer) => {
+        partial += chunk.toString("utf8");
+        let nl: number;
+        while ((nl = partial.indexOf("\n")) >= 0) {
+          const line = partial.slice(0, nl);
+          partial = partial.slice(nl + 1);
+          stdoutLines.push(line);
+          let msg: Record<string, unknown> | undefined;
+          try {
+            msg = JSON.parse(line) as Record<string, unknown>;
+          } catch {
+            msg = undefined;
+          }
+          if (msg) for (const w of [...lineWaiters]) if (w(msg)) lineWaiters.delete(w);
+        }
+        controller.enqueue(new Uint8Array(chunk));
+      });
+      child.stdout!.on("end", () => {
+        try {
+          controller.close();
+        } catch {
+          /* already closed */
+        }
+      });
+    },
+  });
+  const writable = new WritableStream<Uint8Array>({
+    write(chunk) {
+      return new Promise<void>((resolve, reject) => child.stdin!.write(chunk, (err) => (err ? reject(err) : resolve())));
+    },
+  });
+  child.stdin!.on("error", () => undefined);
+
+  const updates = new Map<string, acp.SessionUpdate[]>();
+  const app = acp.client({ name: "test-client" }).onNotification(acp.methods.client.session.update, ({ params }) => {
+    const list = updates.get(params.sessionId) ?? [];
+    list.push(params.update);
+    updates.set(params.sessionId, list);
+  });
+  opts.setupClient?.(app);
+  const connection = app.connect(acp.ndJsonStream(writable, readable));
+  const agent = connection.agent;
+
+  const adapter: Adapter = {
+    fake,
+    home,
+    workspace,
+    child,
+    agent,
+    connection,
+    stdoutLines,
+    stderr: () => stderr,
+    updates,
+    updatesOf: (id) => updates.get(id) ?? [],
+    initialize: (caps) =>
+      agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: caps ?? {},
+        clientInfo: { name: "test-client", version: "1.0.0" },
+      }),
+    newSession: (cwd, extra) => agent.request(acp.methods.agent.session.new, { cwd: cwd ?? workspace, mcpServers: [], ...extra }),
+    prompt: (sessionId, text) =>
+      agent.request(acp.methods.agent.session.prompt, {
+        sessionId,
+        prompt: typeof text === "string" ? [{ type: "text", text }] : text,
+      }),
+    writeRaw: (line) => child.stdin!.write(line.endsWith("\n") ? line : `${line}\n`),
+    waitForLine: (pred, timeoutMs = 20_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("timed out waiting for a stdout line")), timeoutMs);
+        lineWaiters.add((msg) => {
+          if (!pred(msg)) return false;
+          clearTimeout(timer);
+          resolve(msg);
+          return true;
+        });
+      }),
+    close: async () => {
+      connection.close();
+      child.stdin!.end();
+      const exited = new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve();
+        else child.once("exit", () => resolve());
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+      if (!opts.fake) await fake.close();
+      if (!opts.home) await home.cleanup();
+    },
+  };
+  return adapter;
+}
+
+/** Concatenated text of the agent_message_chunk updates. */
+export function messageText(updates: acp.SessionUpdate[]): string {
+  return updates
+    .filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: "agent_message_chunk" }> => u.sessionUpdate === "agent_message_chunk")
+    .map((u) => (u.content.type === "text" ? u.content.text : ""))
+    .join("");
+}
+
+/** Finds the pid of the codex app-server child of the adapter process (Linux /proc). */
+export async function codexChildPid(adapterPid: number): Promise<number | undefined> {
+  const { readFile } = await import("node:fs/promises");
+  try {
+    const children = (await readFile(`/proc/${adapterPid}/task/${adapterPid}/children`, "utf8")).trim().split(/\s+/).filter(Boolean);
+    for (const pid of children) {
+      const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
+      if (cmdline.includes("app-server")) return Number(pid);
+    }
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
