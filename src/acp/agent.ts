@@ -11,6 +11,8 @@ import {
 import { VERSION } from "../config/index.js";
 import type { Logger } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
+import { randomUUID } from "node:crypto";
+import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, threadParams, toRequestError, type SessionDeps, type ThreadSettings } from "./session.js";
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
@@ -27,24 +29,58 @@ export const AUTH_METHODS: acp.AuthMethod[] = [
 ];
 
 /** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
-const DEFAULT_SETTINGS: Omit<ThreadSettings, "cwd"> = {
+export const DEFAULT_SETTINGS: Omit<ThreadSettings, "cwd"> = {
   approvalPolicy: "on-request",
   sandbox: "workspace-write",
 };
 
 export type AgentState = {
   clientCapabilities: acp.ClientCapabilities;
+  /** What initialize advertises; feature modules that register handlers amend it (only what works). */
+  agentCapabilities: acp.AgentCapabilities;
   sessions: Map<string, AcpSession>;
 };
 
 export type AgentOptions = {
   host: CodexHost;
   log: Logger;
+  /** Session capabilities, in order (see features.ts). */
+  features?: SessionFeature[];
+  /** Answerers of codex's server->client requests, tried in order. */
+  serverRequestHandlers?: ServerRequestHandler[];
 };
 
-export function createAgent({ host, log }: AgentOptions): { app: acp.AgentApp; state: AgentState } {
-  const state: AgentState = { clientCapabilities: {}, sessions: new Map() };
+export type Agent = {
+  app: acp.AgentApp;
+  state: AgentState;
+  services: AgentServices;
+  openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }>;
+  closeSession(session: AcpSession): Promise<void>;
+  validateCwd(cwd: string): Promise<string>;
+  sessionOf(sessionId: string): AcpSession;
+};
+
+export function createAgent({ host, log, features = [], serverRequestHandlers = [] }: AgentOptions): Agent {
+  const state: AgentState = {
+    clientCapabilities: {},
+    agentCapabilities: {
+      loadSession: false,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
+    },
+    sessions: new Map(),
+  };
   let clientContext: acp.AgentContext | undefined;
+  const services: AgentServices = {
+    host,
+    log,
+    client: () => {
+      if (!clientContext) throw new Error("no ACP client is connected");
+      return clientContext;
+    },
+    clientCapabilities: () => state.clientCapabilities,
+    sessions: state.sessions,
+  };
 
   const deps: SessionDeps = {
     host,
@@ -53,9 +89,12 @@ export function createAgent({ host, log }: AgentOptions): { app: acp.AgentApp; s
       if (!clientContext) throw new Error("no client connected");
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
     },
-    answerServerRequest: async (session, method) => {
-      // Approvals are mapped to permission prompts by the approvals feature; until a
-      // session has one, decline rather than leave the turn waiting forever.
+    answerServerRequest: async (session, method, params) => {
+      for (const handler of serverRequestHandlers) {
+        const answer = handler(session, method, params, services);
+        if (answer !== undefined) return answer;
+      }
+      // Nobody handles it: decline rather than leave the turn waiting forever.
       log.warn({ method, sessionId: session.id }, "codex request without a handler; declined");
       if (method === "mcpServer/elicitation/request") return { action: "decline", content: null };
       return { decision: "decline" };
@@ -83,11 +122,7 @@ export function createAgent({ host, log }: AgentOptions): { app: acp.AgentApp; s
       log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: {
-          loadSession: false,
-          promptCapabilities: { image: true, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: true, sse: false },
-        },
+        agentCapabilities: state.agentCapabilities,
         authMethods: AUTH_METHODS,
         agentInfo: { name: "codex-cli-acp", title: "Codex CLI", version: VERSION },
       };
@@ -117,19 +152,8 @@ export function createAgent({ host, log }: AgentOptions): { app: acp.AgentApp; s
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = await validateCwd(params.cwd);
-      const settings: ThreadSettings = { cwd, ...DEFAULT_SETTINGS };
-      try {
-        const client = await host.client();
-        const generation = host.currentGeneration;
-        const started = await client.request("thread/start", threadParams(settings), threadStartResponseSchema);
-        const session = new AcpSession(started.thread.id, settings, deps);
-        session.bind(client, generation);
-        state.sessions.set(session.id, session);
-        log.info({ sessionId: session.id }, "session created");
-        return { sessionId: session.id };
-      } catch (err) {
-        throw toRequestError(err);
-      }
+      const { response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
+      return response as acp.NewSessionResponse;
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOf(params.sessionId);
@@ -144,7 +168,44 @@ export function createAgent({ host, log }: AgentOptions): { app: acp.AgentApp; s
       await session.cancel();
     });
 
-  return { app, state };
+  /**
+   * Opens a session: features amend the settings, the thread is started (new) or
+   * resumed (load/resume, `threadId` = the ACP session id), then features attach.
+   */
+  async function openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }> {
+    for (const feature of features) await feature.prepare?.(opening, services);
+    let session: AcpSession;
+    try {
+      const client = await host.client();
+      const generation = host.currentGeneration;
+      if (opening.kind === "new") {
+        const started = await client.request("thread/start", threadParams(opening.settings), threadStartResponseSchema);
+        session = new AcpSession(started.thread.id, opening.settings, deps);
+      } else {
+        if (!threadId) throw new Error("openSession: a thread id is required to resume");
+        await client.request("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
+        session = new AcpSession(threadId, opening.settings, deps);
+      }
+      session.bind(client, generation);
+    } catch (err) {
+      throw toRequestError(err);
+    }
+    state.sessions.get(session.id)?.close();
+    state.sessions.set(session.id, session);
+    const response: Record<string, unknown> = { sessionId: session.id };
+    for (const feature of features) await feature.attach?.(session, opening, response, services);
+    log.info({ sessionId: session.id, kind: opening.kind }, "session opened");
+    return { session, response };
+  }
+
+  /** Closes a session and lets features release what they hold for it. */
+  async function closeSession(session: AcpSession): Promise<void> {
+    session.close();
+    if (state.sessions.get(session.id) === session) state.sessions.delete(session.id);
+    for (const feature of features) await feature.detach?.(session, services);
+  }
+
+  return { app, state, services, openSession, closeSession, validateCwd, sessionOf };
 }
 
 async function validateCwd(cwd: string): Promise<string> {

@@ -4,16 +4,27 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { CodexHost } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import { createAgent } from "./agent.js";
+import type { ServerRequestHandler, SessionFeature } from "./features.js";
+
+/** The capabilities of a session, in the order they run. */
+function sessionFeatures(): SessionFeature[] {
+  return [];
+}
+
+/** Answerers of codex's approval and elicitation requests, tried in order. */
+function serverRequestHandlers(): ServerRequestHandler[] {
+  return [];
+}
 
 export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
-  const { app, state } = createAgent({ host, log });
+  const agent = createAgent({ host, log, features: sessionFeatures(), serverRequestHandlers: serverRequestHandlers() });
   const stream = acp.ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
   );
-  const connection = app.connect(stream);
+  const connection = agent.app.connect(stream);
   await connection.closed;
-  log.info({ sessions: state.sessions.size }, "client disconnected; shutting down");
-  for (const session of state.sessions.values()) session.close();
+  log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
+  for (const session of agent.state.sessions.values()) session.close();
   await host.close();
 }

@@ -1,0 +1,48 @@
+// Extension points of a session, so each capability (file tools, modes and config
+// options, the client's MCP servers, titles, ...) lives in its own module and the
+// agent's core stays small. Features run in registration order.
+import type * as acp from "@agentclientprotocol/sdk";
+import type { CodexHost } from "../codex/index.js";
+import type { Logger } from "../log/index.js";
+import type { AcpSession, ThreadSettings } from "./session.js";
+
+export type SessionOpenKind = "new" | "load" | "resume";
+
+/** What a feature sees while a session opens. */
+export type SessionOpening = {
+  kind: SessionOpenKind;
+  /** The client's request (session/new, session/load or session/resume params). */
+  request: acp.NewSessionRequest | acp.LoadSessionRequest | acp.ResumeSessionRequest;
+  /** Editable before `thread/start` / `thread/resume` is sent. */
+  settings: ThreadSettings;
+  /** A random key naming this session before Codex has given it a thread id. */
+  key: string;
+};
+
+export interface SessionFeature {
+  readonly name: string;
+  /** Before the thread is started or resumed: amend its settings (config, instructions, policy). */
+  prepare?(opening: SessionOpening, services: AgentServices): void | Promise<void>;
+  /** After the session exists: hang listeners on it, and add fields to the response (modes, configOptions). */
+  attach?(session: AcpSession, opening: SessionOpening, response: Record<string, unknown>, services: AgentServices): void | Promise<void>;
+  /** When the session closes. */
+  detach?(session: AcpSession, services: AgentServices): void | Promise<void>;
+}
+
+/** Answers codex's server->client requests of one kind (approvals, elicitations). Return undefined to pass. */
+export type ServerRequestHandler = (
+  session: AcpSession,
+  method: string,
+  params: Record<string, unknown>,
+  services: AgentServices,
+) => Promise<unknown> | undefined;
+
+/** What the agent shares with its features. */
+export type AgentServices = {
+  host: CodexHost;
+  log: Logger;
+  /** The connected client, for requests such as session/request_permission and fs/*. */
+  client(): acp.AgentContext;
+  clientCapabilities(): acp.ClientCapabilities;
+  sessions: Map<string, AcpSession>;
+};
