@@ -14,6 +14,7 @@ import {
 } from "../codex/index.js";
 import { ThreadEventTranslator } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
+import type { SessionMode } from "../fs/index.js";
 
 /** What `thread/start` and `thread/resume` both take; modes and config options edit it. */
 export type ThreadSettings = {
@@ -57,12 +58,18 @@ export class AcpSession {
   readonly threadListeners = new Set<(method: string, params: Record<string, unknown>) => void>();
   /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
   readonly cancelHooks = new Set<() => void>();
+  /** The session's mode (`read-only` | `auto` | `full-access`); the modes feature changes it. */
+  mode: SessionMode = "auto";
+  /** Workspace roots: the cwd plus the client's additional directories. Writes inside them need no prompt in `auto`. */
+  roots: string[];
 
   constructor(
     readonly id: string,
     readonly settings: ThreadSettings,
     private readonly deps: SessionDeps,
-  ) {}
+  ) {
+    this.roots = [settings.cwd];
+  }
 
   get cwd(): string {
     return this.settings.cwd;

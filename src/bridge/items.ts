@@ -2,6 +2,8 @@
 // `tool_call` when the item starts, `tool_call_update` when it changes or ends.
 import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
 
+import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
+
 export type Item = { type: string; id: string } & Record<string, unknown>;
 
 /** Items shown as streamed text rather than as tool calls. */
@@ -41,7 +43,7 @@ export function describeItem(item: Item): ToolCallView {
       };
     }
     case "mcpToolCall":
-      return { title: `${str(item.server) ?? "mcp"}: ${str(item.tool) ?? "tool"}`, kind: "other", rawInput: item.arguments };
+      return describeFileToolItem(item) ?? { title: `${str(item.server) ?? "mcp"}: ${str(item.tool) ?? "tool"}`, kind: "other", rawInput: item.arguments };
     case "webSearch":
       return { title: `Search the web${str(item.query) ? `: ${str(item.query)}` : ""}`, kind: "fetch", rawInput: { query: item.query } };
     case "imageView":
@@ -67,6 +69,8 @@ export function statusOf(item: Item): ToolCallStatus {
 
 /** The final update of a tool item. */
 export function completedItemUpdate(item: Item): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
+  const fileTool = completeFileToolItem(item);
+  if (fileTool) return fileTool;
   const content: ToolCallContent[] = [];
   let rawOutput: unknown;
   switch (item.type) {
