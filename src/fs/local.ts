@@ -6,7 +6,7 @@ import { constants, type Stats } from "node:fs";
 // The default export (the fs.promises object) is used on purpose: unit tests can spy on it.
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { binaryFile, FileToolError, isADirectory, mapReadError, mapWriteError, notAFile, notFound } from "./errors.js";
+import { binaryFile, FileToolError, isADirectory, mapReadError, mapWriteError, notAFile } from "./errors.js";
 import { windowResult, type LineSlice, type Window } from "./lines.js";
 
 export const CHUNK_BYTES = 1 << 20;
@@ -236,5 +236,3 @@ async function syncDir(dir: string): Promise<void> {
     /* ignore */
   }
 }
-
-export { notFound };
