@@ -4,13 +4,13 @@
 //   - "read <ABSPATH>": calls fs/read_text_file on the client and echoes the content
 //   - "ask": sends session/request_permission and echoes the chosen option
 //   - "tool": reports a tool_call and a tool_call_update with a random toolCallId
-// ECHO_AGENT_SHOUT=1 makes it upper-case its echo (a "different agent" for tests).
+// --shout (or ECHO_AGENT_SHOUT=1) makes it upper-case its echo (a "different agent" for tests).
 // ECHO_AGENT_VERSION sets agentInfo.version (default "1.0.0").
 import * as acp from "@agentclientprotocol/sdk";
 import { randomUUID } from "node:crypto";
 import { Readable, Writable } from "node:stream";
 
-const shout = process.env.ECHO_AGENT_SHOUT === "1";
+const shout = process.argv.includes("--shout") || process.env.ECHO_AGENT_SHOUT === "1";
 const version = process.env.ECHO_AGENT_VERSION ?? "1.0.0";
 
 function textOf(prompt: acp.ContentBlock[]): string {

@@ -1,0 +1,246 @@
+// The transcript runner end to end: record a real ACP session through `record` (a real SDK client
+// on one side, the echo agent on the other), then replay it against live agents.
+import * as acp from "@agentclientprotocol/sdk";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { PassThrough, Readable, Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseTranscript, type TranscriptEntry } from "../../src/transcripts/format.js";
+import { runRecorder } from "../../src/transcripts/record.js";
+import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay.js";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+const ECHO = ["node", "--import", "tsx", "tests/support/echo-agent.ts"];
+const CLI = [process.execPath, "--import", "tsx", "src/transcripts/cli-main.ts"];
+
+let dir: string;
+let recording: string;
+let workspace: string;
+let rawAgentStdout: Buffer;
+const seen = { texts: [] as string[], permission: "", stopReasons: [] as string[] };
+
+function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(CLI[0]!, [...CLI.slice(1), ...args], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function editedCopy(name: string, edit: (entries: TranscriptEntry[]) => void): Promise<string> {
+  const t = parseTranscript(await readFile(recording, "utf8"), recording);
+  edit(t.entries);
+  const file = path.join(dir, name);
+  const lines = [JSON.stringify(t.header), ...t.entries.map(({ line: _l, ...e }) => JSON.stringify(e))];
+  await writeFile(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+function firstChunk(entries: TranscriptEntry[]): { text: string } {
+  for (const e of entries) {
+    if (e.type !== "message" || e.dir !== "agent->client" || e.msg.method !== "session/update") continue;
+    const update = (e.msg.params as { update: { sessionUpdate: string; content?: { text: string } } }).update;
+    if (update.sessionUpdate === "agent_message_chunk" && update.content) return update.content;
+  }
+  throw new Error("no agent_message_chunk in the recording");
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "transcript-e2e-"));
+  workspace = path.join(dir, "project");
+  recording = path.join(dir, "echo.jsonl");
+  const filePath = path.join(workspace, "hello.txt");
+
+  // `record` exactly as an editor would start it: our stdio is the editor's side of the pipe.
+  const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", recording, "--", ...ECHO], {
+    cwd: repo,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const chunks: Buffer[] = [];
+  child.stdout.on("data", (c: Buffer) => chunks.push(c));
+  const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
+
+  await acp
+    .client({ name: "transcript-test-client" })
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+      expect(params.path).toBe(filePath);
+      return { content: "hello from the editor buffer" };
+    })
+    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow" } }))
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") {
+        seen.texts.push(params.update.content.text);
+      }
+    })
+    .connectWith(
+      acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+      async (ctx) => {
+        await ctx.request(acp.methods.agent.initialize, {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } },
+        });
+        const session = await ctx.buildSession(workspace).start();
+        for (const prompt of ["hi", `read ${filePath}`, "ask tool"]) {
+          const res = await session.prompt(prompt);
+          seen.stopReasons.push(res.stopReason);
+        }
+      },
+    );
+  child.stdin.end();
+  expect(await exit).toBe(0);
+  rawAgentStdout = Buffer.concat(chunks);
+}, 60_000);
+
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe("record", () => {
+  it("proxies a working session and writes a valid transcript of it", async () => {
+    // The client worked through the proxy.
+    expect(seen.stopReasons).toEqual(["end_turn", "end_turn", "end_turn"]);
+    expect(seen.texts).toContain("content: hello from the editor buffer");
+    expect(seen.texts).toContain("permission: allow");
+
+    const t = parseTranscript(await readFile(recording, "utf8"), recording);
+    expect(t.header.agent.command).toEqual(ECHO);
+    expect(t.header.protocolVersion).toBe(1);
+    expect(t.header.clientCapabilities).toEqual({ fs: { readTextFile: true, writeTextFile: false } });
+    expect(t.header.paths).toEqual({ "<CWD>": workspace });
+    const methods = t.entries.flatMap((e) => (e.type === "message" && typeof e.msg.method === "string" ? [`${e.dir} ${e.msg.method}`] : []));
+    expect(methods).toContain("client->agent initialize");
+    expect(methods).toContain("agent->client fs/read_text_file");
+    expect(methods).toContain("agent->client session/request_permission");
+
+    // Every line the agent wrote reached the client unchanged, and is in the transcript.
+    const lines = rawAgentStdout.toString("utf8").split("\n").filter((l) => l !== "");
+    const recorded = t.entries.filter((e) => e.dir === "agent->client");
+    expect(recorded.map((e) => (e.type === "message" ? JSON.stringify(e.msg) : e.text))).toEqual(lines);
+    const times = t.entries.map((e) => e.t);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+
+  it("forwards bytes unchanged, including non-JSON, CRLF and split multi-byte characters", async () => {
+    const out = path.join(dir, "bytes.jsonl");
+    const agentBytes = 'noise \u00e9\u4e2d\r\n{"jsonrpc":"2.0","method":"x/y",  "params":{}}\npartial';
+    const script = `process.stdin.on("data",()=>{});process.stdin.on("end",()=>{process.stdout.write(Buffer.from(${JSON.stringify(
+      Buffer.from(agentBytes).toString("base64"),
+    )},"base64"),()=>process.exit(3))})`;
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const got: Buffer[] = [];
+    stdout.on("data", (c: Buffer) => got.push(c));
+    const done = runRecorder({ out, command: [process.execPath, "-e", script], stdin, stdout, stderr: new PassThrough() });
+    stdin.end('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"terminal":true}}}\nnot json\n');
+    expect(await done).toBe(3); // the agent's exit code
+    expect(Buffer.concat(got).equals(Buffer.from(agentBytes))).toBe(true);
+    const t = parseTranscript(await readFile(out, "utf8"), out);
+    expect(t.header.clientCapabilities).toEqual({ terminal: true });
+    expect(t.entries.map((e) => (e.type === "raw" ? `${e.dir} raw ${e.text}` : `${e.dir} msg`))).toEqual([
+      "client->agent msg",
+      "client->agent raw not json",
+      "agent->client raw noise \u00e9\u4e2d",
+      "agent->client msg",
+      "agent->client raw partial",
+    ]);
+  });
+});
+
+describe("replay", () => {
+  it("passes against the agent it was recorded from", async () => {
+    const result = await replayTranscript(recording);
+    expect(formatReplayReport(result)).toMatch(/^PASS /);
+    expect(result.mismatches).toEqual([]);
+    expect(result.ok).toBe(true);
+    expect(result.received).toBeGreaterThan(10);
+  });
+
+  it("fails when one field of one agent message differs, naming that field", async () => {
+    const edited = await editedCopy("edited.jsonl", (entries) => {
+      firstChunk(entries).text = "echo: bye";
+    });
+    const result = await replayTranscript(edited);
+    expect(result.ok).toBe(false);
+    const [first] = result.mismatches;
+    expect(first).toMatchObject({ kind: "difference", path: "$.params.update.content.text", expected: "echo: bye", actual: "echo: hi" });
+    const report = formatReplayReport(result);
+    expect(report).toMatch(/^FAIL /);
+    expect(report).toContain("$.params.update.content.text");
+    expect(report).toContain('expected: "echo: bye"');
+    expect(report).toContain('actual:   "echo: hi"');
+  });
+
+  it("replays against another agent command given on the command line", async () => {
+    const different = await runCli(["replay", recording, "--agent", "--", ...ECHO, "--shout"]);
+    expect(different.code).toBe(1);
+    expect(different.stdout).toContain(`FAIL ${recording}`);
+    expect(different.stdout).toContain("$.params.update.content.text");
+    expect(different.stdout).toContain('actual:   "ECHO: HI"');
+
+    const same = await runCli(["replay", recording, "--agent", "--", "node", "--import", "tsx", "./tests/support/../support/echo-agent.ts"]);
+    expect(same.stdout).toContain(`PASS ${recording}`);
+    expect(same.code).toBe(0);
+  });
+
+  it("--update rewrites the recording with the live messages, which then pass", async () => {
+    const edited = await editedCopy("update.jsonl", (entries) => {
+      firstChunk(entries).text = "echo: stale";
+    });
+    const before = parseTranscript(await readFile(edited, "utf8"), edited);
+    const res = await runCli(["replay", "--update", edited]);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toContain(`UPDATED ${edited}`);
+    const after = parseTranscript(await readFile(edited, "utf8"), edited);
+    expect(after.header.agent).toEqual(before.header.agent);
+    expect(after.header.clientCapabilities).toEqual(before.header.clientCapabilities);
+    expect(firstChunk(after.entries).text).toBe("echo: hi");
+    expect(JSON.stringify(after.entries)).toContain("<CWD>/hello.txt"); // portable paths
+    expect((await replayTranscript(edited)).ok).toBe(true);
+  });
+
+  it("reports a malformed transcript line with file and line number", async () => {
+    const text = (await readFile(recording, "utf8")).split("\n");
+    text[3] = '{"type":"message","dir":"client->agent"';
+    const broken = path.join(dir, "broken.jsonl");
+    await writeFile(broken, text.join("\n"));
+    const res = await runCli(["replay", broken]);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toContain(`${broken}:4: not valid JSON`);
+    await expect(replayTranscript(broken)).rejects.toThrow(`${broken}:4:`);
+  });
+
+  it("flags ACP schema violations of the agent under test", async () => {
+    // A hand-written agent whose initialize result has a string protocolVersion.
+    const agent = `let b="";process.stdin.on("data",d=>{b+=d;let i;while((i=b.indexOf("\\n"))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);if(m.id!==undefined)process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:"one"}})+"\\n")}});`;
+    const file = path.join(dir, "schema.jsonl");
+    const lines = [
+      { type: "header", version: 1, agent: { command: ["node", "-e", agent] }, protocolVersion: 1, recordedAt: new Date().toISOString() },
+      { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } } },
+      { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: "one" } } },
+    ];
+    await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const result = await replayTranscript(file);
+    expect(result.ok).toBe(false);
+    expect(result.mismatches[0]).toMatchObject({ kind: "schema", path: "$.result.protocolVersion" });
+    expect(formatReplayReport(result)).toContain("violates the ACP schema at $.result.protocolVersion");
+  });
+
+  it("fails fast with a clear message when the agent sends fewer messages than recorded", async () => {
+    const edited = await editedCopy("extra.jsonl", (entries) => {
+      // Expect one more chunk after the first one (same session): the live agent never sends it.
+      const i = entries.findIndex((e) => e.type === "message" && e.msg.method === "session/update");
+      const copy = structuredClone(entries[i]!);
+      entries.splice(i + 1, 0, copy);
+    });
+    const result = await replayTranscript(edited, { timeoutMs: 1500 });
+    expect(result.ok).toBe(false);
+    // The next live chunk is compared with the duplicated one, or the wait times out: either way named.
+    expect(result.mismatches[0]?.summary).toMatch(/session\/update|timed out/);
+  });
+});
