@@ -2,7 +2,7 @@
 // parsing of node_modules dominate start-up; one pre-linked file per lazily loaded
 // chunk answers `initialize` much sooner (measured in scripts/bench).
 import { build } from "esbuild";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
 await build({
@@ -19,5 +19,6 @@ await build({
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);",
   },
+  define: { __CODEX_ACP_VERSION__: JSON.stringify(JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")).version) },
   logLevel: "warning",
 });

@@ -1,0 +1,192 @@
+// npm run bench: the adapter's start-up, latency, throughput and memory, each beside
+// plain `codex app-server` measured in the same run with the same fake model.
+// Prints figures; asserts nothing (tests never assert times).
+import { readFile, mkdtemp, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { createCodexHome, startFakeModel, defaultCodexPath, type ScriptedResponse } from "../../src/fake-model/index.js";
+import { LinePeer } from "./rpc.js";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+const STREAM_DELTAS = 5000;
+const BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
+const CODEX = defaultCodexPath();
+
+type Row = { name: string; value: number; unit: string; note?: string };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+const fake = await startFakeModel([]);
+const home = await createCodexHome({ modelUrl: fake.url, approvalPolicy: "never" });
+const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-bench-ws-")));
+const env = { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "warn" };
+
+const smallAnswer: ScriptedResponse = { items: [{ type: "message", text: "one two three four five", deltas: 5 }] };
+const bigAnswer = (): ScriptedResponse => ({
+  items: [{ type: "message", text: Array.from({ length: STREAM_DELTAS }, (_, i) => `w${i % 10} `).join(""), deltas: STREAM_DELTAS }],
+});
+
+type Side = "plain" | "adapter";
+
+function start(side: Side): LinePeer {
+  return side === "plain"
+    ? new LinePeer(CODEX, ["app-server"], env, { jsonrpc: false })
+    : new LinePeer(process.execPath, [BIN], env, { jsonrpc: true });
+}
+
+async function handshake(peer: LinePeer, side: Side): Promise<void> {
+  if (side === "plain") {
+    await peer.request("initialize", { clientInfo: { name: "bench", title: null, version: "1" }, capabilities: { experimentalApi: true } });
+    peer.notify("initialized");
+  } else {
+    await peer.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  }
+}
+
+async function openSession(peer: LinePeer, side: Side): Promise<string> {
+  if (side === "plain") {
+    const r = await peer.request("thread/start", { cwd: workspace, approvalPolicy: "never", sandbox: "workspace-write" });
+    return r.result.thread.id as string;
+  }
+  const r = await peer.request("session/new", { cwd: workspace, mcpServers: [] });
+  if (r.error) throw new Error(`session/new failed: ${JSON.stringify(r.error)}`);
+  return r.result.sessionId as string;
+}
+
+/** Runs one turn; returns ms to the first text chunk, to the end, and the chunk count. */
+async function turn(peer: LinePeer, side: Side, id: string, text: string): Promise<{ first: number; done: number; chunks: number; span: number }> {
+  let first = -1;
+  let last = 0;
+  let chunks = 0;
+  const t0 = performance.now();
+  let resolveDone!: () => void;
+  const done = new Promise<void>((r) => (resolveDone = r));
+  const stop = peer.watch((m) => {
+    const isChunk =
+      side === "plain"
+        ? m.method === "item/agentMessage/delta"
+        : m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk";
+    if (isChunk) {
+      const now = performance.now();
+      if (first < 0) first = now;
+      last = now;
+      chunks++;
+    }
+    if (side === "plain" && m.method === "turn/completed") resolveDone();
+  });
+  if (side === "plain") {
+    await peer.request("turn/start", { threadId: id, input: [{ type: "text", text, text_elements: [] }] });
+    await done;
+  } else {
+    const r = await peer.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text }] });
+    if (r.error) throw new Error(`prompt failed: ${JSON.stringify(r.error)}`);
+  }
+  const end = performance.now();
+  stop();
+  return { first: first - t0, done: end - t0, chunks, span: last - first };
+}
+
+async function peakRss(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+const samples: Record<string, Record<Side, number[]>> = {};
+const add = (k: string, side: Side, v: number) => {
+  samples[k] ??= { plain: [], adapter: [] };
+  samples[k][side].push(v);
+};
+
+process.stderr.write(`bench: ${RUNS} runs per side, interleaved\n`);
+for (let i = 0; i < RUNS; i++) {
+  for (const side of ["plain", "adapter"] as Side[]) {
+    fake.enqueue(smallAnswer);
+    const t0 = performance.now();
+    const peer = start(side);
+    await handshake(peer, side);
+    add("spawn -> initialize result", side, performance.now() - t0);
+    // A second session/new on a warm process: what a user waits for when opening a thread.
+    await openSession(peer, side);
+    const t1 = performance.now();
+    const id = await openSession(peer, side);
+    add("session/new (thread/start)", side, performance.now() - t1);
+    const r = await turn(peer, side, id, "hello");
+    add("prompt -> first chunk", side, r.first);
+    add("prompt -> result", side, r.done);
+    await peer.close();
+  }
+}
+
+// Throughput and memory: one process per side, several 5,000-delta turns.
+const rss: Record<Side, number> = { plain: 0, adapter: 0 };
+const cancelMs: number[] = [];
+for (const side of ["plain", "adapter"] as Side[]) {
+  const peer = start(side);
+  await handshake(peer, side);
+  const id = await openSession(peer, side);
+  for (let i = 0; i < Math.max(7, Math.ceil(RUNS / 2)); i++) {
+    fake.enqueue(bigAnswer());
+    const r = await turn(peer, side, id, "stream please");
+    if (r.chunks !== STREAM_DELTAS) process.stderr.write(`warning: ${side} saw ${r.chunks} chunks\n`);
+    add(`chunks per second (${STREAM_DELTAS}-delta stream)`, side, (r.chunks - 1) / (r.span / 1000));
+  }
+  if (side === "adapter") {
+    // Cancel latency: session/cancel mid-stream -> prompt result.
+    for (let i = 0; i < 5; i++) {
+      fake.enqueue({ items: [{ type: "message", text: "a b c d e f g h", deltas: 8 }], delayMs: 100, hang: true });
+      let t = 0;
+      let sent = false;
+      const stop = peer.watch((m) => {
+        if (!sent && m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk") {
+          sent = true;
+          t = performance.now();
+          peer.notify("session/cancel", { sessionId: id });
+        }
+      });
+      const r = await peer.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "cancel me" }] });
+      stop();
+      if (r.result?.stopReason !== "cancelled") process.stderr.write(`warning: cancel gave ${JSON.stringify(r)}\n`);
+      cancelMs.push(performance.now() - t);
+    }
+  }
+  rss[side] = await peakRss(peer.child.pid!);
+  await peer.close();
+}
+
+const rows: Array<[string, string, string, string]> = [["measure", "plain codex app-server", "codex-cli-acp", "ratio"]];
+for (const [name, s] of Object.entries(samples)) {
+  const p = median(s.plain);
+  const a = median(s.adapter);
+  const unit = name.startsWith("chunks") ? "/s" : " ms";
+  const fmt = (v: number) => (unit === "/s" ? `${Math.round(v).toLocaleString("en-US")}${unit}` : `${v.toFixed(1)}${unit}`);
+  rows.push([name, fmt(p), fmt(a), (a / p).toFixed(2)]);
+}
+rows.push(["peak RSS (adapter process only; codex child excluded)", `${rss.plain.toFixed(1)} MB (codex)`, `${rss.adapter.toFixed(1)} MB`, "-"]);
+rows.push(["session/cancel -> prompt result (median of 5)", "-", `${median(cancelMs).toFixed(1)} ms`, "-"]);
+
+let extra: Row[] = [];
+try {
+  // Resolved at run time: the file-tool section is optional.
+  const section = "./file-tools.js";
+  const mod = (await import(section)) as { benchFileTools?: () => Promise<Row[]> };
+  if (mod.benchFileTools) extra = await mod.benchFileTools();
+} catch (err) {
+  process.stderr.write(`file-tool bench skipped: ${err instanceof Error ? err.message : String(err)}\n`);
+}
+
+const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+const out = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ")).join("\n");
+process.stdout.write(`\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.version}; ${os.cpus().length} cores)\n${out}\n`);
+if (extra.length) {
+  process.stdout.write(`\nfile tools\n${extra.map((r) => `${r.name.padEnd(60)} ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ""}`).join("\n")}\n`);
+}
+
+await fake.close();
+await home.cleanup();
+await rm(workspace, { recursive: true, force: true });

@@ -1,0 +1,75 @@
+// A minimal newline-delimited JSON-RPC peer over a child's stdio, used to drive both
+// plain `codex app-server` and the adapter with the same (negligible) client overhead.
+import { spawn, type ChildProcess } from "node:child_process";
+
+type Msg = Record<string, unknown> & { id?: number | string; method?: string; params?: any; result?: any; error?: any };
+
+export class LinePeer {
+  readonly child: ChildProcess;
+  private buf = "";
+  private nextId = 1;
+  private readonly waiting = new Map<number | string, (m: Msg) => void>();
+  private readonly watchers = new Set<(m: Msg) => void>();
+  readonly jsonrpc: boolean;
+
+  constructor(file: string, args: string[], env: NodeJS.ProcessEnv, opts: { jsonrpc: boolean }) {
+    this.jsonrpc = opts.jsonrpc;
+    this.child = spawn(file, args, { env, stdio: ["pipe", "pipe", "ignore"] });
+    this.child.stdout!.setEncoding("utf8");
+    this.child.stdout!.on("data", (chunk: string) => {
+      this.buf += chunk;
+      let nl: number;
+      while ((nl = this.buf.indexOf("\n")) >= 0) {
+        const line = this.buf.slice(0, nl);
+        this.buf = this.buf.slice(nl + 1);
+        if (!line.trim()) continue;
+        const msg = JSON.parse(line) as Msg;
+        for (const w of this.watchers) w(msg);
+        if (msg.method && msg.id !== undefined) this.answerServerRequest(msg);
+        else if (msg.id !== undefined && !msg.method) {
+          const done = this.waiting.get(msg.id);
+          this.waiting.delete(msg.id);
+          done?.(msg);
+        }
+      }
+    });
+  }
+
+  request(method: string, params: unknown): Promise<Msg> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      this.send({ id, method, params });
+    });
+  }
+
+  notify(method: string, params?: unknown): void {
+    this.send(params === undefined ? { method } : { method, params });
+  }
+
+  /** Calls `fn` for every incoming message until the returned function is called. */
+  watch(fn: (m: Msg) => void): () => void {
+    this.watchers.add(fn);
+    return () => this.watchers.delete(fn);
+  }
+
+  async close(): Promise<void> {
+    const exited = new Promise<void>((resolve) => {
+      if (this.child.exitCode !== null || this.child.signalCode !== null) resolve();
+      else this.child.once("exit", () => resolve());
+    });
+    this.child.stdin!.end();
+    const t = setTimeout(() => this.child.kill("SIGKILL"), 3000);
+    await exited;
+    clearTimeout(t);
+  }
+
+  private send(msg: Record<string, unknown>): void {
+    this.child.stdin!.write(`${JSON.stringify(this.jsonrpc ? { jsonrpc: "2.0", ...msg } : msg)}\n`);
+  }
+
+  private answerServerRequest(msg: Msg): void {
+    // The bench never expects approvals; answer anything with an empty result.
+    this.send({ id: msg.id, result: {} });
+  }
+}
