@@ -6,9 +6,10 @@ export const TRANSCRIPT_USAGE = `Usage:
   codex-cli-acp record --out FILE -- <agent command...>
       Proxy an ACP session between the editor (stdin/stdout) and the agent command,
       writing every JSON-RPC message to FILE (JSONL, contracts/transcript-format.md).
-  codex-cli-acp replay [--update] [--timeout SECONDS] [--agent -- <agent command...>] FILE...
+  codex-cli-acp replay [--update] [--timeout SECONDS] [--agent -- <agent command...>] FILE|DIR...
       Play the client side of each transcript against the agent (default: the command in
       the transcript's header) and compare the agent's messages with the recording.
+      A DIR stands for its *.jsonl files.
       --update rewrites each FILE with the live messages instead of failing on differences.
       With --agent, the agent command is everything after "--", so put the FILEs first:
         codex-cli-acp replay a.jsonl b.jsonl --agent -- node dist/index.js
@@ -104,7 +105,33 @@ export async function runTranscriptCli(argv: string[]): Promise<number> {
   }
 }
 
+/** The transcripts of a directory: its *.jsonl files (not recursive), sorted by name. */
+export async function listTranscripts(dir: string): Promise<string[]> {
+  const { readdir } = await import("node:fs/promises");
+  const path = await import("node:path");
+  const names = await readdir(dir);
+  return names
+    .filter((n) => n.endsWith(".jsonl"))
+    .sort()
+    .map((n) => path.join(dir, n));
+}
+
+async function expandFiles(files: string[]): Promise<string[]> {
+  const { stat } = await import("node:fs/promises");
+  const out: string[] = [];
+  for (const f of files) {
+    const st = await stat(f).catch(() => undefined);
+    if (st?.isDirectory()) {
+      const listed = await listTranscripts(f);
+      if (listed.length === 0) throw new UsageError(`replay: no *.jsonl transcripts in ${f}`);
+      out.push(...listed);
+    } else out.push(f);
+  }
+  return out;
+}
+
 async function runReplays(args: ReplayArgs): Promise<number> {
+  args = { ...args, files: await expandFiles(args.files) };
   const [{ replayTranscript, formatReplayReport }, { TranscriptFormatError }] = await Promise.all([
     import("./replay.js"),
     import("./format.js"),

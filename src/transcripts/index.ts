@@ -1,6 +1,6 @@
 // Public surface of the transcript recorder / replayer (contract test runner).
 // Only the CLI entry and types load eagerly; the heavy parts (ajv, child processes) load on use.
-export { runTranscriptCli, TRANSCRIPT_USAGE } from "./cli.js";
+export { listTranscripts, runTranscriptCli, TRANSCRIPT_USAGE } from "./cli.js";
 export type { RecorderOptions } from "./record.js";
 export type { Mismatch, MismatchKind, ReplayOptions, ReplayResult, StartAgentSpec } from "./replay.js";
 export { parseTranscript, TranscriptFormatError } from "./format.js";

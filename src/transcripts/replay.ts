@@ -157,6 +157,7 @@ class ReplayRun {
   // Live state.
   private readonly sentMethods = new Map<string, string>();
   private readonly liveResponses = new Set<string>();
+  private readonly liveSessions: string[] = [];
   private readonly liveRequestCount = new Map<string, number>();
   private readonly liveStreamCount = new Map<string, number>();
   private liveRawCount = 0;
@@ -430,9 +431,28 @@ class ReplayRun {
     return !this.aborted;
   }
 
+  /**
+   * Binds recorded <-> live session ids from a session/new (load, resume) response even when the
+   * comparison stopped before reaching them (update mode), and remembers the live session.
+   */
+  private learnSession(recorded: LocatedEntry, live: Json): void {
+    const liveId = (live.result as Json | undefined)?.sessionId;
+    if (typeof liveId !== "string") return;
+    if (!this.liveSessions.includes(liveId)) this.liveSessions.push(liveId);
+    const recId = recorded.type === "message" ? (recorded.msg.result as Json | undefined)?.sessionId : undefined;
+    if (typeof recId === "string") this.ids.check("sessionId", recId, liveId);
+  }
+
   /** A recorded client message made live: recorded paths -> placeholders -> this run's paths; recorded ids -> live ids. */
   private toLive(value: unknown): unknown {
     const portable = pathsToPlaceholders(value, this.recordedPlaceholders);
+    // A hand-written transcript may name a session id its recorded responses never gave: it
+    // stands for the newest live session that has no recorded counterpart yet.
+    const sid = (portable as Json | undefined)?.params && ((portable as Json).params as Json).sessionId;
+    if (typeof sid === "string" && this.ids.toLive("sessionId", sid) === undefined) {
+      const unbound = [...this.liveSessions].reverse().find((l) => this.ids.toRecorded("sessionId", l) === undefined);
+      if (unbound !== undefined) this.ids.check("sessionId", sid, unbound);
+    }
     return this.ids.recordedToLive(placeholdersToPaths(portable, this.livePlaceholders));
   }
 
@@ -544,6 +564,7 @@ class ReplayRun {
       }
       this.liveResponses.add(key);
       this.compare(rec, msg, kind);
+      this.learnSession(rec.entry, msg);
       this.retryPending(); // a session/new response teaches the live session id
       return;
     }

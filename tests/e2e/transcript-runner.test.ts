@@ -2,7 +2,7 @@
 // on one side, the echo agent on the other), then replay it against live agents.
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
@@ -186,6 +186,24 @@ describe("replay", () => {
     const same = await runCli(["replay", recording, "--agent", "--", "node", "--import", "tsx", "./tests/support/../support/echo-agent.ts"]);
     expect(same.stdout).toContain(`PASS ${recording}`);
     expect(same.code).toBe(0);
+  });
+
+  it("replays every *.jsonl of a directory and reports each", async () => {
+    const many = path.join(dir, "many");
+    await mkdir(many);
+    await copyFile(recording, path.join(many, "a.jsonl"));
+    await copyFile(recording, path.join(many, "b.jsonl"));
+    await writeFile(path.join(many, "notes.txt"), "not a transcript");
+    const res = await runCli(["replay", many]);
+    expect(res.stdout).toContain(`PASS ${path.join(many, "a.jsonl")}`);
+    expect(res.stdout).toContain(`PASS ${path.join(many, "b.jsonl")}`);
+    expect(res.stdout).toContain("2 passed, 0 failed, 0 unreadable");
+    expect(res.code).toBe(0);
+    const empty = path.join(dir, "empty");
+    await mkdir(empty);
+    const none = await runCli(["replay", empty]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`no *.jsonl transcripts in ${empty}`);
   });
 
   it("--update rewrites the recording with the live messages, which then pass", async () => {
