@@ -5,19 +5,23 @@ import type { CodexHost } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import { createAgent } from "./agent.js";
 import type { ServerRequestHandler, SessionFeature } from "./features.js";
+import { fileToolsElicitationHandler, fileToolsFeature } from "./file-tools.js";
+import { registerLifecycle } from "./lifecycle.js";
+import { titlesFeature } from "./titles.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [];
+  return [fileToolsFeature(), titlesFeature()];
 }
 
 /** Answerers of codex's approval and elicitation requests, tried in order. */
 function serverRequestHandlers(): ServerRequestHandler[] {
-  return [];
+  return [fileToolsElicitationHandler];
 }
 
 export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   const agent = createAgent({ host, log, features: sessionFeatures(), serverRequestHandlers: serverRequestHandlers() });
+  registerLifecycle(agent);
   const stream = acp.ndJsonStream(
     Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
     Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,

@@ -1,13 +1,122 @@
 // How calls of our own embedded MCP file tools (read_text_file / write_text_file)
 // look in the editor: kind read/edit, the file and range in the title, locations,
 // and a diff for writes. Returns undefined for any other item.
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+// The app-server `mcpToolCall` item is the single source of these tool calls (one
+// `tool_call` at item/started, one `tool_call_update` at item/completed); the MCP
+// handler itself sends no updates. Shapes: contracts/*_text_file.md, "ACP events".
+import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import type { Item, ToolCallView } from "./items.js";
 
-export function describeFileToolItem(_item: Item): ToolCallView | undefined {
-  return undefined;
+/** Name of the embedded MCP server in the thread's `config.mcp_servers` (tools are `mcp__acp_fs__*` to the model). */
+export const FILE_TOOLS_SERVER = "acp_fs";
+/** Must equal src/mcp's DIFF_META_KEY: the tool result's `_meta` entry holding a write's diff. */
+export const DIFF_META_KEY = "codex-cli-acp/diff";
+/** rawInput.content / rawOutput.content are cut past this many bytes (the model still gets everything). */
+export const RAW_TEXT_LIMIT = 10 * 1024;
+
+type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+
+function fileTool(item: Item): "read_text_file" | "write_text_file" | undefined {
+  if (item.type !== "mcpToolCall" || item.server !== FILE_TOOLS_SERVER) return undefined;
+  return item.tool === "read_text_file" || item.tool === "write_text_file" ? item.tool : undefined;
 }
 
-export function completeFileToolItem(_item: Item): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> | undefined {
+function args(item: Item): Record<string, unknown> {
+  let a = item.arguments;
+  if (typeof a === "string") {
+    try {
+      a = JSON.parse(a);
+    } catch {
+      return {};
+    }
+  }
+  return a && typeof a === "object" && !Array.isArray(a) ? (a as Record<string, unknown>) : {};
+}
+
+const posInt = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : undefined);
+
+/** Cuts text past RAW_TEXT_LIMIT UTF-8 bytes (never inside a character), with the contract's suffix. */
+export function truncateRaw(text: string): string {
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes <= RAW_TEXT_LIMIT) return text;
+  let cut = Buffer.from(text, "utf8").subarray(0, RAW_TEXT_LIMIT).toString("utf8");
+  if (cut.endsWith("\uFFFD")) cut = cut.slice(0, -1);
+  return `${cut}…[truncated, ${bytes} bytes]`;
+}
+
+/** "Read /a.ts", "Read /a.ts (lines 10-14)", "Read /a.ts (from line 10)". */
+export function readTitle(path: string, line: number | undefined, limit: number | undefined): string {
+  if (limit !== undefined) {
+    const first = line ?? 1;
+    return `Read ${path} (${limit === 1 ? `line ${first}` : `lines ${first}-${first + limit - 1}`})`;
+  }
+  if (line !== undefined && line > 1) return `Read ${path} (from line ${line})`;
+  return `Read ${path}`;
+}
+
+export function describeFileToolItem(item: Item): ToolCallView | undefined {
+  const tool = fileTool(item);
+  if (!tool) return undefined;
+  const a = args(item);
+  const path = typeof a.path === "string" ? a.path : "";
+  if (tool === "read_text_file") {
+    const line = posInt(a.line);
+    const limit = posInt(a.limit);
+    return {
+      title: path ? readTitle(path, line, limit) : "Read file",
+      kind: "read",
+      locations: path ? [{ path, line: line ?? 1 }] : [],
+      rawInput: a,
+    };
+  }
+  const rawInput = typeof a.content === "string" ? { ...a, content: truncateRaw(a.content) } : a;
+  return { title: path ? `Write ${path}` : "Write file", kind: "edit", locations: path ? [{ path, line: 1 }] : [], rawInput };
+}
+
+export function completeFileToolItem(item: Item): ToolUpdate | undefined {
+  const tool = fileTool(item);
+  if (!tool) return undefined;
+  const result = item.result as { content?: unknown[]; structuredContent?: unknown; _meta?: unknown; isError?: boolean } | null | undefined;
+  const error = item.error as { message?: string } | null | undefined;
+  const structured = result?.structuredContent && typeof result.structuredContent === "object" ? (result.structuredContent as Record<string, unknown>) : undefined;
+  const isError = item.status === "failed" || item.status === "declined" || !!error || result?.isError === true || (structured !== undefined && "code" in structured && !("success" in structured) && !("total_lines" in structured));
+  if (isError || !structured) {
+    const message = (typeof structured?.message === "string" ? structured.message : undefined) ?? firstText(result?.content) ?? error?.message ?? `${tool} failed`;
+    return {
+      sessionUpdate: "tool_call_update",
+      toolCallId: item.id,
+      status: "failed",
+      content: [{ type: "content", content: { type: "text", text: message } }],
+      rawOutput: structured && typeof structured.code === "number" ? { code: structured.code, message } : { message },
+    };
+  }
+  if (tool === "read_text_file") {
+    const rawOutput = typeof structured.content === "string" ? { ...structured, content: truncateRaw(structured.content) } : structured;
+    return { sessionUpdate: "tool_call_update", toolCallId: item.id, status: "completed", rawOutput };
+  }
+  const content: ToolCallContent[] = [];
+  const diff = diffOf(result?._meta);
+  if (diff) content.push({ type: "diff", path: diff.path, oldText: diff.oldText, newText: diff.newText });
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: item.id,
+    status: "completed",
+    ...(content.length ? { content } : {}),
+    rawOutput: structured,
+  };
+}
+
+function diffOf(meta: unknown): { path: string; oldText: string | null; newText: string } | undefined {
+  if (!meta || typeof meta !== "object") return undefined;
+  const d = (meta as Record<string, unknown>)[DIFF_META_KEY] as Record<string, unknown> | undefined;
+  if (!d || typeof d.path !== "string" || typeof d.newText !== "string") return undefined;
+  return { path: d.path, oldText: typeof d.oldText === "string" ? d.oldText : null, newText: d.newText };
+}
+
+function firstText(content: unknown[] | undefined): string | undefined {
+  for (const block of content ?? []) {
+    const b = block as { type?: string; text?: unknown };
+    if (b.type === "text" && typeof b.text === "string") return b.text;
+  }
   return undefined;
 }

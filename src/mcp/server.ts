@@ -1,0 +1,205 @@
+// One embedded MCP server for the whole adapter: a node:http server on 127.0.0.1 (random port)
+// with one endpoint per ACP session, each at its own random URL path and with its own random
+// bearer token. Requests are refused before any MCP handling when the Host header is not
+// loopback:port (403, DNS-rebinding protection), the path is unknown (404), or the token is not
+// this path's own (401). The MCP SDK is imported in the background when the server starts and
+// awaited only by the first request, so neither adapter start-up nor session/new wait for it.
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "../log/index.js";
+import type { EndpointProtocol, ToolCaller } from "./protocol.js";
+import { errorToolResult, type ToolResult } from "./tools.js";
+
+/** Largest request body accepted (a write carries a whole file). */
+const MAX_BODY_BYTES = 256 * 1024 * 1024;
+/** How long a tool call waits for its session to be attached (thread/start racing the first call). */
+const BIND_TIMEOUT_MS = 30_000;
+
+export type EndpointInfo = {
+  url: string;
+  /** The bearer token (never log it). */
+  token: string;
+  /** Headers codex must send: `Authorization: Bearer <token>`. */
+  headers: Record<string, string>;
+};
+
+type Endpoint = {
+  key: string;
+  path: string;
+  token: Buffer;
+  caller: Promise<ToolCaller>;
+  bind(caller: ToolCaller): void;
+  protocol?: Promise<EndpointProtocol>;
+  closed: boolean;
+};
+
+export type FileToolsServerOptions = { log: Logger; name?: string; version?: string };
+
+export class FileToolsServer {
+  private server: http.Server | undefined;
+  private listening: Promise<number> | undefined;
+  private sdk: Promise<typeof import("./protocol.js")> | undefined;
+  private readonly byPath = new Map<string, Endpoint>();
+  private readonly byKey = new Map<string, Endpoint>();
+
+  constructor(private readonly opts: FileToolsServerOptions) {}
+
+  /** Starts listening (idempotent) and begins loading the MCP SDK in the background. Resolves with the port. */
+  start(): Promise<number> {
+    if (this.listening) return this.listening;
+    this.listening = new Promise<number>((resolve, reject) => {
+      const server = http.createServer((req, res) => {
+        this.onRequest(req, res).catch((err: unknown) => {
+          this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, "mcp request failed");
+          if (!res.headersSent) res.writeHead(500).end();
+          else res.end();
+        });
+      });
+      server.keepAliveTimeout = 60_000;
+      server.on("error", reject);
+      server.listen(0, "127.0.0.1", () => {
+        server.off("error", reject);
+        server.unref();
+        this.server = server;
+        resolve((server.address() as AddressInfo).port);
+      });
+    });
+    void this.listening.then(() => this.loadSdk()).catch(() => undefined);
+    return this.listening;
+  }
+
+  get port(): number | undefined {
+    const addr = this.server?.address();
+    return addr && typeof addr === "object" ? addr.port : undefined;
+  }
+
+  /** Creates the endpoint of one session (named by `key`). Tool calls wait until `bind`. */
+  async register(key: string): Promise<EndpointInfo> {
+    const port = await this.start();
+    this.unregister(key);
+    let bind!: (caller: ToolCaller) => void;
+    const caller = new Promise<ToolCaller>((resolve) => (bind = resolve));
+    const endpoint: Endpoint = {
+      key,
+      path: `/mcp/${randomBytes(16).toString("hex")}`,
+      token: Buffer.from(randomBytes(32).toString("base64url")),
+      caller,
+      bind,
+      closed: false,
+    };
+    this.byPath.set(endpoint.path, endpoint);
+    this.byKey.set(key, endpoint);
+    const token = endpoint.token.toString();
+    return { url: `http://127.0.0.1:${port}${endpoint.path}`, token, headers: { Authorization: `Bearer ${token}` } };
+  }
+
+  /** Connects an endpoint to the code that runs its tools. */
+  bind(key: string, caller: ToolCaller): void {
+    const endpoint = this.byKey.get(key);
+    if (!endpoint) throw new Error(`no MCP endpoint for session key ${key}`);
+    endpoint.bind(caller);
+  }
+
+  /** Removes an endpoint: its URL and token stop working at once. */
+  unregister(key: string): void {
+    const endpoint = this.byKey.get(key);
+    if (!endpoint) return;
+    endpoint.closed = true;
+    this.byKey.delete(key);
+    this.byPath.delete(endpoint.path);
+    void endpoint.protocol?.then((p) => p.close()).catch(() => undefined);
+  }
+
+  get endpointCount(): number {
+    return this.byKey.size;
+  }
+
+  async close(): Promise<void> {
+    for (const key of [...this.byKey.keys()]) this.unregister(key);
+    const server = this.server;
+    this.server = undefined;
+    this.listening = undefined;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private loadSdk(): Promise<typeof import("./protocol.js")> {
+    this.sdk ??= import("./protocol.js");
+    return this.sdk;
+  }
+
+  private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const port = this.port;
+    const host = req.headers.host ?? "";
+    if (port === undefined || (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)) {
+      return deny(res, 403, "Forbidden: the Host header must be 127.0.0.1 or localhost");
+    }
+    const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+    const endpoint = this.byPath.get(pathname);
+    if (!endpoint || endpoint.closed) return deny(res, 404, "Not found");
+    if (!tokenMatches(req.headers.authorization, endpoint.token)) {
+      res.setHeader("WWW-Authenticate", 'Bearer realm="codex-cli-acp"');
+      return deny(res, 401, "Unauthorized");
+    }
+    let body: unknown;
+    if (req.method === "POST") {
+      const raw = await readBody(req);
+      if (raw === undefined) return deny(res, 413, "Request body too large");
+      try {
+        body = JSON.parse(raw.toString("utf8"));
+      } catch {
+        return deny(res, 400, "Parse error", -32700);
+      }
+    }
+    endpoint.protocol ??= this.loadSdk().then(({ createEndpointProtocol }) =>
+      createEndpointProtocol({
+        name: this.opts.name ?? "codex-cli-acp",
+        version: this.opts.version ?? "0",
+        log: this.opts.log,
+        call: (name, args) => callBound(endpoint, name, args),
+      }),
+    );
+    const protocol = await endpoint.protocol;
+    await protocol.handle(req, res, body);
+  }
+}
+
+async function callBound(endpoint: Endpoint, name: string, args: unknown): Promise<ToolResult> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), BIND_TIMEOUT_MS);
+  });
+  const caller = await Promise.race([endpoint.caller, timeout]);
+  clearTimeout(timer);
+  if (!caller || endpoint.closed) return errorToolResult(-32603, "The editor session of this tool is not available");
+  return caller(name, args);
+}
+
+function tokenMatches(header: string | undefined, token: Buffer): boolean {
+  if (!header) return false;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) return false;
+  const given = Buffer.from(match[1]!);
+  return given.length === token.length && timingSafeEqual(given, token);
+}
+
+function deny(res: ServerResponse, status: number, message: string, code = -32000): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooBig = true;
+      else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(tooBig ? undefined : Buffer.concat(chunks)));
+    req.on("error", reject);
+  });
+}
