@@ -1,0 +1,204 @@
+// Sessions that last: session/load (resume the Codex thread and replay its history),
+// session/list (Codex's thread list), session/resume (no replay) and session/close.
+// ACP session id = Codex thread id, so any thread in CODEX_HOME (made by this adapter,
+// another adapter process or the Codex CLI itself) can be listed and reopened.
+//
+// History comes from `thread/resume {excludeTurns: true}` followed by paginated
+// `thread/turns/list {itemsView: "full", sortDirection: "asc"}`: in codex 0.169 both this
+// and the (deprecated) full `thread/resume` return complete items, with the command
+// output, exit codes and statuses; `thread/items/list` gives the same items flattened.
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import * as acp from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
+import { replayTurns } from "../bridge/replay.js";
+import { DEFAULT_SETTINGS, type Agent } from "./agent.js";
+import type { SessionOpening } from "./features.js";
+import { toRequestError } from "./session.js";
+import { isoTime, threadTitle } from "./titles.js";
+
+/** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
+export const DEFAULT_LIST_PAGE_SIZE = 50;
+const TURNS_PAGE_SIZE = 50;
+
+const threadListResponseSchema = z.looseObject({
+  data: z.array(threadSchema),
+  nextCursor: z.string().nullish(),
+});
+const threadReadResponseSchema = z.looseObject({ thread: threadSchema });
+const turnsPageSchema = z.looseObject({
+  data: z.array(z.looseObject({ id: z.string(), status: z.string(), items: z.array(z.unknown()) })),
+  nextCursor: z.string().nullish(),
+});
+
+export type LifecycleOptions = {
+  /** Sessions per session/list page. */
+  listPageSize?: number;
+};
+
+function pageSizeFromEnv(): number | undefined {
+  const raw = process.env.CODEX_ACP_SESSION_LIST_PAGE_SIZE;
+  const n = raw ? Number.parseInt(raw, 10) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Registers session/load, list, resume and close on the agent and advertises them. */
+export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): void {
+  const { host, log } = agent.services;
+  const listPageSize = opts.listPageSize ?? pageSizeFromEnv() ?? DEFAULT_LIST_PAGE_SIZE;
+
+  agent.state.agentCapabilities.loadSession = true;
+  agent.state.agentCapabilities.sessionCapabilities = {
+    ...agent.state.agentCapabilities.sessionCapabilities,
+    list: {},
+    resume: {},
+    close: {},
+  };
+
+  const client = async (): Promise<AppServerClient> => {
+    try {
+      return await host.client();
+    } catch (err) {
+      throw toRequestError(err);
+    }
+  };
+
+  /** Fails with -32002 unless CODEX_HOME holds a thread with this id; nothing is created. */
+  async function storedThread(sessionId: string): Promise<z.infer<typeof threadSchema>> {
+    const c = await client();
+    try {
+      const read = await c.request("thread/read", { threadId: sessionId }, threadReadResponseSchema);
+      return read.thread;
+    } catch (err) {
+      if (err instanceof CodexRpcError) {
+        log.info({ sessionId, err: err.message }, "no such codex thread");
+        throw new acp.RequestError(-32002, `Session not found: no Codex thread ${sessionId} in this CODEX_HOME`, { sessionId });
+      }
+      throw toRequestError(err);
+    }
+  }
+
+  /** Opens a stored thread as a session (load or resume), replacing an open session of the same id. */
+  async function reopen(kind: "load" | "resume", request: acp.LoadSessionRequest | acp.ResumeSessionRequest) {
+    const cwd = await agent.validateCwd(request.cwd);
+    await storedThread(request.sessionId);
+    const open = agent.state.sessions.get(request.sessionId);
+    if (open) await agent.closeSession(open);
+    const opening: SessionOpening = {
+      kind,
+      request: { ...request, mcpServers: request.mcpServers ?? [] },
+      settings: { cwd, ...DEFAULT_SETTINGS },
+      key: randomUUID(),
+    };
+    const { session, response } = await agent.openSession(opening, request.sessionId);
+    delete response.sessionId;
+    return { session, response };
+  }
+
+  /** Every turn of a thread, oldest first, items included. */
+  async function history(c: AppServerClient, threadId: string): Promise<unknown[]> {
+    try {
+      return await pagedHistory(c, threadId);
+    } catch (err) {
+      if (!(err instanceof CodexRpcError)) throw err;
+      // Older (legacy) rollouts may not page: read them whole.
+      log.info({ sessionId: threadId, err: err.message }, "thread/turns/list failed; reading the whole thread");
+      const read = await c.request("thread/read", { threadId, includeTurns: true }, threadReadResponseSchema);
+      return read.thread.turns ?? [];
+    }
+  }
+
+  async function pagedHistory(c: AppServerClient, threadId: string): Promise<unknown[]> {
+    const turns: unknown[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await c.request(
+        "thread/turns/list",
+        { threadId, itemsView: "full", sortDirection: "asc", limit: TURNS_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
+        turnsPageSchema,
+      );
+      turns.push(...page.data);
+      cursor = page.data.length > 0 ? page.nextCursor : undefined;
+    } while (cursor);
+    return turns;
+  }
+
+  agent.app
+    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+      const { session, response } = await reopen("load", params);
+      try {
+        const turns = await history(await client(), session.id);
+        const updates = replayTurns(turns, {
+          onSkip: (reason, detail) => log.warn({ sessionId: session.id, reason, detail }, "history entry not replayed"),
+        });
+        for (const update of updates) session.send(update).catch(() => undefined);
+        // The whole history reaches the client before the load is answered.
+        await session.flush();
+        log.info({ sessionId: session.id, turns: turns.length, updates: updates.length }, "session history replayed");
+      } catch (err) {
+        await agent.closeSession(session);
+        throw toRequestError(err);
+      }
+      return response as acp.LoadSessionResponse;
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+      const { response } = await reopen("resume", params);
+      return response as acp.ResumeSessionResponse;
+    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      let cwd: string | undefined;
+      if (params.cwd) {
+        if (!path.isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be an absolute path: ${params.cwd}`);
+        cwd = path.normalize(params.cwd);
+        if (cwd.length > 1 && cwd.endsWith(path.sep)) cwd = cwd.slice(0, -1);
+      }
+      const c = await client();
+      let page: z.infer<typeof threadListResponseSchema>;
+      try {
+        page = await c.request(
+          "thread/list",
+          {
+            limit: listPageSize,
+            sortKey: "updated_at",
+            sortDirection: "desc",
+            ...(cwd ? { cwd } : {}),
+            ...(params.cursor ? { cursor: params.cursor } : {}),
+          },
+          threadListResponseSchema,
+        );
+      } catch (err) {
+        if (params.cursor && err instanceof CodexRpcError && err.code !== -32603) {
+          throw acp.RequestError.invalidParams({ cursor: params.cursor }, `Invalid cursor: ${err.message}`);
+        }
+        throw toRequestError(err);
+      }
+      return {
+        sessions: page.data.map(
+          (thread): acp.SessionInfo => ({
+            sessionId: thread.id,
+            cwd: thread.cwd,
+            title: threadTitle(thread) ?? null,
+            updatedAt: isoTime(thread.updatedAt) ?? null,
+          }),
+        ),
+        nextCursor: page.nextCursor ?? null,
+      };
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      const session = agent.sessionOf(params.sessionId);
+      const attachedTo = host.currentPid;
+      await agent.closeSession(session);
+      // Let Codex unload the thread (its rollout stays on disk for session/load).
+      if (attachedTo !== undefined && host.currentPid === attachedTo) {
+        try {
+          const c = await host.client();
+          await c.request("thread/unsubscribe", { threadId: session.id });
+        } catch (err) {
+          log.debug({ err: String(err), sessionId: session.id }, "thread/unsubscribe failed");
+        }
+      }
+      log.info({ sessionId: session.id }, "session closed");
+      return {};
+    });
+}

@@ -1,0 +1,168 @@
+// Replays a Codex thread's stored history (turns with full items, as `thread/turns/list`
+// returns them) as the ACP session updates a client would have seen live: the user's
+// messages as user_message_chunk, the agent's text and thoughts, and one `tool_call`
+// per tool item carrying its final status and output. Pure: no I/O.
+//
+// What Codex 0.169 does not keep in its item history cannot be replayed: `update_plan`
+// calls (live `plan` updates) and streamed text of a turn that was killed before the
+// item completed. A `plan` item (plan-mode proposal) is markdown text and is replayed
+// as agent text.
+import type { ContentBlock, SessionUpdate, ToolCallStatus } from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import { completedItemUpdate, describeItem, isToolItem, type Item } from "./items.js";
+
+/** One stored item: only the fields every item has are required; the rest is read defensively. */
+export const historyItemSchema = z.looseObject({ type: z.string(), id: z.string() });
+
+/** One stored turn, items loaded (`itemsView: "full"`). */
+export const historyTurnSchema = z.looseObject({
+  id: z.string(),
+  status: z.string(),
+  items: z.array(z.unknown()).default([]),
+  itemsView: z.string().optional(),
+  error: z.looseObject({ message: z.string() }).nullish(),
+});
+export type HistoryTurn = z.infer<typeof historyTurnSchema>;
+
+const textInputSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
+const imageInputSchema = z.looseObject({ type: z.literal("image"), url: z.string() });
+const localImageInputSchema = z.looseObject({ type: z.literal("localImage"), path: z.string() });
+const namedPathInputSchema = z.looseObject({ type: z.enum(["mention", "skill"]), name: z.string(), path: z.string() });
+
+export type ReplayOptions = {
+  /** Called for an item or input the replay cannot read (logged by the caller). */
+  onSkip?: (reason: string, detail: unknown) => void;
+};
+
+/** The updates that show `turns` (oldest first) to a client, in order. */
+export function replayTurns(turns: readonly unknown[], opts: ReplayOptions = {}): SessionUpdate[] {
+  const updates: SessionUpdate[] = [];
+  for (const raw of turns) {
+    const turn = historyTurnSchema.safeParse(raw);
+    if (!turn.success) {
+      opts.onSkip?.("turn with an unexpected shape", turn.error.issues[0]);
+      continue;
+    }
+    const ended = turn.data.status !== "inProgress";
+    for (const rawItem of turn.data.items) {
+      const item = historyItemSchema.safeParse(rawItem);
+      if (!item.success) {
+        opts.onSkip?.("item with an unexpected shape", item.error.issues[0]);
+        continue;
+      }
+      updates.push(...replayItem(item.data as Item, ended, opts));
+    }
+  }
+  return updates;
+}
+
+/** The updates of one stored item. `turnEnded`: an item still in progress there never finished. */
+export function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): SessionUpdate[] {
+  switch (item.type) {
+    case "userMessage":
+      return userMessage(item, opts).map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: item.id }));
+    case "agentMessage":
+      return textUpdate("agent_message_chunk", str(item.text), item.id);
+    case "plan":
+      return textUpdate("agent_message_chunk", str(item.text), item.id);
+    case "reasoning": {
+      const summary = strings(item.summary).join("\n\n");
+      return textUpdate("agent_thought_chunk", summary || strings(item.content).join("\n\n"), item.id);
+    }
+    case "hookPrompt":
+    case "contextCompaction":
+      return [];
+    default:
+      if (!isToolItem(item)) return [];
+      return [toolCall(item, turnEnded)];
+  }
+}
+
+/** A tool item as one `tool_call` with its final state: what it was, how it ended, what it printed. */
+function toolCall(item: Item, turnEnded: boolean): SessionUpdate {
+  const view = describeItem(item);
+  const done = completedItemUpdate(item);
+  let status: ToolCallStatus = done.status ?? "completed";
+  // Codex stopped (killed or interrupted) before the item finished: it never will.
+  if (turnEnded && (status === "in_progress" || status === "pending")) status = "failed";
+  const content = done.content ?? view.content;
+  const locations = done.locations ?? view.locations;
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: item.id,
+    title: done.title ?? view.title,
+    kind: done.kind ?? view.kind,
+    status,
+    ...(locations ? { locations } : {}),
+    ...(view.rawInput !== undefined ? { rawInput: view.rawInput } : {}),
+    ...(content && content.length ? { content } : {}),
+    ...(done.rawOutput !== undefined ? { rawOutput: done.rawOutput } : {}),
+  };
+}
+
+function textUpdate(kind: "agent_message_chunk" | "agent_thought_chunk", text: string | undefined, messageId: string): SessionUpdate[] {
+  if (!text) return [];
+  return [{ sessionUpdate: kind, content: { type: "text", text }, messageId }];
+}
+
+/** A stored user message back as the content blocks the client sent (as far as Codex kept them). */
+function userMessage(item: Item, opts: ReplayOptions): ContentBlock[] {
+  const blocks: ContentBlock[] = [];
+  const content = Array.isArray(item.content) ? item.content : [];
+  for (const input of content) {
+    const text = textInputSchema.safeParse(input);
+    if (text.success) {
+      blocks.push(contextBlock(text.data.text) ?? { type: "text", text: text.data.text });
+      continue;
+    }
+    const image = imageInputSchema.safeParse(input);
+    if (image.success) {
+      blocks.push(imageBlock(image.data.url));
+      continue;
+    }
+    const local = localImageInputSchema.safeParse(input);
+    if (local.success) {
+      blocks.push({ type: "resource_link", uri: fileUri(local.data.path), name: basename(local.data.path) });
+      continue;
+    }
+    const named = namedPathInputSchema.safeParse(input);
+    if (named.success) {
+      blocks.push({ type: "resource_link", uri: fileUri(named.data.path), name: named.data.name });
+      continue;
+    }
+    opts.onSkip?.("user input of an unknown kind", (input as { type?: unknown } | null)?.type);
+  }
+  return blocks;
+}
+
+// An embedded resource is sent to Codex as `<context ref="URI">\nTEXT\n</context>` (see acp/prompt.ts).
+const CONTEXT_RE = /^<context ref="([^"]*)">\n([\s\S]*)\n<\/context>$/;
+
+function contextBlock(text: string): ContentBlock | undefined {
+  const m = CONTEXT_RE.exec(text);
+  if (!m) return undefined;
+  return { type: "resource", resource: { uri: m[1]!, text: m[2]! } };
+}
+
+function imageBlock(url: string): ContentBlock {
+  const m = /^data:([^;,]+);base64,(.*)$/s.exec(url);
+  if (m) return { type: "image", mimeType: m[1]!, data: m[2]! };
+  return { type: "resource_link", uri: url, name: basename(url) };
+}
+
+function fileUri(p: string): string {
+  return p.startsWith("/") ? `file://${encodeURI(p)}` : p;
+}
+
+function basename(p: string): string {
+  const parts = p.split(/[/\\]/).filter(Boolean);
+  return parts[parts.length - 1] ?? p;
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : [];
+}

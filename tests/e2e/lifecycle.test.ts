@@ -1,0 +1,193 @@
+// Issue 5: sessions that last. Real codex, fake model, SDK client; two adapter processes
+// sharing one CODEX_HOME stand for "closed the editor and came back".
+import { mkdtemp, mkdir, realpath } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import * as acp from "@agentclientprotocol/sdk";
+import {
+  createCodexHome,
+  startFakeModel,
+  textResponse,
+  toolCall,
+  type CodexHome,
+  type FakeModel,
+} from "../../src/fake-model/index.js";
+import { messageText, startAdapter, type Adapter, type AdapterOptions } from "../support/adapter.js";
+
+let fake: FakeModel;
+let home: CodexHome;
+let workspace: string;
+const adapters: Adapter[] = [];
+
+beforeEach(async () => {
+  fake = await startFakeModel([]);
+  home = await createCodexHome({ modelUrl: fake.url });
+  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-life-")));
+});
+
+afterEach(async () => {
+  for (const a of adapters.splice(0)) await a.close();
+  await fake.close();
+  await home.cleanup();
+});
+
+async function adapter(opts: Partial<AdapterOptions> = {}): Promise<Adapter> {
+  const a = await startAdapter({ fake, home, workspace, ...opts });
+  adapters.push(a);
+  await a.initialize();
+  return a;
+}
+
+const listAll = async (a: Adapter, params: acp.ListSessionsRequest = {}) => a.agent.request(acp.methods.agent.session.list, params);
+const textOf = (u: acp.SessionUpdate): string => ("content" in u && u.content && !Array.isArray(u.content) && u.content.type === "text" ? u.content.text : "");
+
+describe("session/load, list, resume, close", () => {
+  it("advertises exactly what is implemented", async () => {
+    const a = await startAdapter({ fake, home, workspace });
+    adapters.push(a);
+    const init = await a.initialize();
+    expect(init.agentCapabilities?.loadSession).toBe(true);
+    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, resume: {}, close: {} });
+    expect(init.agentCapabilities?.sessionCapabilities?.delete ?? null).toBeNull();
+  });
+
+  it("a session made in one process is listed, loaded with its whole history, and continued in another", async () => {
+    fake.enqueue(
+      { items: [{ type: "reasoning", summary: "I should run echo" }, toolCall("exec_command", { cmd: "echo hi-from-history" }, { callId: "call_hist_exec" })] },
+      textResponse("The command printed hi-from-history.", { deltas: 3 }),
+    );
+    const first = await adapter();
+    const { sessionId } = await first.newSession();
+    expect((await first.prompt(sessionId, "please run echo for me")).stopReason).toBe("end_turn");
+    // The first user message names the session (codex 0.169 does not name threads itself).
+    const info = first.updatesOf(sessionId).filter((u) => u.sessionUpdate === "session_info_update");
+    expect(info).toHaveLength(1);
+    expect(info[0]).toMatchObject({ title: "please run echo for me", updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    await first.close();
+    adapters.splice(adapters.indexOf(first), 1);
+
+    const second = await adapter();
+    const listed = await listAll(second);
+    const entry = listed.sessions.find((s) => s.sessionId === sessionId);
+    expect(entry).toMatchObject({ sessionId, cwd: workspace, title: "please run echo for me" });
+    expect(new Date(entry!.updatedAt!).toISOString()).toBe(entry!.updatedAt);
+
+    const linesBefore = second.stdoutLines.length;
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    // Everything was replayed before the response: the updates are already here, in order.
+    const replayed = second.updatesOf(sessionId).filter((u) => u.sessionUpdate !== "session_info_update");
+    expect(replayed.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"]);
+    expect(replayed[0]).toMatchObject({ content: { type: "text", text: "please run echo for me" } });
+    expect(textOf(replayed[1]!)).toBe("I should run echo");
+    const tool = replayed[2] as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>;
+    expect(tool).toMatchObject({ toolCallId: "call_hist_exec", kind: "execute", status: "completed", title: expect.stringContaining("echo hi-from-history") });
+    expect(tool.content?.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("")).toContain("hi-from-history\n");
+    expect(tool.rawOutput).toMatchObject({ exitCode: 0 });
+    expect(textOf(replayed[3]!)).toBe("The command printed hi-from-history.");
+    expect(second.updatesOf(sessionId).find((u) => u.sessionUpdate === "session_info_update")).toMatchObject({ title: "please run echo for me" });
+    // On the wire, the load's response comes after the last replayed update.
+    const wire = second.stdoutLines.slice(linesBefore).map((l) => JSON.parse(l) as { method?: string; result?: unknown });
+    const responseAt = wire.findIndex((m) => "result" in m);
+    expect(wire.slice(0, responseAt).filter((m) => m.method === "session/update")).toHaveLength(replayed.length + 1);
+    expect(wire.slice(responseAt).some((m) => m.method === "session/update")).toBe(false);
+    // Codex remembers: the next model request carries the earlier turn.
+    fake.enqueue(textResponse("continued"));
+    const before = fake.requests.length;
+    const seen = second.updatesOf(sessionId).length;
+    expect((await second.prompt(sessionId, "and now?")).stopReason).toBe("end_turn");
+    const input = JSON.stringify(fake.requests[before]!.body.input);
+    expect(input).toContain("please run echo for me");
+    expect(input).toContain("call_hist_exec");
+    expect(input).toContain("hi-from-history");
+    expect(input).toContain("The command printed hi-from-history.");
+    expect(input).toContain("and now?");
+    expect(messageText(second.updatesOf(sessionId).slice(seen))).toBe("continued");
+    // A loaded session that already has a title is not renamed by its next message.
+    expect(second.updatesOf(sessionId).filter((u) => u.sessionUpdate === "session_info_update")).toHaveLength(1);
+  });
+
+  it("session/resume reopens without replaying; the conversation continues", async () => {
+    fake.enqueue(textResponse("first answer"));
+    const first = await adapter();
+    const { sessionId } = await first.newSession();
+    await first.prompt(sessionId, "remember the word walrus");
+    await first.close();
+    adapters.splice(adapters.indexOf(first), 1);
+
+    const second = await adapter();
+    await second.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace });
+    expect(second.updatesOf(sessionId).filter((u) => u.sessionUpdate !== "session_info_update")).toEqual([]);
+    fake.enqueue(textResponse("it was walrus"));
+    const before = fake.requests.length;
+    expect((await second.prompt(sessionId, "which word?")).stopReason).toBe("end_turn");
+    const input = JSON.stringify(fake.requests[before]!.body.input);
+    expect(input).toContain("remember the word walrus");
+    expect(input).toContain("first answer");
+  });
+
+  it("loading an unknown session id is resource-not-found and creates nothing", async () => {
+    fake.enqueue(textResponse("hello"));
+    const a = await adapter();
+    const { sessionId } = await a.newSession();
+    await a.prompt(sessionId, "one real session");
+    const before = await listAll(a);
+    for (const unknown of ["01a1fdb3-0000-7000-8000-000000000000", "not-a-thread-id"]) {
+      await expect(a.agent.request(acp.methods.agent.session.load, { sessionId: unknown, cwd: workspace, mcpServers: [] })).rejects.toMatchObject({
+        code: -32002,
+        message: expect.stringContaining(unknown),
+      });
+      await expect(a.agent.request(acp.methods.agent.session.resume, { sessionId: unknown, cwd: workspace })).rejects.toMatchObject({ code: -32002 });
+      expect(a.updatesOf(unknown)).toEqual([]);
+    }
+    expect(await listAll(a)).toEqual(before);
+    expect(before.sessions.map((s) => s.sessionId)).toEqual([sessionId]);
+  });
+
+  it("session/close frees the session: a later prompt gets a clear error; load brings it back", async () => {
+    fake.enqueue(textResponse("before close"), textResponse("after reload"));
+    const a = await adapter();
+    const { sessionId } = await a.newSession();
+    await a.prompt(sessionId, "hello");
+    await a.agent.request(acp.methods.agent.session.close, { sessionId });
+    await expect(a.prompt(sessionId, "are you there?")).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringMatching(/Session not found.*closed/),
+      data: { sessionId },
+    });
+    // Closing is idempotent from the client's side (the SDK maps -32002 to success)...
+    await a.agent.request(acp.methods.agent.session.close, { sessionId });
+    // ...and the history is still on disk.
+    await a.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    expect((await a.prompt(sessionId, "back again")).stopReason).toBe("end_turn");
+    expect(messageText(a.updatesOf(sessionId))).toBe("before closebefore closeafter reload");
+  });
+
+  it("lists page by page with a cursor, newest first, and filters by cwd", async () => {
+    const other = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-life-other-")));
+    await mkdir(other, { recursive: true });
+    const a = await adapter({ env: { CODEX_ACP_SESSION_LIST_PAGE_SIZE: "2" } });
+    const made: string[] = [];
+    for (const [i, cwd] of [workspace, other, workspace].entries()) {
+      const { sessionId } = await a.newSession(cwd);
+      await a.prompt(sessionId, `session number ${i}`);
+      made.push(sessionId);
+      // updatedAt has a resolution of one second.
+      if (i < 2) await new Promise((r) => setTimeout(r, 1100));
+    }
+    const page1 = await listAll(a);
+    expect(page1.sessions).toHaveLength(2);
+    expect(page1.nextCursor).toEqual(expect.any(String));
+    const page2 = await listAll(a, { cursor: page1.nextCursor! });
+    expect(page2.nextCursor ?? null).toBeNull();
+    const all = [...page1.sessions, ...page2.sessions];
+    expect(all.map((s) => s.sessionId)).toEqual([...made].reverse());
+    expect(all.map((s) => s.title)).toEqual(["session number 2", "session number 1", "session number 0"]);
+    const inWorkspace = await listAll(a, { cwd: workspace });
+    expect(inWorkspace.sessions.map((s) => s.sessionId)).toEqual([made[2], made[0]]);
+    expect(inWorkspace.sessions.every((s) => s.cwd === workspace)).toBe(true);
+    const inOther = await listAll(a, { cwd: `${other}/` });
+    expect(inOther.sessions.map((s) => s.sessionId)).toEqual([made[1]]);
+    await expect(listAll(a, { cwd: "relative/dir" })).rejects.toMatchObject({ code: -32602 });
+  });
+});
