@@ -107,7 +107,10 @@ export function createAgent({ host, log, features = [], serverRequestHandlers = 
 
   const sessionOf = (sessionId: string): AcpSession => {
     const session = state.sessions.get(sessionId);
-    if (!session || session.isClosed) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!session || session.isClosed) {
+      // -32002 with data.sessionId, as ACP wants, and words a user can act on.
+      throw new acp.RequestError(-32002, `Session not found: ${sessionId} is not open (it was closed, or never opened in this process; session/load reopens a stored session)`, { sessionId });
+    }
     return session;
   };
 
