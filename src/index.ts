@@ -48,17 +48,25 @@ async function main(argv: string[]): Promise<number | undefined> {
     process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${HELP}`);
     return 2;
   }
+  // Spawn codex first (tiny modules only), so it boots while the ACP side loads.
+  const codexArgs = readConfig().codexArgs;
+  const { locateCodex } = await import("./codex/locate.js");
+  const { spawnAppServer } = await import("./codex/spawn.js");
+  let prestarted: ReturnType<typeof spawnAppServer> | undefined;
+  let startError: string | undefined;
+  try {
+    prestarted = spawnAppServer(locateCodex(), { args: codexArgs });
+  } catch (err) {
+    // No codex binary: keep serving, so the editor gets a clear error on session/new.
+    startError = err instanceof Error ? err.message : String(err);
+  }
   const [{ log }, { CodexHost }] = await Promise.all([import("./log/index.js"), import("./codex/index.js")]);
+  if (startError) log.error({ err: startError }, "cannot start codex");
   const host = new CodexHost(
-    { args: readConfig().codexArgs, clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION } },
+    { args: codexArgs, prestarted, clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION } },
     log,
   );
-  try {
-    host.start();
-  } catch (err) {
-    // No codex binary: keep serving so the editor gets a clear error on session/new.
-    log.error({ err: err instanceof Error ? err.message : String(err) }, "cannot start codex");
-  }
+  if (prestarted) host.start();
   const { serveStdio } = await import("./acp/index.js");
   await serveStdio(host, log);
   return 0;

@@ -1,9 +1,10 @@
 // JSON-RPC client for one `codex app-server` child: request ids, zod-validated
 // incoming messages, per-thread routing of notifications and server->client
 // requests, and a clean failure of every pending call when the child exits.
-import { execa, type ResultPromise } from "execa";
+import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../log/index.js";
 import type { CodexCommand } from "./locate.js";
+import { spawnAppServer } from "./spawn.js";
 import { incomingMessageSchema, threadScopedParamsSchema } from "./protocol.js";
 import type { z } from "zod";
 
@@ -38,7 +39,7 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; meth
 
 export class AppServerClient {
   readonly exited: Promise<ExitInfo>;
-  private readonly child: ResultPromise;
+  private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private readonly threads = new Map<string, ThreadListener>();
   private readonly globalListeners = new Set<(method: string, params: unknown) => void>();
@@ -46,25 +47,14 @@ export class AppServerClient {
   private exitInfo: ExitInfo | undefined;
   private buffered = "";
 
+  /** Wraps an already spawned app-server child, or spawns one from `command`. */
   constructor(
-    command: CodexCommand,
+    source: CodexCommand | ChildProcess,
     private readonly log: Logger,
     opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {},
   ) {
-    const args = [...command.args, "app-server", ...(opts.args ?? [])];
-    this.child = execa(command.file, args, {
-      stdin: "pipe",
-      stdout: "pipe",
-      stderr: "pipe",
-      env: opts.env,
-      extendEnv: opts.env === undefined,
-      cwd: opts.cwd,
-      buffer: false,
-      reject: false,
-      cleanup: true,
-      windowsHide: true,
-    });
-    this.log.debug({ file: command.file, args, pid: this.child.pid }, "codex app-server spawned");
+    this.child = "file" in source ? spawnAppServer(source, opts) : source;
+    this.log.debug({ pid: this.child.pid }, "codex app-server started");
     this.child.stdout?.setEncoding("utf8");
     this.child.stdout?.on("data", (chunk: string) => this.onData(chunk));
     this.child.stderr?.setEncoding("utf8");
@@ -80,13 +70,20 @@ export class AppServerClient {
     });
     // A write after the child died must not crash the adapter.
     this.child.stdin?.on("error", (err) => this.log.debug({ err: err.message }, "codex stdin error"));
-    this.exited = this.child.then((result) => {
-      const signal = result.signal ?? null;
-      const code = result.exitCode ?? null;
-      const reason = result.failed && !signal && code === null ? (result.shortMessage ?? "spawn failed") : signal ? `killed by ${signal}` : `exit code ${code}`;
-      const info: ExitInfo = { code, signal, reason };
-      this.onExit(info);
-      return info;
+    this.exited = new Promise<ExitInfo>((resolve) => {
+      let settled = false;
+      const finish = (info: ExitInfo) => {
+        if (settled) return;
+        settled = true;
+        this.onExit(info);
+        resolve(info);
+      };
+      this.child.once("error", (err) => finish({ code: null, signal: null, reason: `codex could not be started: ${err.message}` }));
+      this.child.once("exit", (code, signal) => finish({ code, signal, reason: signal ? `killed by ${signal}` : `exit code ${code}` }));
+      // Already gone before we listened (e.g. a pre-spawned child that failed at once).
+      if (this.child.exitCode !== null || this.child.signalCode !== null) {
+        finish({ code: this.child.exitCode, signal: this.child.signalCode, reason: "exited before start-up" });
+      }
     });
   }
 

@@ -1,5 +1,6 @@
 // Owns the current `codex app-server` child. One child serves every ACP session;
 // when it dies, the next caller of `client()` gets a fresh, initialized one.
+import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../log/index.js";
 import { AppServerClient, type ExitInfo } from "./client.js";
 import { locateCodex, type CodexCommand } from "./locate.js";
@@ -10,6 +11,8 @@ export type CodexHostOptions = {
   args?: string[];
   env?: NodeJS.ProcessEnv;
   clientInfo: { name: string; title: string; version: string };
+  /** A child the bin spawned before anything else loaded; used for the first start. */
+  prestarted?: ChildProcess;
 };
 
 export class CodexHost {
@@ -19,7 +22,7 @@ export class CodexHost {
   private closed = false;
 
   constructor(
-    private readonly opts: CodexHostOptions,
+    private opts: CodexHostOptions,
     private readonly log: Logger,
   ) {}
 
@@ -27,8 +30,10 @@ export class CodexHost {
   start(): void {
     if (this.closed) return;
     if (this.current?.client.alive) return;
-    const command = this.opts.command ?? locateCodex();
-    const client = new AppServerClient(command, this.log, { args: this.opts.args, env: this.opts.env });
+    const prestarted = this.opts.prestarted;
+    this.opts.prestarted = undefined;
+    const source = prestarted ?? this.opts.command ?? locateCodex();
+    const client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env });
     const generation = ++this.generation;
     const ready = client
       .request("initialize", { clientInfo: this.opts.clientInfo, capabilities: { experimentalApi: true } })

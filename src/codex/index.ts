@@ -2,3 +2,4 @@ export { AppServerClient, CodexExitedError, CodexRpcError, type ExitInfo, type T
 export { CodexHost, type CodexHostOptions } from "./host.js";
 export { locateCodex, type CodexCommand } from "./locate.js";
 export * from "./protocol.js";
+export { spawnAppServer } from "./spawn.js";
