@@ -139,8 +139,9 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
 }
 
 /** Auto-accepts codex's approval elicitations for our own server: our write policy has decided already. */
-export const fileToolsElicitationHandler: ServerRequestHandler = (_session, method, params) => {
+export const fileToolsElicitationHandler: ServerRequestHandler = (session, method, params, services) => {
   if (method !== "mcpServer/elicitation/request" || params.serverName !== FILE_TOOLS_SERVER) return undefined;
+  services.log.debug({ sessionId: session.id }, "codex asked to approve a file tool call; auto-accepted (our write policy decides)");
   return Promise.resolve({ action: "accept", content: {}, _meta: null });
 };
 
