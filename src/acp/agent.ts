@@ -14,6 +14,9 @@ import { toUserInput } from "./prompt.js";
 import { randomUUID } from "node:crypto";
 import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, threadParams, toRequestError, type SessionDeps, type ThreadSettings } from "./session.js";
+import { setMode } from "./modes.js";
+import { setConfigOption } from "./config-options.js";
+import { cancelCommand, runCommand } from "./commands.js";
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
   {
@@ -160,7 +163,17 @@ export function createAgent({ host, log, features = [], serverRequestHandlers = 
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOf(params.sessionId);
+      const command = await runCommand(session, params.prompt, services, (input) => session.prompt(input));
+      if (command) return command;
       return session.prompt(toUserInput(params.prompt));
+    })
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
+      await setMode(sessionOf(params.sessionId), params.modeId, services);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      const configOptions = await setConfigOption(sessionOf(params.sessionId), params.configId, params.value, services);
+      return { configOptions };
     })
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
       const session = state.sessions.get(params.sessionId);
@@ -168,6 +181,7 @@ export function createAgent({ host, log, features = [], serverRequestHandlers = 
         log.warn({ sessionId: params.sessionId }, "cancel for an unknown session; ignored");
         return;
       }
+      cancelCommand(session);
       await session.cancel();
     });
 

@@ -8,15 +8,20 @@ import type { ServerRequestHandler, SessionFeature } from "./features.js";
 import { fileToolsElicitationHandler, fileToolsFeature } from "./file-tools.js";
 import { registerLifecycle } from "./lifecycle.js";
 import { titlesFeature } from "./titles.js";
+import { approvalHandler, approvalsFeature } from "./approvals.js";
+import { commandsFeature } from "./commands.js";
+import { configOptionsFeature } from "./config-options.js";
+import { mcpServersFeature } from "./mcp-servers.js";
+import { modesFeature } from "./modes.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature()];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature, modesFeature, approvalsFeature, configOptionsFeature, commandsFeature];
 }
 
 /** Answerers of codex's approval and elicitation requests, tried in order. */
 function serverRequestHandlers(): ServerRequestHandler[] {
-  return [fileToolsElicitationHandler];
+  return [fileToolsElicitationHandler, approvalHandler];
 }
 
 export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {

@@ -21,6 +21,8 @@ export type ThreadSettings = {
   cwd: string;
   approvalPolicy?: string | Record<string, unknown>;
   sandbox?: string;
+  /** Sent with every `turn/start` (the sandbox of a mode chosen after the thread started). */
+  sandboxPolicy?: Record<string, unknown>;
   model?: string;
   effort?: string;
   developerInstructions?: string;
@@ -125,6 +127,7 @@ export class AcpSession {
           ...(this.settings.model ? { model: this.settings.model } : {}),
           ...(this.settings.effort ? { effort: this.settings.effort } : {}),
           ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
+          ...(this.settings.sandboxPolicy ? { sandboxPolicy: this.settings.sandboxPolicy } : {}),
         },
         turnStartResponseSchema,
       );

@@ -1,19 +1,47 @@
 // Turns the app-server notifications of one thread into ACP session updates.
 // Stateful per session: it remembers which items were announced and how much of
 // each message was streamed, so nothing is shown twice and nothing is dropped.
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { completedItemUpdate, describeItem, isToolItem, type Item } from "./items.js";
+import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk";
+import {
+  completedItemUpdate,
+  describeItem,
+  isToolItem,
+  outputTail,
+  OUTPUT_TAIL_CHARS,
+  snapshotFileChange,
+  type FileBefore,
+  type Item,
+  type ToolCallView,
+} from "./items.js";
 
 type Params = Record<string, unknown>;
+
+/** Streamed command output is re-sent at most this often (the final update always has it all). */
+const OUTPUT_UPDATE_INTERVAL_MS = 100;
+
+type OutputState = { tail: string; total: number; lastSent: number; dirty: boolean };
 
 export class ThreadEventTranslator {
   private readonly announced = new Set<string>();
   private readonly streamed = new Map<string, number>();
+  private readonly views = new Map<string, ToolCallView>();
+  private readonly before = new Map<string, FileBefore>();
+  private readonly outputs = new Map<string, OutputState>();
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** Forgets per-turn state (call when a new turn starts). */
   reset(): void {
     this.announced.clear();
     this.streamed.clear();
+    this.views.clear();
+    this.before.clear();
+    this.outputs.clear();
+  }
+
+  /** How an announced tool item looked (for permission requests on it). */
+  viewOf(itemId: string): ToolCallView | undefined {
+    return this.views.get(itemId);
   }
 
   translate(method: string, params: Params): SessionUpdate[] {
@@ -23,6 +51,10 @@ export class ThreadEventTranslator {
       case "item/reasoning/summaryTextDelta":
       case "item/reasoning/textDelta":
         return this.textDelta(params, "agent_thought_chunk");
+      case "item/reasoning/summaryPartAdded":
+        return this.thoughtBreak(params);
+      case "item/commandExecution/outputDelta":
+        return this.outputDelta(params);
       case "item/started":
         return this.itemStarted(params.item as Item);
       case "item/completed":
@@ -31,6 +63,16 @@ export class ThreadEventTranslator {
         return this.usage(params);
       case "turn/plan/updated":
         return this.plan(params);
+      case "warning":
+        return typeof params.message === "string" ? [notice(`Warning: ${params.message}`)] : [];
+      case "error":
+        return this.error(params);
+      case "deprecationNotice":
+        return typeof params.summary === "string" ? [notice(`Deprecated: ${params.summary}${typeof params.details === "string" ? ` ${params.details}` : ""}`)] : [];
+      case "model/rerouted": {
+        const to = params.toModel ?? params.model;
+        return typeof to === "string" ? [notice(`Codex switched this turn to the model ${to}.`)] : [];
+      }
       default:
         return [];
     }
@@ -44,10 +86,44 @@ export class ThreadEventTranslator {
     return [{ sessionUpdate: kind, content: { type: "text", text: delta } }];
   }
 
+  /** A new reasoning summary part: separate it from the previous one. */
+  private thoughtBreak(params: Params): SessionUpdate[] {
+    const itemId = String(params.itemId);
+    if (!this.streamed.get(itemId)) return [];
+    return this.textDelta({ itemId, delta: "\n\n" }, "agent_thought_chunk");
+  }
+
+  private outputDelta(params: Params): SessionUpdate[] {
+    const delta = params.delta;
+    const itemId = params.itemId;
+    if (typeof delta !== "string" || typeof itemId !== "string" || !this.announced.has(itemId)) return [];
+    const state = this.outputs.get(itemId) ?? { tail: "", total: 0, lastSent: 0, dirty: false };
+    this.outputs.set(itemId, state);
+    state.total += delta.length;
+    state.tail = (state.tail + delta).slice(-OUTPUT_TAIL_CHARS);
+    state.dirty = true;
+    const now = this.now();
+    if (state.lastSent !== 0 && now - state.lastSent < OUTPUT_UPDATE_INTERVAL_MS) return [];
+    state.lastSent = now;
+    state.dirty = false;
+    const cut = state.total - state.tail.length;
+    const shown = cut > 0 ? `[… ${cut} earlier characters not shown]\n${state.tail}` : state.tail;
+    return [
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: itemId,
+        status: "in_progress",
+        content: [{ type: "content", content: { type: "text", text: shown } }],
+      },
+    ];
+  }
+
   private itemStarted(item: Item | undefined): SessionUpdate[] {
     if (!item || !isToolItem(item) || this.announced.has(item.id)) return [];
     this.announced.add(item.id);
-    const view = describeItem(item);
+    if (item.type === "fileChange") this.before.set(item.id, snapshotFileChange(item));
+    const view = describeItem(item, this.before.get(item.id));
+    this.views.set(item.id, view);
     return [{ sessionUpdate: "tool_call", toolCallId: item.id, status: "in_progress", ...view }];
   }
 
@@ -59,9 +135,15 @@ export class ThreadEventTranslator {
       const content = Array.isArray(item.content) ? item.content.join("\n\n") : "";
       return this.unstreamedText(item.id, summary || content, "agent_thought_chunk");
     }
+    if (item.type === "exitedReviewMode" && typeof item.review === "string" && item.review) {
+      return this.unstreamedText(item.id, item.review, "agent_message_chunk");
+    }
+    if (item.type === "contextCompaction") return [notice("Context compacted.")];
     if (!isToolItem(item)) return [];
     const updates: SessionUpdate[] = this.announced.has(item.id) ? [] : this.itemStarted(item);
-    updates.push(completedItemUpdate(item));
+    updates.push(completedItemUpdate(item, this.before.get(item.id)));
+    this.outputs.delete(item.id);
+    this.before.delete(item.id);
     return updates;
   }
 
@@ -83,15 +165,25 @@ export class ThreadEventTranslator {
 
   private plan(params: Params): SessionUpdate[] {
     const steps = (params.plan as Array<{ step: string; status: string }> | undefined) ?? [];
-    return [
-      {
-        sessionUpdate: "plan",
-        entries: steps.map((s) => ({
-          content: s.step,
-          priority: "medium",
-          status: s.status === "completed" ? "completed" : s.status === "inProgress" ? "in_progress" : "pending",
-        })),
-      },
-    ];
+    const entries: PlanEntry[] = steps.map((s) => ({
+      content: s.step,
+      priority: "medium",
+      status: s.status === "completed" ? "completed" : s.status === "inProgress" || s.status === "in_progress" ? "in_progress" : "pending",
+    }));
+    return [{ sessionUpdate: "plan", entries }];
+  }
+
+  /** A retried error is worth a line in the chat; a final one fails the prompt instead. */
+  private error(params: Params): SessionUpdate[] {
+    if (params.willRetry !== true) return [];
+    const message = (params.error as { message?: string } | undefined)?.message;
+    return message ? [notice(`${message} (retrying…)`)] : [];
   }
 }
+
+/** Visible agent text for a warning or notice, on its own line. */
+function notice(text: string): SessionUpdate {
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n> ${text}\n\n` } };
+}
+
+export { outputTail };

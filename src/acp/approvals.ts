@@ -1,0 +1,257 @@
+// Codex's approval requests -> ACP `session/request_permission` on the tool call the
+// client already shows (toolCallId = the item id), and the user's choice back to Codex.
+// "Reject" declines that one call and the turn goes on; only cancel stops the turn.
+// "Always" is Codex's for-this-session decision, also remembered here so an identical
+// later call is answered without asking again.
+import * as acp from "@agentclientprotocol/sdk";
+import { describeItem, type Item, type ToolCallView } from "../bridge/index.js";
+import type { AgentServices, ServerRequestHandler, SessionFeature } from "./features.js";
+import type { AcpSession } from "./session.js";
+
+type Params = Record<string, unknown>;
+
+type ApprovalState = {
+  /** Tool items seen starting in this session, by id (to describe the call being approved). */
+  items: Map<string, Item>;
+  /** "Always" choices: command texts, file paths, MCP server/tool pairs. */
+  commands: Set<string>;
+  paths: Set<string>;
+  mcpTools: Set<string>;
+};
+
+const states = new WeakMap<AcpSession, ApprovalState>();
+
+function stateOf(session: AcpSession): ApprovalState {
+  let s = states.get(session);
+  if (!s) {
+    s = { items: new Map(), commands: new Set(), paths: new Set(), mcpTools: new Set() };
+    states.set(session, s);
+  }
+  return s;
+}
+
+/** Keeps track of the items approvals refer to. */
+export const approvalsFeature: SessionFeature = {
+  name: "approvals",
+  attach(session) {
+    const state = stateOf(session);
+    session.threadListeners.add((method, params) => {
+      const item = params.item as Item | undefined;
+      if (method === "item/started" && item && typeof item.id === "string") state.items.set(item.id, item);
+      else if (method === "item/completed" && item && typeof item.id === "string") state.items.delete(item.id);
+    });
+  },
+};
+
+type Choice<T> = { option: acp.PermissionOption; answer: T };
+
+/**
+ * Asks the client (after every update queued so far reached it, so the tool call is known)
+ * and resolves with the chosen answer. A cancel of the prompt resolves it with `cancelled`
+ * at once, whether or not the client ever answers.
+ */
+async function ask<T>(
+  session: AcpSession,
+  services: AgentServices,
+  toolCall: acp.ToolCallUpdate,
+  choices: Choice<T>[],
+  onError: T,
+  cancelled: T,
+): Promise<{ answer: T; optionId?: string }> {
+  await session.flush();
+  const controller = new AbortController();
+  let hook!: () => void;
+  const onCancel = new Promise<{ answer: T }>((resolve) => {
+    hook = () => {
+      controller.abort();
+      resolve({ answer: cancelled });
+    };
+  });
+  session.cancelHooks.add(hook);
+  try {
+    const asked = services
+      .client()
+      .request(
+        acp.methods.client.session.requestPermission,
+        { sessionId: session.id, toolCall, options: choices.map((c) => c.option) },
+        { cancellationSignal: controller.signal, stopWaitingOnCancel: true },
+      )
+      .then(
+        (res): { answer: T; optionId?: string } => {
+          if (res.outcome.outcome !== "selected") return { answer: cancelled };
+          const optionId = res.outcome.optionId;
+          const choice = choices.find((c) => c.option.optionId === optionId);
+          if (!choice) {
+            services.log.warn({ sessionId: session.id, optionId }, "permission answer with an unknown option; declined");
+            return { answer: onError };
+          }
+          return { answer: choice.answer, optionId };
+        },
+        (err: unknown) => {
+          if (controller.signal.aborted) return { answer: cancelled };
+          services.log.warn({ sessionId: session.id, err: String(err) }, "permission request failed; declined");
+          return { answer: onError };
+        },
+      );
+    return await Promise.race([asked, onCancel]);
+  } finally {
+    session.cancelHooks.delete(hook);
+  }
+}
+
+function text(t: string): acp.ToolCallContent {
+  return { type: "content", content: { type: "text", text: t } };
+}
+
+function quote(s: string, max = 80): string {
+  const one = s.replace(/\s+/g, " ").trim();
+  return `\`${one.length > max ? `${one.slice(0, max - 1)}…` : one}\``;
+}
+
+function viewFor(state: ApprovalState, itemId: string): ToolCallView | undefined {
+  const item = state.items.get(itemId);
+  return item ? describeItem(item) : undefined;
+}
+
+// ---- commands ------------------------------------------------------------------------------
+
+type CommandDecision = string | Record<string, unknown>;
+
+async function commandApproval(session: AcpSession, params: Params, services: AgentServices): Promise<{ decision: CommandDecision }> {
+  const state = stateOf(session);
+  const itemId = String(params.itemId ?? params.approvalId ?? "");
+  const command = typeof params.command === "string" ? params.command : "";
+  if (command && state.commands.has(command)) return { decision: "acceptForSession" };
+
+  const view = viewFor(state, itemId);
+  const shown = view?.rawInput && typeof (view.rawInput as { command?: unknown }).command === "string" ? ((view.rawInput as { command: string }).command) : command;
+  const available = (params.availableDecisions as CommandDecision[] | undefined) ?? ["accept", "acceptForSession", "decline"];
+  const choices: Choice<CommandDecision>[] = [{ option: { optionId: "allow_once", name: "Allow once", kind: "allow_once" }, answer: "accept" }];
+  choices.push({ option: { optionId: "allow_session", name: "Always allow this command in this session", kind: "allow_always" }, answer: "acceptForSession" });
+  const amendment = available.find((d): d is { acceptWithExecpolicyAmendment: { execpolicy_amendment: string[] } } => typeof d === "object" && d !== null && "acceptWithExecpolicyAmendment" in d);
+  const prefix = amendment?.acceptWithExecpolicyAmendment.execpolicy_amendment;
+  if (amendment && Array.isArray(prefix) && prefix.length > 0) {
+    choices.push({
+      option: { optionId: "allow_prefix", name: `Always allow commands starting with ${quote(prefix.join(" "))} (saved in Codex's rules)`, kind: "allow_always" },
+      answer: amendment,
+    });
+  }
+  choices.push({ option: { optionId: "reject", name: "Reject", kind: "reject_once" }, answer: "decline" });
+
+  const reason = typeof params.reason === "string" && params.reason ? params.reason : undefined;
+  const network = params.networkApprovalContext as { host?: string } | null | undefined;
+  const why = network?.host ? `Codex asks for network access to ${network.host}.` : reason ? `Codex asks to run this command: ${reason}` : "Codex asks to run this command.";
+  const toolCall: acp.ToolCallUpdate = {
+    toolCallId: itemId,
+    title: view?.title ?? (shown || "Run a command"),
+    kind: view?.kind ?? "execute",
+    status: "pending",
+    rawInput: view?.rawInput ?? { command: shown, cwd: params.cwd ?? null },
+    content: [text(`${why}\n\n$ ${shown}`)],
+  };
+  const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel");
+  if (optionId === "allow_session" && command) state.commands.add(command);
+  services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "command approval answered");
+  return { decision: answer };
+}
+
+// ---- patches -------------------------------------------------------------------------------
+
+async function fileChangeApproval(session: AcpSession, params: Params, services: AgentServices): Promise<{ decision: string }> {
+  const state = stateOf(session);
+  const itemId = String(params.itemId ?? "");
+  const item = state.items.get(itemId);
+  const paths = ((item?.changes as Array<{ path: string }> | undefined) ?? []).map((c) => c.path);
+  if (paths.length > 0 && paths.every((p) => state.paths.has(p))) return { decision: "acceptForSession" };
+  const view = viewFor(state, itemId);
+  const choices: Choice<string>[] = [
+    { option: { optionId: "allow_once", name: "Allow this change", kind: "allow_once" }, answer: "accept" },
+    {
+      option: { optionId: "allow_session", name: paths.length === 1 ? "Always allow changes to this file in this session" : "Always allow changes to these files in this session", kind: "allow_always" },
+      answer: "acceptForSession",
+    },
+    { option: { optionId: "reject", name: "Reject", kind: "reject_once" }, answer: "decline" },
+  ];
+  const reason = typeof params.reason === "string" && params.reason ? params.reason : undefined;
+  const grantRoot = typeof params.grantRoot === "string" && params.grantRoot ? params.grantRoot : undefined;
+  const toolCall: acp.ToolCallUpdate = {
+    toolCallId: itemId,
+    title: view?.title ?? "Apply a patch",
+    kind: view?.kind ?? "edit",
+    status: "pending",
+    ...(view?.locations ? { locations: view.locations } : {}),
+    // The diff the client already shows stays; add the reason only when there is no diff to show.
+    ...(view?.content?.length
+      ? {}
+      : {
+          content: [
+            text(
+              grantRoot
+                ? `Codex asks to write under ${grantRoot}${reason ? `: ${reason}` : ""}`
+                : reason
+                  ? `Codex asks to apply this patch: ${reason}`
+                  : "Codex asks to apply a patch.",
+            ),
+          ],
+        }),
+  };
+  const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel");
+  if (optionId === "allow_session") for (const p of paths) state.paths.add(p);
+  services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "patch approval answered");
+  return { decision: answer };
+}
+
+// ---- MCP tool calls (other servers) ------------------------------------------------------
+
+type ElicitationAnswer = { action: "accept" | "decline" | "cancel"; content: Record<string, unknown> | null; _meta: Record<string, unknown> | null };
+
+async function mcpToolApproval(session: AcpSession, params: Params, services: AgentServices): Promise<ElicitationAnswer> {
+  const state = stateOf(session);
+  const meta = (params._meta ?? {}) as { tool_name?: string; tool_params?: unknown; tool_title?: string; persist?: unknown };
+  const server = typeof params.serverName === "string" ? params.serverName : "mcp";
+  const tool = typeof meta.tool_name === "string" ? meta.tool_name : "tool";
+  const key = `${server}\u0000${tool}`;
+  const accept: ElicitationAnswer = { action: "accept", content: {}, _meta: null };
+  if (state.mcpTools.has(key)) return accept;
+  // The item Codex announced for this call: the newest running call of that server and tool.
+  const item = [...state.items.values()].reverse().find((i) => i.type === "mcpToolCall" && i.server === server && i.tool === tool);
+  const view = item ? describeItem(item) : undefined;
+  const persist = Array.isArray(meta.persist) ? (meta.persist as unknown[]) : typeof meta.persist === "string" ? [meta.persist] : [];
+  const choices: Choice<ElicitationAnswer>[] = [
+    { option: { optionId: "allow_once", name: "Allow once", kind: "allow_once" }, answer: accept },
+    {
+      option: { optionId: "allow_session", name: `Always allow ${server}: ${tool} in this session`, kind: "allow_always" },
+      answer: { action: "accept", content: {}, _meta: persist.includes("session") ? { persist: "session" } : null },
+    },
+    { option: { optionId: "reject", name: "Reject", kind: "reject_once" }, answer: { action: "decline", content: null, _meta: null } },
+  ];
+  const toolCall: acp.ToolCallUpdate = {
+    toolCallId: item?.id ?? `mcp-approval-${server}-${tool}`,
+    title: view?.title ?? `${server}: ${tool}`,
+    kind: view?.kind ?? "other",
+    status: "pending",
+    rawInput: meta.tool_params ?? item?.arguments ?? {},
+    content: [text(`Codex asks to call the tool ${tool} of the MCP server ${server}.`)],
+  };
+  const { answer, optionId } = await ask(session, services, toolCall, choices, choices[2]!.answer, { action: "cancel", content: null, _meta: null });
+  if (optionId === "allow_session") state.mcpTools.add(key);
+  services.log.info({ sessionId: session.id, server, tool, optionId: optionId ?? "cancelled" }, "MCP tool approval answered");
+  return answer;
+}
+
+/** Answers command, patch and MCP-tool approvals by asking the client. */
+export const approvalHandler: ServerRequestHandler = (session, method, params, services) => {
+  switch (method) {
+    case "item/commandExecution/requestApproval":
+      return commandApproval(session, params, services);
+    case "item/fileChange/requestApproval":
+      return fileChangeApproval(session, params, services);
+    case "mcpServer/elicitation/request": {
+      const meta = params._meta as { codex_approval_kind?: string } | null | undefined;
+      if (meta?.codex_approval_kind !== "mcp_tool_call") return undefined;
+      return mcpToolApproval(session, params, services);
+    }
+    default:
+      return undefined;
+  }
+};

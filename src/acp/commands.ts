@@ -1,0 +1,161 @@
+// Slash commands: the Codex commands that make sense in an editor, advertised with
+// `available_commands_update` and run through the app-server method that does each one.
+// Unknown `/x` text is an ordinary prompt for the model.
+import * as acp from "@agentclientprotocol/sdk";
+import { turnStartResponseSchema, type UserInput } from "../codex/index.js";
+import type { AgentServices, SessionFeature } from "./features.js";
+import { modePreset } from "./modes.js";
+import type { AcpSession } from "./session.js";
+
+export const COMMANDS: acp.AvailableCommand[] = [
+  { name: "review", description: "Ask Codex to review the uncommitted changes (or what you describe)", input: { hint: "optional: what to review" } },
+  { name: "compact", description: "Summarize the conversation to free up context" },
+  { name: "init", description: "Create an AGENTS.md file with instructions for Codex" },
+  { name: "status", description: "Show the session's model, mode, token usage and directory" },
+];
+
+const INIT_PROMPT = [
+  "Create an AGENTS.md file at the root of this repository that guides coding agents working in it.",
+  "Look at the project first (layout, languages, build, test and lint commands, conventions visible in the code and in any existing docs).",
+  "Then write a concise AGENTS.md (a few hundred words) with sections such as: project structure, how to build and run,",
+  "how to test, coding style and naming, and how to write commits and pull requests. Use the project's real commands and paths;",
+  "do not invent anything you did not see. If an AGENTS.md already exists, improve it instead of replacing what is still true.",
+].join(" ");
+
+type Usage = { total?: number; last?: number; window?: number | null };
+const usageOf = new WeakMap<AcpSession, Usage>();
+/** A command turn running outside session.prompt (review, compact), to interrupt on cancel. */
+const running = new WeakMap<AcpSession, { turnId?: string; cancel(): void }>();
+
+export const commandsFeature: SessionFeature = {
+  name: "commands",
+  attach(session) {
+    const usage: Usage = {};
+    usageOf.set(session, usage);
+    session.threadListeners.add((method, params) => {
+      if (method !== "thread/tokenUsage/updated") return;
+      const u = params.tokenUsage as { total?: { totalTokens?: number }; last?: { totalTokens?: number }; modelContextWindow?: number | null } | undefined;
+      usage.total = u?.total?.totalTokens;
+      usage.last = u?.last?.totalTokens;
+      usage.window = u?.modelContextWindow;
+    });
+    // After the session/new response has been written, so the client knows the session.
+    setTimeout(() => {
+      if (!session.isClosed) void session.send({ sessionUpdate: "available_commands_update", availableCommands: COMMANDS }).catch(() => undefined);
+    }, 0);
+  },
+};
+
+/** `/name rest` when the prompt starts with one of our commands, else undefined. */
+export function parseCommand(prompt: acp.ContentBlock[]): { name: string; args: string } | undefined {
+  const first = prompt[0];
+  if (!first || first.type !== "text") return undefined;
+  const m = /^\/([a-zA-Z][\w-]*)(?:\s+([\s\S]*))?$/.exec(first.text.trim());
+  if (!m || !COMMANDS.some((c) => c.name === m[1])) return undefined;
+  const rest = [m[2] ?? "", ...prompt.slice(1).map((b) => (b.type === "text" ? b.text : ""))].join(" ").trim();
+  return { name: m[1]!, args: rest };
+}
+
+function say(session: AcpSession, text: string): Promise<void> {
+  return session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
+}
+
+/**
+ * Runs a slash command; resolves with the prompt's response, or undefined when the text
+ * is not one of ours (then it goes to the model unchanged).
+ */
+export async function runCommand(
+  session: AcpSession,
+  prompt: acp.ContentBlock[],
+  services: AgentServices,
+  runPrompt: (input: UserInput[]) => Promise<acp.PromptResponse>,
+): Promise<acp.PromptResponse | undefined> {
+  const cmd = parseCommand(prompt);
+  if (!cmd) return undefined;
+  services.log.info({ sessionId: session.id, command: cmd.name }, "slash command");
+  switch (cmd.name) {
+    case "init":
+      return runPrompt([{ type: "text", text: cmd.args ? `${INIT_PROMPT}\n\nAlso: ${cmd.args}` : INIT_PROMPT, text_elements: [] }]);
+    case "status":
+      await say(session, statusText(session));
+      return { stopReason: "end_turn" };
+    case "review":
+      return runTurn(session, services, "review/start", {
+        threadId: session.id,
+        target: cmd.args ? { type: "custom", instructions: cmd.args } : { type: "uncommittedChanges" },
+        delivery: "inline",
+      });
+    case "compact":
+      return runTurn(session, services, "thread/compact/start", { threadId: session.id });
+    default:
+      return undefined;
+  }
+}
+
+function statusText(session: AcpSession): string {
+  const s = session.settings;
+  const usage = usageOf.get(session) ?? {};
+  const mode = modePreset(session.mode);
+  const lines = [
+    "**Session status**",
+    `- Model: ${s.model ?? "(Codex default)"}${s.effort ? ` (reasoning effort: ${s.effort})` : ""}`,
+    `- Mode: ${mode?.name ?? session.mode} (approvals: ${s.approvalPolicy ?? "default"}, sandbox: ${s.sandbox ?? "default"})`,
+    `- Directory: ${session.cwd}`,
+    usage.total !== undefined
+      ? `- Tokens: ${usage.total} used in this session${usage.last !== undefined && usage.window ? `; context ${usage.last} of ${usage.window}` : ""}`
+      : "- Tokens: none used yet",
+    `- Session: ${session.id}`,
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+/** Starts a turn with an app-server method other than turn/start and waits for it to end. */
+async function runTurn(session: AcpSession, services: AgentServices, method: string, params: Record<string, unknown>): Promise<acp.PromptResponse> {
+  if (session.promptRunning || running.has(session)) {
+    throw acp.RequestError.invalidRequest(undefined, "A prompt is already running in this session; cancel it first");
+  }
+  const client = await session.ensureAttached();
+  let cancelled = false;
+  let turnId: string | undefined;
+  let settle!: (status: string, error?: string) => void;
+  const done = new Promise<{ status: string; error?: string }>((resolve) => (settle = (status, error) => resolve({ status, error })));
+  const listener = (m: string, p: Record<string, unknown>) => {
+    if (m !== "turn/completed") return;
+    const turn = p.turn as { id?: string; status?: string; error?: { message?: string } | null } | undefined;
+    if (turnId && turn?.id !== turnId) return;
+    settle(turn?.status ?? "completed", turn?.error?.message);
+  };
+  session.threadListeners.add(listener);
+  const entry = {
+    turnId: undefined as string | undefined,
+    cancel: () => {
+      cancelled = true;
+      if (turnId) void client.request("turn/interrupt", { threadId: session.id, turnId }).catch(() => undefined);
+      setTimeout(() => settle("interrupted"), 3000).unref();
+    },
+  };
+  running.set(session, entry);
+  try {
+    const started = await client.request(method, params);
+    const turn = turnStartResponseSchema.safeParse(started);
+    turnId = turn.success ? turn.data.turn.id : undefined;
+    if (cancelled && turnId) void client.request("turn/interrupt", { threadId: session.id, turnId }).catch(() => undefined);
+    if (!turnId) return { stopReason: "end_turn" }; // nothing to wait for
+    const result = await done;
+    await session.flush();
+    if (cancelled || result.status === "interrupted") return { stopReason: "cancelled" };
+    if (result.status === "failed") throw new acp.RequestError(-32603, result.error ?? `Codex could not run ${method}`);
+    return { stopReason: "end_turn" };
+  } catch (err) {
+    if (err instanceof acp.RequestError) throw err;
+    throw new acp.RequestError(-32603, `Codex: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    session.threadListeners.delete(listener);
+    running.delete(session);
+  }
+}
+
+/** session/cancel for a command turn (review, compact) that session.prompt does not own. */
+export function cancelCommand(session: AcpSession): void {
+  running.get(session)?.cancel();
+}

@@ -1,0 +1,152 @@
+// Session config options: the mode (mirrors session modes), the model (Codex's `model/list`)
+// and the reasoning effort (the efforts the chosen model supports). A choice applies from the
+// next turn: turn/start carries `model` and `effort` from the session's settings.
+import * as acp from "@agentclientprotocol/sdk";
+import { z } from "zod";
+import type { CodexHost } from "../codex/index.js";
+import type { AgentServices, SessionFeature } from "./features.js";
+import { MODES, modeListeners, setMode } from "./modes.js";
+import type { AcpSession } from "./session.js";
+
+const modelSchema = z.looseObject({
+  id: z.string(),
+  model: z.string(),
+  displayName: z.string().optional(),
+  description: z.string().optional(),
+  hidden: z.boolean().optional(),
+  isDefault: z.boolean().optional(),
+  supportedReasoningEfforts: z.array(z.looseObject({ reasoningEffort: z.string(), description: z.string().optional() })).default([]),
+  defaultReasoningEffort: z.string().nullish(),
+});
+type Model = z.infer<typeof modelSchema>;
+const modelListSchema = z.looseObject({ data: z.array(modelSchema), nextCursor: z.string().nullish() });
+const threadReadSchema = z.looseObject({ thread: z.looseObject({ model: z.string().nullish(), reasoningEffort: z.string().nullish() }) });
+
+/** The model catalog, fetched once per app-server child. */
+const catalogs = new WeakMap<CodexHost, { generation: number; models: Promise<Model[]> }>();
+
+async function listModels(services: AgentServices): Promise<Model[]> {
+  const cached = catalogs.get(services.host);
+  if (cached && cached.generation === services.host.currentGeneration) return cached.models;
+  const models = (async () => {
+    const client = await services.host.client();
+    const out: Model[] = [];
+    let cursor: string | null | undefined;
+    for (let page = 0; page < 10; page++) {
+      const res = await client.request("model/list", cursor ? { cursor } : {}, modelListSchema);
+      out.push(...res.data.filter((m) => !m.hidden));
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    return out;
+  })();
+  catalogs.set(services.host, { generation: services.host.currentGeneration, models });
+  models.catch(() => catalogs.delete(services.host));
+  return models;
+}
+
+type ConfigState = { models: Model[] };
+const states = new WeakMap<AcpSession, ConfigState>();
+
+function modelEntry(state: ConfigState, slug: string | undefined): Model | undefined {
+  return state.models.find((m) => m.model === slug || m.id === slug);
+}
+
+export function configOptions(session: AcpSession): acp.SessionConfigOption[] {
+  const state = states.get(session) ?? { models: [] };
+  const options: acp.SessionConfigOption[] = [
+    {
+      id: "mode",
+      name: "Mode",
+      category: "mode",
+      type: "select",
+      currentValue: session.mode,
+      options: MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+    },
+  ];
+  const current = session.settings.model;
+  if (current) {
+    const models = state.models.map((m) => ({ value: m.model, name: m.displayName || m.model, ...(m.description ? { description: m.description } : {}) }));
+    if (!modelEntry(state, current)) models.unshift({ value: current, name: current });
+    options.push({ id: "model", name: "Model", category: "model", type: "select", currentValue: current, options: models });
+    const efforts = modelEntry(state, current)?.supportedReasoningEfforts ?? [];
+    const effort = session.settings.effort;
+    if (efforts.length > 0 && effort) {
+      options.push({
+        id: "reasoning_effort",
+        name: "Reasoning effort",
+        category: "thought_level",
+        type: "select",
+        currentValue: effort,
+        options: efforts.map((e) => ({ value: e.reasoningEffort, name: effortName(e.reasoningEffort), ...(e.description ? { description: e.description } : {}) })),
+      });
+    }
+  }
+  return options;
+}
+
+function effortName(effort: string): string {
+  return effort === "xhigh" ? "Extra high" : effort.charAt(0).toUpperCase() + effort.slice(1);
+}
+
+/** session/set_config_option. */
+export async function setConfigOption(session: AcpSession, configId: string, value: unknown, services: AgentServices): Promise<acp.SessionConfigOption[]> {
+  const state = states.get(session) ?? { models: [] };
+  if (typeof value !== "string") throw acp.RequestError.invalidParams({ configId }, `The option "${configId}" takes a value id (a string)`);
+  switch (configId) {
+    case "mode":
+      await setMode(session, value, services);
+      break;
+    case "model": {
+      const model = modelEntry(state, value);
+      if (!model && value !== session.settings.model) {
+        throw acp.RequestError.invalidParams({ value }, `Unknown model "${value}"; available: ${state.models.map((m) => m.model).join(", ")}`);
+      }
+      session.settings.model = model?.model ?? value;
+      const efforts = model?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
+      if (model && (!session.settings.effort || !efforts.includes(session.settings.effort))) {
+        session.settings.effort = model.defaultReasoningEffort ?? efforts[0];
+      }
+      break;
+    }
+    case "reasoning_effort": {
+      const efforts = modelEntry(state, session.settings.model)?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
+      if (!efforts.includes(value)) {
+        throw acp.RequestError.invalidParams({ value }, `The model ${session.settings.model ?? ""} supports the reasoning efforts ${efforts.join(", ") || "(none)"}; not "${value}"`);
+      }
+      session.settings.effort = value;
+      break;
+    }
+    default:
+      throw acp.RequestError.invalidParams({ configId }, `Unknown config option "${configId}"; available: mode, model, reasoning_effort`);
+  }
+  services.log.info({ sessionId: session.id, configId, value }, "config option set");
+  return configOptions(session);
+}
+
+/** Puts `configOptions` in the session response; tells the client when the mode changes elsewhere. */
+export const configOptionsFeature: SessionFeature = {
+  name: "config-options",
+  async attach(session, _opening, response, services) {
+    const state: ConfigState = { models: [] };
+    states.set(session, state);
+    try {
+      state.models = await listModels(services);
+      if (!session.settings.model || !session.settings.effort) {
+        const client = await services.host.client();
+        const read = await client.request("thread/read", { threadId: session.id, includeTurns: false }, threadReadSchema);
+        session.settings.model ??= read.thread.model ?? undefined;
+        const model = modelEntry(state, session.settings.model);
+        session.settings.effort ??= read.thread.reasoningEffort ?? model?.defaultReasoningEffort ?? undefined;
+      }
+    } catch (err) {
+      services.log.warn({ err: String(err), sessionId: session.id }, "could not read the model catalog; model options hidden");
+    }
+    response.configOptions = configOptions(session);
+  },
+};
+
+modeListeners.add((session) => {
+  if (!states.has(session)) return;
+  void session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session) }).catch(() => undefined);
+});
