@@ -168,12 +168,7 @@ export class AcpSession {
     if (generation !== this.attachedGeneration) return;
     this.detach?.();
     this.detach = undefined;
-    this.active?.settle(
-      new RequestError(
-        -32603,
-        `Codex stopped unexpectedly (${reason}) during this turn. Nothing is lost: send a prompt again and the conversation continues in a new Codex process.`,
-      ),
-    );
+    this.active?.settle(new RequestError(-32603, childDiedMessage(reason)));
   }
 
   close(): void {
@@ -249,11 +244,13 @@ function turnFailure(error: TurnOutcome["error"], lastError: string | undefined)
   });
 }
 
+function childDiedMessage(reason: string): string {
+  return `Codex stopped unexpectedly (${reason}) during this turn. Nothing is lost: send a prompt again and the conversation continues in a new Codex process.`;
+}
+
 export function toRequestError(err: unknown): RequestError {
   if (err instanceof RequestError) return err;
-  if (err instanceof CodexExitedError) {
-    return new RequestError(-32603, `${err.message}. Send the prompt again: a new Codex process resumes this conversation.`);
-  }
+  if (err instanceof CodexExitedError) return new RequestError(-32603, childDiedMessage(err.exit.reason));
   if (err instanceof CodexRpcError) return new RequestError(-32603, `Codex: ${err.message}`);
   return new RequestError(-32603, err instanceof Error ? err.message : String(err));
 }

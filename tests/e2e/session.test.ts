@@ -160,7 +160,7 @@ describe("failures", () => {
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     const pending = adapter.prompt(sessionId, "start");
-    await adapter.waitForLine((m) => m.method === "session/update");
+    await adapter.waitForLine((m) => m.method === "session/update" && (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "agent_message_chunk");
     const pid = await codexChildPid(adapter.child.pid!);
     expect(pid).toBeTypeOf("number");
     process.kill(pid!, "SIGKILL");
