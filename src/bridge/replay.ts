@@ -7,7 +7,7 @@
 // calls (live `plan` updates) and streamed text of a turn that was killed before the
 // item completed. A `plan` item (plan-mode proposal) is markdown text and is replayed
 // as agent text.
-import type { ContentBlock, SessionUpdate, ToolCallStatus } from "@agentclientprotocol/sdk";
+import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { completedItemUpdate, describeItem, isToolItem, type Item } from "./items.js";
 
@@ -81,7 +81,7 @@ export function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions =
 /** A tool item as one `tool_call` with its final state: what it was, how it ended, what it printed. */
 function toolCall(item: Item, turnEnded: boolean): SessionUpdate {
   const view = describeItem(item);
-  const done = completedItemUpdate(item);
+  const done = item.type === "fileChange" && item.status === "completed" ? storedFileChange(item) : completedItemUpdate(item);
   let status: ToolCallStatus = done.status ?? "completed";
   // Codex stopped (killed or interrupted) before the item finished: it never will.
   if (turnEnded && (status === "in_progress" || status === "pending")) status = "failed";
@@ -99,6 +99,30 @@ function toolCall(item: Item, turnEnded: boolean): SessionUpdate {
     ...(done.rawOutput !== undefined ? { rawOutput: done.rawOutput } : {}),
   };
 }
+
+/**
+ * A completed file change as Codex stored it: its hunks per file. (The live view reads the
+ * files to show full diffs, but the files on disk may have changed since: history must not
+ * read them.)
+ */
+function storedFileChange(item: Item): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
+  const changes = Array.isArray(item.changes) ? item.changes : [];
+  const content: ToolCallContent[] = [];
+  for (const change of changes) {
+    const c = storedChangeSchema.safeParse(change);
+    if (!c.success) continue;
+    const target = c.data.kind?.move_path ?? c.data.path;
+    const what = c.data.kind?.type === "add" ? "Added" : c.data.kind?.type === "delete" ? "Deleted" : "Edited";
+    content.push({ type: "content", content: { type: "text", text: `${what} ${target}\n${c.data.diff ?? ""}` } });
+  }
+  return { sessionUpdate: "tool_call_update", toolCallId: item.id, status: "completed", ...(content.length ? { content } : {}), rawOutput: { status: item.status } };
+}
+
+const storedChangeSchema = z.looseObject({
+  path: z.string(),
+  diff: z.string().nullish(),
+  kind: z.looseObject({ type: z.string(), move_path: z.string().nullish() }).nullish(),
+});
 
 function textUpdate(kind: "agent_message_chunk" | "agent_thought_chunk", text: string | undefined, messageId: string): SessionUpdate[] {
   if (!text) return [];

@@ -1,11 +1,12 @@
 // Issue 5: sessions that last. Real codex, fake model, SDK client; two adapter processes
 // sharing one CODEX_HOME stand for "closed the editor and came back".
-import { mkdtemp, mkdir, realpath } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, realpath, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import {
+  applyPatch,
   createCodexHome,
   startFakeModel,
   textResponse,
@@ -107,6 +108,30 @@ describe("session/load, list, resume, close", () => {
     expect(messageText(second.updatesOf(sessionId).slice(seen))).toBe("continued");
     // A loaded session that already has a title is not renamed by its next message.
     expect(second.updatesOf(sessionId).filter((u) => u.sessionUpdate === "session_info_update")).toHaveLength(1);
+  });
+
+  it("a file change is replayed as a completed edit with Codex's stored hunks, not today's file", async () => {
+    fake.enqueue(
+      { items: [applyPatch("*** Begin Patch\n*** Add File: hello.txt\n+hello from history\n*** End Patch", { callId: "call_hist_patch" })] },
+      textResponse("added it"),
+    );
+    const first = await adapter();
+    const { sessionId } = await first.newSession();
+    expect((await first.prompt(sessionId, "add hello.txt")).stopReason).toBe("end_turn");
+    expect(await readFile(path.join(workspace, "hello.txt"), "utf8")).toBe("hello from history\n");
+    await writeFile(path.join(workspace, "hello.txt"), "changed since\n");
+    await first.close();
+    adapters.splice(adapters.indexOf(first), 1);
+
+    const second = await adapter();
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const tool = second.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call") as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>;
+    expect(tool).toMatchObject({ toolCallId: "call_hist_patch", kind: "edit", status: "completed" });
+    expect(tool.locations?.map((l) => l.path)).toEqual([path.join(workspace, "hello.txt")]);
+    const shown = JSON.stringify(tool.content);
+    expect(shown).toContain("hello from history");
+    expect(shown).not.toContain("changed since");
+    expect(second.updatesOf(sessionId).filter((u) => u.sessionUpdate === "tool_call_update" || u.sessionUpdate === "tool_call")).toHaveLength(1);
   });
 
   it("session/resume reopens without replaying; the conversation continues", async () => {

@@ -138,3 +138,31 @@ describe("replayTurns", () => {
     expect(updates).toEqual([{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "raw thought" }, messageId: "r" }]);
   });
 });
+
+describe("replayTurns: file changes", () => {
+  it("shows a completed change with Codex's stored hunks and never reads the disk", () => {
+    const updates = replayTurns([
+      {
+        id: "t",
+        status: "completed",
+        items: [
+          {
+            type: "fileChange",
+            id: "call_patch",
+            status: "completed",
+            changes: [{ path: "/definitely/not/on/disk/hello.txt", kind: { type: "add" }, diff: "hello\n" }],
+          },
+        ],
+      },
+    ]);
+    expect(updates).toEqual([
+      expect.objectContaining({
+        sessionUpdate: "tool_call",
+        toolCallId: "call_patch",
+        kind: "edit",
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: "Added /definitely/not/on/disk/hello.txt\nhello\n" } }],
+      }),
+    ]);
+  });
+});
