@@ -80,7 +80,11 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
           }
           if (msg) for (const w of [...lineWaiters]) if (w(msg)) lineWaiters.delete(w);
         }
-        controller.enqueue(new Uint8Array(chunk));
+        try {
+          controller.enqueue(new Uint8Array(chunk));
+        } catch {
+          /* the client closed the connection; late output (e.g. a deferred notification) is only kept raw */
+        }
       });
       child.stdout!.on("end", () => {
         try {

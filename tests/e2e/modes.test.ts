@@ -1,0 +1,134 @@
+// Issue 4: modes (read-only / auto / full-access) and config options (model, reasoning effort)
+// change what Codex does from the very next turn.
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { startAdapter, type Adapter } from "../support/adapter.js";
+import { applyPatch, toolCall, type ScriptedResponse } from "../support/fake-model.js";
+
+let adapter: Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  adapter = undefined;
+});
+
+const done: ScriptedResponse = { items: [{ type: "message", text: "ok" }] };
+const patchTo = (callId: string, from: string, to: string): ScriptedResponse => ({
+  items: [applyPatch(`*** Begin Patch\n*** Update File: a.txt\n@@\n-${from}\n+${to}\n*** End Patch`, { callId })],
+});
+
+async function start(responses: ScriptedResponse[]) {
+  const asked: acp.RequestPermissionRequest[] = [];
+  adapter = await startAdapter({
+    responses,
+    setupClient: (app) =>
+      app.onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+        asked.push(params);
+        return { outcome: { outcome: "selected", optionId: "reject" } };
+      }),
+  });
+  await adapter.initialize();
+  const session = await adapter.newSession();
+  return { asked, session };
+}
+
+describe("modes", () => {
+  it("session/new offers the three modes, auto current", async () => {
+    const { session } = await start([]);
+    expect(session.modes).toEqual({
+      currentModeId: "auto",
+      availableModes: [
+        { id: "read-only", name: "Read Only", description: expect.any(String) },
+        { id: "auto", name: "Auto", description: expect.any(String) },
+        { id: "full-access", name: "Full Access", description: expect.any(String) },
+      ],
+    });
+  });
+
+  it("auto edits the workspace without asking; after set_mode read-only the very next patch asks (and a reject leaves the file)", async () => {
+    const { asked, session } = await start([patchTo("p1", "one", "two"), done, patchTo("p2", "two", "three"), done]);
+    const { sessionId } = session;
+    const file = path.join(adapter!.workspace, "a.txt");
+    await writeFile(file, "one\n");
+    expect((await adapter!.prompt(sessionId, "edit")).stopReason).toBe("end_turn");
+    expect(asked).toHaveLength(0);
+    expect(await readFile(file, "utf8")).toBe("two\n");
+
+    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "read-only" });
+    expect((await adapter!.prompt(sessionId, "edit again")).stopReason).toBe("end_turn");
+    expect(asked.map((a) => a.toolCall.toolCallId)).toEqual(["p2"]);
+    expect(await readFile(file, "utf8")).toBe("two\n");
+    const updates = adapter!.updatesOf(sessionId);
+    expect(updates).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "read-only" });
+    const configUpdate = updates.find((u) => u.sessionUpdate === "config_option_update");
+    expect(configUpdate).toMatchObject({ configOptions: expect.arrayContaining([expect.objectContaining({ id: "mode", currentValue: "read-only" })]) });
+  });
+
+  it("a write outside the workspace: auto's sandbox stops it (Codex asks; rejected), after set_mode full-access the next turn runs it without asking", async () => {
+    // Not under /tmp or $TMPDIR: workspace-write lets Codex write there.
+    const outside = await realpath(await mkdtemp(path.join(process.cwd(), ".cca-outside-")));
+    const target = path.join(outside, "free.txt");
+    const write = (callId: string): ScriptedResponse => ({ items: [toolCall("exec_command", { cmd: `echo free > ${target}` }, { callId })] });
+    const { asked, session } = await start([write("c1"), done, write("c2"), done]);
+    expect((await adapter!.prompt(session.sessionId, "try in auto")).stopReason).toBe("end_turn");
+    expect(await readFile(target, "utf8").catch(() => undefined)).toBeUndefined();
+    const askedInAuto = asked.length;
+    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "full-access" });
+    expect((await adapter!.prompt(session.sessionId, "try in full access")).stopReason).toBe("end_turn");
+    expect(asked).toHaveLength(askedInAuto);
+    expect(await readFile(target, "utf8")).toBe("free\n");
+    await rm(outside, { recursive: true, force: true });
+  });
+
+  it("an unknown mode is invalid params", async () => {
+    const { session } = await start([]);
+    await expect(adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe("config options", () => {
+  it("session/new lists mode, model (from model/list) and reasoning effort (the model's efforts)", async () => {
+    const { session } = await start([]);
+    const byId = Object.fromEntries((session.configOptions ?? []).map((o) => [o.id, o]));
+    expect(Object.keys(byId)).toEqual(["mode", "model", "reasoning_effort"]);
+    expect(byId.mode).toMatchObject({ type: "select", category: "mode", currentValue: "auto" });
+    expect(byId.model).toMatchObject({ type: "select", category: "model", currentValue: "fake-model" });
+    const models = (byId.model as { options: Array<{ value: string }> }).options.map((o) => o.value);
+    expect(models).toContain("fake-model");
+    expect(models).toContain("gpt-5.5");
+    expect(byId.reasoning_effort).toMatchObject({
+      type: "select",
+      category: "thought_level",
+      currentValue: "medium",
+      options: [
+        { value: "low", name: "Low" },
+        { value: "medium", name: "Medium" },
+        { value: "high", name: "High" },
+        { value: "xhigh", name: "Extra high" },
+      ].map((o) => expect.objectContaining(o)),
+    });
+  });
+
+  it("the chosen model and effort reach the model request of the next turn", async () => {
+    const { session } = await start([done, done]);
+    const { sessionId } = session;
+    await adapter!.prompt(sessionId, "first");
+    expect(adapter!.fake.requests[0]!.body.model).toBe("fake-model");
+    const res = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "gpt-5.5" });
+    expect(res.configOptions.find((o) => o.id === "model")).toMatchObject({ currentValue: "gpt-5.5" });
+    const res2 = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "reasoning_effort", value: "high" });
+    expect(res2.configOptions.find((o) => o.id === "reasoning_effort")).toMatchObject({ currentValue: "high" });
+    await adapter!.prompt(sessionId, "second");
+    expect(adapter!.fake.requests[1]!.body.model).toBe("gpt-5.5");
+    expect(adapter!.fake.requests[1]!.body.reasoning).toMatchObject({ effort: "high" });
+  });
+
+  it("unknown values are invalid params", async () => {
+    const { session } = await start([]);
+    const set = (configId: string, value: string) => adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: session.sessionId, configId, value });
+    await expect(set("model", "no-such-model")).rejects.toMatchObject({ code: -32602 });
+    await expect(set("reasoning_effort", "ludicrous")).rejects.toMatchObject({ code: -32602 });
+    await expect(set("colour", "blue")).rejects.toMatchObject({ code: -32602 });
+  });
+});

@@ -1,0 +1,34 @@
+// A tiny stdio MCP server for end-to-end tests (plain ESM so `node` starts it without a
+// TypeScript loader). Tools:
+//   lookup_word {word}  read-only (readOnlyHint): returns "definition of <word>"
+//   save_note {text}    not read-only (Codex asks before calling it): returns "saved: <text>"
+// Every call is appended to $MCP_CALL_LOG (one JSON line) when that variable is set.
+import { appendFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+
+const server = new McpServer({ name: "test-notes", version: "1.0.0" });
+const record = (tool, args) => {
+  if (process.env.MCP_CALL_LOG) appendFileSync(process.env.MCP_CALL_LOG, `${JSON.stringify({ tool, args })}\n`);
+};
+
+server.registerTool(
+  "lookup_word",
+  { description: "Look up a word", inputSchema: { word: z.string() }, annotations: { readOnlyHint: true } },
+  async ({ word }) => {
+    record("lookup_word", { word });
+    return { content: [{ type: "text", text: `definition of ${word}` }] };
+  },
+);
+
+server.registerTool(
+  "save_note",
+  { description: "Save a note", inputSchema: { text: z.string() }, annotations: { readOnlyHint: false } },
+  async ({ text }) => {
+    record("save_note", { text });
+    return { content: [{ type: "text", text: `saved: ${text}` }] };
+  },
+);
+
+await server.connect(new StdioServerTransport());
