@@ -142,8 +142,10 @@ describe("session/load, list, resume, close", () => {
     await first.close();
     adapters.splice(adapters.indexOf(first), 1);
 
+    // The editor reopens it from another folder: the request's cwd wins.
+    const moved = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-life-moved-")));
     const second = await adapter();
-    await second.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace });
+    await second.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: moved });
     expect(second.updatesOf(sessionId).filter((u) => HISTORY.has(u.sessionUpdate))).toEqual([]);
     fake.enqueue(textResponse("it was walrus"));
     const before = fake.requests.length;
@@ -151,6 +153,7 @@ describe("session/load, list, resume, close", () => {
     const input = JSON.stringify(fake.requests[before]!.body.input);
     expect(input).toContain("remember the word walrus");
     expect(input).toContain("first answer");
+    expect(input).toContain(`<cwd>${moved}</cwd>`);
   });
 
   it("loading an unknown session id is resource-not-found and creates nothing", async () => {
