@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse, toolCallResponse } from "../../src/fake-model/index.js";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";
 let adapter: Adapter | undefined;
@@ -281,5 +281,29 @@ describe("writes outside the workspace", () => {
     expect(ed.permissions).toHaveLength(1);
     expect(await readFile(path.join(dir, "1.txt"), "utf8")).toBe("1\n");
     expect(await readFile(path.join(dir, "2.txt"), "utf8")).toBe("2\n");
+  });
+});
+
+describe("resumed threads", () => {
+  it("the tools keep working after codex restarts and the thread is resumed (config passed again on thread/resume)", async () => {
+    const ed = newEditor();
+    adapter = await startAdapter({ setupClient: editorClient(ed) });
+    const file = path.join(adapter.workspace, "r.txt");
+    ed.buffers.set(file, "before restart\n");
+    adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_before" }), textResponse("one"));
+    await adapter.initialize({ fs: { readTextFile: true } });
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "first")).stopReason).toBe("end_turn");
+    const pid = await codexChildPid(adapter.child.pid!);
+    process.kill(pid!, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 300));
+    ed.buffers.set(file, "after restart\n");
+    adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_after" }), textResponse("two"));
+    expect((await adapter.prompt(sessionId, "second")).stopReason).toBe("end_turn");
+    expect(outputFor(adapter, "call_after")).toContain("after restart");
+    expect(ed.reads).toHaveLength(2);
+    const ev = toolEvents(adapter.updatesOf(sessionId), "call_after");
+    expect(ev.calls).toHaveLength(1);
+    expect(ev.finals[0]?.status).toBe("completed");
   });
 });
