@@ -119,8 +119,12 @@ async function runTurn(session: AcpSession, services: AgentServices, method: str
   let turnId: string | undefined;
   let settle!: (status: string, error?: string) => void;
   const done = new Promise<{ status: string; error?: string }>((resolve) => (settle = (status, error) => resolve({ status, error })));
+  let awaitingResponse = true;
   const listener = (m: string, p: Record<string, unknown>) => {
+    // Methods that answer before their turn exists (thread/compact/start): adopt the next turn.
+    if (m === "turn/started" && !turnId) turnId = (p.turn as { id?: string } | undefined)?.id;
     if (m !== "turn/completed") return;
+    if (!turnId && awaitingResponse) return;
     const turn = p.turn as { id?: string; status?: string; error?: { message?: string } | null } | undefined;
     if (turnId && turn?.id !== turnId) return;
     settle(turn?.status ?? "completed", turn?.error?.message);
@@ -137,10 +141,10 @@ async function runTurn(session: AcpSession, services: AgentServices, method: str
   running.set(session, entry);
   try {
     const started = await client.request(method, params);
+    awaitingResponse = false;
     const turn = turnStartResponseSchema.safeParse(started);
-    turnId = turn.success ? turn.data.turn.id : undefined;
+    if (turn.success) turnId = turn.data.turn.id;
     if (cancelled && turnId) void client.request("turn/interrupt", { threadId: session.id, turnId }).catch(() => undefined);
-    if (!turnId) return { stopReason: "end_turn" }; // nothing to wait for
     const result = await done;
     await session.flush();
     if (cancelled || result.status === "interrupted") return { stopReason: "cancelled" };

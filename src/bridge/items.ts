@@ -135,7 +135,7 @@ export function fileChangeDiffs(item: Item, before: FileBefore | undefined, afte
 }
 
 const READ_WORDS = /(^|[_\-.])(read|get|list|fetch_file|cat|show|view|describe|info|status|query|find|lookup|open)([_\-.]|$)/i;
-const SEARCH_WORDS = /(search|find|grep|query|lookup|glob)/i;
+const SEARCH_WORDS = /(search|find|grep|glob)/i;
 const FETCH_WORDS = /(fetch|http|url|web|browse|download|request)/i;
 const EDIT_WORDS = /(write|edit|update|create|patch|replace|insert|append|rename|save|set)/i;
 const DELETE_WORDS = /(delete|remove|unlink|drop|rm)([_\-.]|$)/i;

@@ -1,0 +1,80 @@
+// Issue 4: slash commands advertised after session/new and run through Codex's own methods.
+import { afterEach, describe, expect, it } from "vitest";
+import { startAdapter, messageText, type Adapter } from "../support/adapter.js";
+import type { ScriptedResponse } from "../support/fake-model.js";
+
+let adapter: Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  adapter = undefined;
+});
+
+async function start(responses: ScriptedResponse[] = []) {
+  adapter = await startAdapter({ responses });
+  await adapter.initialize();
+  const { sessionId } = await adapter.newSession();
+  await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
+  return sessionId;
+}
+
+describe("slash commands", () => {
+  it("available_commands_update lists review, compact, init and status", async () => {
+    const sessionId = await start();
+    const update = adapter!.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update");
+    expect(update).toEqual({
+      sessionUpdate: "available_commands_update",
+      availableCommands: [
+        { name: "review", description: expect.any(String), input: { hint: expect.any(String) } },
+        { name: "compact", description: expect.any(String) },
+        { name: "init", description: expect.any(String) },
+        { name: "status", description: expect.any(String) },
+      ],
+    });
+  });
+
+  it("/status answers locally with model, mode and directory (no model request)", async () => {
+    const sessionId = await start();
+    expect((await adapter!.prompt(sessionId, "/status")).stopReason).toBe("end_turn");
+    const text = messageText(adapter!.updatesOf(sessionId));
+    expect(text).toContain("Model: fake-model (reasoning effort: medium)");
+    expect(text).toContain("Mode: Auto (approvals: on-request, sandbox: workspace-write)");
+    expect(text).toContain(`Directory: ${adapter!.workspace}`);
+    expect(adapter!.fake.requests).toHaveLength(0);
+  });
+
+  it("/init asks the model to write AGENTS.md", async () => {
+    const sessionId = await start([{ items: [{ type: "message", text: "wrote it" }] }]);
+    expect((await adapter!.prompt(sessionId, "/init")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter!.fake.requests[0]!.body.input)).toContain("AGENTS.md");
+    expect(messageText(adapter!.updatesOf(sessionId))).toBe("wrote it");
+  });
+
+  it("/review runs a Codex review turn and shows its result", async () => {
+    const sessionId = await start([{ items: [{ type: "message", text: "No issues found in the changes." }] }]);
+    expect((await adapter!.prompt(sessionId, "/review the error handling")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter!.fake.requests[0]!.body.input)).toContain("the error handling");
+    expect(messageText(adapter!.updatesOf(sessionId))).toContain("No issues found in the changes.");
+  });
+
+  it("/compact compacts the thread", async () => {
+    const sessionId = await start([{ items: [{ type: "message", text: "hello" }] }, { items: [{ type: "message", text: "SUMMARY" }] }]);
+    await adapter!.prompt(sessionId, "hi");
+    expect((await adapter!.prompt(sessionId, "/compact")).stopReason).toBe("end_turn");
+    expect(adapter!.fake.requests).toHaveLength(2); // the summary request
+    expect(messageText(adapter!.updatesOf(sessionId))).toContain("Context compacted.");
+  });
+
+  it("an unknown /command goes to the model unchanged", async () => {
+    const sessionId = await start([{ items: [{ type: "message", text: "ok" }] }]);
+    expect((await adapter!.prompt(sessionId, "/frobnicate now")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter!.fake.requests[0]!.body.input)).toContain("/frobnicate now");
+  });
+});
+
+async function waitFor(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const start = Date.now();
+  while (!cond()) {
+    if (Date.now() - start > timeoutMs) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

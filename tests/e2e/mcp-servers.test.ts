@@ -1,0 +1,92 @@
+// Issue 4: MCP servers given in session/new are forwarded to Codex; their tools are called by
+// the model and the results reach the client as tool calls with a sensible kind.
+import { afterEach, describe, expect, it } from "vitest";
+import { mkdtemp, readFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { startAdapter, type Adapter } from "../support/adapter.js";
+import { toolCall, type ScriptedResponse } from "../support/fake-model.js";
+
+const SERVER = path.resolve(import.meta.dirname, "../support/stdio-mcp-server.mjs");
+
+let adapter: Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  adapter = undefined;
+});
+
+const done: ScriptedResponse = { items: [{ type: "message", text: "done" }] };
+
+async function start(responses: ScriptedResponse[], answer = "allow_once") {
+  const asked: acp.RequestPermissionRequest[] = [];
+  adapter = await startAdapter({
+    responses,
+    setupClient: (app) =>
+      app.onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+        asked.push(params);
+        return { outcome: { outcome: "selected", optionId: answer } };
+      }),
+  });
+  await adapter.initialize();
+  const log = path.join(await mkdtemp(path.join(os.tmpdir(), "cca-mcp-")), "calls.jsonl");
+  const session = await adapter.newSession(undefined, {
+    // A name Codex would not accept as is: made safe ([a-zA-Z0-9_-]) -> "test_notes".
+    mcpServers: [{ name: "test notes!", command: process.execPath, args: [SERVER], env: [{ name: "MCP_CALL_LOG", value: log }] }],
+  });
+  return { asked, sessionId: session.sessionId, log };
+}
+
+describe("client MCP servers", () => {
+  it("a stdio server's read-only tool: called by the model, shown as `server: tool` kind read with the result as content", async () => {
+    const { asked, sessionId, log } = await start([
+      { items: [toolCall("lookup_word", { word: "ossify" }, { namespace: "mcp__test_notes", callId: "m1" })] },
+      done,
+    ]);
+    expect((await adapter!.prompt(sessionId, "define ossify")).stopReason).toBe("end_turn");
+    expect(asked).toHaveLength(0);
+    expect(await readFile(log, "utf8")).toBe(`${JSON.stringify({ tool: "lookup_word", args: { word: "ossify" } })}\n`);
+    const updates = adapter!.updatesOf(sessionId).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
+    expect(updates).toEqual([
+      { sessionUpdate: "tool_call", toolCallId: "m1", status: "in_progress", title: "test_notes: lookup_word", kind: "read", rawInput: { word: "ossify" } },
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "m1",
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: "definition of ossify" } }],
+        rawOutput: expect.objectContaining({ content: [{ type: "text", text: "definition of ossify" }] }),
+      },
+    ]);
+    // The result went back to the model.
+    expect(JSON.stringify(adapter!.fake.requests[1]!.body.input)).toContain("definition of ossify");
+  });
+
+  it("a tool that is not read-only asks first (on its tool call), then runs", async () => {
+    const { asked, sessionId, log } = await start([
+      { items: [toolCall("save_note", { text: "remember" }, { namespace: "mcp__test_notes", callId: "m2" })] },
+      done,
+    ]);
+    expect((await adapter!.prompt(sessionId, "save it")).stopReason).toBe("end_turn");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.toolCall).toMatchObject({ toolCallId: "m2", title: "test_notes: save_note", kind: "edit", status: "pending" });
+    expect(asked[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
+    expect(await readFile(log, "utf8")).toContain('"save_note"');
+    expect(adapter!.updatesOf(sessionId)).toContainEqual(
+      expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: "m2", status: "completed", content: [{ type: "content", content: { type: "text", text: "saved: remember" } }] }),
+    );
+  });
+
+  it("rejecting the tool: not called, the turn goes on", async () => {
+    const { sessionId, log } = await start([{ items: [toolCall("save_note", { text: "no" }, { namespace: "mcp__test_notes", callId: "m3" })] }, done], "reject");
+    expect((await adapter!.prompt(sessionId, "save it")).stopReason).toBe("end_turn");
+    expect(await readFile(log, "utf8").catch(() => "")).toBe("");
+  });
+
+  it("an SSE server is refused with invalid params naming it", async () => {
+    adapter = await startAdapter();
+    await adapter.initialize();
+    await expect(
+      adapter.newSession(undefined, { mcpServers: [{ type: "sse", name: "old-events", url: "http://127.0.0.1:9/sse", headers: [] }] }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("old-events") });
+  });
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { addedFileText, applyUnifiedDiff } from "../../src/bridge/diff.js";
+import { completedItemUpdate, describeCommand, displayCommand, mcpToolKind, outputTail } from "../../src/bridge/items.js";
+import { ThreadEventTranslator } from "../../src/bridge/translator.js";
+
+describe("unified diffs", () => {
+  it("applies hunks to the old text, keeping untouched lines", () => {
+    expect(applyUnifiedDiff("a\nb\nc\nd\n", "@@ -2,2 +2,2 @@\n b\n-c\n+C\n")).toBe("a\nb\nC\nd\n");
+    expect(applyUnifiedDiff("x\n", "@@ -1 +1,2 @@\n x\n+y\n")).toBe("x\ny\n");
+    expect(applyUnifiedDiff("a\n", "@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n")).toBe("b");
+  });
+  it("refuses a diff that does not fit", () => {
+    expect(applyUnifiedDiff("a\n", "@@ -1 +1 @@\n-z\n+b\n")).toBeUndefined();
+  });
+  it("added files: plain content or + lines", () => {
+    expect(addedFileText("hi\n")).toBe("hi\n");
+    expect(addedFileText("@@ -0,0 +1,2 @@\n+a\n+b\n")).toBe("a\nb\n");
+  });
+});
+
+describe("commands", () => {
+  it("shows the command the model wrote, not the shell wrapper", () => {
+    expect(displayCommand("/bin/bash -lc 'echo hi'")).toBe("echo hi");
+    expect(displayCommand("/bin/bash -lc 'echo '\\''q'\\'''")).toBe("echo 'q'");
+    expect(displayCommand("ls -la")).toBe("ls -la");
+  });
+  it("kinds from parsed actions", () => {
+    expect(describeCommand("cat a", "/w", [{ type: "read", command: "cat a", name: "a", path: "a" }])).toMatchObject({ kind: "read", title: "Read a", locations: [{ path: "/w/a" }] });
+    expect(describeCommand("rg x", "/w", [{ type: "search", command: "rg x", query: "x", path: "src" }])).toMatchObject({ kind: "search", title: 'Search "x" in src' });
+    expect(describeCommand("make", "/w", [{ type: "unknown", command: "make" }])).toMatchObject({ kind: "execute", title: "make" });
+  });
+  it("caps output to its tail", () => {
+    const out = outputTail("x".repeat(100), 10);
+    expect(out).toBe("[… 90 earlier characters not shown]\nxxxxxxxxxx");
+  });
+  it("streams output deltas as the tail, at a bounded rate", () => {
+    let now = 1000;
+    const t = new ThreadEventTranslator(() => now);
+    t.translate("item/started", { item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" } });
+    const first = t.translate("item/commandExecution/outputDelta", { itemId: "c", delta: "a" });
+    expect(first).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "c", status: "in_progress", content: [{ type: "content", content: { type: "text", text: "a" } }] }]);
+    expect(t.translate("item/commandExecution/outputDelta", { itemId: "c", delta: "b" })).toEqual([]);
+    now += 200;
+    expect(t.translate("item/commandExecution/outputDelta", { itemId: "c", delta: "c" })).toMatchObject([{ content: [{ content: { text: "abc" } }] }]);
+  });
+  it("a declined command says so", () => {
+    expect(completedItemUpdate({ type: "commandExecution", id: "c", status: "declined", aggregatedOutput: null, exitCode: null })).toEqual({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "c",
+      status: "failed",
+      content: [{ type: "content", content: { type: "text", text: "Not run: the command was rejected." } }],
+      rawOutput: { exitCode: null, output: "" },
+    });
+  });
+});
+
+describe("MCP tool kinds", () => {
+  it("guesses from the read-only hint and the name", () => {
+    expect(mcpToolKind("search_issues", null)).toBe("search");
+    expect(mcpToolKind("fetch_url", null)).toBe("fetch");
+    expect(mcpToolKind("lookup_word", true)).toBe("read");
+    expect(mcpToolKind("get_user", null)).toBe("read");
+    expect(mcpToolKind("delete_branch", false)).toBe("delete");
+    expect(mcpToolKind("save_note", false)).toBe("edit");
+    expect(mcpToolKind("launch", null)).toBe("other");
+  });
+});
+
+describe("notices and plans", () => {
+  it("warnings and retried errors are visible text; final errors are left to the prompt", () => {
+    const t = new ThreadEventTranslator();
+    expect(t.translate("warning", { threadId: "t", message: "disk low" })).toEqual([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Warning: disk low\n\n" } }]);
+    expect(t.translate("error", { willRetry: true, error: { message: "stream dropped" } })).toHaveLength(1);
+    expect(t.translate("error", { willRetry: false, error: { message: "fatal" } })).toEqual([]);
+  });
+});
