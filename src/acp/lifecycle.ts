@@ -188,6 +188,12 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       const session = agent.sessionOf(params.sessionId);
       const attachedTo = host.currentPid;
+      if (session.promptRunning) {
+        // End the running prompt as cancelled (Codex confirms the interrupt) before letting go.
+        await session.cancel();
+        const deadline = Date.now() + 3500;
+        while (session.promptRunning && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      }
       await agent.closeSession(session);
       // Let Codex unload the thread (its rollout stays on disk for session/load).
       if (attachedTo !== undefined && host.currentPid === attachedTo) {

@@ -193,6 +193,17 @@ describe("session/load, list, resume, close", () => {
     expect(messageText(a.updatesOf(sessionId))).toBe("before closebefore closeafter reload");
   });
 
+  it("session/close during a prompt ends that prompt as cancelled", async () => {
+    fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
+    const a = await adapter();
+    const { sessionId } = await a.newSession();
+    const pending = a.prompt(sessionId, "talk forever");
+    await a.waitForLine((m) => m.method === "session/update" && JSON.stringify(m).includes("agent_message_chunk"));
+    await a.agent.request(acp.methods.agent.session.close, { sessionId });
+    expect((await pending).stopReason).toBe("cancelled");
+    await expect(a.prompt(sessionId, "hello?")).rejects.toMatchObject({ code: -32002 });
+  });
+
   it("lists page by page with a cursor, newest first, and filters by cwd", async () => {
     const other = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-life-other-")));
     await mkdir(other, { recursive: true });
