@@ -15,6 +15,8 @@ import { errorToolResult, type ToolResult } from "./tools.js";
 const MAX_BODY_BYTES = 256 * 1024 * 1024;
 /** How long a tool call waits for its session to be attached (thread/start racing the first call). */
 const BIND_TIMEOUT_MS = 30_000;
+/** An endpoint never bound (its session failed to open) is removed after this long. */
+const UNBOUND_TTL_MS = 10 * 60_000;
 
 export type EndpointInfo = {
   url: string;
@@ -78,8 +80,16 @@ export class FileToolsServer {
   async register(key: string): Promise<EndpointInfo> {
     const port = await this.start();
     this.unregister(key);
-    let bind!: (caller: ToolCaller) => void;
-    const caller = new Promise<ToolCaller>((resolve) => (bind = resolve));
+    let resolveCaller!: (caller: ToolCaller) => void;
+    const caller = new Promise<ToolCaller>((resolve) => (resolveCaller = resolve));
+    const expiry = setTimeout(() => {
+      if (this.byKey.get(key) === endpoint) this.unregister(key);
+    }, UNBOUND_TTL_MS);
+    expiry.unref();
+    const bind = (c: ToolCaller): void => {
+      clearTimeout(expiry);
+      resolveCaller(c);
+    };
     const endpoint: Endpoint = {
       key,
       path: `/mcp/${randomBytes(16).toString("hex")}`,

@@ -2,7 +2,7 @@
 // contracts/read_text_file.md and contracts/write_text_file.md) and the tool results the
 // model receives. No MCP SDK import here: this module is loaded at start-up by the session
 // feature, the SDK only when the first MCP request arrives.
-import { FileToolError, type FileAccess, type ReadResult, type WriteResult } from "../fs/index.js";
+import { FileToolError, LARGE_FILE_BYTES, type FileAccess, type ReadResult, type WriteResult } from "../fs/index.js";
 
 export const READ_TOOL = "read_text_file";
 export const WRITE_TOOL = "write_text_file";
@@ -90,7 +90,9 @@ export function writeToolResult(r: WriteResult, diff: DiffMeta): ToolResult {
   return {
     content: [{ type: "text", text: `Wrote ${r.bytes_written} bytes to ${diff.path} (${r.created ? "created" : "overwritten"})` }],
     structuredContent: { success: true, bytes_written: r.bytes_written, created: r.created },
-    _meta: { [DIFF_META_KEY]: diff },
+    // The diff is for the editor only (codex passes _meta through to the item, not to the model);
+    // past LARGE_FILE_BYTES it is left out rather than carried through codex.
+    ...(r.bytes_written <= LARGE_FILE_BYTES ? { _meta: { [DIFF_META_KEY]: diff } } : {}),
   };
 }
 
