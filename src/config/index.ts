@@ -9,6 +9,7 @@ export const ENVIRONMENT = [
   ["CODEX_ACP_CODEX_ARGS", "extra arguments for `codex app-server`, space-separated (e.g. `-c model=\"o4-mini\"`)"],
   ["CODEX_ACP_LOG_LEVEL", "trace | debug | info | warn | error (default: info)"],
   ["CODEX_ACP_LOG_FILE", "write logs to this file instead of stderr"],
+  ["CODEX_ACP_SESSION_LIST_PAGE_SIZE", "sessions per session/list page (default 50)"],
   ["OPENAI_API_KEY / CODEX_API_KEY", "API key used by the `openai-api-key` auth method"],
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
 ] as const;
