@@ -256,7 +256,9 @@ class ReplayRun {
           sandboxMode?: unknown;
           extraConfig?: unknown;
         };
-        const script = fm.parseFakeModelScript({ responses });
+        // The script may name workspace paths (the file tools want absolute paths): `<CWD>` in it
+        // stands for this run's workspace.
+        const script = fm.parseFakeModelScript({ responses: placeholdersToPaths(responses, { "<CWD>": workspace }) });
         const model = await fm.startFakeModel(script);
         cleanups.push(() => model.close());
         const homeOpts: Parameters<typeof fm.createCodexHome>[0] = { modelUrl: model.url, dir: path.join(runDir, "codex") };
