@@ -53,20 +53,17 @@ async function main(argv: string[]): Promise<number | undefined> {
   const { locateCodex } = await import("./codex/locate.js");
   const { spawnAppServer } = await import("./codex/spawn.js");
   let prestarted: ReturnType<typeof spawnAppServer> | undefined;
-  let startError: string | undefined;
   try {
     prestarted = spawnAppServer(locateCodex(), { args: codexArgs });
-  } catch (err) {
-    // No codex binary: keep serving, so the editor gets a clear error on session/new.
-    startError = err instanceof Error ? err.message : String(err);
+  } catch {
+    // No codex binary: host.start() logs why, and session/new answers with that message.
   }
   const [{ log }, { CodexHost }] = await Promise.all([import("./log/index.js"), import("./codex/index.js")]);
-  if (startError) log.error({ err: startError }, "cannot start codex");
   const host = new CodexHost(
     { args: codexArgs, prestarted, clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION } },
     log,
   );
-  if (prestarted) host.start();
+  host.start();
   const { serveStdio } = await import("./acp/index.js");
   await serveStdio(host, log);
   return 0;

@@ -16,7 +16,7 @@ import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpenin
 import { AcpSession, threadParams, toRequestError, type SessionDeps, type ThreadSettings } from "./session.js";
 import { setMode } from "./modes.js";
 import { setConfigOption } from "./config-options.js";
-import { cancelCommand, runCommand } from "./commands.js";
+import { runCommand } from "./commands.js";
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
   {
@@ -181,7 +181,6 @@ export function createAgent({ host, log, features = [], serverRequestHandlers = 
         log.warn({ sessionId: params.sessionId }, "cancel for an unknown session; ignored");
         return;
       }
-      cancelCommand(session);
       await session.cancel();
     });
 
@@ -205,12 +204,19 @@ export function createAgent({ host, log, features = [], serverRequestHandlers = 
       }
       session.bind(client, generation);
     } catch (err) {
+      for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
       throw toRequestError(err);
     }
-    state.sessions.get(session.id)?.close();
+    const previous = state.sessions.get(session.id);
+    if (previous) await closeSession(previous);
     state.sessions.set(session.id, session);
     const response: Record<string, unknown> = { sessionId: session.id };
-    for (const feature of features) await feature.attach?.(session, opening, response, services);
+    try {
+      for (const feature of features) await feature.attach?.(session, opening, response, services);
+    } catch (err) {
+      await closeSession(session);
+      throw toRequestError(err);
+    }
     log.info({ sessionId: session.id, kind: opening.kind }, "session opened");
     return { session, response };
   }

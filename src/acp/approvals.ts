@@ -59,6 +59,8 @@ async function ask<T>(
   cancelled: T,
 ): Promise<{ answer: T; optionId?: string }> {
   await session.flush();
+  // The turn was cancelled (or the session closed) before Codex asked: ask nobody.
+  if (session.cancelling) return { answer: cancelled };
   const controller = new AbortController();
   let hook!: () => void;
   const onCancel = new Promise<{ answer: T }>((resolve) => {

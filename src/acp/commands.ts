@@ -2,7 +2,7 @@
 // `available_commands_update` and run through the app-server method that does each one.
 // Unknown `/x` text is an ordinary prompt for the model.
 import * as acp from "@agentclientprotocol/sdk";
-import { turnStartResponseSchema, type UserInput } from "../codex/index.js";
+import type { UserInput } from "../codex/index.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import { modePreset } from "./modes.js";
 import type { AcpSession } from "./session.js";
@@ -24,8 +24,6 @@ const INIT_PROMPT = [
 
 type Usage = { total?: number; last?: number; window?: number | null };
 const usageOf = new WeakMap<AcpSession, Usage>();
-/** A command turn running outside session.prompt (review, compact), to interrupt on cancel. */
-const running = new WeakMap<AcpSession, { turnId?: string; cancel(): void }>();
 
 export const commandsFeature: SessionFeature = {
   name: "commands",
@@ -80,13 +78,15 @@ export async function runCommand(
       await say(session, statusText(session));
       return { stopReason: "end_turn" };
     case "review":
-      return runTurn(session, services, "review/start", {
-        threadId: session.id,
-        target: cmd.args ? { type: "custom", instructions: cmd.args } : { type: "uncommittedChanges" },
-        delivery: "inline",
-      });
+      return session.runTurn("review/start", (client) =>
+        client.request("review/start", {
+          threadId: session.id,
+          target: cmd.args ? { type: "custom", instructions: cmd.args } : { type: "uncommittedChanges" },
+          delivery: "inline",
+        }),
+      );
     case "compact":
-      return runTurn(session, services, "thread/compact/start", { threadId: session.id });
+      return session.runTurn("thread/compact/start", (client) => client.request("thread/compact/start", { threadId: session.id }));
     default:
       return undefined;
   }
@@ -109,57 +109,3 @@ function statusText(session: AcpSession): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Starts a turn with an app-server method other than turn/start and waits for it to end. */
-async function runTurn(session: AcpSession, services: AgentServices, method: string, params: Record<string, unknown>): Promise<acp.PromptResponse> {
-  if (session.promptRunning || running.has(session)) {
-    throw acp.RequestError.invalidRequest(undefined, "A prompt is already running in this session; cancel it first");
-  }
-  const client = await session.ensureAttached();
-  let cancelled = false;
-  let turnId: string | undefined;
-  let settle!: (status: string, error?: string) => void;
-  const done = new Promise<{ status: string; error?: string }>((resolve) => (settle = (status, error) => resolve({ status, error })));
-  let awaitingResponse = true;
-  const listener = (m: string, p: Record<string, unknown>) => {
-    // Methods that answer before their turn exists (thread/compact/start): adopt the next turn.
-    if (m === "turn/started" && !turnId) turnId = (p.turn as { id?: string } | undefined)?.id;
-    if (m !== "turn/completed") return;
-    if (!turnId && awaitingResponse) return;
-    const turn = p.turn as { id?: string; status?: string; error?: { message?: string } | null } | undefined;
-    if (turnId && turn?.id !== turnId) return;
-    settle(turn?.status ?? "completed", turn?.error?.message);
-  };
-  session.threadListeners.add(listener);
-  const entry = {
-    turnId: undefined as string | undefined,
-    cancel: () => {
-      cancelled = true;
-      if (turnId) void client.request("turn/interrupt", { threadId: session.id, turnId }).catch(() => undefined);
-      setTimeout(() => settle("interrupted"), 3000).unref();
-    },
-  };
-  running.set(session, entry);
-  try {
-    const started = await client.request(method, params);
-    awaitingResponse = false;
-    const turn = turnStartResponseSchema.safeParse(started);
-    if (turn.success) turnId = turn.data.turn.id;
-    if (cancelled && turnId) void client.request("turn/interrupt", { threadId: session.id, turnId }).catch(() => undefined);
-    const result = await done;
-    await session.flush();
-    if (cancelled || result.status === "interrupted") return { stopReason: "cancelled" };
-    if (result.status === "failed") throw new acp.RequestError(-32603, result.error ?? `Codex could not run ${method}`);
-    return { stopReason: "end_turn" };
-  } catch (err) {
-    if (err instanceof acp.RequestError) throw err;
-    throw new acp.RequestError(-32603, `Codex: ${err instanceof Error ? err.message : String(err)}`);
-  } finally {
-    session.threadListeners.delete(listener);
-    running.delete(session);
-  }
-}
-
-/** session/cancel for a command turn (review, compact) that session.prompt does not own. */
-export function cancelCommand(session: AcpSession): void {
-  running.get(session)?.cancel();
-}

@@ -27,6 +27,8 @@ export interface SessionFeature {
   attach?(session: AcpSession, opening: SessionOpening, response: Record<string, unknown>, services: AgentServices): void | Promise<void>;
   /** When the session closes. */
   detach?(session: AcpSession, services: AgentServices): void | Promise<void>;
+  /** When opening failed after `prepare` (the thread never started): release what prepare took. */
+  abandon?(opening: SessionOpening, services: AgentServices): void | Promise<void>;
 }
 
 /** Answers codex's server->client requests of one kind (approvals, elicitations). Return undefined to pass. */

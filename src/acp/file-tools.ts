@@ -125,6 +125,11 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       keyOf.delete(session);
       release(server, key);
     },
+
+    abandon(opening: SessionOpening): void {
+      // The thread never started: drop its endpoint now rather than after the idle timeout.
+      if (server) release(server, opening.key);
+    },
   };
 
   function release(srv: FileToolsServer, key: string): void {
@@ -221,6 +226,8 @@ async function itemIdOf(state: FileToolsSession, call: WriteCall): Promise<strin
 async function askWrite(state: FileToolsSession, services: AgentServices, path: string, call: WriteCall | undefined): Promise<boolean> {
   if (state.alwaysAllow) return true;
   const session = state.session;
+  // The turn was cancelled (or the session closed): refuse without asking.
+  if (session.cancelling) return false;
   const newText = call?.path === path ? call.content : undefined;
   const toolCallId = (call ? await itemIdOf(state, call) : undefined) ?? `${FILE_TOOLS_SERVER}-write-${Date.now().toString(36)}`;
   let oldText: string | null = null;

@@ -54,6 +54,8 @@ export class AcpSession {
   private active: ActiveTurn | undefined;
   private outbox: Promise<void> = Promise.resolve();
   private attachedGeneration = 0;
+  /** Turns given up after a cancel that Codex did not confirm in time; their events are dropped. */
+  private readonly abandonedTurns = new Set<string>();
   private detach: (() => void) | undefined;
   private closed = false;
   /** Listeners other features hang on this session's raw thread events (e.g. titles). */
@@ -109,7 +111,31 @@ export class AcpSession {
     return this.outbox;
   }
 
-  async prompt(input: UserInput[]): Promise<PromptResponse> {
+  /** True once the running turn was cancelled or the session closed: ask the user nothing more for it. */
+  get cancelling(): boolean {
+    return this.closed || this.active?.cancelRequested === true;
+  }
+
+  prompt(input: UserInput[]): Promise<PromptResponse> {
+    return this.runTurn("turn/start", (client) =>
+      client.request("turn/start", {
+        threadId: this.id,
+        input,
+        ...(this.settings.model ? { model: this.settings.model } : {}),
+        ...(this.settings.effort ? { effort: this.settings.effort } : {}),
+        ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
+        ...(this.settings.sandboxPolicy ? { sandboxPolicy: this.settings.sandboxPolicy } : {}),
+      }),
+    );
+  }
+
+  /**
+   * Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start)
+   * and resolves when it ends: one lifecycle for every kind of turn (cancel, crash, close).
+   * The turn id comes from the response or, for methods that answer before the turn
+   * exists, from the next turn/started.
+   */
+  async runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
     if (this.closed) throw RequestError.invalidRequest(undefined, `Session ${this.id} is closed`);
     if (this.active) throw RequestError.invalidRequest(undefined, "A prompt is already running in this session; cancel it first");
     let settle!: ActiveTurn["settle"];
@@ -119,27 +145,14 @@ export class AcpSession {
     this.translator.reset();
     try {
       const client = await this.ensureAttached();
-      const started = await client.request(
-        "turn/start",
-        {
-          threadId: this.id,
-          input,
-          ...(this.settings.model ? { model: this.settings.model } : {}),
-          ...(this.settings.effort ? { effort: this.settings.effort } : {}),
-          ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
-          ...(this.settings.sandboxPolicy ? { sandboxPolicy: this.settings.sandboxPolicy } : {}),
-        },
-        turnStartResponseSchema,
-      );
-      turn.turnId ??= started.turn.id;
+      const started = turnStartResponseSchema.safeParse(await start(client));
+      if (started.success) turn.turnId ??= started.data.turn.id;
       if (turn.cancelRequested) void this.interrupt(client, turn);
       const result = await outcome;
       await this.flush();
       if (result instanceof Error) throw result;
       if (turn.cancelRequested || result.status === "interrupted") return { stopReason: "cancelled" };
-      if (result.status === "failed") {
-        throw turnFailure(result.error, turn.lastError);
-      }
+      if (result.status === "failed") throw turnFailure(result.error, turn.lastError ?? `Codex could not run ${what}`);
       return { stopReason: "end_turn" };
     } catch (err) {
       throw toRequestError(err);
@@ -154,8 +167,12 @@ export class AcpSession {
     turn.cancelRequested = true;
     for (const hook of this.cancelHooks) hook();
     // Codex normally confirms with turn/completed(interrupted) at once; never let a
-    // silent child keep the editor waiting.
-    const timer = setTimeout(() => turn.settle({ status: "interrupted" }), CANCEL_GRACE_MS);
+    // silent child keep the editor waiting. A turn given up this way is abandoned: its
+    // late events are dropped, so nothing reaches the client after the prompt's answer.
+    const timer = setTimeout(() => {
+      if (turn.turnId) this.abandonedTurns.add(turn.turnId);
+      turn.settle({ status: "interrupted" });
+    }, CANCEL_GRACE_MS);
     timer.unref();
     if (turn.turnId) {
       const client = await this.deps.host.client().catch(() => undefined);
@@ -168,6 +185,8 @@ export class AcpSession {
     if (generation !== this.attachedGeneration) return;
     this.detach?.();
     this.detach = undefined;
+    // Questions pending for the dead child can no longer be answered: withdraw them.
+    if (this.active) for (const hook of this.cancelHooks) hook();
     this.active?.settle(new RequestError(-32603, childDiedMessage(reason)));
   }
 
@@ -185,6 +204,8 @@ export class AcpSession {
     if (generation !== this.attachedGeneration || !this.detach) {
       this.deps.log.info({ sessionId: this.id }, "resuming the thread in a new codex app-server");
       await client.request("thread/resume", { threadId: this.id, ...threadParams(this.settings), excludeTurns: true });
+      // Closed while resuming: stay detached (a closed session must not hear its thread).
+      if (this.closed) throw RequestError.invalidRequest(undefined, `Session ${this.id} is closed`);
       this.bind(client, generation);
     }
     return client;
@@ -200,6 +221,11 @@ export class AcpSession {
   }
 
   private onNotification(method: string, params: Record<string, unknown>): void {
+    const turnId = typeof params.turnId === "string" ? params.turnId : (params.turn as { id?: unknown } | undefined)?.id;
+    if (typeof turnId === "string" && this.abandonedTurns.has(turnId)) {
+      if (method === "turn/completed") this.abandonedTurns.delete(turnId);
+      return;
+    }
     for (const listener of this.threadListeners) listener(method, params);
     const turn = this.active;
     if (method === "turn/started" && turn && !turn.turnId) {

@@ -45,7 +45,7 @@ export class AppServerClient {
   private readonly globalListeners = new Set<(method: string, params: unknown) => void>();
   private nextId = 1;
   private exitInfo: ExitInfo | undefined;
-  private buffered = "";
+  private readonly stdoutLines = new LineSplitter();
 
   /** Wraps an already spawned app-server child, or spawns one from `command`. */
   constructor(
@@ -58,16 +58,12 @@ export class AppServerClient {
     this.child.stdout?.setEncoding("utf8");
     this.child.stdout?.on("data", (chunk: string) => this.onData(chunk));
     this.child.stderr?.setEncoding("utf8");
-    let errBuf = "";
-    this.child.stderr?.on("data", (chunk: string) => {
-      errBuf += chunk;
-      let nl: number;
-      while ((nl = errBuf.indexOf("\n")) >= 0) {
-        const line = errBuf.slice(0, nl).trim();
-        errBuf = errBuf.slice(nl + 1);
-        if (line) this.log.debug({ codexStderr: line }, "codex stderr");
-      }
-    });
+    const stderrLines = new LineSplitter();
+    this.child.stderr?.on("data", (chunk: string) =>
+      stderrLines.push(chunk, (line) => {
+        if (line.trim()) this.log.debug({ codexStderr: line.trim() }, "codex stderr");
+      }),
+    );
     // A write after the child died must not crash the adapter.
     this.child.stdin?.on("error", (err) => this.log.debug({ err: err.message }, "codex stdin error"));
     this.exited = new Promise<ExitInfo>((resolve) => {
@@ -142,15 +138,9 @@ export class AppServerClient {
   }
 
   private onData(chunk: string): void {
-    this.buffered += chunk;
-    let start = 0;
-    let nl: number;
-    while ((nl = this.buffered.indexOf("\n", start)) >= 0) {
-      const line = this.buffered.slice(start, nl);
-      start = nl + 1;
+    this.stdoutLines.push(chunk, (line) => {
       if (line.trim()) this.onLine(line);
-    }
-    this.buffered = start === 0 ? this.buffered : this.buffered.slice(start);
+    });
   }
 
   private onLine(line: string): void {
@@ -188,10 +178,20 @@ export class AppServerClient {
   private onServerNotification(method: string, params: Record<string, unknown>): void {
     // Payloads may hold file contents: trace level only.
     if (this.log.isLevelEnabled("trace")) this.log.trace({ method, params }, "codex notification");
-    for (const listener of this.globalListeners) listener(method, params);
+    for (const listener of this.globalListeners) this.guard(method, () => listener(method, params));
     const scoped = threadScopedParamsSchema.safeParse(params);
     if (!scoped.success) return;
-    this.threads.get(scoped.data.threadId)?.notification(method, params);
+    const thread = this.threads.get(scoped.data.threadId);
+    if (thread) this.guard(method, () => thread.notification(method, params));
+  }
+
+  /** A listener that throws on an unexpected message must not take the adapter down. */
+  private guard(method: string, run: () => void): void {
+    try {
+      run();
+    } catch (err) {
+      this.log.error({ method, err: err instanceof Error ? err.message : String(err) }, "handling a codex notification failed; skipped");
+    }
   }
 
   private onServerRequest(id: number | string, method: string, params: Record<string, unknown>): void {
@@ -227,4 +227,30 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): 
     throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, -32603);
   }
   return parsed.data;
+}
+
+/**
+ * Splits a stream of text chunks into lines. Only each new chunk is searched for "\n",
+ * and the pieces of a long line are joined once, when it ends: linear in the input,
+ * however long a line is (a 32 MiB line used to cost seconds of blocked event loop).
+ */
+export class LineSplitter {
+  private pieces: string[] = [];
+
+  push(chunk: string, onLine: (line: string) => void): void {
+    let start = 0;
+    let nl: number;
+    while ((nl = chunk.indexOf("\n", start)) >= 0) {
+      const tail = chunk.slice(start, nl);
+      let line: string;
+      if (this.pieces.length) {
+        this.pieces.push(tail);
+        line = this.pieces.join("");
+        this.pieces = [];
+      } else line = tail;
+      onLine(line);
+      start = nl + 1;
+    }
+    if (start < chunk.length) this.pieces.push(start === 0 ? chunk : chunk.slice(start));
+  }
 }

@@ -20,6 +20,7 @@ export class CodexHost {
   private generation = 0;
   private readonly exitListeners = new Set<(exit: ExitInfo, generation: number) => void>();
   private closed = false;
+  private startError: Error | undefined;
 
   constructor(
     private opts: CodexHostOptions,
@@ -32,7 +33,16 @@ export class CodexHost {
     if (this.current?.client.alive) return;
     const prestarted = this.opts.prestarted;
     this.opts.prestarted = undefined;
-    const source = prestarted ?? this.opts.command ?? locateCodex();
+    let source: CodexCommand | ChildProcess;
+    try {
+      source = prestarted ?? this.opts.command ?? locateCodex();
+    } catch (err) {
+      // No codex to run: remember why, so every caller of client() gets that message.
+      this.startError = err instanceof Error ? err : new Error(String(err));
+      this.log.error({ err: this.startError.message }, "cannot start codex");
+      return;
+    }
+    this.startError = undefined;
     const client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env });
     const generation = ++this.generation;
     const ready = client
@@ -53,7 +63,8 @@ export class CodexHost {
   async client(): Promise<AppServerClient> {
     if (this.closed) throw new Error("codex-cli-acp is shutting down");
     if (!this.current || !this.current.client.alive) this.start();
-    return this.current!.ready;
+    if (this.startError || !this.current) throw this.startError ?? new Error("codex could not be started");
+    return this.current.ready;
   }
 
   /** Which child `client()` currently returns; sessions compare it to know they must re-attach. */

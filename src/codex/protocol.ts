@@ -49,32 +49,8 @@ export type ThreadStartResponse = z.infer<typeof threadStartResponseSchema>;
 
 export const turnStartResponseSchema = z.looseObject({ turn: turnSchema });
 export const turnCompletedSchema = z.looseObject({ threadId: z.string(), turn: turnSchema });
-export const turnStartedSchema = z.looseObject({ threadId: z.string(), turn: turnSchema });
 
-export const deltaSchema = z.looseObject({
-  threadId: z.string(),
-  turnId: z.string(),
-  itemId: z.string(),
-  delta: z.string(),
-});
 
-const breakdown = z.looseObject({
-  totalTokens: z.number(),
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-});
-export const tokenUsageSchema = z.looseObject({
-  threadId: z.string(),
-  turnId: z.string(),
-  tokenUsage: z.looseObject({ total: breakdown, last: breakdown, modelContextWindow: z.number().nullish() }),
-});
-
-export const errorNotificationSchema = z.looseObject({
-  threadId: z.string(),
-  turnId: z.string().optional(),
-  willRetry: z.boolean(),
-  error: z.looseObject({ message: z.string() }),
-});
 
 export const accountResponseSchema = z.looseObject({
   account: z.looseObject({ type: z.string() }).nullable(),

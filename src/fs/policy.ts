@@ -11,7 +11,10 @@ export type WriteDecision = "allow" | "ask" | "deny";
  * Synchronous on purpose: a handful of lstat calls, and callers need a plain answer.
  */
 export function canonicalPath(p: string): string {
-  let existing = path.resolve(p);
+  // Not path.resolve: it folds ".." as text, while the kernel follows a symlink before
+  // applying ".." (`/ws/link/../x` can land outside the workspace). Tool paths are
+  // already absolute, so realpath sees them exactly as a write would.
+  let existing = path.isAbsolute(p) ? p : path.resolve(p);
   const tail: string[] = [];
   for (let hops = 0; ; ) {
     try {

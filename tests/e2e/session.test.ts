@@ -191,6 +191,13 @@ describe("failures", () => {
     expect(messageText(adapter.updatesOf(sessionId))).toBe("still here");
   });
 
+  it("without a usable codex binary, initialize still works and session/new says why", async () => {
+    adapter = await startAdapter({ env: { CODEX_PATH: "/nonexistent/codex" } });
+    const init = await adapter.initialize();
+    expect(init.protocolVersion).toBe(1);
+    await expect(adapter.newSession()).rejects.toMatchObject({ message: expect.stringContaining("CODEX_PATH does not exist: /nonexistent/codex") });
+  });
+
   it("a prompt to an unknown session is an error, not a crash", async () => {
     adapter = await startAdapter();
     await adapter.initialize();

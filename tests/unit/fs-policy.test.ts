@@ -52,6 +52,16 @@ describe("decideWrite", () => {
     expect(auto(`${root}/missing/../../x.txt`)).toBe("ask");
   });
 
+  it('a symlink followed by ".." is resolved as the kernel does (no lexical folding)', () => {
+    // ws/deep -> outside/a/b; "ws/deep/../x" is outside/a/x for the kernel, not ws/x.
+    fs.mkdirSync(path.join(outside, "a", "b"), { recursive: true });
+    fs.symlinkSync(path.join(outside, "a", "b"), path.join(root, "deep"));
+    const sneaky = `${root}/deep/../x.txt`;
+    expect(canonicalPath(sneaky)).toBe(path.join(outside, "a", "x.txt"));
+    expect(auto(sneaky)).toBe("ask");
+    expect(auto(`${root}/deep/../../../ws/src/ok.txt`)).toBe("allow");
+  });
+
   it("symlinks cannot escape (directory, file and dangling links)", () => {
     expect(auto(path.join(root, "escape", "x.txt"))).toBe("ask");
     expect(auto(path.join(root, "escape", "new-dir", "x.txt"))).toBe("ask");

@@ -1,0 +1,94 @@
+// AppServerClient and CodexHost against scripted stand-in children (unit tests of src/codex).
+import { spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import pino from "pino";
+import { AppServerClient, CodexHost, LineSplitter } from "../../src/codex/index.js";
+
+const log = pino({ level: "silent" });
+
+/** A child that prints `lines` (one per 10 ms), then answers request id 1 and stays up. */
+function fakeChild(lines: string[]) {
+  const script = `
+    const lines = ${JSON.stringify(lines)};
+    let i = 0;
+    const t = setInterval(() => { if (i < lines.length) process.stdout.write(lines[i++] + "\\n"); else clearInterval(t); }, 10);
+    process.stdin.on("data", (d) => { for (const l of String(d).split("\\n").filter(Boolean)) { const m = JSON.parse(l); if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result: { ok: true } }) + "\\n"); } });
+    process.stdin.on("end", () => process.exit(0));
+  `;
+  return spawn(process.execPath, ["-e", script], { stdio: ["pipe", "pipe", "pipe"] });
+}
+
+let clients: AppServerClient[] = [];
+afterEach(async () => {
+  for (const c of clients) await c.close(500);
+  clients = [];
+});
+
+describe("AppServerClient", () => {
+  it("keeps routing after a listener throws on a malformed notification", async () => {
+    const client = new AppServerClient(
+      fakeChild([
+        JSON.stringify({ method: "turn/plan/updated", params: { threadId: "t1", plan: [null] } }),
+        "this line is not json",
+        JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: "t1", delta: "still alive" } }),
+      ]),
+      log,
+    );
+    clients.push(client);
+    const seen: string[] = [];
+    const done = new Promise<void>((resolve) => {
+      client.attachThread("t1", {
+        notification: (method, params) => {
+          if (method === "turn/plan/updated") {
+            // What a bridge bug on a malformed item looks like.
+            (params.plan as Array<{ step: string }>).map((s) => s.step);
+          }
+          seen.push(method);
+          if (method === "item/agentMessage/delta") resolve();
+        },
+        request: async () => ({}),
+      });
+    });
+    await done;
+    expect(seen).toEqual(["item/agentMessage/delta"]);
+    expect(client.alive).toBe(true);
+    await expect(client.request("ping", {})).resolves.toEqual({ ok: true });
+  });
+
+  it("fails pending calls with the exit reason when the child dies", async () => {
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50)"], { stdio: ["pipe", "pipe", "pipe"] });
+    const client = new AppServerClient(child, log);
+    await expect(client.request("never/answered", {})).rejects.toThrow(/killed by SIGKILL/);
+    expect(client.alive).toBe(false);
+  });
+});
+
+describe("LineSplitter", () => {
+  it("joins lines split across chunks and keeps a long line whole", () => {
+    const lines: string[] = [];
+    const s = new LineSplitter();
+    const long = "x".repeat(1_000_000);
+    s.push('{"a":1}\n{"b"', (l) => lines.push(l));
+    s.push(":2}\n", (l) => lines.push(l));
+    for (let i = 0; i < long.length; i += 65536) s.push(long.slice(i, i + 65536), (l) => lines.push(l));
+    s.push("\nlast", (l) => lines.push(l));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}', long]);
+    s.push("\n", (l) => lines.push(l));
+    expect(lines.at(-1)).toBe("last");
+  });
+});
+
+describe("CodexHost", () => {
+  it("reports a codex that cannot be located on every client() call instead of throwing from start()", async () => {
+    const saved = process.env.CODEX_PATH;
+    process.env.CODEX_PATH = "relative/codex";
+    try {
+      const host = new CodexHost({ clientInfo: { name: "t", title: "t", version: "1" } }, log);
+      expect(() => host.start()).not.toThrow();
+      await expect(host.client()).rejects.toThrow(/CODEX_PATH must be an absolute path/);
+    } finally {
+      if (saved === undefined) delete process.env.CODEX_PATH;
+      else process.env.CODEX_PATH = saved;
+    }
+  });
+});
