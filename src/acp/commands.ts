@@ -27,7 +27,7 @@ const usageOf = new WeakMap<AcpSession, Usage>();
 
 export const commandsFeature: SessionFeature = {
   name: "commands",
-  attach(session) {
+  attach(session, opening) {
     const usage: Usage = {};
     usageOf.set(session, usage);
     session.threadListeners.add((method, params) => {
@@ -37,10 +37,14 @@ export const commandsFeature: SessionFeature = {
       usage.last = u?.last?.totalTokens;
       usage.window = u?.modelContextWindow;
     });
-    // After the session/new response has been written, so the client knows the session.
-    setTimeout(() => {
+    const advertise = () => {
       if (!session.isClosed) void session.send({ sessionUpdate: "available_commands_update", availableCommands: COMMANDS }).catch(() => undefined);
-    }, 0);
+    };
+    // session/load and session/resume: the client already knows the id, so queue it now,
+    // in order ahead of the history replay (a fixed position, as transcripts expect).
+    // session/new: only after the response is written, or the client would not know the session.
+    if (opening.kind === "new") setTimeout(advertise, 0);
+    else advertise();
   },
 };
 

@@ -19,13 +19,6 @@ const goldens = readdirSync(GOLDEN_DIR)
   .filter((f) => f.endsWith(".jsonl"))
   .sort();
 
-/**
- * Known adapter nondeterminism (reported, not hidden by normalisation): on session/load the
- * adapter's available_commands_update (setTimeout(0) in src/acp/commands.ts attach) races the
- * history replay of the load (src/acp/lifecycle.ts), so its place in the session's update stream
- * varies (~1 run in 12). Remove this once the adapter orders it deterministically.
- */
-const RETRIES: Record<string, number> = { "load.jsonl": 2 };
 
 let tmp: string;
 beforeAll(async () => {
@@ -44,7 +37,7 @@ describe("golden transcripts", () => {
   });
 
   for (const name of goldens) {
-    it(`replays ${name}`, { retry: RETRIES[name] ?? 0 }, async () => {
+    it(`replays ${name}`, async () => {
       // Relative agent commands (`node dist/index.js`) resolve against the working directory.
       expect(process.cwd()).toBe(repo);
       const result = await replayTranscript(path.join("tests/transcripts", name));
