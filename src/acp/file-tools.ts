@@ -7,7 +7,7 @@
 // ACP tool-call updates come from the app-server items (src/bridge/file-tools.ts), not from here.
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as acp from "@agentclientprotocol/sdk";
-import { FILE_TOOLS_SERVER } from "../bridge/file-tools.js";
+import { FILE_TOOLS_SERVER } from "../bridge/index.js";
 import { VERSION } from "../config/index.js";
 import { createFileAccess, type EditorFiles, type FileAccess } from "../fs/index.js";
 import { FileToolsServer, READ_TOOL, WRITE_TOOL, callFileTool, type ToolCaller } from "../mcp/index.js";

@@ -12,7 +12,7 @@ import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
-import { replayTurns } from "../bridge/replay.js";
+import { replayTurns } from "../bridge/index.js";
 import { DEFAULT_SETTINGS, type Agent } from "./agent.js";
 import type { SessionOpening } from "./features.js";
 import { toRequestError } from "./session.js";

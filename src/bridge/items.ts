@@ -5,7 +5,7 @@ import path from "node:path";
 import type { SessionUpdate, ToolCallContent, ToolCallLocation, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
 
 import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
-import { addedFileText, applyUnifiedDiff, readTextIfSmall } from "./diff.js";
+import { addedFileText, applyUnifiedDiff, readTextIfSmall as readFileIfSmall } from "./diff.js";
 
 export type Item = { type: string; id: string } & Record<string, unknown>;
 
@@ -100,13 +100,15 @@ export type FileBefore = Map<string, string | null | undefined>;
 export function snapshotFileChange(item: Item): FileBefore {
   const before: FileBefore = new Map();
   for (const c of (item.changes as FileChange[] | undefined) ?? []) {
-    before.set(c.path, c.kind?.type === "add" ? null : readTextIfSmall(c.path));
+    before.set(c.path, c.kind?.type === "add" ? null : readFileIfSmall(c.path));
   }
   return before;
 }
 
 /** Diff content of a fileChange: before = snapshot; after = predicted from the hunks or read from disk. */
-export function fileChangeDiffs(item: Item, before: FileBefore | undefined, afterFromDisk: boolean): ToolCallContent[] {
+export function fileChangeDiffs(item: Item, before: FileBefore | undefined, afterFromDisk: boolean, disk = true): ToolCallContent[] {
+  // Without disk access (history replay: today's files say nothing about then), only the hunks.
+  const readTextIfSmall = disk ? readFileIfSmall : (): undefined => undefined;
   const content: ToolCallContent[] = [];
   for (const c of (item.changes as FileChange[] | undefined) ?? []) {
     const kind = c.kind?.type ?? "update";
@@ -153,8 +155,8 @@ export function mcpToolKind(tool: string, readOnlyHint: boolean | null | undefin
   return "other";
 }
 
-/** How a tool item looks when it starts. */
-export function describeItem(item: Item, before?: FileBefore): ToolCallView {
+/** How a tool item looks when it starts. `disk: false` never reads files (history replay). */
+export function describeItem(item: Item, before?: FileBefore, opts: { disk?: boolean } = {}): ToolCallView {
   switch (item.type) {
     case "commandExecution":
       return describeCommand(str(item.command) ?? "command", str(item.cwd), item.commandActions as CommandAction[] | undefined);
@@ -172,7 +174,7 @@ export function describeItem(item: Item, before?: FileBefore): ToolCallView {
         kind: changes.length === 1 && changes[0]!.kind?.type === "delete" ? "delete" : changes.length === 1 && changes[0]!.kind?.move_path ? "move" : "edit",
         locations,
         rawInput: { changes: changes.map((c) => ({ path: c.path, kind: c.kind?.type ?? "update", ...(c.kind?.move_path ? { movePath: c.kind.move_path } : {}) })) },
-        content: fileChangeDiffs(item, before, false),
+        content: fileChangeDiffs(item, before, false, opts.disk ?? true),
       };
     }
     case "mcpToolCall": {

@@ -80,7 +80,7 @@ export function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions =
 
 /** A tool item as one `tool_call` with its final state: what it was, how it ended, what it printed. */
 function toolCall(item: Item, turnEnded: boolean): SessionUpdate {
-  const view = describeItem(item);
+  const view = describeItem(item, undefined, { disk: false });
   const done = item.type === "fileChange" && item.status === "completed" ? storedFileChange(item) : completedItemUpdate(item);
   let status: ToolCallStatus = done.status ?? "completed";
   // Codex stopped (killed or interrupted) before the item finished: it never will.

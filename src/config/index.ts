@@ -17,6 +17,42 @@ export const ENVIRONMENT = [
 export type AdapterConfig = { codexArgs: string[] };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig {
-  const raw = env.CODEX_ACP_CODEX_ARGS?.trim();
-  return { codexArgs: raw ? raw.split(/\s+/) : [] };
+  return { codexArgs: parseArgs(env.CODEX_ACP_CODEX_ARGS ?? "") };
+}
+
+/**
+ * Splits CODEX_ACP_CODEX_ARGS into argv: a JSON array of strings as is, otherwise words
+ * separated by spaces where '...' and "..." group and are removed, as a shell does (so
+ * `-c developer_instructions="be terse"` stays one argument; codex reads a -c value that
+ * is not TOML as a plain string).
+ * Written by hand: a dozen lines, and no shell is ever involved in running codex.
+ */
+export function parseArgs(raw: string): string[] {
+  const text = raw.trim();
+  if (!text) return [];
+  if (text.startsWith("[")) {
+    const parsed: unknown = JSON.parse(text);
+    if (!Array.isArray(parsed) || !parsed.every((a) => typeof a === "string")) {
+      throw new Error("CODEX_ACP_CODEX_ARGS: a JSON value must be an array of strings");
+    }
+    return parsed;
+  }
+  const args: string[] = [];
+  let current: string | undefined;
+  let quote: string | undefined;
+  for (const ch of text) {
+    if (quote) {
+      if (ch === quote) quote = undefined;
+      else current += ch;
+    } else if (ch === "'" || ch === '"') {
+      quote = ch;
+      current ??= "";
+    } else if (/\s/.test(ch)) {
+      if (current !== undefined) args.push(current);
+      current = undefined;
+    } else current = (current ?? "") + ch;
+  }
+  if (quote) throw new Error(`CODEX_ACP_CODEX_ARGS: unbalanced ${quote}`);
+  if (current !== undefined) args.push(current);
+  return args;
 }

@@ -1,6 +1,6 @@
 // The codex binary of the pinned @openai/codex dependency, for the offline fixtures
 // (CODEX_PATH is deliberately ignored: fixtures test the version this package ships).
-import { locateCodex } from "../codex/locate.js";
+import { locateCodex } from "../codex/index.js";
 
 let cached: string | undefined;
 

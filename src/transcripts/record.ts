@@ -107,20 +107,25 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     const text = serializeTranscript(ordered, entries);
     writing = writing
       .then(async () => {
+        const t0 = performance.now();
         await writeFile(`${out}.tmp`, text);
         await rename(`${out}.tmp`, out);
+        lastWriteMs = performance.now() - t0;
       })
       .catch((error: unknown) => log.error({ err: error, out }, "record: cannot write transcript"));
     return writing;
   };
   let flushTimer: NodeJS.Timeout | undefined;
+  // Each rewrite costs time proportional to the transcript: space them by 20x the last
+  // write, so writing stays a small share of a long session instead of growing with its square.
+  let lastWriteMs = 0;
   const scheduleFlush = () => {
     dirty = true;
     if (!initializeSeen || flushTimer) return;
     flushTimer = setTimeout(() => {
       flushTimer = undefined;
       void flush();
-    }, 50);
+    }, Math.max(50, lastWriteMs * 20));
   };
 
   const onEntry = (entry: TranscriptEntry | null) => {

@@ -101,3 +101,14 @@ describe("completeFileToolItem", () => {
     expect(u).toMatchObject({ status: "failed", content: [{ type: "content", content: { type: "text", text: "tool call timed out" } }], rawOutput: { message: "tool call timed out" } });
   });
 });
+
+describe("the MCP server and the bridge agree on the wire", () => {
+  it("share the diff _meta key, the server name and the tool names", async () => {
+    const mcp = await import("../../src/mcp/index.js");
+    const bridge = await import("../../src/bridge/index.js");
+    expect(mcp.DIFF_META_KEY).toBe(bridge.DIFF_META_KEY);
+    const fileTools = await import("../../src/bridge/file-tools.js");
+    expect(fileTools.describeFileToolItem({ type: "mcpToolCall", id: "c1", server: bridge.FILE_TOOLS_SERVER, tool: mcp.READ_TOOL, arguments: { path: "/a" } })?.kind).toBe("read");
+    expect(fileTools.describeFileToolItem({ type: "mcpToolCall", id: "c2", server: bridge.FILE_TOOLS_SERVER, tool: mcp.WRITE_TOOL, arguments: { path: "/a", content: "x" } })?.kind).toBe("edit");
+  });
+});
