@@ -2,6 +2,8 @@
 // change what Codex does from the very next turn.
 import { afterEach, describe, expect, it } from "vitest";
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { startAdapter, type Adapter } from "../support/adapter.js";
@@ -67,7 +69,11 @@ describe("modes", () => {
 
   it("a write outside the workspace: auto's sandbox stops it (Codex asks; rejected), after set_mode full-access the next turn runs it without asking", async () => {
     // Not under /tmp or $TMPDIR: workspace-write lets Codex write there.
-    const outside = await realpath(await mkdtemp(path.join(process.cwd(), ".cca-outside-")));
+    // Somewhere Codex's workspace-write sandbox never allows: not the workspace, not /tmp or
+    // $TMPDIR (where a CI checkout may well live).
+    const parent = existsSync("/var/tmp") ? "/var/tmp" : os.homedir();
+    const outside = await realpath(await mkdtemp(path.join(parent, "cca-outside-")));
+    expect(outside.startsWith(`${await realpath(os.tmpdir())}${path.sep}`)).toBe(false);
     const target = path.join(outside, "free.txt");
     const write = (callId: string): ScriptedResponse => ({ items: [toolCall("exec_command", { cmd: `echo free > ${target}` }, { callId })] });
     const { asked, session } = await start([write("c1"), done, write("c2"), done]);
