@@ -7,16 +7,25 @@ const id = z.union([z.number(), z.string()]);
 
 export const rpcErrorSchema = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
 
-export const incomingMessageSchema = z.union([
-  // response
-  z.looseObject({ id, result: z.unknown() }).refine((m) => !("method" in m)),
-  z.looseObject({ id, error: rpcErrorSchema }).refine((m) => !("method" in m)),
-  // server -> client request
-  z.looseObject({ id, method: z.string(), params: z.unknown().optional() }),
-  // notification
-  z.looseObject({ method: z.string(), params: z.unknown().optional() }),
+const responseSchema = z.union([
+  z.looseObject({ id, result: z.unknown() }),
+  z.looseObject({ id, error: rpcErrorSchema }),
 ]);
-export type IncomingMessage = z.infer<typeof incomingMessageSchema>;
+const requestSchema = z.looseObject({ id, method: z.string(), params: z.unknown().optional() });
+const notificationSchema = z.looseObject({ method: z.string(), params: z.unknown().optional() });
+
+/**
+ * Validates one incoming message. The schema is chosen by shape first (method? id?), so
+ * the hot path (thousands of deltas a second) never builds failed-branch issues.
+ */
+export const incomingMessageSchema = {
+  safeParse(raw: unknown) {
+    const m = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
+    if ("method" in m) return "id" in m ? requestSchema.safeParse(raw) : notificationSchema.safeParse(raw);
+    return responseSchema.safeParse(raw);
+  },
+};
+export type IncomingMessage = z.infer<typeof responseSchema> | z.infer<typeof requestSchema> | z.infer<typeof notificationSchema>;
 
 /** Pulls the thread id out of a notification's params, for per-thread routing. */
 export const threadScopedParamsSchema = z.looseObject({ threadId: z.string() });
