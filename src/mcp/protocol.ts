@@ -43,6 +43,11 @@ export function createEndpointProtocol(opts: { name: string; version: string; ca
     if (req.method !== "POST" || !isInitializeRequest(body)) {
       return reply(res, 400, -32000, "Bad Request: no valid session id");
     }
+    // One endpoint serves one ACP session, and Codex connects once per thread: a new
+    // initialize means an earlier connection (e.g. of a Codex child that died) is stale.
+    const stale = [...transports.values()];
+    transports.clear();
+    for (const t of stale) void t.close().catch(() => undefined);
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
