@@ -5,7 +5,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
 import { toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
 const SERVER = path.resolve(import.meta.dirname, "../support/stdio-mcp-server.mjs");
@@ -19,15 +19,8 @@ afterEach(async () => {
 const done: ScriptedResponse = { items: [{ type: "message", text: "done" }] };
 
 async function start(responses: ScriptedResponse[], answer = "allow_once") {
-  const asked: acp.RequestPermissionRequest[] = [];
-  adapter = await startAdapter({
-    responses,
-    setupClient: (app) =>
-      app.onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-        asked.push(params);
-        return { outcome: { outcome: "selected", optionId: answer } };
-      }),
-  });
+  const { asked, setupClient } = answerPermissions(answer);
+  adapter = await startAdapter({ responses, setupClient });
   await adapter.initialize();
   const log = path.join(await mkdtemp(path.join(os.tmpdir(), "cca-mcp-")), "calls.jsonl");
   const session = await adapter.newSession(undefined, {

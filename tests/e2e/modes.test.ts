@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
 import { applyPatch, toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
 let adapter: Adapter | undefined;
@@ -21,15 +21,8 @@ const patchTo = (callId: string, from: string, to: string): ScriptedResponse => 
 });
 
 async function start(responses: ScriptedResponse[]) {
-  const asked: acp.RequestPermissionRequest[] = [];
-  adapter = await startAdapter({
-    responses,
-    setupClient: (app) =>
-      app.onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
-        asked.push(params);
-        return { outcome: { outcome: "selected", optionId: "reject" } };
-      }),
-  });
+  const { asked, setupClient } = answerPermissions("reject");
+  adapter = await startAdapter({ responses, setupClient });
   await adapter.initialize();
   const session = await adapter.newSession();
   return { asked, session };

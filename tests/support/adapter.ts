@@ -185,3 +185,16 @@ export async function codexChildPid(adapterPid: number): Promise<number | undefi
   }
   return undefined;
 }
+
+/** A client-side permission handler that picks `optionId` every time and keeps what was asked. */
+export function answerPermissions(optionId: string): { asked: acp.RequestPermissionRequest[]; setupClient: (app: acp.ClientApp) => void } {
+  const asked: acp.RequestPermissionRequest[] = [];
+  return {
+    asked,
+    setupClient: (app) =>
+      app.onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+        asked.push(params);
+        return { outcome: { outcome: "selected", optionId } };
+      }),
+  };
+}
