@@ -123,40 +123,47 @@ for (let i = 0; i < RUNS; i++) {
   }
 }
 
-// Throughput and memory: one process per side, several 5,000-delta turns.
+// Throughput and memory: one process per side, 5,000-delta turns alternating between the
+// sides (so drift in the machine's load hits both alike), then cancel latency.
 const rss: Record<Side, number> = { plain: 0, adapter: 0 };
 const cancelMs: number[] = [];
+const peers = {} as Record<Side, { peer: LinePeer; id: string }>;
 for (const side of ["plain", "adapter"] as Side[]) {
   const peer = start(side);
   await handshake(peer, side);
-  const id = await openSession(peer, side);
-  for (let i = 0; i < Math.max(7, Math.ceil(RUNS / 2)); i++) {
+  peers[side] = { peer, id: await openSession(peer, side) };
+}
+for (let i = 0; i < Math.max(7, RUNS); i++) {
+  for (const side of ["plain", "adapter"] as Side[]) {
     fake.enqueue(bigAnswer());
-    const r = await turn(peer, side, id, "stream please");
+    const r = await turn(peers[side].peer, side, peers[side].id, "stream please");
     if (r.chunks !== STREAM_DELTAS) process.stderr.write(`warning: ${side} saw ${r.chunks} chunks\n`);
     add(`chunks per second (${STREAM_DELTAS}-delta stream)`, side, (r.chunks - 1) / (r.span / 1000));
   }
-  if (side === "adapter") {
-    // Cancel latency: session/cancel mid-stream -> prompt result.
-    for (let i = 0; i < 5; i++) {
-      fake.enqueue({ items: [{ type: "message", text: "a b c d e f g h", deltas: 8 }], delayMs: 100, hang: true });
-      let t = 0;
-      let sent = false;
-      const stop = peer.watch((m) => {
-        if (!sent && m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk") {
-          sent = true;
-          t = performance.now();
-          peer.notify("session/cancel", { sessionId: id });
-        }
-      });
-      const r = await peer.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "cancel me" }] });
-      stop();
-      if (r.result?.stopReason !== "cancelled") process.stderr.write(`warning: cancel gave ${JSON.stringify(r)}\n`);
-      cancelMs.push(performance.now() - t);
-    }
+}
+{
+  // Cancel latency: session/cancel mid-stream -> prompt result.
+  const { peer, id } = peers.adapter;
+  for (let i = 0; i < 5; i++) {
+    fake.enqueue({ items: [{ type: "message", text: "a b c d e f g h", deltas: 8 }], delayMs: 100, hang: true });
+    let t = 0;
+    let sent = false;
+    const stop = peer.watch((m) => {
+      if (!sent && m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk") {
+        sent = true;
+        t = performance.now();
+        peer.notify("session/cancel", { sessionId: id });
+      }
+    });
+    const r = await peer.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "cancel me" }] });
+    stop();
+    if (r.result?.stopReason !== "cancelled") process.stderr.write(`warning: cancel gave ${JSON.stringify(r)}\n`);
+    cancelMs.push(performance.now() - t);
   }
-  rss[side] = await peakRss(peer.child.pid!);
-  await peer.close();
+}
+for (const side of ["plain", "adapter"] as Side[]) {
+  rss[side] = await peakRss(peers[side].peer.child.pid!);
+  await peers[side].peer.close();
 }
 
 const rows: Array<[string, string, string, string]> = [["measure", "plain codex app-server", "codex-cli-acp", "ratio"]];
