@@ -197,10 +197,17 @@ export function createAgent({ host, log, features = [], serverRequestHandlers = 
       if (opening.kind === "new") {
         const started = await client.request("thread/start", threadParams(opening.settings), threadStartResponseSchema);
         session = new AcpSession(started.thread.id, opening.settings, deps);
+        const thread = started.thread as Record<string, unknown>;
+        opening.storedThread = () => Promise.resolve(thread);
       } else {
         if (!threadId) throw new Error("openSession: a thread id is required to resume");
         await client.request("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
         session = new AcpSession(threadId, opening.settings, deps);
+        if (!opening.storedThread) {
+          let read: Promise<Record<string, unknown>> | undefined;
+          opening.storedThread = () =>
+            (read ??= client.request("thread/read", { threadId }).then((r) => ((r as { thread?: Record<string, unknown> }).thread ?? {})));
+        }
       }
       session.bind(client, generation);
     } catch (err) {

@@ -20,7 +20,7 @@ const modelSchema = z.looseObject({
 });
 type Model = z.infer<typeof modelSchema>;
 const modelListSchema = z.looseObject({ data: z.array(modelSchema), nextCursor: z.string().nullish() });
-const threadReadSchema = z.looseObject({ thread: z.looseObject({ model: z.string().nullish(), reasoningEffort: z.string().nullish() }) });
+const storedModelSchema = z.looseObject({ model: z.string().nullish(), reasoningEffort: z.string().nullish() });
 
 /** The model catalog, fetched once per app-server child. */
 const catalogs = new WeakMap<CodexHost, { generation: number; models: Promise<Model[]> }>();
@@ -127,17 +127,16 @@ export async function setConfigOption(session: AcpSession, configId: string, val
 /** Puts `configOptions` in the session response; tells the client when the mode changes elsewhere. */
 export const configOptionsFeature: SessionFeature = {
   name: "config-options",
-  async attach(session, _opening, response, services) {
+  async attach(session, opening, response, services) {
     const state: ConfigState = { models: [] };
     states.set(session, state);
     try {
       state.models = await listModels(services);
       if (!session.settings.model || !session.settings.effort) {
-        const client = await services.host.client();
-        const read = await client.request("thread/read", { threadId: session.id, includeTurns: false }, threadReadSchema);
-        session.settings.model ??= read.thread.model ?? undefined;
+        const thread = storedModelSchema.parse(await opening.storedThread!());
+        session.settings.model ??= thread.model ?? undefined;
         const model = modelEntry(state, session.settings.model);
-        session.settings.effort ??= read.thread.reasoningEffort ?? model?.defaultReasoningEffort ?? undefined;
+        session.settings.effort ??= thread.reasoningEffort ?? model?.defaultReasoningEffort ?? undefined;
       }
     } catch (err) {
       services.log.warn({ err: String(err), sessionId: session.id }, "could not read the model catalog; model options hidden");

@@ -17,6 +17,12 @@ export type SessionOpening = {
   settings: ThreadSettings;
   /** A random key naming this session before Codex has given it a thread id. */
   key: string;
+  /**
+   * The Codex thread as stored (name, preview, model, effort...), read at most once per
+   * opening and shared by every feature. openSession fills it in (from thread/start's
+   * answer for a new session); a caller that already read the thread may set it first.
+   */
+  storedThread?: () => Promise<Record<string, unknown>>;
 };
 
 export interface SessionFeature {

@@ -82,7 +82,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   /** Opens a stored thread as a session (load or resume), replacing an open session of the same id. */
   async function reopen(kind: "load" | "resume", request: acp.LoadSessionRequest | acp.ResumeSessionRequest) {
     const cwd = await agent.validateCwd(request.cwd);
-    await storedThread(request.sessionId);
+    const thread = await storedThread(request.sessionId);
     const open = agent.state.sessions.get(request.sessionId);
     if (open) await agent.closeSession(open);
     const opening: SessionOpening = {
@@ -90,6 +90,8 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       request: { ...request, mcpServers: request.mcpServers ?? [] },
       settings: { cwd, ...DEFAULT_SETTINGS },
       key: randomUUID(),
+      // Already read to check the id exists: the features reuse it instead of reading again.
+      storedThread: () => Promise.resolve(thread as Record<string, unknown>),
     };
     const { session, response } = await agent.openSession(opening, request.sessionId);
     delete response.sessionId;

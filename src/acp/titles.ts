@@ -45,7 +45,6 @@ const userMessageSchema = z.looseObject({
     content: z.array(z.unknown()),
   }),
 });
-const threadReadSchema = z.looseObject({ thread: threadSchema });
 
 function firstText(content: unknown[]): string | undefined {
   const texts = content
@@ -72,13 +71,12 @@ export function titlesFeature(): SessionFeature {
       if (opening.kind !== "new") {
         // A stored thread: it may have a name or a first message already.
         try {
-          const client = await services.host.client();
-          const read = await client.request("thread/read", { threadId: session.id }, threadReadSchema);
-          const title = threadTitle(read.thread);
+          const thread = threadSchema.parse(await opening.storedThread!());
+          const title = threadTitle(thread);
           // Tell the client what it is called (it may not have listed sessions first).
-          if (title) announce(session, title, services, isoTime(read.thread.updatedAt));
+          if (title) announce(session, title, services, isoTime(thread.updatedAt));
         } catch (err) {
-          services.log.debug({ err: String(err), sessionId: session.id }, "thread/read for the title failed");
+          services.log.debug({ err: String(err), sessionId: session.id }, "reading the stored thread for the title failed");
         }
       }
       const listener = (method: string, params: Record<string, unknown>) => {
