@@ -99,7 +99,7 @@ export async function benchFileTools(): Promise<Row[]> {
       const editor = backend === "client" ? diskBackedEditor() : undefined;
       const access = createFileAccess({ ...(editor ? { editor } : {}), logger: silent, policy: { mode: () => "full-access", roots: () => [dir] } });
       const endpoint = await server.register(backend);
-      server.bind(backend, (name, args) => callFileTool(access, name, args));
+      server.bind(backend, (name, args) => callFileTool(access, name, args, { cwd: dir }));
       const client = new Client({ name: "bench", version: "1" });
       await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }));
       clients.push(client);

@@ -126,6 +126,10 @@ export function createAgent({ host, log, features = [], serverRequestHandlers = 
       state.clientCapabilities = params.clientCapabilities ?? {};
       host.start();
       log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
+      // After this answer is sent (setImmediate), so warming up never delays it.
+      setImmediate(() => {
+        for (const feature of features) feature.initialized?.(services);
+      });
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: state.agentCapabilities,

@@ -27,6 +27,8 @@ export type SessionOpening = {
 
 export interface SessionFeature {
   readonly name: string;
+  /** After `initialize` was answered (the client's capabilities are known): warm up what sessions will need. */
+  initialized?(services: AgentServices): void;
   /** Before the thread is started or resumed: amend its settings (config, instructions, policy). */
   prepare?(opening: SessionOpening, services: AgentServices): void | Promise<void>;
   /** After the session exists: hang listeners on it, and add fields to the response (modes, configOptions). */

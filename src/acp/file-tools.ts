@@ -1,37 +1,44 @@
 // The embedded file tools as a session feature: each ACP session gets its own MCP endpoint
 // (URL path + bearer token) on the adapter's one MCP server, registered in the thread's
-// `config.mcp_servers`, and its tool calls are served by src/fs (editor first when the client
-// has the fs capability, else node:fs) under the session's write policy. Writes outside the
-// workspace ask the user once per call (session/request_permission); Codex itself is told to
-// auto-approve our tools so the user never sees two prompts for one call.
+// `config.mcp_servers`, and its tool calls are served by src/fs (the editor when the client has
+// the fs capability, whose answer is final; else node:fs) under the session's write policy.
+// With the editor's write capability the model gets our editor-backed apply_patch, and Codex's
+// native one (which writes the disk behind the editor's back) is removed from the thread through
+// a per-thread model catalog (src/codex/catalog.ts). Writes outside the workspace ask the user
+// once per call; Codex is told to auto-approve our tools, so one call never shows two prompts.
 // ACP tool-call updates come from the app-server items (src/bridge/file-tools.ts), not from here.
-import { AsyncLocalStorage } from "node:async_hooks";
 import * as acp from "@agentclientprotocol/sdk";
-import { FILE_TOOLS_SERVER } from "../bridge/index.js";
 import { VERSION } from "../config/index.js";
-import { createFileAccess, type EditorFiles, type FileAccess } from "../fs/index.js";
-import { FileToolsServer, READ_TOOL, WRITE_TOOL, callFileTool, type ToolCaller } from "../mcp/index.js";
+import { createFileAccess, type EditorFiles, type FileAccess, type FileChange } from "../fs/index.js";
+import { FileToolsServer, callFileTool, type ToolCaller } from "../mcp/index.js";
+import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
+import { FileToolCalls } from "./file-tool-calls.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
+import { askPermission } from "./permission.js";
 import type { AcpSession } from "./session.js";
 
 export { FILE_TOOLS_SERVER };
 
-export const FILE_TOOLS_INSTRUCTIONS = `An editor is attached to this session. For files in the workspace, use the \`${FILE_TOOLS_SERVER}\` MCP tools: \`${READ_TOOL}\` (absolute path; optional 1-based line and limit) instead of shell commands such as cat, sed or head, and \`${WRITE_TOOL}\` (absolute path and the complete new content) to create or replace a file. They read the editor's buffers, including unsaved changes, and the user can review and undo every write in the editor.`;
-
-/** How long a write waits for the app-server item of its call (to name the permission request after it). */
-const ITEM_WAIT_MS = 1000;
-
-type WriteCall = { path: string; content: string; toolCallId?: string };
+/** The model's instructions about the tools (and what the editor's buffers mean). */
+export function fileToolsInstructions(withPatch: boolean): string {
+  const ns = `\`${FILE_TOOLS_SERVER}\``;
+  const edit = withPatch
+    ? `\`${PATCH_TOOL}\` to edit files (the usual patch format: \`*** Begin Patch\`, \`*** Update File:\` / \`*** Add File:\` / \`*** Delete File:\`, \`@@\` hunks, \`*** End Patch\`; paths relative to the working directory or absolute), and \`${WRITE_TOOL}\` (absolute path and the complete content) to write a whole file.`
+    : `\`${WRITE_TOOL}\` (absolute path and the complete new content) to create or replace a file.`;
+  return [
+    `An editor is attached to this session. Read and edit workspace files with the ${ns} MCP tools: \`${READ_TOOL}\` (absolute path; optional 1-based line and limit) instead of shell commands such as cat, sed or head, and ${edit}`,
+    "These tools work on the editor's buffers, including changes the user has not saved, and the user reviews and can undo every edit in the editor. " +
+      `When \`${READ_TOOL}\` reports \`unsaved_changes: true\`, the editor's text differs from the file on disk: shell commands (builds, tests, grep) still see the disk version until the user saves.`,
+    "When a tool answers with an error (for example permission denied), the user's editor refused: do not work around it with shell commands.",
+  ].join("\n");
+}
 
 type FileToolsSession = {
   session: AcpSession;
   access: FileAccess;
   /** "Always allow writes outside the workspace" was chosen in this session. */
   alwaysAllow: boolean;
-  /** In-progress write_text_file items of our server, from item/started (id -> arguments). */
-  writeItems: Map<string, { path?: unknown; content?: unknown; claimed: boolean }>;
-  itemWaiters: Set<() => void>;
-  pendingPermissions: Set<AbortController>;
+  calls: FileToolCalls;
   unlisten(): void;
 };
 
@@ -40,27 +47,51 @@ export type FileToolsFeatureOptions = {
   server?: FileToolsServer;
 };
 
+/** True when the client lets the editor write files: then our apply_patch replaces Codex's. */
+function editorWrites(services: AgentServices): boolean {
+  return services.clientCapabilities().fs?.writeTextFile === true;
+}
+
 export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFeature {
   let server = opts.server;
-  /** Session key (opening.key) per session id, and the session state per key. */
+  /** Session key (opening.key) per session, and the session state per key. */
   const keyOf = new Map<AcpSession, string>();
   const states = new Map<string, FileToolsSession>();
-  const currentCall = new AsyncLocalStorage<WriteCall>();
 
   const getServer = (services: AgentServices): FileToolsServer => {
     server ??= new FileToolsServer({ log: services.log, name: "codex-cli-acp", version: VERSION });
     return server;
   };
 
+  /** The catalog path for threads without the native apply_patch; undefined (logged) if it cannot be made. */
+  const catalogPath = (services: AgentServices): Promise<string | undefined> =>
+    services.host.catalogWithoutNativePatch().then(
+      (c) => c.path,
+      (err: unknown) => {
+        services.log.warn({ reason: err instanceof Error ? err.message : String(err) }, "cannot remove Codex's native apply_patch from this thread");
+        return undefined;
+      },
+    );
+
   return {
     name: "file-tools",
 
+    initialized(services: AgentServices): void {
+      if (!editorWrites(services)) return;
+      // Off the critical path: the first session/new then finds the catalog ready.
+      void getServer(services).start().catch(() => undefined);
+      void catalogPath(services);
+    },
+
     async prepare(opening: SessionOpening, services: AgentServices): Promise<void> {
-      const endpoint = await getServer(services).register(opening.key);
+      const withPatch = editorWrites(services);
+      const tools: FileToolName[] = withPatch ? [READ_TOOL, WRITE_TOOL, PATCH_TOOL] : [READ_TOOL, WRITE_TOOL];
+      const [endpoint, catalog] = await Promise.all([getServer(services).register(opening.key, { tools }), withPatch ? catalogPath(services) : undefined]);
       const s = opening.settings;
       const existing = (s.config?.mcp_servers as Record<string, unknown> | undefined) ?? {};
       s.config = {
         ...s.config,
+        ...(catalog ? { model_catalog_json: catalog } : {}),
         mcp_servers: {
           ...existing,
           [FILE_TOOLS_SERVER]: {
@@ -68,38 +99,32 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
             http_headers: endpoint.headers,
             // Our own write policy decides (and asks the user when needed): codex must not ask too.
             default_tools_approval_mode: "approve",
-            tools: { [WRITE_TOOL]: { approval_mode: "approve" }, [READ_TOOL]: { approval_mode: "approve" } },
+            tools: Object.fromEntries(tools.map((t) => [t, { approval_mode: "approve" }])),
           },
         },
       };
-      s.developerInstructions = s.developerInstructions ? `${s.developerInstructions}\n\n${FILE_TOOLS_INSTRUCTIONS}` : FILE_TOOLS_INSTRUCTIONS;
-      services.log.debug({ key: opening.key, kind: opening.kind }, "file tools endpoint registered");
+      // Codex's own apply_patch stays on offer: watch for the ones it rejects (they have no item).
+      if (!catalog) s.rawEvents = true;
+      const instructions = fileToolsInstructions(withPatch);
+      s.developerInstructions = s.developerInstructions ? `${s.developerInstructions}\n\n${instructions}` : instructions;
+      services.log.debug({ key: opening.key, kind: opening.kind, tools }, "file tools endpoint registered");
     },
 
     attach(session: AcpSession, opening: SessionOpening, _response: Record<string, unknown>, services: AgentServices): void {
       const srv = getServer(services);
-      const state: FileToolsSession = {
-        session,
-        access: undefined as unknown as FileAccess,
-        alwaysAllow: false,
-        writeItems: new Map(),
-        itemWaiters: new Set(),
-        pendingPermissions: new Set(),
-        unlisten: () => undefined,
-      };
+      const calls = new FileToolCalls();
+      const state: FileToolsSession = { session, access: undefined as unknown as FileAccess, alwaysAllow: false, calls, unlisten: () => undefined };
       state.access = createFileAccess({
         editor: editorFiles(session, services),
         logger: services.log,
         policy: {
           mode: () => session.mode,
           roots: () => session.roots,
-          ask: ({ path }) => askWrite(state, services, path, currentCall.getStore()),
+          ask: ({ changes, call }) => askWrite(state, services, changes, call),
         },
       });
-      const listener = (method: string, params: Record<string, unknown>): void => trackItems(state, method, params);
-      const cancel = (): void => {
-        for (const c of state.pendingPermissions) c.abort();
-      };
+      const listener = (method: string, params: Record<string, unknown>): void => calls.observe(method, params);
+      const cancel = (): void => calls.cancelWaits();
       session.threadListeners.add(listener);
       session.cancelHooks.add(cancel);
       state.unlisten = () => {
@@ -110,12 +135,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       if (old !== undefined && old !== opening.key) release(srv, old);
       keyOf.set(session, opening.key);
       states.set(opening.key, state);
-      const caller: ToolCaller = (name, args) => {
-        if (name !== WRITE_TOOL) return callFileTool(state.access, name, args);
-        const a = (args ?? {}) as { path?: unknown; content?: unknown };
-        const call: WriteCall = { path: String(a.path), content: typeof a.content === "string" ? a.content : "" };
-        return currentCall.run(call, () => callFileTool(state.access, name, args));
-      };
+      const caller: ToolCaller = (name, args) => callFileTool(state.access, name, args, { cwd: session.cwd, call: { tool: name, args } });
       srv.bind(opening.key, caller);
     },
 
@@ -136,7 +156,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     const state = states.get(key);
     if (state) {
       state.unlisten();
-      for (const c of state.pendingPermissions) c.abort();
+      state.calls.cancelWaits();
       states.delete(key);
     }
     srv.unregister(key);
@@ -173,101 +193,37 @@ export function editorFiles(session: AcpSession, services: AgentServices): Edito
   return editor;
 }
 
-function trackItems(state: FileToolsSession, method: string, params: Record<string, unknown>): void {
-  if (method !== "item/started" && method !== "item/completed") return;
-  const item = params.item as { type?: string; id?: string; server?: string; tool?: string; arguments?: unknown } | undefined;
-  if (!item?.id || item.type !== "mcpToolCall" || item.server !== FILE_TOOLS_SERVER || item.tool !== WRITE_TOOL) return;
-  if (method === "item/completed") {
-    state.writeItems.delete(item.id);
-    return;
-  }
-  let a = item.arguments;
-  if (typeof a === "string") {
-    try {
-      a = JSON.parse(a);
-    } catch {
-      a = {};
-    }
-  }
-  const args = (a && typeof a === "object" ? a : {}) as { path?: unknown; content?: unknown };
-  state.writeItems.set(item.id, { path: args.path, content: args.content, claimed: false });
-  for (const wake of [...state.itemWaiters]) wake();
-}
-
-/** The id of the app-server item of this write call (the tool call the client already shows), if it can be told. */
-async function itemIdOf(state: FileToolsSession, call: WriteCall): Promise<string | undefined> {
-  const find = (): string | undefined => {
-    for (const [id, a] of state.writeItems) {
-      if (!a.claimed && a.path === call.path && a.content === call.content) {
-        a.claimed = true;
-        return id;
-      }
-    }
-    return undefined;
-  };
-  const found = find();
-  if (found) return found;
-  return new Promise<string | undefined>((resolve) => {
-    const done = (id: string | undefined): void => {
-      clearTimeout(timer);
-      state.itemWaiters.delete(wake);
-      resolve(id);
-    };
-    const wake = (): void => {
-      const id = find();
-      if (id) done(id);
-    };
-    const timer = setTimeout(() => done(undefined), ITEM_WAIT_MS);
-    state.itemWaiters.add(wake);
-  });
-}
-
-/** Asks the user about a write outside the workspace. Resolves true to go ahead. */
-async function askWrite(state: FileToolsSession, services: AgentServices, path: string, call: WriteCall | undefined): Promise<boolean> {
+/** Asks the user about a write (or a patch) that touches files outside the workspace. Resolves true to go ahead. */
+async function askWrite(state: FileToolsSession, services: AgentServices, changes: FileChange[], call: unknown): Promise<boolean> {
   if (state.alwaysAllow) return true;
   const session = state.session;
-  // The turn was cancelled (or the session closed): refuse without asking.
   if (session.cancelling) return false;
-  const newText = call?.path === path ? call.content : undefined;
-  const toolCallId = (call ? await itemIdOf(state, call) : undefined) ?? `${FILE_TOOLS_SERVER}-write-${Date.now().toString(36)}`;
-  let oldText: string | null = null;
-  if (newText !== undefined) {
-    oldText = await state.access
-      .read({ path })
-      .then((r) => r.content)
-      .catch(() => null);
-  }
-  const controller = new AbortController();
-  state.pendingPermissions.add(controller);
-  try {
-    const response = await services.client().request(
-      acp.methods.client.session.requestPermission,
-      {
-        sessionId: session.id,
-        toolCall: {
-          toolCallId,
-          title: `Write ${path} (outside the workspace)`,
-          kind: "edit",
-          status: "pending",
-          locations: [{ path, line: 1 }],
-          ...(newText !== undefined ? { content: [{ type: "diff", path, oldText, newText }] } : {}),
-        },
-        options: [
-          { optionId: "allow_once", name: "Allow", kind: "allow_once" },
-          { optionId: "allow_always", name: "Always allow writes outside the workspace for this session", kind: "allow_always" },
-          { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-        ],
-      },
-      { cancellationSignal: controller.signal, stopWaitingOnCancel: true },
-    );
-    const outcome = response.outcome;
-    if (outcome.outcome !== "selected") return false;
-    if (outcome.optionId === "allow_always") state.alwaysAllow = true;
-    return outcome.optionId === "allow_once" || outcome.optionId === "allow_always";
-  } catch (err) {
-    services.log.info({ sessionId: session.id, reason: err instanceof Error ? err.message : String(err) }, "write permission request failed; not writing");
-    return false;
-  } finally {
-    state.pendingPermissions.delete(controller);
-  }
+  const toolCallId = (await state.calls.itemIdOf(call)) ?? `${FILE_TOOLS_SERVER}-write-${Date.now().toString(36)}`;
+  const first = changes[0];
+  const title =
+    changes.length === 1 && first
+      ? `${first.oldText === null ? "Create" : first.newText === "" ? "Delete" : "Write"} ${first.path} (outside the workspace)`
+      : `Change ${changes.length} files, some outside the workspace`;
+  const toolCall: acp.ToolCallUpdate = {
+    toolCallId,
+    title,
+    kind: "edit",
+    status: "pending",
+    locations: changes.map((c) => ({ path: c.path, line: 1 })),
+    content: changes.map((c) => ({ type: "diff", path: c.path, oldText: c.oldText, newText: c.newText })),
+  };
+  const { answer } = await askPermission(
+    session,
+    services,
+    toolCall,
+    [
+      { option: { optionId: "allow_once", name: "Allow", kind: "allow_once" }, answer: "once" as const },
+      { option: { optionId: "allow_always", name: "Always allow writes outside the workspace for this session", kind: "allow_always" }, answer: "always" as const },
+      { option: { optionId: "reject_once", name: "Reject", kind: "reject_once" }, answer: "no" as const },
+    ],
+    "no" as const,
+    "no" as const,
+  );
+  if (answer === "always") state.alwaysAllow = true;
+  return answer !== "no";
 }

@@ -132,6 +132,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       try {
         const turns = await history(await client(), session.id);
         const updates = replayTurns(turns, {
+          cwd: session.cwd,
           onSkip: (reason, detail) => log.warn({ sessionId: session.id, reason, detail }, "history entry not replayed"),
         });
         for (const update of updates) session.send(update).catch(() => undefined);

@@ -27,6 +27,11 @@ export type ThreadSettings = {
   effort?: string;
   developerInstructions?: string;
   config?: Record<string, unknown>;
+  /**
+   * Ask Codex for the model's raw response items (thread/start only; Codex ignores it on resume).
+   * The file tools need them to show a native apply_patch that Codex rejected, which has no item.
+   */
+  rawEvents?: boolean;
 };
 
 export type SessionDeps = {
@@ -50,7 +55,7 @@ type ActiveTurn = {
 const CANCEL_GRACE_MS = 3000;
 
 export class AcpSession {
-  private readonly translator = new ThreadEventTranslator();
+  private readonly translator = new ThreadEventTranslator(Date.now, () => this.settings.cwd);
   private active: ActiveTurn | undefined;
   private outbox: Promise<void> = Promise.resolve();
   private attachedGeneration = 0;
@@ -255,6 +260,7 @@ export function threadParams(s: ThreadSettings): Record<string, unknown> {
     ...(s.model ? { model: s.model } : {}),
     ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
     ...(s.config ? { config: s.config } : {}),
+    ...(s.rawEvents ? { experimentalRawEvents: true } : {}),
   };
 }
 

@@ -1,24 +1,22 @@
-// How calls of our own embedded MCP file tools (read_text_file / write_text_file)
-// look in the editor: kind read/edit, the file and range in the title, locations,
-// and a diff for writes. Returns undefined for any other item.
+// How calls of our own embedded MCP file tools (read_text_file / write_text_file /
+// apply_patch) look in the editor: kind read/edit (delete/move for a patch that only deletes
+// or moves), the file and range in the title, locations for every file, and the full
+// before/after diff of every file written. Returns undefined for any other item.
 // The app-server `mcpToolCall` item is the single source of these tool calls (one
 // `tool_call` at item/started, one `tool_call_update` at item/completed); the MCP
 // handler itself sends no updates. Shapes: contracts/*_text_file.md, "ACP events".
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import { describePatch } from "../patch/index.js";
+import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../tool-contract/index.js";
 import type { Item, ToolCallView } from "./items.js";
-
-/** Name of the embedded MCP server in the thread's `config.mcp_servers` (tools are `mcp__acp_fs__*` to the model). */
-export const FILE_TOOLS_SERVER = "acp_fs";
-/** Must equal src/mcp's DIFF_META_KEY: the tool result's `_meta` entry holding a write's diff. */
-export const DIFF_META_KEY = "codex-cli-acp/diff";
 /** rawInput.content / rawOutput.content are cut past this many bytes (the model still gets everything). */
 export const RAW_TEXT_LIMIT = 10 * 1024;
 
 type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
 
-function fileTool(item: Item): "read_text_file" | "write_text_file" | undefined {
+function fileTool(item: Item): FileToolName | undefined {
   if (item.type !== "mcpToolCall" || item.server !== FILE_TOOLS_SERVER) return undefined;
-  return item.tool === "read_text_file" || item.tool === "write_text_file" ? item.tool : undefined;
+  return isFileToolName(item.tool) ? item.tool : undefined;
 }
 
 function args(item: Item): Record<string, unknown> {
@@ -54,12 +52,21 @@ export function readTitle(path: string, line: number | undefined, limit: number 
   return `Read ${path}`;
 }
 
-export function describeFileToolItem(item: Item): ToolCallView | undefined {
+/** A patch's tool call: what it will do to which files. `cwd` resolves its relative paths. */
+export function describePatchCall(input: string, cwd: string | undefined): ToolCallView {
+  const summary = describePatch(input, cwd);
+  const rawInput = { input: truncateRaw(input) };
+  if (!summary) return { title: "Apply patch", kind: "edit", locations: [], rawInput };
+  return { title: summary.title, kind: summary.kind, locations: summary.paths.map((path) => ({ path })), rawInput };
+}
+
+export function describeFileToolItem(item: Item, cwd?: string): ToolCallView | undefined {
   const tool = fileTool(item);
   if (!tool) return undefined;
   const a = args(item);
+  if (tool === PATCH_TOOL) return describePatchCall(typeof a.input === "string" ? a.input : "", cwd);
   const path = typeof a.path === "string" ? a.path : "";
-  if (tool === "read_text_file") {
+  if (tool === READ_TOOL) {
     const line = posInt(a.line);
     const limit = posInt(a.limit);
     return {
@@ -90,13 +97,11 @@ export function completeFileToolItem(item: Item): ToolUpdate | undefined {
       rawOutput: structured && typeof structured.code === "number" ? { code: structured.code, message } : { message },
     };
   }
-  if (tool === "read_text_file") {
+  if (tool === READ_TOOL) {
     const rawOutput = typeof structured.content === "string" ? { ...structured, content: truncateRaw(structured.content) } : structured;
     return { sessionUpdate: "tool_call_update", toolCallId: item.id, status: "completed", rawOutput };
   }
-  const content: ToolCallContent[] = [];
-  const diff = diffOf(result?._meta);
-  if (diff) content.push({ type: "diff", path: diff.path, oldText: diff.oldText, newText: diff.newText });
+  const content: ToolCallContent[] = diffsInMeta(result?._meta).map((d) => ({ type: "diff", path: d.path, oldText: d.oldText, newText: d.newText }));
   return {
     sessionUpdate: "tool_call_update",
     toolCallId: item.id,
@@ -104,13 +109,6 @@ export function completeFileToolItem(item: Item): ToolUpdate | undefined {
     ...(content.length ? { content } : {}),
     rawOutput: structured,
   };
-}
-
-function diffOf(meta: unknown): { path: string; oldText: string | null; newText: string } | undefined {
-  if (!meta || typeof meta !== "object") return undefined;
-  const d = (meta as Record<string, unknown>)[DIFF_META_KEY] as Record<string, unknown> | undefined;
-  if (!d || typeof d.path !== "string" || typeof d.newText !== "string") return undefined;
-  return { path: d.path, oldText: typeof d.oldText === "string" ? d.oldText : null, newText: d.newText };
 }
 
 function firstText(content: unknown[] | undefined): string | undefined {

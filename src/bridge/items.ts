@@ -155,8 +155,11 @@ export function mcpToolKind(tool: string, readOnlyHint: boolean | null | undefin
   return "other";
 }
 
-/** How a tool item looks when it starts. `disk: false` never reads files (history replay). */
-export function describeItem(item: Item, before?: FileBefore, opts: { disk?: boolean } = {}): ToolCallView {
+/**
+ * How a tool item looks when it starts. `disk: false` never reads files (history replay);
+ * `cwd` resolves the relative paths of a patch.
+ */
+export function describeItem(item: Item, before?: FileBefore, opts: { disk?: boolean; cwd?: string } = {}): ToolCallView {
   switch (item.type) {
     case "commandExecution":
       return describeCommand(str(item.command) ?? "command", str(item.cwd), item.commandActions as CommandAction[] | undefined);
@@ -178,7 +181,7 @@ export function describeItem(item: Item, before?: FileBefore, opts: { disk?: boo
       };
     }
     case "mcpToolCall": {
-      const own = describeFileToolItem(item);
+      const own = describeFileToolItem(item, opts.cwd);
       if (own) return own;
       const tool = str(item.tool) ?? "tool";
       return {

@@ -30,6 +30,8 @@ const localImageInputSchema = z.looseObject({ type: z.literal("localImage"), pat
 const namedPathInputSchema = z.looseObject({ type: z.enum(["mention", "skill"]), name: z.string(), path: z.string() });
 
 export type ReplayOptions = {
+  /** The session's working directory (the relative paths of a patch are resolved against it). */
+  cwd?: string;
   /** Called for an item or input the replay cannot read (logged by the caller). */
   onSkip?: (reason: string, detail: unknown) => void;
 };
@@ -74,13 +76,13 @@ export function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions =
       return [];
     default:
       if (!isToolItem(item)) return [];
-      return [toolCall(item, turnEnded)];
+      return [toolCall(item, turnEnded, opts.cwd)];
   }
 }
 
 /** A tool item as one `tool_call` with its final state: what it was, how it ended, what it printed. */
-function toolCall(item: Item, turnEnded: boolean): SessionUpdate {
-  const view = describeItem(item, undefined, { disk: false });
+function toolCall(item: Item, turnEnded: boolean, cwd: string | undefined): SessionUpdate {
+  const view = describeItem(item, undefined, cwd === undefined ? { disk: false } : { disk: false, cwd });
   const done = item.type === "fileChange" && item.status === "completed" ? storedFileChange(item) : completedItemUpdate(item);
   let status: ToolCallStatus = done.status ?? "completed";
   // Codex stopped (killed or interrupted) before the item finished: it never will.

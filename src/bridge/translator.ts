@@ -13,6 +13,7 @@ import {
   type Item,
   type ToolCallView,
 } from "./items.js";
+import { describePatchCall } from "./file-tools.js";
 
 type Params = Record<string, unknown>;
 
@@ -27,8 +28,14 @@ export class ThreadEventTranslator {
   private readonly views = new Map<string, ToolCallView>();
   private readonly before = new Map<string, FileBefore>();
   private readonly outputs = new Map<string, OutputState>();
+  /** Native apply_patch calls seen in the model's raw output (call id -> patch), until their output. */
+  private readonly nativePatches = new Map<string, string>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** The session's working directory (relative paths of a patch are resolved against it). */
+    private readonly cwd: () => string | undefined = () => undefined,
+  ) {}
 
   /** Forgets per-turn state (call when a new turn starts). */
   reset(): void {
@@ -37,6 +44,7 @@ export class ThreadEventTranslator {
     this.views.clear();
     this.before.clear();
     this.outputs.clear();
+    this.nativePatches.clear();
   }
 
   /** How an announced tool item looked (for permission requests on it). */
@@ -63,6 +71,8 @@ export class ThreadEventTranslator {
         return this.usage(params);
       case "turn/plan/updated":
         return this.plan(params);
+      case "rawResponseItem/completed":
+        return this.rawItem(params.item);
       case "warning":
         return typeof params.message === "string" ? [notice(`Warning: ${params.message}`)] : [];
       case "error":
@@ -122,7 +132,8 @@ export class ThreadEventTranslator {
     if (!item || !isToolItem(item) || this.announced.has(item.id)) return [];
     this.announced.add(item.id);
     if (item.type === "fileChange") this.before.set(item.id, snapshotFileChange(item));
-    const view = describeItem(item, this.before.get(item.id));
+    const cwd = this.cwd();
+    const view = describeItem(item, this.before.get(item.id), cwd === undefined ? {} : { cwd });
     this.views.set(item.id, view);
     return [{ sessionUpdate: "tool_call", toolCallId: item.id, status: "in_progress", ...view }];
   }
@@ -145,6 +156,41 @@ export class ThreadEventTranslator {
     this.outputs.delete(item.id);
     this.before.delete(item.id);
     return updates;
+  }
+
+  /**
+   * Codex's native apply_patch, when Codex rejects the patch (its context does not match), runs
+   * no item at all: the model sees the error and the user would see nothing. The raw response
+   * items show the call and its output; a call that never became an item is shown as failed.
+   */
+  private rawItem(raw: unknown): SessionUpdate[] {
+    if (!raw || typeof raw !== "object") return [];
+    const item = raw as { type?: unknown; name?: unknown; namespace?: unknown; call_id?: unknown; input?: unknown; arguments?: unknown; output?: unknown };
+    if (typeof item.call_id !== "string") return [];
+    // (Not our MCP apply_patch: that one has a namespace, and an item of its own.)
+    if ((item.type === "custom_tool_call" || item.type === "function_call") && item.name === "apply_patch" && !item.namespace) {
+      const input = typeof item.input === "string" ? item.input : patchFromArguments(item.arguments);
+      if (input !== undefined) this.nativePatches.set(item.call_id, input);
+      return [];
+    }
+    if (item.type !== "custom_tool_call_output" && item.type !== "function_call_output") return [];
+    const input = this.nativePatches.get(item.call_id);
+    if (input === undefined) return [];
+    this.nativePatches.delete(item.call_id);
+    if (this.announced.has(item.call_id)) return [];
+    this.announced.add(item.call_id);
+    const output = typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "");
+    const cwd = this.cwd();
+    return [
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: item.call_id,
+        status: "failed",
+        ...describePatchCall(input, cwd),
+        content: [{ type: "content", content: { type: "text", text: output } }],
+        rawOutput: { output },
+      },
+    ];
   }
 
   /** A message that completed without (all of) its deltas: show what the client has not seen. */
@@ -178,6 +224,16 @@ export class ThreadEventTranslator {
     if (params.willRetry !== true) return [];
     const message = (params.error as { message?: string } | undefined)?.message;
     return message ? [notice(`${message} (retrying…)`)] : [];
+  }
+}
+
+function patchFromArguments(args: unknown): string | undefined {
+  if (typeof args !== "string") return undefined;
+  try {
+    const parsed = JSON.parse(args) as { input?: unknown };
+    return typeof parsed.input === "string" ? parsed.input : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -2,6 +2,7 @@
 // when it dies, the next caller of `client()` gets a fresh, initialized one.
 import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../log/index.js";
+import { deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
 import { AppServerClient, type ExitInfo } from "./client.js";
 import { locateCodex, type CodexCommand } from "./locate.js";
 
@@ -21,6 +22,7 @@ export class CodexHost {
   private readonly exitListeners = new Set<(exit: ExitInfo, generation: number) => void>();
   private closed = false;
   private startError: Error | undefined;
+  private catalog: Promise<DerivedCatalog> | undefined;
 
   constructor(
     private opts: CodexHostOptions,
@@ -81,8 +83,27 @@ export class CodexHost {
     return () => this.exitListeners.delete(listener);
   }
 
+  /**
+   * The model catalog in effect with Codex's native apply_patch turned off (src/codex/catalog.ts),
+   * derived once per process on first use and removed on close.
+   */
+  catalogWithoutNativePatch(): Promise<DerivedCatalog> {
+    if (!this.catalog) {
+      const derived = Promise.resolve().then(() =>
+        deriveCatalogWithoutNativePatch({ command: this.opts.command ?? locateCodex(), args: this.opts.args ?? [], env: this.opts.env, log: this.log }),
+      );
+      derived.catch(() => {
+        if (this.catalog === derived) this.catalog = undefined; // let a later session try again
+      });
+      this.catalog = derived;
+    }
+    return this.catalog;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    await this.current?.client.close();
+    const catalog = this.catalog;
+    this.catalog = undefined;
+    await Promise.all([this.current?.client.close(), catalog?.then((c) => c.dispose()).catch(() => undefined)]);
   }
 }

@@ -1,7 +1,8 @@
 // FileAccess: one interface, two backends. The editor (ACP fs/* methods, injected as EditorFiles)
-// serves a call when it has the capability; otherwise, or when the editor call fails, node:fs does.
-// Validation, the write policy and the error contract are the same on both paths.
+// serves a call when it has the capability, and its answer is final (src/fs/editor.ts); node:fs
+// serves it otherwise. Validation, the write policy and the error contract are the same on both.
 import { log as defaultLog, type Logger } from "../log/index.js";
+import { editorReadError, editorReason, editorWriteError, isMethodNotFound, type EditorFiles } from "./editor.js";
 import { binaryFile, ErrorCode, FileToolError, notAFile } from "./errors.js";
 import { countTextLines, hasLoneSurrogate, sliceText, textHasNulWithin, windowResult, type Window } from "./lines.js";
 import {
@@ -14,109 +15,176 @@ import {
   statWriteTarget,
   writeAtomic,
 } from "./local.js";
+import { applyPatchFiles, type FileChange, type PatchParams, type PatchResult, type ServedBy, type TextStore } from "./patch-files.js";
+import { WriteQueue } from "./queue.js";
 import { decideWrite, type SessionMode } from "./policy.js";
 import { validateReadParams, validateWriteParams, type ReadParams, type WriteParams } from "./validate.js";
 
-export type ReadResult = { content: string; total_lines: number; returned_lines: number; has_more: boolean; next_line?: number };
+export type ReadResult = {
+  content: string;
+  total_lines: number;
+  returned_lines: number;
+  has_more: boolean;
+  next_line?: number;
+  /** Set (true) when the editor served the read and its text differs from the file on disk. */
+  unsaved_changes?: true;
+};
 export type WriteResult = { success: true; bytes_written: number; created: boolean };
-export type ServedBy = "client" | "local";
-
-/** What the editor offers (ACP fs/* semantics). An absent member means the capability is absent. */
-export interface EditorFiles {
-  /** line is 1-based, limit is a maximum number of lines; resolves to those lines' text. */
-  readTextFile?(p: { path: string; line?: number; limit?: number }): Promise<{ content: string }>;
-  writeTextFile?(p: { path: string; content: string }): Promise<void>;
-}
+export type { EditorFiles, FileChange, ServedBy };
 
 export interface FileAccess {
   read(p: ReadParams): Promise<ReadResult & { servedBy: ServedBy }>;
-  /** oldText: previous text for a diff; null when the file was created (or is over LARGE_FILE_BYTES). */
-  write(p: WriteParams): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null }>;
+  /**
+   * oldText: the previous text for a diff; null when the file was created (or is over
+   * LARGE_FILE_BYTES); undefined when the editor would not show it. `call` is handed to
+   * WritePolicy.ask as is (it names the tool call a permission prompt belongs to).
+   */
+  write(p: WriteParams, call?: unknown): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }>;
+  /** Applies a patch in Codex's grammar, all or nothing (contracts/apply_patch.md). */
+  applyPatch(p: PatchParams, opts: { cwd: string; call?: unknown }): Promise<PatchResult>;
 }
 
 /** Session policy for writes, read at every call (the mode can change during a session). */
 export interface WritePolicy {
   mode(): SessionMode;
   roots(): readonly string[];
-  /** Asked when decideWrite says "ask"; resolve true to go ahead. Absent = treat "ask" as denied. */
-  ask?(req: { path: string }): Promise<boolean>;
+  /**
+   * Asked when decideWrite says "ask" for any of `changes` (one question for a whole patch);
+   * resolve true to go ahead. Absent = treat "ask" as denied.
+   */
+  ask?(req: { changes: FileChange[]; call?: unknown }): Promise<boolean>;
 }
 
 /**
  * Above this size the client backend asks the editor for the window only (line, limit + 1) and
  * counts total_lines from disk by streaming; editors do not hold such files in memory anyway.
- * Also the size above which write() does not load the previous text for a diff (oldText null).
+ * Also the size above which write() does not load the previous text for a diff (oldText null),
+ * and above which a read is not compared with the disk for unsaved changes.
  */
 export const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
 export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; policy?: WritePolicy } = {}): FileAccess {
   const logger = opts.logger ?? defaultLog;
-  const editor = opts.editor;
+  const editorRead = opts.editor?.readTextFile?.bind(opts.editor);
+  const editorWrite = opts.editor?.writeTextFile?.bind(opts.editor);
   const queue = new WriteQueue();
+
+  const fallingBack = (p: string, err: unknown, method: string): void =>
+    logger.info({ path: p, reason: editorReason(err) }, `the client does not implement ${method}; using node:fs`);
 
   async function read(input: ReadParams): Promise<ReadResult & { servedBy: ServedBy }> {
     const p = validateReadParams(input);
     const w: Window = { line: p.line ?? 1, limit: p.limit };
-    const readFn = editor?.readTextFile?.bind(editor);
-    if (readFn) {
+    if (editorRead) {
       // Special files and directories are refused before the editor is asked (a FIFO must not hang).
       const st = await statIfExists(p.path).catch(() => undefined);
       if (st && !st.isFile()) throw notAFile(p.path);
       try {
-        if (st && st.size > LARGE_FILE_BYTES) return { ...(await readLargeViaClient(readFn, p.path, w)), servedBy: "client" };
-        const { content } = await readFn({ path: p.path });
-        return { ...checkedSlice(content, p.path, w), servedBy: "client" };
+        if (st && st.size > LARGE_FILE_BYTES) return { ...(await readLargeViaClient(editorRead, p.path, w)), servedBy: "client" };
+        const { content } = await editorRead({ path: p.path });
+        const result: ReadResult = checkedSlice(content, p.path, w);
+        if (await differsFromDisk(p.path, content, st?.size)) result.unsaved_changes = true;
+        return { ...result, servedBy: "client" };
       } catch (err) {
         if (err instanceof FileToolError) throw err;
-        logger.info({ path: p.path, reason: reason(err) }, "editor fs/read_text_file failed; reading from disk");
+        if (!isMethodNotFound(err)) throw await logged(editorReadError(err, p.path), p.path, err, "fs/read_text_file");
+        fallingBack(p.path, err, "fs/read_text_file");
       }
     }
     return { ...(await readLocal(p.path, w)), servedBy: "local" };
   }
 
-  async function write(input: WriteParams): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null }> {
+  async function write(input: WriteParams, call?: unknown): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }> {
     const p = validateWriteParams(input);
-    await enforcePolicy(opts.policy, p.path);
+    const askNeeded = refuseOrAsk(opts.policy, [p.path]);
     const bytes = Buffer.byteLength(p.content, "utf8");
     const target = await resolveWriteTarget(p.path, bytes);
     return queue.run(target, async () => {
       const existing = await statWriteTarget(target, p.path, bytes);
       const created = existing === undefined;
-      const big = existing !== undefined && existing.size > LARGE_FILE_BYTES;
-      const writeFn = editor?.writeTextFile?.bind(editor);
-      if (writeFn) {
-        try {
-          const oldText = created || big ? null : await oldTextViaClient(p.path);
-          await writeFn({ path: p.path, content: p.content });
-          return { success: true as const, bytes_written: bytes, created, servedBy: "client" as const, oldText };
-        } catch (err) {
-          logger.info({ path: p.path, reason: reason(err) }, "editor fs/write_text_file failed; writing to disk");
-        }
-      }
-      const oldText = created || big ? null : await readWholeLocal(target);
-      await writeAtomic(target, p.content, existing, p.path);
-      return { success: true as const, bytes_written: bytes, created, servedBy: "local" as const, oldText };
+      const oldText = created || existing.size > LARGE_FILE_BYTES ? null : await previousText(p.path);
+      if (askNeeded) await confirm(opts.policy, [{ path: p.path, oldText: oldText ?? null, newText: p.content }], call);
+      const servedBy = await store.writeText(p.path, p.content, target);
+      return { success: true as const, bytes_written: bytes, created, servedBy, oldText };
     });
   }
 
-  async function oldTextViaClient(p: string): Promise<string> {
-    const readFn = editor?.readTextFile?.bind(editor);
-    if (readFn) {
+  /** The text a diff starts from: the editor's buffer when it can read (undefined if it will not say), else the disk. */
+  async function previousText(p: string): Promise<string | undefined> {
+    if (editorRead) {
       try {
-        return (await readFn({ path: p })).content;
+        return (await editorRead({ path: p })).content;
       } catch (err) {
-        logger.info({ path: p, reason: reason(err) }, "editor fs/read_text_file failed; previous text from disk");
+        if (!isMethodNotFound(err)) {
+          logger.info({ path: p, reason: editorReason(err) }, "fs/read_text_file failed; the diff will have no previous text");
+          return undefined;
+        }
       }
     }
     return readWholeLocal(p);
   }
 
-  return { read, write };
+  /** Whole-file text operations on whichever side serves them, shared by write() and patches. */
+  const store: TextStore = {
+    async readText(p) {
+      if (editorRead) {
+        try {
+          return (await editorRead({ path: p })).content;
+        } catch (err) {
+          if (!isMethodNotFound(err)) throw await logged(editorReadError(err, p), p, err, "fs/read_text_file");
+          fallingBack(p, err, "fs/read_text_file");
+        }
+      }
+      return readWholeLocal(p);
+    },
+    async writeText(p, content, target) {
+      if (editorWrite) {
+        try {
+          await editorWrite({ path: p, content });
+          return "client";
+        } catch (err) {
+          if (!isMethodNotFound(err)) throw await logged(editorWriteError(err, p), p, err, "fs/write_text_file");
+          fallingBack(p, err, "fs/write_text_file");
+        }
+      }
+      const to = target ?? (await resolveWriteTarget(p, Buffer.byteLength(content, "utf8")));
+      await writeAtomic(to, content, await statWriteTarget(to, p, 0), p);
+      return "local";
+    },
+    servedBy: () => (editorWrite ? "client" : "local"),
+  };
+
+  async function logged(error: Promise<FileToolError>, p: string, cause: unknown, method: string): Promise<FileToolError> {
+    const e = await error;
+    logger.info({ path: p, code: e.code, reason: editorReason(cause) }, `${method} failed; the editor's answer stands`);
+    return e;
+  }
+
+  async function applyPatch(input: PatchParams, o: { cwd: string; call?: unknown }): Promise<PatchResult> {
+    return applyPatchFiles(input, {
+      cwd: o.cwd,
+      store,
+      queue,
+      guard: (paths) => refuseOrAsk(opts.policy, paths),
+      confirm: (changes) => confirm(opts.policy, changes, o.call),
+    });
+  }
+
+  return { read, write, applyPatch };
 }
 
 /** node:fs only. */
 export function createLocalFiles(opts: { logger?: Logger; policy?: WritePolicy } = {}): FileAccess {
   return createFileAccess(opts);
+}
+
+/** Whether the editor's text differs from the disk (cheaply: sizes first; a missing file differs). */
+async function differsFromDisk(p: string, text: string, diskSize: number | undefined): Promise<boolean> {
+  if (diskSize === undefined) return true;
+  if (diskSize > LARGE_FILE_BYTES) return false; // not compared (documented)
+  if (Buffer.byteLength(text, "utf8") !== diskSize) return true;
+  const disk = await readWholeLocal(p).catch(() => undefined);
+  return disk !== undefined && disk !== text;
 }
 
 function checkedSlice(text: string, p: string, w: Window): ReadResult {
@@ -126,11 +194,7 @@ function checkedSlice(text: string, p: string, w: Window): ReadResult {
   return r;
 }
 
-async function readLargeViaClient(
-  readFn: NonNullable<EditorFiles["readTextFile"]>,
-  p: string,
-  w: Window,
-): Promise<ReadResult> {
+async function readLargeViaClient(readFn: NonNullable<EditorFiles["readTextFile"]>, p: string, w: Window): Promise<ReadResult> {
   const req: { path: string; line: number; limit?: number } = { path: p, line: w.line };
   if (w.limit !== undefined) req.limit = w.limit + 1; // one extra line tells whether more follow
   const { content } = await readFn(req);
@@ -143,35 +207,23 @@ async function readLargeViaClient(
   return windowResult(got.content, Math.max(total, seen), got.returned_lines, w);
 }
 
-async function enforcePolicy(policy: WritePolicy | undefined, p: string): Promise<void> {
-  if (!policy) return;
+/** Throws when the mode forbids writing any of `paths`; true when one of them needs the user's yes. */
+function refuseOrAsk(policy: WritePolicy | undefined, paths: readonly string[]): boolean {
+  if (!policy) return false;
   const mode = policy.mode();
-  const decision = decideWrite({ mode, roots: policy.roots(), path: p });
-  if (decision === "allow") return;
-  if (decision === "deny") {
-    throw new FileToolError(ErrorCode.Permission, `Permission denied: ${p} (session mode is ${mode})`);
+  let ask = false;
+  for (const p of paths) {
+    const decision = decideWrite({ mode, roots: policy.roots(), path: p });
+    if (decision === "deny") throw new FileToolError(ErrorCode.Permission, `Permission denied: ${p} (session mode is ${mode})`);
+    if (decision === "ask") ask = true;
   }
-  const ok = policy.ask ? await policy.ask({ path: p }) : false;
-  if (!ok) throw new FileToolError(ErrorCode.Permission, `Permission denied: ${p} (outside the workspace; not approved)`);
+  return ask;
 }
 
-/** Serialises writes per target path within this process (each write is atomic anyway). */
-class WriteQueue {
-  private readonly tails = new Map<string, Promise<unknown>>();
-  run<T>(key: string, job: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    const next = prev.then(job, job);
-    const tail = next.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return next;
-  }
-}
-
-function reason(err: unknown): string {
-  if (err instanceof Error) return err.message.slice(0, 300);
-  if (typeof err === "object" && err !== null && "message" in err) return String((err as { message: unknown }).message).slice(0, 300);
-  return String(err).slice(0, 300);
+/** Asks the user once for `changes`; throws the contract's refusal unless they said yes. */
+async function confirm(policy: WritePolicy | undefined, changes: FileChange[], call: unknown): Promise<void> {
+  const ok = policy?.ask ? await policy.ask({ changes, call }) : false;
+  if (ok) return;
+  const outside = changes.find((c) => policy && decideWrite({ mode: policy.mode(), roots: policy.roots(), path: c.path }) === "ask") ?? changes[0];
+  throw new FileToolError(ErrorCode.Permission, `Permission denied: ${outside?.path ?? ""} (outside the workspace; not approved)`);
 }

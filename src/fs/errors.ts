@@ -8,6 +8,8 @@ export const ErrorCode = {
   NotAFile: -32003,
   Binary: -32004,
   DiskFull: -32005,
+  /** apply_patch: a hunk's lines are not in the file (contracts/apply_patch.md). */
+  PatchConflict: -32006,
   InvalidParams: -32600,
   Internal: -32603,
 } as const;

@@ -6,6 +6,7 @@ import { ErrorCode, FileToolError } from "./errors.js";
 
 export type ReadParams = { path: string; line?: number; limit?: number };
 export type WriteParams = { path: string; content: string };
+export type PatchParams = { input: string };
 
 const show = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v) ?? String(v));
 
@@ -35,6 +36,10 @@ const WriteSchema = z.object({
   content: z.string({ error: "Invalid params: content must be a string" }),
 });
 
+const PatchSchema = z.object({
+  input: z.string({ error: "Invalid params: input must be a string" }),
+});
+
 function fail(error: z.ZodError): never {
   const first = error.issues[0];
   const message =
@@ -59,3 +64,10 @@ export function validateWriteParams(input: unknown): WriteParams {
   return { path: r.data.path, content: r.data.content };
 }
 
+
+/** Validates apply_patch input; throws FileToolError(-32600) with the contract's message. */
+export function validatePatchParams(input: unknown): PatchParams {
+  const r = PatchSchema.safeParse(input);
+  if (!r.success) fail(r.error);
+  return { input: r.data.input };
+}

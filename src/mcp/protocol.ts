@@ -9,7 +9,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../log/index.js";
-import { TOOL_DEFINITIONS, type ToolResult } from "./tools.js";
+import type { ToolDefinition, ToolResult } from "./tools.js";
 
 export type ToolCaller = (name: string, args: unknown) => Promise<ToolResult>;
 
@@ -18,12 +18,12 @@ export type EndpointProtocol = {
   close(): Promise<void>;
 };
 
-export function createEndpointProtocol(opts: { name: string; version: string; call: ToolCaller; log: Logger }): EndpointProtocol {
+export function createEndpointProtocol(opts: { name: string; version: string; tools: readonly ToolDefinition[]; call: ToolCaller; log: Logger }): EndpointProtocol {
   const transports = new Map<string, StreamableHTTPServerTransport>();
 
   function newServer(): Server {
     const server = new Server({ name: opts.name, version: opts.version }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_DEFINITIONS }));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...opts.tools] }));
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       const { name, arguments: args } = request.params;
       opts.log.debug({ tool: name }, "mcp tools/call");

@@ -9,7 +9,8 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/index.js";
 import type { EndpointProtocol, ToolCaller } from "./protocol.js";
-import { errorToolResult, type ToolResult } from "./tools.js";
+import { errorToolResult, toolDefinitions, type ToolDefinition, type ToolResult } from "./tools.js";
+import { PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
 
 /** Largest request body accepted (a write carries a whole file). */
 const MAX_BODY_BYTES = 256 * 1024 * 1024;
@@ -32,9 +33,13 @@ type Endpoint = {
   token: Buffer;
   caller: Promise<ToolCaller>;
   bind(caller: ToolCaller): void;
+  /** The tools this endpoint lists (a session without the editor's write capability has no apply_patch). */
+  tools: readonly ToolDefinition[];
   protocol?: Promise<EndpointProtocol>;
   closed: boolean;
 };
+
+const ALL_TOOLS: readonly FileToolName[] = [READ_TOOL, WRITE_TOOL, PATCH_TOOL];
 
 export type FileToolsServerOptions = { log: Logger; name?: string; version?: string };
 
@@ -76,8 +81,8 @@ export class FileToolsServer {
     return addr && typeof addr === "object" ? addr.port : undefined;
   }
 
-  /** Creates the endpoint of one session (named by `key`). Tool calls wait until `bind`. */
-  async register(key: string): Promise<EndpointInfo> {
+  /** Creates the endpoint of one session (named by `key`), listing `tools`. Tool calls wait until `bind`. */
+  async register(key: string, opts: { tools?: readonly FileToolName[] } = {}): Promise<EndpointInfo> {
     const port = await this.start();
     this.unregister(key);
     let resolveCaller!: (caller: ToolCaller) => void;
@@ -96,6 +101,7 @@ export class FileToolsServer {
       token: Buffer.from(randomBytes(32).toString("base64url")),
       caller,
       bind,
+      tools: toolDefinitions(opts.tools ?? ALL_TOOLS),
       closed: false,
     };
     this.byPath.set(endpoint.path, endpoint);
@@ -167,6 +173,7 @@ export class FileToolsServer {
       createEndpointProtocol({
         name: this.opts.name ?? "codex-cli-acp",
         version: this.opts.version ?? "0",
+        tools: endpoint.tools,
         log: this.opts.log,
         call: (name, args) => callBound(endpoint, name, args),
       }),
@@ -184,6 +191,7 @@ async function callBound(endpoint: Endpoint, name: string, args: unknown): Promi
   const caller = await Promise.race([endpoint.caller, timeout]);
   clearTimeout(timer);
   if (!caller || endpoint.closed) return errorToolResult(-32603, "The editor session of this tool is not available");
+  if (!endpoint.tools.some((t) => t.name === name)) return errorToolResult(-32601, `Unknown tool: ${name}`);
   return caller(name, args);
 }
 

@@ -25,8 +25,9 @@ type Call = { op: "read" | "write"; path: string; line?: number | undefined; lim
 export class FakeEditor implements EditorFiles {
   readonly buffers = new Map<string, string>();
   readonly calls: Call[] = [];
-  failReads = false;
-  failWrites = false;
+  /** Make fs/read_text_file (or write) fail: "refuse" as a user's no does, "absent" as a client without the method (-32601). */
+  failReads: false | "refuse" | "absent" = false;
+  failWrites: false | "refuse" | "absent" = false;
   /** Serves windowed reads of huge files without holding them (path -> line generator). */
   readonly generated = new Map<string, (n: number) => string | undefined>();
 
@@ -49,7 +50,7 @@ export class FakeEditor implements EditorFiles {
   }
   async readTextFile(p: { path: string; line?: number; limit?: number }): Promise<{ content: string }> {
     this.calls.push({ op: "read", path: p.path, line: p.line, limit: p.limit });
-    if (this.failReads) throw new Error("editor: internal error");
+    if (this.failReads) throw editorFailure(this.failReads, "editor: the user said no");
     const gen = this.generated.get(this.key(p.path));
     if (gen) {
       if (p.line === undefined || p.limit === undefined) throw new Error("refusing to load a huge file whole");
@@ -63,9 +64,14 @@ export class FakeEditor implements EditorFiles {
   }
   async writeTextFile(p: { path: string; content: string }): Promise<void> {
     this.calls.push({ op: "write", path: p.path });
-    if (this.failWrites) throw new Error("editor: write refused");
+    if (this.failWrites) throw editorFailure(this.failWrites, "editor: write refused");
     this.set(p.path, p.content);
   }
+}
+
+/** A JSON-RPC error as the ACP SDK raises it: a refusal, or "Method not found". */
+function editorFailure(kind: "refuse" | "absent", message: string): Error & { code: number } {
+  return Object.assign(new Error(kind === "absent" ? "Method not found" : message), { code: kind === "absent" ? -32601 : -32603 });
 }
 
 /** One backend under test on its own temp dir. */

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createFileAccess, type SessionMode } from "../../src/fs/index.js";
-import { DIFF_META_KEY, FileToolsServer, callFileTool, type EndpointInfo } from "../../src/mcp/index.js";
-import { DIFF_META_KEY as BRIDGE_DIFF_META_KEY } from "../../src/bridge/file-tools.js";
+import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/mcp/index.js";
+import { DIFF_META_KEY } from "../../src/tool-contract/index.js";
 import { BACKENDS, FakeEditor } from "./helpers.js";
 
 const silent = pino({ level: "silent" });
@@ -56,15 +56,15 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
       policy: {
         mode: () => mode,
         roots: () => [path.join(dir, "ws")],
-        ask: async ({ path: p }) => {
-          asked.push(p);
+        ask: async ({ changes }) => {
+          asked.push(...changes.map((c) => c.path));
           return answer;
         },
       },
     });
     fs.mkdirSync(path.join(dir, "ws"));
     const endpoint = await server.register("session-key");
-    server.bind("session-key", (name, args) => callFileTool(access, name, args));
+    server.bind("session-key", (name, args) => callFileTool(access, name, args, { cwd: dir }));
     client = await connect(endpoint);
   });
   afterAll(async () => {
@@ -102,14 +102,16 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
     const p = file("hello.txt", "Hello\nWorld\n");
     const r = await call("read_text_file", { path: p });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toEqual({ content: "Hello\nWorld\n", total_lines: 2, returned_lines: 2, has_more: false });
+    const unsaved = editor ? { unsaved_changes: true } : {};
+    expect(r.structuredContent).toEqual({ content: "Hello\nWorld\n", total_lines: 2, returned_lines: 2, has_more: false, ...unsaved });
+    expect(r._meta).toEqual(editor ? { unsaved_changes: true } : undefined);
     expect(r.content).toEqual([{ type: "text", text: "Hello\nWorld\n" }]);
   });
 
   it("R-TC2 pagination: structuredContent per contract, next-page hint in the text", async () => {
     const p = file("numbers.txt", Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join(""));
     const r = await call("read_text_file", { path: p, line: 10, limit: 5 });
-    expect(r.structuredContent).toEqual({ content: "10\n11\n12\n13\n14\n", total_lines: 100, returned_lines: 5, has_more: true, next_line: 15 });
+    expect(r.structuredContent).toEqual({ content: "10\n11\n12\n13\n14\n", total_lines: 100, returned_lines: 5, has_more: true, next_line: 15, ...(editor ? { unsaved_changes: true } : {}) });
     expect(r.content[0]?.text).toBe("10\n11\n12\n13\n14\n\n[86 more lines: call again with line=15]");
   });
 
@@ -235,8 +237,8 @@ describe("MCP endpoint access", () => {
     a = await server.register("a");
     b = await server.register("b");
     const access = createFileAccess({ logger: silent });
-    server.bind("a", (n, args) => callFileTool(access, n, args));
-    server.bind("b", (n, args) => callFileTool(access, n, args));
+    server.bind("a", (n, args) => callFileTool(access, n, args, { cwd: os.tmpdir() }));
+    server.bind("b", (n, args) => callFileTool(access, n, args, { cwd: os.tmpdir() }));
     port = new URL(a.url).port ? Number(new URL(a.url).port) : 80;
   });
   afterAll(() => server.close());
@@ -299,9 +301,5 @@ describe("MCP endpoint access", () => {
 
   it("the MCP SDK client is refused with the wrong token", async () => {
     await expect(connect({ ...a, headers: { Authorization: "Bearer nope" } })).rejects.toThrow();
-  });
-
-  it("the bridge and the MCP server agree on the diff _meta key", () => {
-    expect(BRIDGE_DIFF_META_KEY).toBe(DIFF_META_KEY);
   });
 });

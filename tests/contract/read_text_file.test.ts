@@ -36,11 +36,13 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
   });
   afterAll(() => env.cleanup());
   const served = backend;
+  /** Client: Env.setFile gives the editor a buffer that differs from the disk. */
+  const unsaved = backend === "client" ? { unsaved_changes: true } : {};
 
   it("R-TC1 whole file", async () => {
     const f = env.setFile("hello.txt", "Hello\nWorld\n");
     const r = await env.fa.read({ path: f });
-    expect(r).toEqual({ content: "Hello\nWorld\n", total_lines: 2, returned_lines: 2, has_more: false, servedBy: served });
+    expect(r).toEqual({ content: "Hello\nWorld\n", total_lines: 2, returned_lines: 2, has_more: false, servedBy: served, ...unsaved });
     expect(r).not.toHaveProperty("next_line");
   });
 
@@ -48,7 +50,7 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     const text = Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join("");
     const f = env.setFile("numbers.txt", text);
     const r = await env.fa.read({ path: f, line: 10, limit: 5 });
-    expect(r).toEqual({ content: "10\n11\n12\n13\n14\n", total_lines: 100, returned_lines: 5, has_more: true, next_line: 15, servedBy: served });
+    expect(r).toEqual({ content: "10\n11\n12\n13\n14\n", total_lines: 100, returned_lines: 5, has_more: true, next_line: 15, servedBy: served, ...unsaved });
     const last = await env.fa.read({ path: f, line: 96, limit: 5 });
     expect(last).toMatchObject({ content: "96\n97\n98\n99\n100\n", returned_lines: 5, has_more: false });
     expect(last.next_line).toBeUndefined();
@@ -75,7 +77,7 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
 
   it("R-TC6 empty file", async () => {
     const f = env.setFile("empty.txt", "");
-    expect(await env.fa.read({ path: f })).toEqual({ content: "", total_lines: 0, returned_lines: 0, has_more: false, servedBy: served });
+    expect(await env.fa.read({ path: f })).toEqual({ content: "", total_lines: 0, returned_lines: 0, has_more: false, servedBy: served, ...unsaved });
   });
 
   it("R-TC7 CRLF", async () => {
@@ -87,6 +89,7 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
       has_more: true,
       next_line: 3,
       servedBy: served,
+      ...unsaved,
     });
     expect((await env.fa.read({ path: f })).content).toBe("a\r\nb\r\nc\r\n");
   });
@@ -102,7 +105,7 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     const f = env.setFile("two.txt", "a\nb\n");
     for (const params of [{ line: 3 }, { line: 50, limit: 5 }]) {
       const r = await env.fa.read({ path: f, ...params });
-      expect(r).toEqual({ content: "", total_lines: 2, returned_lines: 0, has_more: false, servedBy: served });
+      expect(r).toEqual({ content: "", total_lines: 2, returned_lines: 0, has_more: false, servedBy: served, ...unsaved });
     }
     const e = env.setFile("empty2.txt", "");
     expect(await env.fa.read({ path: e, line: 1 })).toMatchObject({ content: "", total_lines: 0, returned_lines: 0, has_more: false });
@@ -140,6 +143,8 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     expect(r.content).toBe(expected);
     expect(Buffer.byteLength(r.content)).toBe(100 * LINE_BYTES);
     expect(r).toMatchObject({ total_lines: BIG_LINES, returned_lines: 100, has_more: true, next_line: 1_000_100, servedBy: served });
+    // Past LARGE_FILE_BYTES the buffer is not compared with the disk (that would read 200 MB).
+    expect(r).not.toHaveProperty("unsaved_changes");
     expect(peak - before).toBeLessThan(64 * 1024 * 1024);
     if (env.editor) {
       const reads = env.editor.calls.filter((c) => c.path === bigFile);
@@ -191,7 +196,9 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
       if (!isRoot) fs.chmodSync(f, 0o000);
       const out = runUnprivileged({ backend, op: "read", params: { path: f } });
       if ("skipped" in out) return ctx.skip(out.skipped);
-      expect(out).toEqual({ ok: false, code: -32002, message: `Permission denied: ${f}` });
+      // Client: the editor refused (it could not read the file either); the disk is not read around it.
+      if (env.editor) expect(out).toEqual({ ok: false, code: -32002, message: `Permission denied: ${f} (the editor refused: editor: permission denied)` });
+      else expect(out).toEqual({ ok: false, code: -32002, message: `Permission denied: ${f}` });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -209,22 +216,43 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     expect(await toolError(() => env.fa.read({ path: f, line: 2 }))).toEqual({ code: -32004, message: `Cannot read binary file: ${f}` });
   });
 
-  it("R-TC18 editor failure falls back to disk", async () => {
+  it("R-TC18 the editor's error is final: a refusal is -32002 and the disk is not read; only Method not found falls back", async () => {
     const f = env.p("fallback.txt");
     fs.writeFileSync(f, "DISKTEXT-42\n");
-    if (env.editor) {
-      env.editor.set(f, "EDITORTEXT-42\n");
-      env.editor.failReads = true;
+    if (!env.editor) {
+      expect(await env.fa.read({ path: f })).toMatchObject({ content: "DISKTEXT-42\n", servedBy: "local" });
+      return;
     }
+    env.editor.set(f, "EDITORTEXT-42\n");
     try {
+      env.editor.failReads = "refuse";
+      expect(await toolError(() => env.fa.read({ path: f }))).toEqual({ code: -32002, message: `Permission denied: ${f} (the editor refused: editor: the user said no)` });
+      // A refusal for a file that is not there is named as missing, a directory as not a file.
+      expect(await toolError(() => env.fa.read({ path: env.p("nowhere.txt") }))).toEqual({ code: -32001, message: `File not found: ${env.p("nowhere.txt")}` });
+      expect(env.logs.find((l) => l.path === f)).toMatchObject({ level: 30, code: -32002, reason: "editor: the user said no" });
+      env.editor.failReads = "absent";
       expect(await env.fa.read({ path: f })).toEqual({ content: "DISKTEXT-42\n", total_lines: 1, returned_lines: 1, has_more: false, servedBy: "local" });
-      if (env.editor) {
-        const rec = env.logs.find((l) => l.path === f);
-        expect(rec).toMatchObject({ level: 30, reason: "editor: internal error" });
-        expect(JSON.stringify(env.logs)).not.toMatch(/DISKTEXT|EDITORTEXT/);
-      }
+      expect(JSON.stringify(env.logs)).not.toMatch(/DISKTEXT|EDITORTEXT/);
     } finally {
-      if (env.editor) env.editor.failReads = false;
+      env.editor.failReads = false;
     }
+  });
+
+  it("R-TC19 unsaved changes: set when the editor's text differs from the disk, absent when it is the same", async () => {
+    const f = env.p("unsaved.txt");
+    fs.writeFileSync(f, "same\n");
+    if (!env.editor) {
+      expect(await env.fa.read({ path: f })).not.toHaveProperty("unsaved_changes");
+      return;
+    }
+    env.editor.set(f, "same\n");
+    expect(await env.fa.read({ path: f })).not.toHaveProperty("unsaved_changes");
+    env.editor.set(f, "sane\n"); // same size, other text
+    expect(await env.fa.read({ path: f })).toMatchObject({ unsaved_changes: true });
+    env.editor.set(f, "edited but not saved\n");
+    expect(await env.fa.read({ path: f, line: 1, limit: 1 })).toMatchObject({ unsaved_changes: true });
+    const fresh = env.p("never-saved.txt");
+    env.editor.set(fresh, "new buffer\n");
+    expect(await env.fa.read({ path: fresh })).toMatchObject({ content: "new buffer\n", unsaved_changes: true });
   });
 });

@@ -180,8 +180,8 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
         policy: {
           mode: () => mode,
           roots: () => [root],
-          ask: async ({ path: p }) => {
-            asked.push(p);
+          ask: async ({ changes }) => {
+            asked.push(...changes.map((c) => c.path));
             return approve;
           },
         },
@@ -225,25 +225,34 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
     expect(await toolError(() => env.fa.write({ path: f } as never))).toEqual({ code: -32600, message: "Invalid params: content must be a string" });
   });
 
-  it("W-TC18 editor failure falls back to disk", async () => {
+  it("W-TC18 the editor's error is final: a refusal is -32002 and the disk is not written; only Method not found falls back", async () => {
     const f = env.p("fallback.txt");
     fs.writeFileSync(f, "DISKTEXT-old\n");
-    if (env.editor) {
-      env.editor.set(f, "EDITORTEXT-old\n");
-      env.editor.failWrites = true;
+    if (!env.editor) {
+      expect(await env.fa.write({ path: f, content: "NEWTEXT\n" })).toMatchObject({ servedBy: "local" });
+      expect(fs.readFileSync(f, "utf8")).toBe("NEWTEXT\n");
+      return;
     }
+    env.editor.set(f, "EDITORTEXT-old\n");
     try {
+      env.editor.failWrites = "refuse";
+      expect(await toolError(() => env.fa.write({ path: f, content: "NEWTEXT\n" }))).toEqual({ code: -32002, message: `Permission denied: ${f} (the editor refused: editor: write refused)` });
+      expect(fs.readFileSync(f, "utf8")).toBe("DISKTEXT-old\n");
+      expect(await toolError(() => env.fa.write({ path: env.p("no-such-dir", "x.txt"), content: "x" }))).toMatchObject({ code: -32001 });
+      expect(env.logs.find((l) => l.path === f)).toMatchObject({ level: 30, code: -32002, reason: "editor: write refused" });
+      // A refused read only costs the diff its previous text; the write itself goes to the editor.
+      env.editor.failWrites = false;
+      env.editor.failReads = "refuse";
+      expect(await env.fa.write({ path: f, content: "NEWTEXT\n" })).toMatchObject({ servedBy: "client", oldText: undefined });
+      env.editor.failReads = false;
+      env.editor.failWrites = "absent";
       const r = await env.fa.write({ path: f, content: "NEWTEXT\n" });
       expect(r).toMatchObject({ success: true, created: false, servedBy: "local", bytes_written: 8 });
       expect(fs.readFileSync(f, "utf8")).toBe("NEWTEXT\n");
-      if (env.editor) {
-        expect(env.logs.find((l) => l.path === f)).toMatchObject({ level: 30, reason: "editor: write refused" });
-        expect(JSON.stringify(env.logs)).not.toMatch(/DISKTEXT|EDITORTEXT|NEWTEXT/);
-      } else {
-        expect(r.servedBy).toBe(served);
-      }
+      expect(JSON.stringify(env.logs)).not.toMatch(/DISKTEXT|EDITORTEXT|NEWTEXT/);
     } finally {
-      if (env.editor) env.editor.failWrites = false;
+      env.editor.failWrites = false;
+      env.editor.failReads = false;
     }
   });
 });

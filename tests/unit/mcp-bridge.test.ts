@@ -103,12 +103,13 @@ describe("completeFileToolItem", () => {
 });
 
 describe("the MCP server and the bridge agree on the wire", () => {
-  it("share the diff _meta key, the server name and the tool names", async () => {
+  it("the bridge shows every tool the server lists, under the server name the config registers", async () => {
     const mcp = await import("../../src/mcp/index.js");
-    const bridge = await import("../../src/bridge/index.js");
-    expect(mcp.DIFF_META_KEY).toBe(bridge.DIFF_META_KEY);
+    const contract = await import("../../src/tool-contract/index.js");
     const fileTools = await import("../../src/bridge/file-tools.js");
-    expect(fileTools.describeFileToolItem({ type: "mcpToolCall", id: "c1", server: bridge.FILE_TOOLS_SERVER, tool: mcp.READ_TOOL, arguments: { path: "/a" } })?.kind).toBe("read");
-    expect(fileTools.describeFileToolItem({ type: "mcpToolCall", id: "c2", server: bridge.FILE_TOOLS_SERVER, tool: mcp.WRITE_TOOL, arguments: { path: "/a", content: "x" } })?.kind).toBe("edit");
+    const args: Record<string, unknown> = { read_text_file: { path: "/a" }, write_text_file: { path: "/a", content: "x" }, apply_patch: { input: "*** Begin Patch\n*** Delete File: /a\n*** End Patch" } };
+    const kinds = mcp.TOOL_DEFINITIONS.map((t) => describeFileToolItem({ type: "mcpToolCall", id: t.name, server: contract.FILE_TOOLS_SERVER, tool: t.name, arguments: args[t.name] })?.kind);
+    expect(kinds).toEqual(["read", "edit", "delete"]);
+    expect(fileTools.describeFileToolItem({ type: "mcpToolCall", id: "x", server: "other", tool: "read_text_file", arguments: {} })).toBeUndefined();
   });
 });

@@ -1,0 +1,61 @@
+// The editor's side of the file tools, and the rule that its answer is final (DESIGN.md,
+// decision 4): once the client advertised a capability, an error from fs/read_text_file or
+// fs/write_text_file is never turned into a disk read or write, because a client's error is
+// often its user saying no. The disk is consulted only to name the error (missing file,
+// directory, ...). The one exception is "Method not found": the client does not implement the
+// method after all, so node:fs serves the call as it would without the capability.
+import type { Stats } from "node:fs";
+import path from "node:path";
+import { ErrorCode, FileToolError, isADirectory, notAFile, notFound } from "./errors.js";
+import { statIfExists } from "./local.js";
+
+/** What the editor offers (ACP fs/* semantics). An absent member means the capability is absent. */
+export interface EditorFiles {
+  /** line is 1-based, limit is a maximum number of lines; resolves to those lines' text. */
+  readTextFile?(p: { path: string; line?: number; limit?: number }): Promise<{ content: string }>;
+  writeTextFile?(p: { path: string; content: string }): Promise<void>;
+}
+
+const METHOD_NOT_FOUND = -32601;
+
+/** True when the client answered JSON-RPC "Method not found": it lacks the method it advertised. */
+export function isMethodNotFound(err: unknown): boolean {
+  return typeof err === "object" && err !== null && "code" in err && (err as { code: unknown }).code === METHOD_NOT_FOUND;
+}
+
+/** The editor's reason, short enough for a tool result and a log line. */
+export function editorReason(err: unknown): string {
+  const message =
+    err instanceof Error
+      ? err.message
+      : typeof err === "object" && err !== null && "message" in err
+        ? String((err as { message: unknown }).message)
+        : String(err);
+  return message.slice(0, 300);
+}
+
+async function statQuietly(p: string): Promise<Stats | undefined> {
+  return statIfExists(p).catch(() => undefined);
+}
+
+/** The contract's error for a failed fs/read_text_file: what the disk says is wrong, else a refusal. */
+export async function editorReadError(err: unknown, p: string): Promise<FileToolError> {
+  const st = await statQuietly(p);
+  if (!st) return notFound(p);
+  if (!st.isFile()) return notAFile(p);
+  return refusal(err, p);
+}
+
+/** The contract's error for a failed fs/write_text_file: what the disk says is wrong, else a refusal. */
+export async function editorWriteError(err: unknown, p: string): Promise<FileToolError> {
+  const parent = await statQuietly(path.dirname(p));
+  if (!parent?.isDirectory()) return new FileToolError(ErrorCode.NotFound, `Parent directory not found: ${path.dirname(p)}`);
+  const st = await statQuietly(p);
+  if (st?.isDirectory()) return isADirectory(p);
+  if (st && !st.isFile()) return notAFile(p);
+  return refusal(err, p);
+}
+
+function refusal(err: unknown, p: string): FileToolError {
+  return new FileToolError(ErrorCode.Permission, `Permission denied: ${p} (the editor refused: ${editorReason(err)})`, { cause: err });
+}

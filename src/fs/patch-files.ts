@@ -1,0 +1,211 @@
+// apply_patch over files (contracts/apply_patch.md): a patch in Codex's grammar, applied all or
+// nothing. Every operation is checked against the texts the editor shows (or the disk) before
+// anything is written; then Add and Update go out as whole-file writes (fs/write_text_file when
+// the editor has the capability), Delete and the source side of a Move are done on disk (ACP has
+// no such editor call), all under the session's write policy. If a write fails half way, the
+// files already written are put back.
+import fsp from "node:fs/promises";
+import path from "node:path";
+import { applyHunks, parsePatch, PatchConflictError, PatchSyntaxError, type PatchOperation } from "../patch/index.js";
+import { binaryFile, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound } from "./errors.js";
+import { textHasNulWithin } from "./lines.js";
+import { BINARY_SNIFF_BYTES, statIfExists } from "./local.js";
+import type { WriteQueue } from "./queue.js";
+import { validatePatchParams, type PatchParams } from "./validate.js";
+
+export type { PatchParams };
+export type ServedBy = "client" | "local";
+
+/** One file a write or a patch changes, as the user is shown it. */
+export type FileChange = { path: string; oldText: string | null; newText: string };
+
+export type PatchedFile = {
+  path: string;
+  action: "add" | "update" | "delete" | "move";
+  /** For a move: where the file went (its new text is `newText`). */
+  movedTo?: string;
+  /** Null when the file did not exist. */
+  oldText: string | null;
+  /** Null when the file is gone (deleted). */
+  newText: string | null;
+};
+
+export type PatchResult = { files: PatchedFile[]; servedBy: ServedBy };
+
+/** Whole-file text on the side that serves the session (the editor or the disk). */
+export type TextStore = {
+  /** The text of an existing file; the contract's errors otherwise. */
+  readText(p: string): Promise<string>;
+  /** Writes the whole text (the policy has decided); `target` is the resolved disk path when known. */
+  writeText(p: string, content: string, target?: string): Promise<ServedBy>;
+  servedBy(): ServedBy;
+};
+
+/** Files larger than this are not patched (the whole text is held, several times, in memory). */
+export const MAX_PATCH_FILE_BYTES = 64 * 1024 * 1024;
+
+type Deps = {
+  cwd: string;
+  store: TextStore;
+  queue: WriteQueue;
+  /** Throws when the session's mode forbids a path; true when any path needs the user's yes. */
+  guard(paths: string[]): boolean;
+  /** Asks the user once; throws the contract's refusal unless they agree. */
+  confirm(changes: FileChange[]): Promise<void>;
+};
+
+/** A file's text before the patch and as the patch leaves it (null: absent). */
+type FileState = { before: string | null; after: string | null };
+
+export async function applyPatchFiles(input: unknown, deps: Deps): Promise<PatchResult> {
+  const { input: text } = validatePatchParams(input);
+  const ops = resolvePaths(parse(text), deps.cwd);
+  const paths = ops.flatMap((op) => (op.type === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]));
+  const askNeeded = deps.guard(paths);
+
+  // Check everything first: nothing is written unless every operation applies.
+  const files = new Map<string, FileState>();
+  const moves = new Map<string, string>();
+  const stateOf = async (p: string, mustExist: boolean): Promise<FileState> => {
+    let s = files.get(p);
+    if (!s) {
+      const before = await currentText(p, deps.store, mustExist);
+      s = { before, after: before };
+      files.set(p, s);
+    }
+    if (mustExist && s.after === null) throw notFound(p);
+    return s;
+  };
+  for (const op of ops) {
+    if (op.type === "add") {
+      (await stateOf(op.path, false)).after = op.content;
+    } else if (op.type === "delete") {
+      (await stateOf(op.path, true)).after = null;
+    } else {
+      const source = await stateOf(op.path, true);
+      const updated = applyOrExplain(source.after ?? "", op);
+      if (op.moveTo === undefined || op.moveTo === op.path) {
+        source.after = updated;
+      } else {
+        (await stateOf(op.moveTo, false)).after = updated;
+        source.after = null;
+        moves.set(op.path, op.moveTo);
+      }
+    }
+  }
+  const changed = summarise(files, moves);
+  if (askNeeded) {
+    await deps.confirm(changed.map((f) => ({ path: f.movedTo ?? f.path, oldText: f.oldText, newText: f.newText ?? "" })));
+  }
+  const servedBy = await writeAll(files, deps);
+  return { files: changed, servedBy };
+}
+
+function parse(text: string): PatchOperation[] {
+  let ops: PatchOperation[];
+  try {
+    ops = parsePatch(text);
+  } catch (err) {
+    if (err instanceof PatchSyntaxError) throw new FileToolError(ErrorCode.InvalidParams, `Invalid patch: ${err.message}`);
+    throw err;
+  }
+  if (ops.length === 0) throw new FileToolError(ErrorCode.InvalidParams, "Invalid patch: it names no file to add, update or delete");
+  return ops;
+}
+
+function resolvePaths(ops: PatchOperation[], cwd: string): PatchOperation[] {
+  const abs = (p: string): string => {
+    if (p.includes("\0")) throw new FileToolError(ErrorCode.InvalidParams, "Invalid patch: a path contains a NUL byte");
+    return path.isAbsolute(p) ? path.normalize(p) : path.resolve(cwd, p);
+  };
+  return ops.map((op) => {
+    if (op.type !== "update") return { ...op, path: abs(op.path) };
+    return op.moveTo === undefined ? { ...op, path: abs(op.path) } : { ...op, path: abs(op.path), moveTo: abs(op.moveTo) };
+  });
+}
+
+/** The text of `p` as the session sees it, or null when there is no such file (and none is needed). */
+async function currentText(p: string, store: TextStore, mustExist: boolean): Promise<string | null> {
+  const st = await statIfExists(p).catch(() => undefined);
+  if (st?.isDirectory()) throw isADirectory(p);
+  if (st && !st.isFile()) throw notAFile(p);
+  if (st && st.size > MAX_PATCH_FILE_BYTES) throw new FileToolError(ErrorCode.Internal, `Cannot patch ${p}: it is larger than ${MAX_PATCH_FILE_BYTES / 1024 / 1024} MiB`);
+  // Not on disk: an Add needs nothing more; an Update may still find an unsaved editor buffer.
+  if (!st && !mustExist) return null;
+  const text = await store.readText(p);
+  if (textHasNulWithin(text, BINARY_SNIFF_BYTES)) throw binaryFile(p);
+  return text;
+}
+
+function applyOrExplain(text: string, op: Extract<PatchOperation, { type: "update" }>): string {
+  try {
+    return applyHunks(text, op.hunks, op.path);
+  } catch (err) {
+    if (err instanceof PatchConflictError) {
+      throw new FileToolError(ErrorCode.PatchConflict, `${err.message}\nNo file was changed. Read the file again and send a patch whose context lines match it.`);
+    }
+    throw err;
+  }
+}
+
+/** What changed, one entry per file (a move is one entry), in the order the patch named them. */
+function summarise(files: Map<string, FileState>, moves: Map<string, string>): PatchedFile[] {
+  const targets = new Set(moves.values());
+  const out: PatchedFile[] = [];
+  for (const [p, s] of files) {
+    const to = moves.get(p);
+    if (to !== undefined) {
+      out.push({ path: p, action: "move", movedTo: to, oldText: s.before, newText: files.get(to)?.after ?? null });
+      continue;
+    }
+    if (targets.has(p) || s.before === s.after) continue;
+    const action = s.before === null ? "add" : s.after === null ? "delete" : "update";
+    out.push({ path: p, action, oldText: s.before, newText: s.after });
+  }
+  return out;
+}
+
+/** Writes, then deletions; on a failure, puts back what was already done and reports it. */
+async function writeAll(files: Map<string, FileState>, deps: Deps): Promise<ServedBy> {
+  const undo: Array<() => Promise<unknown>> = [];
+  let servedBy: ServedBy = "local";
+  let current = "";
+  try {
+    for (const [p, s] of files) {
+      if (s.after === null || s.after === s.before) continue;
+      current = p;
+      const after = s.after;
+      await fsp.mkdir(path.dirname(p), { recursive: true }).catch((err: unknown) => {
+        throw mapWriteError(err, p, Buffer.byteLength(after, "utf8"));
+      });
+      servedBy = await deps.queue.run(p, () => deps.store.writeText(p, after));
+      const before = s.before;
+      undo.push(() => (before === null ? fsp.unlink(p) : deps.store.writeText(p, before)));
+    }
+    for (const [p, s] of files) {
+      if (s.after !== null || s.before === null) continue;
+      current = p;
+      const before = s.before;
+      await deps.queue.run(p, () => fsp.unlink(p)).catch((err: unknown) => {
+        throw mapWriteError(err, p, 0);
+      });
+      undo.push(() => deps.store.writeText(p, before));
+    }
+  } catch (err) {
+    const restored = await undoAll(undo);
+    const e = err instanceof FileToolError ? err : mapWriteError(err, current, 0);
+    const note = undo.length === 0 ? "No file was changed." : restored ? `No file was changed: the ${undo.length} already written were put back.` : "Some files were changed and could not be put back.";
+    throw new FileToolError(e.code, `${e.message}\n${note}`, { cause: err });
+  }
+  return servedBy;
+}
+
+async function undoAll(undo: Array<() => Promise<unknown>>): Promise<boolean> {
+  let ok = true;
+  for (const step of [...undo].reverse()) {
+    await step().catch(() => {
+      ok = false;
+    });
+  }
+  return ok;
+}
