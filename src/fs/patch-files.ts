@@ -7,7 +7,7 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { applyHunks, parsePatch, PatchConflictError, PatchSyntaxError, type PatchOperation } from "../patch/index.js";
-import { binaryFile, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound } from "./errors.js";
+import { binaryFile, errnoCode, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound } from "./errors.js";
 import { textHasNulWithin } from "./lines.js";
 import { BINARY_SNIFF_BYTES, statIfExists } from "./local.js";
 import type { WriteQueue } from "./queue.js";
@@ -66,28 +66,29 @@ export async function applyPatchFiles(input: unknown, deps: Deps): Promise<Patch
   // Check everything first: nothing is written unless every operation applies.
   const files = new Map<string, FileState>();
   const moves = new Map<string, string>();
-  const stateOf = async (p: string, mustExist: boolean): Promise<FileState> => {
+  const stateOf = async (p: string, mustExist: "no" | "somewhere" | "on disk"): Promise<FileState> => {
     let s = files.get(p);
     if (!s) {
       const before = await currentText(p, deps.store, mustExist);
       s = { before, after: before };
       files.set(p, s);
     }
-    if (mustExist && s.after === null) throw notFound(p);
+    if (mustExist !== "no" && s.after === null) throw notFound(p);
     return s;
   };
   for (const op of ops) {
     if (op.type === "add") {
-      (await stateOf(op.path, false)).after = op.content;
+      (await stateOf(op.path, "no")).after = op.content;
     } else if (op.type === "delete") {
-      (await stateOf(op.path, true)).after = null;
+      (await stateOf(op.path, "on disk")).after = null; // deleted on disk: it must be there
     } else {
-      const source = await stateOf(op.path, true);
+      // An Update may start from an editor buffer that was never saved; a Move deletes on disk.
+      const source = await stateOf(op.path, op.moveTo === undefined ? "somewhere" : "on disk");
       const updated = applyOrExplain(source.after ?? "", op);
       if (op.moveTo === undefined || op.moveTo === op.path) {
         source.after = updated;
       } else {
-        (await stateOf(op.moveTo, false)).after = updated;
+        (await stateOf(op.moveTo, "no")).after = updated;
         source.after = null;
         moves.set(op.path, op.moveTo);
       }
@@ -125,13 +126,14 @@ function resolvePaths(ops: PatchOperation[], cwd: string): PatchOperation[] {
 }
 
 /** The text of `p` as the session sees it, or null when there is no such file (and none is needed). */
-async function currentText(p: string, store: TextStore, mustExist: boolean): Promise<string | null> {
+async function currentText(p: string, store: TextStore, mustExist: "no" | "somewhere" | "on disk"): Promise<string | null> {
   const st = await statIfExists(p).catch(() => undefined);
   if (st?.isDirectory()) throw isADirectory(p);
   if (st && !st.isFile()) throw notAFile(p);
   if (st && st.size > MAX_PATCH_FILE_BYTES) throw new FileToolError(ErrorCode.Internal, `Cannot patch ${p}: it is larger than ${MAX_PATCH_FILE_BYTES / 1024 / 1024} MiB`);
   // Not on disk: an Add needs nothing more; an Update may still find an unsaved editor buffer.
-  if (!st && !mustExist) return null;
+  if (!st && mustExist === "no") return null;
+  if (!st && mustExist === "on disk") throw notFound(p);
   const text = await store.readText(p);
   if (textHasNulWithin(text, BINARY_SNIFF_BYTES)) throw binaryFile(p);
   return text;
@@ -187,7 +189,7 @@ async function writeAll(files: Map<string, FileState>, deps: Deps): Promise<Serv
       current = p;
       const before = s.before;
       await deps.queue.run(p, () => fsp.unlink(p)).catch((err: unknown) => {
-        throw mapWriteError(err, p, 0);
+        throw errnoCode(err) === "ENOENT" ? notFound(p) : mapWriteError(err, p, 0);
       });
       undo.push(() => deps.store.writeText(p, before));
     }
