@@ -2,8 +2,9 @@
 // Streamable HTTP on 127.0.0.1 -> src/mcp -> src/fs), on both backends:
 //  - local:  node:fs (no editor capability)
 //  - client: an in-process fake editor (EditorFiles) whose content is the file on disk
-// Figures: a 1 MB write (seed target: under 100 ms) and a read of lines 1,000,000-1,000,099 of a
-// 200 MB file, each with wall time (median) and peak RSS growth. Prints nothing itself: the bench
+// Figures: a 1 MB write (seed target: under 100 ms), a read of lines 1,000,000-1,000,099 of a
+// 200 MB file, each with wall time (median) and peak RSS growth, and a 200-hunk apply_patch on a
+// 1 MiB file (target: under 50 ms plus the client's round trips, one read and one write). Prints nothing itself: the bench
 // runner (scripts/bench/index.ts) prints the rows. Run alone: `npx tsx scripts/bench/file-tools.ts`.
 import fs from "node:fs";
 import { rm, mkdtemp, readFile, writeFile } from "node:fs/promises";
@@ -136,6 +137,26 @@ export async function benchFileTools(): Promise<Row[]> {
       }
       rows.push({ name: `read_text_file lines 1,000,000-1,000,099 of 200 MiB [${backend}]`, value: round(median(readTimes)), unit: "ms", note: `median of ${READ_RUNS}, through MCP` });
       rows.push({ name: `read_text_file 200 MiB window peak RSS growth [${backend}]`, value: round(readRss), unit: "MiB", note: "contract: < 64 MiB" });
+
+      // apply_patch: 200 hunks over a 1 MiB file, alternately forward and back (the local file changes).
+      const patched = path.join(dir, `patch-${backend}.txt`);
+      const { text, forward, back } = patchFixture();
+      await writeFile(patched, text);
+      const patchTimes: number[] = [];
+      for (let i = 0; i <= WRITE_RUNS; i++) {
+        const input = backend === "local" && i % 2 === 1 ? back(patched) : forward(patched);
+        const m = await measure(async () => {
+          const r = await call("apply_patch", { input });
+          if (r.success !== true) throw new Error("patch failed");
+        });
+        if (i > 0) patchTimes.push(m.ms); // the first is a warm-up
+      }
+      rows.push({
+        name: `apply_patch 200 hunks on 1 MiB [${backend}]`,
+        value: round(median(patchTimes)),
+        unit: "ms",
+        note: `median of ${WRITE_RUNS}, through MCP${backend === "client" ? ", with 1 read + 1 write to the (in-process) editor" : ""}; target < 50 ms + round trips`,
+      });
     }
   } finally {
     await Promise.allSettled(clients.map((c) => c.close()));
@@ -143,6 +164,23 @@ export async function benchFileTools(): Promise<Row[]> {
     await rm(dir, { recursive: true, force: true });
   }
   return rows;
+}
+
+/** A 1 MiB text of 64-byte lines and two 200-hunk patches: one changing a line per hunk, one changing it back. */
+function patchFixture(): { text: string; forward: (file: string) => string; back: (file: string) => string } {
+  const lines = Array.from({ length: MiB / 64 }, (_, i) => `${String(i).padStart(8, "0")} ${"y".repeat(54)}`);
+  const text = `${lines.join("\n")}\n`;
+  const build = (file: string, dir: 1 | -1): string => {
+    const body = [`*** Update File: ${file}`];
+    for (let h = 0; h < 200; h++) {
+      const at = 10 + h * 80;
+      const old = lines[at]!;
+      const changed = `${old.slice(0, 9)}patched ${h}`;
+      body.push("@@", ` ${lines[at - 2]}`, ` ${lines[at - 1]}`, `-${dir === 1 ? old : changed}`, `+${dir === 1 ? changed : old}`, ` ${lines[at + 1]}`, ` ${lines[at + 2]}`);
+    }
+    return ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
+  };
+  return { text, forward: (f) => build(f, 1), back: (f) => build(f, -1) };
 }
 
 function round(v: number): number {
