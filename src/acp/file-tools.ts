@@ -99,6 +99,9 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
             http_headers: endpoint.headers,
             // Our own write policy decides (and asks the user when needed): codex must not ask too.
             default_tools_approval_mode: "approve",
+            // Listed to the model directly: for models with tool search, Codex otherwise hides every
+            // MCP tool behind tool_search, and a model would not find the apply_patch it expects.
+            omit_tools_from: ["deferred"],
             tools: Object.fromEntries(tools.map((t) => [t, { approval_mode: "approve" }])),
           },
         },

@@ -159,7 +159,11 @@ describe("the tools the model is offered", () => {
     await adapter.prompt(withFs.sessionId, "hi");
     expect(adapter.fake.requests[0]?.body.model).toBe(model);
     expect(nativePatchOffered(adapter.fake, 0)).toBe(false);
-    expect(JSON.stringify(adapter.fake.requests[0]?.body)).toContain("Create, change, move or delete files with a patch");
+    // Ours is listed to the model, not hidden behind tool_search (these models support it).
+    const body = JSON.stringify(adapter.fake.requests[0]?.body);
+    expect(body).toContain("Create, change, move or delete files with a patch");
+    expect(body).not.toMatch(/Deferred tool namespaces:[^"]*mcp__acp_fs/);
+    if (model === "gpt-5.5") expect(offeredTools(adapter.fake, 0)).toContain(`${NS}/apply_patch`);
   });
 });
 
