@@ -129,6 +129,37 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
   },
 
+  "apply-patch-editor": {
+    fakeModel: {
+      responses: [
+        {
+          items: [
+            {
+              type: "function_call",
+              namespace: NS,
+              name: "apply_patch",
+              arguments: { input: "*** Begin Patch\n*** Update File: notes.txt\n@@\n-unsaved buffer\n+patched line\n*** Add File: docs/new.md\n+# New\n*** End Patch" },
+              callId: "call_patch",
+            },
+          ],
+        },
+        done,
+      ],
+    },
+    files: { "notes.txt": "on disk\n" },
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+    handlers: (app) => {
+      app.onRequest(acp.methods.client.fs.readTextFile, () => ({ content: "unsaved buffer\n" }));
+      app.onRequest(acp.methods.client.fs.writeTextFile, () => ({}));
+    },
+    async drive(ctx) {
+      const sid = await newSession(ctx);
+      expectStop(await prompt(ctx, sid, "patch notes.txt"), "end_turn");
+      const disk = await readFile(path.join(ctx.workspace, "notes.txt"), "utf8");
+      if (disk !== "on disk\n") throw new Error(`notes.txt on disk changed: ${JSON.stringify(disk)}`);
+    },
+  },
+
   "file-tools-local": {
     fakeModel: {
       responses: [
