@@ -1,5 +1,5 @@
 export { AppServerClient, CodexExitedError, CodexRpcError, LineSplitter, type ExitInfo, type ThreadListener } from "./client.js";
-export { configOverrides, type DerivedCatalog } from "./catalog.js";
+export { configOverrides, deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
 export { CodexHost, type CodexHostOptions } from "./host.js";
 export { locateCodex, type CodexCommand } from "./locate.js";
 export * from "./protocol.js";

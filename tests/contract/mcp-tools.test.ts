@@ -225,6 +225,50 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
     const r = await call("delete_everything", {});
     expect(r.isError).toBe(true);
   });
+
+  it("apply_patch: listed with its schema; result, summary text and one diff per file in _meta; errors are isError", async () => {
+    const { tools } = await client.listTools();
+    const patch = tools.find((t) => t.name === "apply_patch")!;
+    expect(patch.inputSchema).toEqual({ type: "object", properties: { input: { type: "string", description: "The entire patch, from `*** Begin Patch` to `*** End Patch`" } }, required: ["input"] });
+    expect(patch.description).toContain("*** Begin Patch");
+    mode = "auto";
+    const f = file("ws/patched.txt", "one\ntwo\n");
+    const input = ["*** Begin Patch", "*** Update File: ws/patched.txt", "@@", " one", "-two", "+2", "*** Add File: ws/added.txt", "+new", "*** End Patch"].join("\n");
+    const r = await call("apply_patch", { input });
+    const added = path.join(dir, "ws", "added.txt");
+    expect(r.isError).toBeUndefined();
+    expect(r.content).toEqual([{ type: "text", text: `Success. Updated the following files:\nM ${f}\nA ${added}` }]);
+    expect(r.structuredContent).toEqual({ success: true, files: [{ path: f, action: "update" }, { path: added, action: "add" }] });
+    expect(r._meta?.[DIFF_META_KEY]).toEqual([
+      { path: f, oldText: "one\ntwo\n", newText: "one\n2\n" },
+      { path: added, oldText: null, newText: "new\n" },
+    ]);
+    const bad = await call("apply_patch", { input: input.replace("-two", "-three") });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toMatchObject({ code: -32006 });
+  });
+});
+
+describe("an endpoint that lists only some tools", () => {
+  it("does not list apply_patch and refuses to run it", async () => {
+    const server = new FileToolsServer({ log: silent });
+    const endpoint = await server.register("no-patch", { tools: ["read_text_file", "write_text_file"] });
+    let ran = 0;
+    server.bind("no-patch", async () => {
+      ran++;
+      return { content: [{ type: "text", text: "ran" }] };
+    });
+    const client = await connect(endpoint);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["read_text_file", "write_text_file"]);
+      const r = (await client.callTool({ name: "apply_patch", arguments: { input: "x" } })) as CallResult;
+      expect(r).toMatchObject({ isError: true, structuredContent: { code: -32601, message: "Unknown tool: apply_patch" } });
+      expect(ran).toBe(0);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  });
 });
 
 describe("MCP endpoint access", () => {

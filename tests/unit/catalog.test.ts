@@ -1,0 +1,55 @@
+// src/codex/catalog.ts with the real codex binary: the derived catalog keeps every model and field
+// but Codex's native apply_patch, follows the user's own model_catalog_json, and passes -c overrides.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pino } from "pino";
+import { configOverrides, deriveCatalogWithoutNativePatch, locateCodex } from "../../src/codex/index.js";
+
+const log = pino({ level: "silent" });
+let home: string;
+beforeAll(async () => {
+  home = await mkdtemp(path.join(os.tmpdir(), "cca-catalog-"));
+});
+afterAll(() => rm(home, { recursive: true, force: true }));
+const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, CODEX_HOME: home, HOME: home });
+
+type Catalog = { models: Array<Record<string, unknown> & { slug: string }> };
+
+describe("the catalog without the native apply_patch", () => {
+  it("keeps every bundled model and field, with apply_patch_tool_type null", async () => {
+    const derived = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: env(), log });
+    try {
+      const catalog = JSON.parse(await readFile(derived.path, "utf8")) as Catalog;
+      expect(derived.source).toBe("in-effect");
+      expect(catalog.models.map((m) => m.slug)).toEqual(derived.slugs);
+      expect(derived.slugs).toContain("gpt-5.5");
+      for (const m of catalog.models) expect(m.apply_patch_tool_type).toBeNull();
+      const gpt = catalog.models.find((m) => m.slug === "gpt-5.5")!;
+      expect(gpt.base_instructions).toEqual(expect.any(String));
+      expect(gpt.supports_search_tool).toBe(true); // everything else is kept as it was
+    } finally {
+      await derived.dispose();
+    }
+  });
+
+  it("follows the user's own model_catalog_json (from config or -c)", async () => {
+    const own = path.join(home, "own.json");
+    const bundled = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: env(), log });
+    const base = JSON.parse(await readFile(bundled.path, "utf8")) as Catalog;
+    await bundled.dispose();
+    await writeFile(own, JSON.stringify({ models: [{ ...base.models[0]!, slug: "my-model", apply_patch_tool_type: "freeform" }] }));
+    const derived = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: ["-c", `model_catalog_json=${JSON.stringify(own)}`, "--listen", "x"], env: env(), log });
+    try {
+      expect(derived.slugs).toEqual(["my-model"]);
+      expect((JSON.parse(await readFile(derived.path, "utf8")) as Catalog).models[0]?.apply_patch_tool_type).toBeNull();
+    } finally {
+      await derived.dispose();
+    }
+  });
+
+  it("passes on only the arguments `codex debug models` takes", () => {
+    expect(configOverrides(["-c", "a=1", "--listen", "stdio://", "--enable", "x", "--config=b=2", "-cc=3", "--disable", "y"])).toEqual(["-c", "a=1", "--enable", "x", "--config=b=2", "-cc=3", "--disable", "y"]);
+  });
+});

@@ -1,0 +1,80 @@
+// How patches look to the client: our apply_patch items (live and replayed), and Codex's native
+// apply_patch rejected before it became an item (seen only in the raw response items).
+import { describe, expect, it } from "vitest";
+import { completeFileToolItem } from "../../src/bridge/file-tools.js";
+import { describeItem, type Item } from "../../src/bridge/items.js";
+import { replayTurns } from "../../src/bridge/replay.js";
+import { ThreadEventTranslator } from "../../src/bridge/translator.js";
+import { DIFF_META_KEY, FILE_TOOLS_SERVER } from "../../src/tool-contract/index.js";
+
+const patch = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
+const patchItem = (input: string, extra: Record<string, unknown> = {}): Item => ({
+  type: "mcpToolCall",
+  id: "call_p",
+  server: FILE_TOOLS_SERVER,
+  tool: "apply_patch",
+  arguments: { input },
+  status: "inProgress",
+  ...extra,
+});
+
+describe("our apply_patch items", () => {
+  it("title, kind and every location, relative paths resolved against the session's cwd", () => {
+    const view = describeItem(patchItem(patch("*** Update File: src/a.ts", "*** Move to: src/b.ts", "@@", "-x", "+y")), undefined, { cwd: "/ws" });
+    expect(view).toEqual({ title: "Move /ws/src/a.ts to /ws/src/b.ts", kind: "move", locations: [{ path: "/ws/src/a.ts" }, { path: "/ws/src/b.ts" }], rawInput: { input: expect.stringContaining("*** Move to") } });
+    expect(describeItem(patchItem("not a patch"), undefined, { cwd: "/ws" })).toMatchObject({ title: "Apply patch", kind: "edit", locations: [] });
+  });
+
+  it("the final update carries one diff per file from the result's _meta; an error result fails with its message", () => {
+    const diffs = [
+      { path: "/ws/a", oldText: "1\n", newText: "2\n" },
+      { path: "/ws/gone", oldText: "x\n", newText: "" },
+    ];
+    const done = completeFileToolItem(patchItem("", { status: "completed", result: { content: [], structuredContent: { success: true, files: [] }, _meta: { [DIFF_META_KEY]: diffs } } }));
+    expect(done).toMatchObject({ status: "completed", content: diffs.map((d) => ({ type: "diff", ...d })) });
+    const failed = completeFileToolItem(patchItem("", { status: "completed", result: { isError: true, content: [{ type: "text", text: "nope" }], structuredContent: { code: -32006, message: "nope" } } }));
+    expect(failed).toMatchObject({ status: "failed", rawOutput: { code: -32006, message: "nope" }, content: [{ type: "content", content: { type: "text", text: "nope" } }] });
+  });
+
+  it("history replay shows the same call with its diffs", () => {
+    const item = patchItem(patch("*** Add File: n.txt", "+n"), { status: "completed", result: { structuredContent: { success: true, files: [] }, _meta: { [DIFF_META_KEY]: [{ path: "/ws/n.txt", oldText: null, newText: "n\n" }] } } });
+    const updates = replayTurns([{ id: "t1", status: "completed", items: [item] }], { cwd: "/ws" });
+    expect(updates).toEqual([
+      expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "call_p", title: "Create /ws/n.txt", kind: "edit", status: "completed", content: [{ type: "diff", path: "/ws/n.txt", oldText: null, newText: "n\n" }] }),
+    ]);
+  });
+});
+
+describe("Codex's native apply_patch, rejected before it became an item", () => {
+  const raw = (item: Record<string, unknown>): Record<string, unknown> => ({ threadId: "t", turnId: "u", item });
+  const input = patch("*** Update File: a.txt", "@@", "-two", "+three");
+
+  it("is shown as one failed tool call when its output arrives", () => {
+    const t = new ThreadEventTranslator(Date.now, () => "/ws");
+    expect(t.translate("rawResponseItem/completed", raw({ type: "custom_tool_call", call_id: "c1", name: "apply_patch", input }))).toEqual([]);
+    const out = t.translate("rawResponseItem/completed", raw({ type: "custom_tool_call_output", call_id: "c1", output: "apply_patch verification failed: Failed to find expected lines" }));
+    expect(out).toEqual([
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "c1",
+        status: "failed",
+        title: "Edit /ws/a.txt",
+        kind: "edit",
+        locations: [{ path: "/ws/a.txt" }],
+        rawInput: { input },
+        content: [{ type: "content", content: { type: "text", text: "apply_patch verification failed: Failed to find expected lines" } }],
+        rawOutput: { output: "apply_patch verification failed: Failed to find expected lines" },
+      },
+    ]);
+  });
+
+  it("is left alone when it ran as an item (a fileChange with the call's id), and other tools are ignored", () => {
+    const t = new ThreadEventTranslator(Date.now, () => "/ws");
+    t.translate("rawResponseItem/completed", raw({ type: "function_call", call_id: "c2", name: "apply_patch", arguments: JSON.stringify({ input }) }));
+    t.translate("item/started", { item: { type: "fileChange", id: "c2", changes: [], status: "inProgress" } });
+    expect(t.translate("rawResponseItem/completed", raw({ type: "function_call_output", call_id: "c2", output: "ok" }))).toEqual([]);
+    t.translate("rawResponseItem/completed", raw({ type: "function_call", call_id: "c3", name: "apply_patch", namespace: "mcp__acp_fs", arguments: "{}" }));
+    expect(t.translate("rawResponseItem/completed", raw({ type: "function_call_output", call_id: "c3", output: "x" }))).toEqual([]);
+    expect(t.translate("rawResponseItem/completed", raw({ type: "message", role: "developer", content: [] }))).toEqual([]);
+  });
+});
