@@ -67,7 +67,13 @@ function answerPermission(optionId: string): (app: acp.ClientApp) => void {
   };
 }
 
-export const SCENARIOS: Record<string, Scenario> = {
+export /** An editor whose buffer for every file reads "unsaved buffer\n" and that accepts every write. */
+function unsavedBufferEditor(app: acp.ClientApp): void {
+  app.onRequest(acp.methods.client.fs.readTextFile, () => ({ content: "unsaved buffer\n" }));
+  app.onRequest(acp.methods.client.fs.writeTextFile, () => ({}));
+}
+
+const SCENARIOS: Record<string, Scenario> = {
   handshake: {
     fakeModel: { responses: [] },
     clientCapabilities: {},
@@ -119,10 +125,7 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
     files: { "notes.txt": "on disk\n" },
     clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
-    handlers: (app) => {
-      app.onRequest(acp.methods.client.fs.readTextFile, () => ({ content: "unsaved buffer\n" }));
-      app.onRequest(acp.methods.client.fs.writeTextFile, () => ({}));
-    },
+    handlers: unsavedBufferEditor,
     async drive(ctx) {
       const sid = await newSession(ctx);
       expectStop(await prompt(ctx, sid, "rewrite notes.txt"), "end_turn");
@@ -148,10 +151,7 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
     files: { "notes.txt": "on disk\n" },
     clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
-    handlers: (app) => {
-      app.onRequest(acp.methods.client.fs.readTextFile, () => ({ content: "unsaved buffer\n" }));
-      app.onRequest(acp.methods.client.fs.writeTextFile, () => ({}));
-    },
+    handlers: unsavedBufferEditor,
     async drive(ctx) {
       const sid = await newSession(ctx);
       expectStop(await prompt(ctx, sid, "patch notes.txt"), "end_turn");
