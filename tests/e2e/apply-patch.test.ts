@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { applyPatch, textResponse, toolCallResponse, type FakeModel } from "../../src/fake-model/index.js";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
@@ -136,6 +136,21 @@ describe("the tools the model is offered", () => {
     const models = (r: acp.NewSessionResponse) => JSON.stringify(r.configOptions?.find((o) => o.id === "model"));
     expect(models(withFs)).toBe(models(without));
     expect(models(withFs)).toContain("gpt-5.5");
+  });
+
+  it("a thread resumed in a new codex (after a crash) still has only ours", async () => {
+    const { setupClient } = editor();
+    adapter = await startAdapter({ setupClient });
+    adapter.fake.enqueue(textResponse("before"), textResponse("after"));
+    await adapter.initialize(FS_CAPS);
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "one");
+    process.kill((await codexChildPid(adapter.child.pid!))!, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await adapter.prompt(sessionId, "two")).stopReason).toBe("end_turn");
+    expect(adapter.fake.requests).toHaveLength(2);
+    expect(nativePatchOffered(adapter.fake, 1)).toBe(false);
+    expect(offeredTools(adapter.fake, 1)).toContain(`${NS}/apply_patch`);
   });
 
   it.each([
