@@ -7,6 +7,7 @@ import type { CodexCommand } from "./locate.js";
 import { spawnAppServer } from "./spawn.js";
 import { incomingMessageSchema, threadScopedParamsSchema } from "./protocol.js";
 import type { z } from "zod";
+import { LineSplitter } from "../streams/index.js";
 
 export type ExitInfo = { code: number | null; signal: string | null; reason: string };
 
@@ -45,7 +46,9 @@ export class AppServerClient {
   private readonly globalListeners = new Set<(method: string, params: unknown) => void>();
   private nextId = 1;
   private exitInfo: ExitInfo | undefined;
-  private readonly stdoutLines = new LineSplitter();
+  private readonly stdoutLines = new LineSplitter((line) => {
+    if (line.trim()) this.onLine(line);
+  });
 
   /** Wraps an already spawned app-server child, or spawns one from `command`. */
   constructor(
@@ -56,14 +59,12 @@ export class AppServerClient {
     this.child = "file" in source ? spawnAppServer(source, opts) : source;
     this.log.debug({ pid: this.child.pid }, "codex app-server started");
     this.child.stdout?.setEncoding("utf8");
-    this.child.stdout?.on("data", (chunk: string) => this.onData(chunk));
+    this.child.stdout?.on("data", (chunk: string) => this.stdoutLines.push(chunk));
     this.child.stderr?.setEncoding("utf8");
-    const stderrLines = new LineSplitter();
-    this.child.stderr?.on("data", (chunk: string) =>
-      stderrLines.push(chunk, (line) => {
-        if (line.trim()) this.log.debug({ codexStderr: line.trim() }, "codex stderr");
-      }),
-    );
+    const stderrLines = new LineSplitter((line) => {
+      if (line.trim()) this.log.debug({ codexStderr: line.trim() }, "codex stderr");
+    });
+    this.child.stderr?.on("data", (chunk: string) => stderrLines.push(chunk));
     // A write after the child died must not crash the adapter.
     this.child.stdin?.on("error", (err) => this.log.debug({ err: err.message }, "codex stdin error"));
     this.exited = new Promise<ExitInfo>((resolve) => {
@@ -135,12 +136,6 @@ export class AppServerClient {
 
   private write(message: unknown): void {
     this.child.stdin?.write(`${JSON.stringify(message)}\n`);
-  }
-
-  private onData(chunk: string): void {
-    this.stdoutLines.push(chunk, (line) => {
-      if (line.trim()) this.onLine(line);
-    });
   }
 
   private onLine(line: string): void {
@@ -227,30 +222,4 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): 
     throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, -32603);
   }
   return parsed.data;
-}
-
-/**
- * Splits a stream of text chunks into lines. Only each new chunk is searched for "\n",
- * and the pieces of a long line are joined once, when it ends: linear in the input,
- * however long a line is (a 32 MiB line used to cost seconds of blocked event loop).
- */
-export class LineSplitter {
-  private pieces: string[] = [];
-
-  push(chunk: string, onLine: (line: string) => void): void {
-    let start = 0;
-    let nl: number;
-    while ((nl = chunk.indexOf("\n", start)) >= 0) {
-      const tail = chunk.slice(start, nl);
-      let line: string;
-      if (this.pieces.length) {
-        this.pieces.push(tail);
-        line = this.pieces.join("");
-        this.pieces = [];
-      } else line = tail;
-      onLine(line);
-      start = nl + 1;
-    }
-    if (start < chunk.length) this.pieces.push(start === 0 ? chunk : chunk.slice(start));
-  }
 }

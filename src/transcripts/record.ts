@@ -1,6 +1,7 @@
 // `record`: a transparent stdio proxy between an ACP client (the editor) and an agent command.
 // Bytes are forwarded unchanged in both directions (our stdout carries exactly the agent's
 // stdout); a tap on each direction splits lines on "\n" and appends them to a transcript.
+import { LineSplitter } from "../streams/index.js";
 import { spawn } from "node:child_process";
 import { rename, writeFile } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
@@ -22,33 +23,6 @@ export interface RecorderOptions {
   cwd?: string;
 }
 
-/** Splits a byte stream into lines on "\n", keeping bytes intact until a line is complete. */
-export class LineSplitter {
-  private pending: Buffer[] = [];
-  constructor(private readonly onLine: (line: string) => void) {}
-
-  push(chunk: Buffer): void {
-    let start = 0;
-    for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, start)) {
-      this.pending.push(chunk.subarray(start, i));
-      this.emit();
-      start = i + 1;
-    }
-    if (start < chunk.length) this.pending.push(chunk.subarray(start));
-  }
-
-  /** Emits a final line that had no terminating newline. */
-  end(): void {
-    if (this.pending.length > 0) this.emit();
-  }
-
-  private emit(): void {
-    let line = Buffer.concat(this.pending).toString("utf8");
-    this.pending = [];
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    this.onLine(line);
-  }
-}
 
 /** Turns one line of the wire into a transcript entry (null for blank lines, which carry nothing). */
 export function entryForLine(dir: Direction, t: number, line: string): TranscriptEntry | null {

@@ -16,7 +16,8 @@ import {
   placeholdersToPaths,
   show,
 } from "./normalise.js";
-import { entryForLine, LineSplitter } from "./record.js";
+import { LineSplitter } from "../streams/index.js";
+import { entryForLine } from "./record.js";
 import { type AcpValidator, loadAcpValidator } from "./schema.js";
 
 export interface StartAgentSpec {

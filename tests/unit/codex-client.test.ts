@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import pino from "pino";
-import { AppServerClient, CodexHost, LineSplitter } from "../../src/codex/index.js";
+import { AppServerClient, CodexHost } from "../../src/codex/index.js";
 
 const log = pino({ level: "silent" });
 
@@ -63,20 +63,7 @@ describe("AppServerClient", () => {
   });
 });
 
-describe("LineSplitter", () => {
-  it("joins lines split across chunks and keeps a long line whole", () => {
-    const lines: string[] = [];
-    const s = new LineSplitter();
-    const long = "x".repeat(1_000_000);
-    s.push('{"a":1}\n{"b"', (l) => lines.push(l));
-    s.push(":2}\n", (l) => lines.push(l));
-    for (let i = 0; i < long.length; i += 65536) s.push(long.slice(i, i + 65536), (l) => lines.push(l));
-    s.push("\nlast", (l) => lines.push(l));
-    expect(lines).toEqual(['{"a":1}', '{"b":2}', long]);
-    s.push("\n", (l) => lines.push(l));
-    expect(lines.at(-1)).toBe("last");
-  });
-});
+
 
 describe("CodexHost", () => {
   it("reports a codex that cannot be located on every client() call instead of throwing from start()", async () => {

@@ -9,7 +9,7 @@ import {
   pathsToPlaceholders,
   placeholdersToPaths,
 } from "../../src/transcripts/normalise.js";
-import { entryForLine, LineSplitter } from "../../src/transcripts/record.js";
+import { entryForLine } from "../../src/transcripts/record.js";
 import { loadAcpValidator } from "../../src/transcripts/schema.js";
 import { parseReplayArgs, parseRecordArgs } from "../../src/transcripts/cli.js";
 
@@ -76,20 +76,14 @@ describe("parseTranscript", () => {
   });
 });
 
-describe("line splitting (record)", () => {
-  it("splits on \\n across chunks, keeps multi-byte characters whole, records non-JSON as raw", () => {
-    const lines: string[] = [];
-    const s = new LineSplitter((l) => lines.push(l));
-    const bytes = Buffer.from('{"a":"é"}\r\nnot json\n{"b":1}');
-    s.push(bytes.subarray(0, 7)); // splits the two bytes of "é"
-    s.push(bytes.subarray(7));
-    s.end();
-    expect(lines).toEqual(['{"a":"é"}', "not json", '{"b":1}']);
+describe("recorded lines", () => {
+  it("records non-JSON as raw and skips blank lines", () => {
     expect(entryForLine("agent->client", 1, "not json")).toEqual({ type: "raw", dir: "agent->client", t: 1, text: "not json" });
     expect(entryForLine("agent->client", 1, "[1]")).toMatchObject({ type: "raw" });
     expect(entryForLine("agent->client", 1, "  ")).toBeNull();
   });
 });
+
 
 describe("normalisation", () => {
   it("replaces run paths with placeholders, longest first and only whole", () => {
