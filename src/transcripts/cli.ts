@@ -133,7 +133,7 @@ async function expandFiles(files: string[]): Promise<string[]> {
 async function runReplays(args: ReplayArgs): Promise<number> {
   args = { ...args, files: await expandFiles(args.files) };
   const [{ replayTranscript, formatReplayReport }, { TranscriptFormatError }] = await Promise.all([
-    import("./replay.js"),
+    import("./replay/index.js"),
     import("./format.js"),
   ]);
   let failed = 0;

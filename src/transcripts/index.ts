@@ -2,7 +2,7 @@
 // Only the CLI entry and types load eagerly; the heavy parts (ajv, child processes) load on use.
 export { listTranscripts, runTranscriptCli, TRANSCRIPT_USAGE } from "./cli.js";
 export type { RecorderOptions } from "./record.js";
-export type { Mismatch, MismatchKind, ReplayOptions, ReplayResult, StartAgentSpec } from "./replay.js";
+export type { Mismatch, MismatchKind, ReplayOptions, ReplayResult, StartAgentSpec } from "./replay/index.js";
 export { parseTranscript, TranscriptFormatError } from "./format.js";
 export type { Direction, Transcript, TranscriptEntry, TranscriptHeader } from "./format.js";
 
@@ -12,7 +12,7 @@ export async function runRecorder(options: import("./record.js").RecorderOptions
 
 export async function replayTranscript(
   file: string,
-  options?: import("./replay.js").ReplayOptions,
-): Promise<import("./replay.js").ReplayResult> {
-  return (await import("./replay.js")).replayTranscript(file, options);
+  options?: import("./replay/index.js").ReplayOptions,
+): Promise<import("./replay/index.js").ReplayResult> {
+  return (await import("./replay/index.js")).replayTranscript(file, options);
 }

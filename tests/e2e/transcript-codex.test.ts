@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseTranscript } from "../../src/transcripts/format.js";
-import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay.js";
+import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay/index.js";
 
 let dir: string;
 beforeAll(async () => {

@@ -9,7 +9,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript, type TranscriptEntry } from "../../src/transcripts/format.js";
 import { runRecorder } from "../../src/transcripts/record.js";
-import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay.js";
+import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay/index.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const ECHO = ["node", "--import", "tsx", "tests/support/echo-agent.ts"];

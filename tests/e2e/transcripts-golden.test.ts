@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript } from "../../src/transcripts/format.js";
 import { replayTranscript } from "../../src/transcripts/index.js";
-import { formatReplayReport } from "../../src/transcripts/replay.js";
+import { formatReplayReport } from "../../src/transcripts/replay/index.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const GOLDEN_DIR = path.join(repo, "tests/transcripts");

@@ -1,0 +1,18 @@
+// `replay`: plays the client side of a recorded ACP session against a live agent and compares
+// every agent message with the recording (rules: contracts/transcript-format.md). By job:
+// recording.ts (the recording, indexed), sandbox.ts (workspace, fake model, CODEX_HOME),
+// run.ts (the agent process and the pacing of client messages), matcher.ts (live vs recorded),
+// report.ts (what a person reads).
+import { readFile } from "node:fs/promises";
+import { parseTranscript } from "../format.js";
+import { ReplayRun } from "./run.js";
+import type { ReplayOptions, ReplayResult } from "./types.js";
+
+export { formatReplayReport } from "./report.js";
+export type { Mismatch, MismatchKind, ReplayOptions, ReplayResult, StartAgentSpec } from "./types.js";
+
+/** Replays one transcript file. Throws TranscriptFormatError for a malformed file. */
+export async function replayTranscript(file: string, opts: ReplayOptions = {}): Promise<ReplayResult> {
+  const text = await readFile(file, "utf8");
+  return new ReplayRun(parseTranscript(text, file), opts).execute();
+}

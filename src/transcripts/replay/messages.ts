@@ -1,0 +1,40 @@
+// Small facts about JSON-RPC messages in a transcript: their kind, ids, session and a label
+// for reports.
+import type { TranscriptEntry } from "../format.js";
+
+export type Json = Record<string, unknown>;
+export type Kind = "request" | "notification" | "response";
+
+export function kindOf(msg: Json): Kind {
+  if (typeof msg.method === "string") return "id" in msg ? "request" : "notification";
+  return "response";
+}
+
+export function idKey(id: unknown): string {
+  return JSON.stringify(id ?? null);
+}
+
+export function sessionIdOf(msg: Json): unknown {
+  const params = msg.params;
+  return params && typeof params === "object" ? (params as Json).sessionId : undefined;
+}
+
+/** Notifications are matched per method and session, in order. */
+export function streamKey(method: string, sessionId: unknown): string {
+  return `${method} ${JSON.stringify(sessionId ?? null)}`;
+}
+
+/** "agent->client notification session/update (tool_call)", "... response to session/new id 1". */
+export function labelOf(entry: TranscriptEntry, requestMethod?: string): string {
+  if (entry.type === "raw") return `${entry.dir} non-JSON line`;
+  const msg = entry.msg;
+  const kind = kindOf(msg);
+  if (kind === "response") {
+    const what = "error" in msg ? "error response" : "response";
+    return `${entry.dir} ${what} to ${requestMethod ?? "request"} id ${idKey(msg.id)}`;
+  }
+  let label = `${entry.dir} ${kind} ${String(msg.method)}`;
+  const update = (msg.params as Json | undefined)?.update as Json | undefined;
+  if (msg.method === "session/update" && typeof update?.sessionUpdate === "string") label += ` (${update.sessionUpdate})`;
+  return label;
+}

@@ -1,0 +1,77 @@
+// Where a replay runs: a fresh directory with the workspace (seeded with the header's files) and,
+// when the header carries a fake model script, that model on 127.0.0.1 and a hermetic
+// CODEX_HOME. Also the placeholders (<CWD>, <CODEX_HOME>, ...) that stand for this run's paths.
+import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { log } from "../../log/index.js";
+import type { Transcript } from "../format.js";
+import { placeholdersToPaths, type Placeholders } from "../normalise.js";
+
+export type Sandbox = {
+  workspace: string;
+  /** The agent's working directory. */
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** This run's paths, by placeholder. */
+  placeholders: Placeholders;
+  dispose(): Promise<void>;
+};
+
+export async function prepareSandbox(header: Transcript["header"], extraEnv: Record<string, string> | undefined): Promise<Sandbox> {
+  const runDir = await mkdtemp(path.join(os.tmpdir(), "acp-replay-"));
+  const cleanups: Array<() => Promise<void>> = [() => rm(runDir, { recursive: true, force: true, maxRetries: 3 })];
+  const dispose = async (): Promise<void> => {
+    for (const cleanup of cleanups.reverse()) {
+      await cleanup().catch((error: unknown) => log.warn({ err: error }, "replay: cleanup failed"));
+    }
+  };
+  try {
+    const workspace = path.join(runDir, "workspace");
+    await mkdir(workspace, { recursive: true });
+    const placeholders: Placeholders = { "<CWD>": await withRealpath(workspace) };
+    let env: NodeJS.ProcessEnv = { ...process.env };
+
+    if (header.fakeModel) {
+      const fm = await import("../../fake-model/index.js");
+      const { responses, approvalPolicy, sandboxMode, extraConfig } = header.fakeModel as {
+        responses: unknown[];
+        approvalPolicy?: unknown;
+        sandboxMode?: unknown;
+        extraConfig?: unknown;
+      };
+      // The script may name workspace paths (the file tools want absolute paths): `<CWD>` in it
+      // stands for this run's workspace.
+      const script = fm.parseFakeModelScript({ responses: placeholdersToPaths(responses, { "<CWD>": workspace }) });
+      const model = await fm.startFakeModel(script);
+      cleanups.push(() => model.close());
+      const homeOpts: Parameters<typeof fm.createCodexHome>[0] = { modelUrl: model.url, dir: path.join(runDir, "codex") };
+      if (typeof approvalPolicy === "string") homeOpts.approvalPolicy = approvalPolicy;
+      if (typeof sandboxMode === "string") homeOpts.sandboxMode = sandboxMode;
+      if (typeof extraConfig === "string") homeOpts.extraConfig = extraConfig;
+      const home = await fm.createCodexHome(homeOpts);
+      placeholders["<CODEX_HOME>"] = await withRealpath(home.codexHome);
+      placeholders["<HOME>"] = await withRealpath(home.home);
+      placeholders["<TMP>"] = await withRealpath(home.tmpdir);
+      env = { ...env, ...home.env };
+    }
+
+    for (const [rel, content] of Object.entries(header.workspace?.files ?? {})) {
+      const target = path.resolve(workspace, rel);
+      if (!target.startsWith(workspace + path.sep)) throw new Error(`workspace file ${JSON.stringify(rel)} escapes the workspace`);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFile(target, placeholdersToPaths(content, placeholders) as string);
+    }
+    env = { ...env, ...(placeholdersToPaths(header.env ?? {}, placeholders) as Record<string, string>), ...extraEnv };
+    const cwd = header.agent.cwd === "<CWD>" ? workspace : process.cwd();
+    return { workspace, cwd, env, placeholders, dispose };
+  } catch (error) {
+    await dispose();
+    throw error;
+  }
+}
+
+async function withRealpath(p: string): Promise<string[]> {
+  const real = await realpath(p).catch(() => p);
+  return real === p ? [p] : [p, real];
+}

@@ -1,0 +1,55 @@
+// What a replay takes and gives back (contracts/transcript-format.md).
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+
+export interface StartAgentSpec {
+  command: string[];
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export interface ReplayOptions {
+  /** The agent under test; default: the header's agent.command. */
+  agentCommand?: string[];
+  /** Rewrite the transcript with the live messages (header kept) instead of failing on differences. */
+  update?: boolean;
+  /** Longest wait for expected agent messages before a client message is sent (default 30 s). */
+  timeoutMs?: number;
+  /** How long the agent may take to exit after its stdin is closed (default 5 s); longer is a failure. */
+  exitTimeoutMs?: number;
+  /** Extra environment for the agent (over process.env, the fake model's env and header.env). */
+  env?: Record<string, string>;
+  /** Starts the agent process (tests); default: node:child_process spawn, no shell. */
+  startAgent?: (spec: StartAgentSpec) => ChildProcessWithoutNullStreams;
+}
+
+export type MismatchKind = "difference" | "schema" | "unexpected" | "missing" | "timeout" | "agent-exit" | "setup";
+
+export interface Mismatch {
+  kind: MismatchKind;
+  /** One line: what, where. */
+  summary: string;
+  /** Line of the recording the problem relates to, when there is one. */
+  line?: number;
+  /** For a difference: JSON path of the first differing field, and both values. */
+  path?: string;
+  expected?: unknown;
+  actual?: unknown;
+  /** Multi-line detail (diff, both normalised messages, violations). */
+  detail?: string;
+}
+
+export interface ReplayResult {
+  file: string;
+  ok: boolean;
+  mismatches: Mismatch[];
+  /** Messages sent to the agent / received from it. */
+  sent: number;
+  received: number;
+  /** True when --update rewrote the file. */
+  updated: boolean;
+  agentCommand: string[];
+  agentExitCode: number | null;
+  /** The end of the agent's stderr (for the report). */
+  stderrTail: string;
+  durationMs: number;
+}
