@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../log/index.js";
 import type { CodexCommand } from "./locate.js";
 import { spawnAppServer } from "./spawn.js";
-import { incomingMessageSchema, threadScopedParamsSchema } from "./protocol.js";
+import { incomingMessageSchema, threadScopedParamsSchema } from "./schemas.js";
 import type { z } from "zod";
 import { LineSplitter } from "../streams/index.js";
 

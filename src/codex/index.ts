@@ -2,5 +2,5 @@ export { AppServerClient, CodexExitedError, CodexRpcError, type ExitInfo, type T
 export { configOverrides, deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
 export { CodexHost, type CodexHostOptions } from "./host.js";
 export { locateCodex, type CodexCommand } from "./locate.js";
-export * from "./protocol.js";
+export * from "./schemas.js";
 export { spawnAppServer } from "./spawn.js";

@@ -14,4 +14,4 @@ export {
   type ToolDefinition,
   type ToolResult,
 } from "./tools.js";
-export type { ToolCaller } from "./protocol.js";
+export type { ToolCaller } from "./sdk-endpoint.js";

@@ -8,7 +8,8 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/index.js";
-import type { EndpointProtocol, ToolCaller } from "./protocol.js";
+import { writeHttpError } from "./http-error.js";
+import type { EndpointProtocol, ToolCaller } from "./sdk-endpoint.js";
 import { errorToolResult, toolDefinitions, type ToolDefinition, type ToolResult } from "./tools.js";
 import { PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
 
@@ -46,7 +47,7 @@ export type FileToolsServerOptions = { log: Logger; name?: string; version?: str
 export class FileToolsServer {
   private server: http.Server | undefined;
   private listening: Promise<number> | undefined;
-  private sdk: Promise<typeof import("./protocol.js")> | undefined;
+  private sdk: Promise<typeof import("./sdk-endpoint.js")> | undefined;
   private readonly byPath = new Map<string, Endpoint>();
   private readonly byKey = new Map<string, Endpoint>();
 
@@ -141,8 +142,8 @@ export class FileToolsServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
-  private loadSdk(): Promise<typeof import("./protocol.js")> {
-    this.sdk ??= import("./protocol.js");
+  private loadSdk(): Promise<typeof import("./sdk-endpoint.js")> {
+    this.sdk ??= import("./sdk-endpoint.js");
     return this.sdk;
   }
 
@@ -150,23 +151,23 @@ export class FileToolsServer {
     const port = this.port;
     const host = req.headers.host ?? "";
     if (port === undefined || (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)) {
-      return deny(res, 403, "Forbidden: the Host header must be 127.0.0.1 or localhost");
+      return writeHttpError(res, 403, "Forbidden: the Host header must be 127.0.0.1 or localhost");
     }
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
     const endpoint = this.byPath.get(pathname);
-    if (!endpoint || endpoint.closed) return deny(res, 404, "Not found");
+    if (!endpoint || endpoint.closed) return writeHttpError(res, 404, "Not found");
     if (!tokenMatches(req.headers.authorization, endpoint.token)) {
       res.setHeader("WWW-Authenticate", 'Bearer realm="codex-cli-acp"');
-      return deny(res, 401, "Unauthorized");
+      return writeHttpError(res, 401, "Unauthorized");
     }
     let body: unknown;
     if (req.method === "POST") {
       const raw = await readBody(req);
-      if (raw === undefined) return deny(res, 413, "Request body too large");
+      if (raw === undefined) return writeHttpError(res, 413, "Request body too large");
       try {
         body = JSON.parse(raw.toString("utf8"));
       } catch {
-        return deny(res, 400, "Parse error", -32700);
+        return writeHttpError(res, 400, "Parse error", -32700);
       }
     }
     endpoint.protocol ??= this.loadSdk().then(({ createEndpointProtocol }) =>
@@ -203,9 +204,6 @@ function tokenMatches(header: string | undefined, token: Buffer): boolean {
   return given.length === token.length && timingSafeEqual(given, token);
 }
 
-function deny(res: ServerResponse, status: number, message: string, code = -32000): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
-}
 
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {

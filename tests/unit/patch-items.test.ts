@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { completeFileToolItem } from "../../src/bridge/file-tools.js";
 import { describeItem, type Item } from "../../src/bridge/items.js";
-import { replayTurns } from "../../src/bridge/replay.js";
+import { replayTurns } from "../../src/bridge/history.js";
 import { ThreadEventTranslator } from "../../src/bridge/translator.js";
 import { DIFF_META_KEY, FILE_TOOLS_SERVER } from "../../src/tool-contract/index.js";
 

@@ -9,6 +9,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../log/index.js";
+import { writeHttpError } from "./http-error.js";
 import type { ToolDefinition, ToolResult } from "./tools.js";
 
 export type ToolCaller = (name: string, args: unknown) => Promise<ToolResult>;
@@ -37,11 +38,11 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     const sessionId = Array.isArray(sessionHeader) ? sessionHeader[0] : sessionHeader;
     if (sessionId !== undefined) {
       const transport = transports.get(sessionId);
-      if (!transport) return reply(res, 404, -32001, "Session not found");
+      if (!transport) return writeHttpError(res, 404, "Session not found", -32001);
       return transport.handleRequest(req, res, body);
     }
     if (req.method !== "POST" || !isInitializeRequest(body)) {
-      return reply(res, 400, -32000, "Bad Request: no valid session id");
+      return writeHttpError(res, 400, "Bad Request: no valid session id");
     }
     // One endpoint serves one ACP session, and Codex connects once per thread: a new
     // initialize means an earlier connection (e.g. of a Codex child that died) is stale.
@@ -71,8 +72,4 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
   }
 
   return { handle, close };
-}
-
-function reply(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }));
 }

@@ -1,6 +1,6 @@
 // Thread history (as codex 0.169's thread/turns/list {itemsView:"full"} returns it) -> ACP updates.
 import { describe, expect, it } from "vitest";
-import { replayTurns } from "../../src/bridge/replay.js";
+import { replayTurns } from "../../src/bridge/history.js";
 
 // Recorded from codex 0.169.0 against the fake model (ids and times kept, paths shortened).
 const turns = [

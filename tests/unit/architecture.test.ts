@@ -1,0 +1,64 @@
+// The layout rules of the constitution and DESIGN.md, checked on the source: small files, no
+// import cycles, one line splitter, no hidden async context, few casts in the pure bridge.
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = path.resolve(import.meta.dirname, "../../src");
+
+function sourceFiles(dir = SRC): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name !== "generated") out.push(...sourceFiles(full));
+    } else if (e.name.endsWith(".ts")) out.push(full);
+  }
+  return out;
+}
+const files = sourceFiles();
+const text = new Map(files.map((f) => [f, fs.readFileSync(f, "utf8")]));
+const rel = (f: string): string => path.relative(SRC, f);
+
+/** Relative imports (type-only ones too: a cycle of types is still a knot in the design). */
+function importsOf(file: string): string[] {
+  const out: string[] = [];
+  for (const m of (text.get(file) ?? "").matchAll(/(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|import\("(\.{1,2}\/[^"]+)"\)/g)) {
+    const spec = (m[1] ?? m[2])!;
+    const target = path.resolve(path.dirname(file), spec.replace(/\.js$/, ".ts"));
+    if (text.has(target)) out.push(target);
+  }
+  return out;
+}
+
+describe("source layout", () => {
+  it("no file under src/ (generated types aside) is over 400 lines", () => {
+    const big = files.filter((f) => (text.get(f) ?? "").split("\n").length > 400).map(rel);
+    expect(big).toEqual([]);
+  });
+
+  it("has no import cycles", () => {
+    const graph = new Map(files.map((f) => [f, importsOf(f)]));
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (f: string): void => {
+      state.set(f, "open");
+      stack.push(f);
+      for (const g of graph.get(f) ?? []) {
+        if (state.get(g) === "open") cycles.push([...stack.slice(stack.indexOf(g)), g].map(rel).join(" -> "));
+        else if (!state.has(g)) visit(g);
+      }
+      stack.pop();
+      state.set(f, "done");
+    };
+    for (const f of files) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
+  it("one line splitter, and no AsyncLocalStorage (state is passed, not hidden)", () => {
+    const all = [...text.values()].join("\n");
+    expect(all.match(/class LineSplitter\b/g)).toHaveLength(1);
+    expect(all).not.toContain("AsyncLocalStorage");
+  });
+});
