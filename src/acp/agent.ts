@@ -12,7 +12,7 @@ import { VERSION } from "../config/index.js";
 import type { Logger } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
 import { randomUUID } from "node:crypto";
-import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
+import type { AgentServices, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, threadParams, toRequestError, type SessionDeps, type ThreadSettings } from "./session.js";
 import { setMode } from "./modes.js";
 import { setConfigOption } from "./config-options.js";
@@ -49,8 +49,6 @@ export type AgentOptions = {
   log: Logger;
   /** Session capabilities, in order (see features.ts). */
   features?: SessionFeature[];
-  /** Answerers of codex's server->client requests, tried in order. */
-  serverRequestHandlers?: ServerRequestHandler[];
 };
 
 export type Agent = {
@@ -63,7 +61,7 @@ export type Agent = {
   sessionOf(sessionId: string): AcpSession;
 };
 
-export function createAgent({ host, log, features = [], serverRequestHandlers = [] }: AgentOptions): Agent {
+export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
   const state: AgentState = {
     clientCapabilities: {},
     agentCapabilities: {
@@ -93,8 +91,9 @@ export function createAgent({ host, log, features = [], serverRequestHandlers = 
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
     },
     answerServerRequest: async (session, method, params) => {
-      for (const handler of serverRequestHandlers) {
-        const answer = handler(session, method, params, services);
+      // The features that own a request answer it, in registration order.
+      for (const feature of features) {
+        const answer = feature.answer?.(session, method, params, services);
         if (answer !== undefined) return answer;
       }
       // Nobody handles it: decline rather than leave the turn waiting forever.

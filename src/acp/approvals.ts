@@ -4,44 +4,18 @@
 // "Always" is Codex's for-this-session decision, also remembered here so an identical
 // later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk";
-import { describeItem, type Item, type ToolCallView } from "../bridge/index.js";
+import { describeItem, type ItemOf, type ToolCallView } from "../bridge/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature } from "./features.js";
 import { askPermission as ask, type Choice } from "./permission.js";
 import type { AcpSession } from "./session.js";
 
 type Params = Record<string, unknown>;
 
+/** "Always" choices of one session: command texts, file paths, MCP server/tool pairs. */
 type ApprovalState = {
-  /** Tool items seen starting in this session, by id (to describe the call being approved). */
-  items: Map<string, Item>;
-  /** "Always" choices: command texts, file paths, MCP server/tool pairs. */
   commands: Set<string>;
   paths: Set<string>;
   mcpTools: Set<string>;
-};
-
-const states = new WeakMap<AcpSession, ApprovalState>();
-
-function stateOf(session: AcpSession): ApprovalState {
-  let s = states.get(session);
-  if (!s) {
-    s = { items: new Map(), commands: new Set(), paths: new Set(), mcpTools: new Set() };
-    states.set(session, s);
-  }
-  return s;
-}
-
-/** Keeps track of the items approvals refer to. */
-export const approvalsFeature: SessionFeature = {
-  name: "approvals",
-  attach(session) {
-    const state = stateOf(session);
-    session.threadListeners.add((method, params) => {
-      const item = params.item as Item | undefined;
-      if (method === "item/started" && item && typeof item.id === "string") state.items.set(item.id, item);
-      else if (method === "item/completed" && item && typeof item.id === "string") state.items.delete(item.id);
-    });
-  },
 };
 
 function text(t: string): acp.ToolCallContent {
@@ -53,22 +27,21 @@ function quote(s: string, max = 80): string {
   return `\`${one.length > max ? `${one.slice(0, max - 1)}…` : one}\``;
 }
 
-function viewFor(state: ApprovalState, itemId: string): ToolCallView | undefined {
-  const item = state.items.get(itemId);
-  return item ? describeItem(item) : undefined;
+function viewFor(session: AcpSession, itemId: string): ToolCallView | undefined {
+  const item = session.items.get(itemId);
+  return item ? describeItem(item, undefined, { cwd: session.cwd }) : undefined;
 }
 
 // ---- commands ------------------------------------------------------------------------------
 
 type CommandDecision = string | Record<string, unknown>;
 
-async function commandApproval(session: AcpSession, params: Params, services: AgentServices): Promise<{ decision: CommandDecision }> {
-  const state = stateOf(session);
+async function commandApproval(session: AcpSession, state: ApprovalState, params: Params, services: AgentServices): Promise<{ decision: CommandDecision }> {
   const itemId = String(params.itemId ?? params.approvalId ?? "");
   const command = typeof params.command === "string" ? params.command : "";
   if (command && state.commands.has(command)) return { decision: "acceptForSession" };
 
-  const view = viewFor(state, itemId);
+  const view = viewFor(session, itemId);
   const shown = view?.rawInput && typeof (view.rawInput as { command?: unknown }).command === "string" ? ((view.rawInput as { command: string }).command) : command;
   const available = (params.availableDecisions as CommandDecision[] | undefined) ?? ["accept", "acceptForSession", "decline"];
   const choices: Choice<CommandDecision>[] = [{ option: { optionId: "allow_once", name: "Allow once", kind: "allow_once" }, answer: "accept" }];
@@ -102,13 +75,12 @@ async function commandApproval(session: AcpSession, params: Params, services: Ag
 
 // ---- patches -------------------------------------------------------------------------------
 
-async function fileChangeApproval(session: AcpSession, params: Params, services: AgentServices): Promise<{ decision: string }> {
-  const state = stateOf(session);
+async function fileChangeApproval(session: AcpSession, state: ApprovalState, params: Params, services: AgentServices): Promise<{ decision: string }> {
   const itemId = String(params.itemId ?? "");
-  const item = state.items.get(itemId);
-  const paths = ((item?.changes as Array<{ path: string }> | undefined) ?? []).map((c) => c.path);
+  const item = session.items.get(itemId);
+  const paths = item?.type === "fileChange" ? item.changes.map((c) => c.path) : [];
   if (paths.length > 0 && paths.every((p) => state.paths.has(p))) return { decision: "acceptForSession" };
-  const view = viewFor(state, itemId);
+  const view = viewFor(session, itemId);
   const choices: Choice<string>[] = [
     { option: { optionId: "allow_once", name: "Allow this change", kind: "allow_once" }, answer: "accept" },
     {
@@ -150,8 +122,7 @@ async function fileChangeApproval(session: AcpSession, params: Params, services:
 
 type ElicitationAnswer = { action: "accept" | "decline" | "cancel"; content: Record<string, unknown> | null; _meta: Record<string, unknown> | null };
 
-async function mcpToolApproval(session: AcpSession, params: Params, services: AgentServices): Promise<ElicitationAnswer> {
-  const state = stateOf(session);
+async function mcpToolApproval(session: AcpSession, state: ApprovalState, params: Params, services: AgentServices): Promise<ElicitationAnswer> {
   const meta = (params._meta ?? {}) as { tool_name?: string; tool_params?: unknown; tool_title?: string; persist?: unknown };
   const server = typeof params.serverName === "string" ? params.serverName : "mcp";
   const tool = typeof meta.tool_name === "string" ? meta.tool_name : "tool";
@@ -159,8 +130,8 @@ async function mcpToolApproval(session: AcpSession, params: Params, services: Ag
   const accept: ElicitationAnswer = { action: "accept", content: {}, _meta: null };
   if (state.mcpTools.has(key)) return accept;
   // The item Codex announced for this call: the newest running call of that server and tool.
-  const item = [...state.items.values()].reverse().find((i) => i.type === "mcpToolCall" && i.server === server && i.tool === tool);
-  const view = item ? describeItem(item) : undefined;
+  const item = [...session.items.values()].reverse().find((i): i is ItemOf<"mcpToolCall"> => i.type === "mcpToolCall" && i.server === server && i.tool === tool);
+  const view = item ? describeItem(item, undefined, { cwd: session.cwd }) : undefined;
   const persist = Array.isArray(meta.persist) ? (meta.persist as unknown[]) : typeof meta.persist === "string" ? [meta.persist] : [];
   const choices: Choice<ElicitationAnswer>[] = [
     { option: { optionId: "allow_once", name: "Allow once", kind: "allow_once" }, answer: accept },
@@ -185,18 +156,31 @@ async function mcpToolApproval(session: AcpSession, params: Params, services: Ag
 }
 
 /** Answers command, patch and MCP-tool approvals by asking the client. */
-export const approvalHandler: ServerRequestHandler = (session, method, params, services) => {
-  switch (method) {
-    case "item/commandExecution/requestApproval":
-      return commandApproval(session, params, services);
-    case "item/fileChange/requestApproval":
-      return fileChangeApproval(session, params, services);
-    case "mcpServer/elicitation/request": {
-      const meta = params._meta as { codex_approval_kind?: string } | null | undefined;
-      if (meta?.codex_approval_kind !== "mcp_tool_call") return undefined;
-      return mcpToolApproval(session, params, services);
+/** Codex's approval requests as permission prompts; remembers "always" per session. */
+export function approvalsFeature(): SessionFeature {
+  const states = new WeakMap<AcpSession, ApprovalState>();
+  const stateOf = (session: AcpSession): ApprovalState => {
+    let s = states.get(session);
+    if (!s) {
+      s = { commands: new Set(), paths: new Set(), mcpTools: new Set() };
+      states.set(session, s);
     }
-    default:
-      return undefined;
-  }
-};
+    return s;
+  };
+  const answer: ServerRequestHandler = (session, method, params, services) => {
+    switch (method) {
+      case "item/commandExecution/requestApproval":
+        return commandApproval(session, stateOf(session), params, services);
+      case "item/fileChange/requestApproval":
+        return fileChangeApproval(session, stateOf(session), params, services);
+      case "mcpServer/elicitation/request": {
+        const meta = params._meta as { codex_approval_kind?: string } | null | undefined;
+        if (meta?.codex_approval_kind !== "mcp_tool_call") return undefined;
+        return mcpToolApproval(session, stateOf(session), params, services);
+      }
+      default:
+        return undefined;
+    }
+  };
+  return { name: "approvals", answer, detach: (session) => void states.delete(session) };
+}

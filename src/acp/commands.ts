@@ -30,12 +30,12 @@ export const commandsFeature: SessionFeature = {
   attach(session, opening) {
     const usage: Usage = {};
     usageOf.set(session, usage);
-    session.threadListeners.add((method, params) => {
-      if (method !== "thread/tokenUsage/updated") return;
-      const u = params.tokenUsage as { total?: { totalTokens?: number }; last?: { totalTokens?: number }; modelContextWindow?: number | null } | undefined;
-      usage.total = u?.total?.totalTokens;
-      usage.last = u?.last?.totalTokens;
-      usage.window = u?.modelContextWindow;
+    session.threadListeners.add((n) => {
+      if (n.method !== "thread/tokenUsage/updated") return;
+      const u = n.params.tokenUsage;
+      usage.total = u.total.totalTokens;
+      usage.last = u.last.totalTokens;
+      usage.window = u.modelContextWindow;
     });
     const advertise = () => {
       if (!session.isClosed) void session.send({ sessionUpdate: "available_commands_update", availableCommands: COMMANDS }).catch(() => undefined);

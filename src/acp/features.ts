@@ -37,6 +37,8 @@ export interface SessionFeature {
   detach?(session: AcpSession, services: AgentServices): void | Promise<void>;
   /** When opening failed after `prepare` (the thread never started): release what prepare took. */
   abandon?(opening: SessionOpening, services: AgentServices): void | Promise<void>;
+  /** Answers codex's server->client requests it owns (approvals, elicitations); undefined to pass. */
+  answer?: ServerRequestHandler;
 }
 
 /** Answers codex's server->client requests of one kind (approvals, elicitations). Return undefined to pass. */

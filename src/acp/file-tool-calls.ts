@@ -1,30 +1,30 @@
 // Which app-server item a file-tool call belongs to. The MCP request carries no item id, but
 // Codex announces the item (item/started, with the tool and its arguments) before it calls the
 // tool, so a call is matched to the first unclaimed in-flight item of the same tool with the same
-// arguments. A permission prompt then names the tool call the editor already shows.
+// arguments (from the session's one tracker of in-flight items). A permission prompt then names
+// the tool call the editor already shows.
+import type { Item } from "../bridge/index.js";
+import type { ServerNotification } from "../codex/index.js";
 import { FILE_TOOLS_SERVER } from "../tool-contract/index.js";
 
 /** How long a call waits for its item (Codex's item/started racing the MCP request). */
 const ITEM_WAIT_MS = 1000;
 
-type InFlight = { tool: string; args: string; claimed: boolean };
-
 export class FileToolCalls {
-  private readonly inFlight = new Map<string, InFlight>();
+  /** Item ids already matched to a call. */
+  private readonly claimed = new Set<string>();
   /** Pending itemIdOf calls: `giveUp` true resolves them with undefined at once. */
   private readonly waiters = new Set<(giveUp: boolean) => void>();
 
+  /** `items`: the session's in-flight items (its one tracker). */
+  constructor(private readonly items: ReadonlyMap<string, Item>) {}
+
   /** Feed every thread notification of the session. */
-  observe(method: string, params: Record<string, unknown>): void {
-    if (method !== "item/started" && method !== "item/completed") return;
-    const item = params.item as { type?: unknown; id?: unknown; server?: unknown; tool?: unknown; arguments?: unknown } | undefined;
-    if (!item || item.type !== "mcpToolCall" || item.server !== FILE_TOOLS_SERVER || typeof item.id !== "string" || typeof item.tool !== "string") return;
-    if (method === "item/completed") {
-      this.inFlight.delete(item.id);
-      return;
+  observe(n: ServerNotification): void {
+    if (n.method === "item/completed") this.claimed.delete(n.params.item.id);
+    else if (n.method === "item/started" && n.params.item.type === "mcpToolCall" && n.params.item.server === FILE_TOOLS_SERVER) {
+      for (const wake of [...this.waiters]) wake(false);
     }
-    this.inFlight.set(item.id, { tool: item.tool, args: canonical(parseArgs(item.arguments)), claimed: false });
-    for (const wake of [...this.waiters]) wake(false);
   }
 
   /** The item id of `call` ({tool, args} as the MCP request had them), if it can be told within a second. */
@@ -33,9 +33,10 @@ export class FileToolCalls {
     const { tool, args } = call as { tool?: unknown; args?: unknown };
     const key = canonical(args);
     const find = (): string | undefined => {
-      for (const [id, c] of this.inFlight) {
-        if (!c.claimed && c.tool === tool && c.args === key) {
-          c.claimed = true;
+      for (const [id, item] of this.items) {
+        if (item.type !== "mcpToolCall" || item.server !== FILE_TOOLS_SERVER || this.claimed.has(id)) continue;
+        if (item.tool === tool && canonical(parseArgs(item.arguments)) === key) {
+          this.claimed.add(id);
           return id;
         }
       }

@@ -13,6 +13,7 @@ import { createFileAccess, type EditorFiles, type FileAccess, type FileChange } 
 import { FileToolsServer, callFileTool, type ToolCaller } from "../mcp/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
 import { FileToolCalls } from "./file-tool-calls.js";
+import type { ServerNotification } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
 import { askPermission } from "./permission.js";
 import type { AcpSession } from "./session.js";
@@ -115,7 +116,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
 
     attach(session: AcpSession, opening: SessionOpening, _response: Record<string, unknown>, services: AgentServices): void {
       const srv = getServer(services);
-      const calls = new FileToolCalls();
+      const calls = new FileToolCalls(session.items);
       const state: FileToolsSession = { session, access: undefined as unknown as FileAccess, alwaysAllow: false, calls, unlisten: () => undefined };
       state.access = createFileAccess({
         editor: editorFiles(session, services),
@@ -126,7 +127,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
           ask: ({ changes, call }) => askWrite(state, services, changes, call),
         },
       });
-      const listener = (method: string, params: Record<string, unknown>): void => calls.observe(method, params);
+      const listener = (n: ServerNotification): void => calls.observe(n);
       const cancel = (): void => calls.cancelWaits();
       session.threadListeners.add(listener);
       session.cancelHooks.add(cancel);
@@ -153,6 +154,8 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       // The thread never started: drop its endpoint now rather than after the idle timeout.
       if (server) release(server, opening.key);
     },
+
+    answer: fileToolsElicitationHandler,
   };
 
   function release(srv: FileToolsServer, key: string): void {
@@ -167,7 +170,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
 }
 
 /** Auto-accepts codex's approval elicitations for our own server: our write policy has decided already. */
-export const fileToolsElicitationHandler: ServerRequestHandler = (session, method, params, services) => {
+const fileToolsElicitationHandler: ServerRequestHandler = (session, method, params, services) => {
   if (method !== "mcpServer/elicitation/request" || params.serverName !== FILE_TOOLS_SERVER) return undefined;
   services.log.debug({ sessionId: session.id }, "codex asked to approve a file tool call; auto-accepted (our write policy decides)");
   return Promise.resolve({ action: "accept", content: {}, _meta: null });

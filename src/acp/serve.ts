@@ -5,10 +5,10 @@ import type { CodexHost } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import { createAgent } from "./agent.js";
 import type { ServerRequestHandler, SessionFeature } from "./features.js";
-import { fileToolsElicitationHandler, fileToolsFeature } from "./file-tools.js";
+import { fileToolsFeature } from "./file-tools.js";
 import { registerLifecycle } from "./lifecycle.js";
 import { titlesFeature } from "./titles.js";
-import { approvalHandler, approvalsFeature } from "./approvals.js";
+import { approvalsFeature } from "./approvals.js";
 import { commandsFeature } from "./commands.js";
 import { configOptionsFeature } from "./config-options.js";
 import { mcpServersFeature } from "./mcp-servers.js";
@@ -16,16 +16,12 @@ import { modesFeature } from "./modes.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature, modesFeature, approvalsFeature, configOptionsFeature, commandsFeature];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature, modesFeature, approvalsFeature(), configOptionsFeature, commandsFeature];
 }
 
-/** Answerers of codex's approval and elicitation requests, tried in order. */
-function serverRequestHandlers(): ServerRequestHandler[] {
-  return [fileToolsElicitationHandler, approvalHandler];
-}
 
 export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
-  const agent = createAgent({ host, log, features: sessionFeatures(), serverRequestHandlers: serverRequestHandlers() });
+  const agent = createAgent({ host, log, features: sessionFeatures() });
   registerLifecycle(agent);
   const stdout = batchedStdout();
   const stream = acp.ndJsonStream(stdout.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);

@@ -10,9 +10,11 @@ import {
   turnStartResponseSchema,
   type AppServerClient,
   type CodexHost,
+  type ServerNotification,
   type UserInput,
 } from "../codex/index.js";
-import { ThreadEventTranslator } from "../bridge/index.js";
+import fs from "node:fs";
+import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, type Item, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 import type { SessionMode } from "../fs/index.js";
 
@@ -55,7 +57,11 @@ type ActiveTurn = {
 const CANCEL_GRACE_MS = 3000;
 
 export class AcpSession {
-  private readonly translator = new ThreadEventTranslator(Date.now, () => this.settings.cwd);
+  private readonly translator = new ThreadEventTranslator({
+    cwd: () => this.settings.cwd,
+    files: diskFiles,
+    onUnknown: (what) => this.deps.log.info({ sessionId: this.id, what }, "codex sent something this version does not know; not shown"),
+  });
   private active: ActiveTurn | undefined;
   private outbox: Promise<void> = Promise.resolve();
   private attachedGeneration = 0;
@@ -64,7 +70,9 @@ export class AcpSession {
   private detach: (() => void) | undefined;
   private closed = false;
   /** Listeners other features hang on this session's raw thread events (e.g. titles). */
-  readonly threadListeners = new Set<(method: string, params: Record<string, unknown>) => void>();
+  readonly threadListeners = new Set<(n: ServerNotification) => void>();
+  /** The thread's items that started and have not completed yet, by id (one tracker for every feature). */
+  readonly items = new Map<string, Item>();
   /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
   readonly cancelHooks = new Set<() => void>();
   /** The session's mode (`read-only` | `auto` | `full-access`); the modes feature changes it. */
@@ -96,7 +104,7 @@ export class AcpSession {
   bind(client: AppServerClient, generation: number): void {
     this.detach?.();
     this.detach = client.attachThread(this.id, {
-      notification: (method, params) => this.onNotification(method, params),
+      notification: (n) => this.onNotification(n),
       request: (method, params) => this.deps.answerServerRequest(this, method, params),
     });
     this.attachedGeneration = generation;
@@ -225,24 +233,21 @@ export class AcpSession {
     }
   }
 
-  private onNotification(method: string, params: Record<string, unknown>): void {
-    const turnId = typeof params.turnId === "string" ? params.turnId : (params.turn as { id?: unknown } | undefined)?.id;
-    if (typeof turnId === "string" && this.abandonedTurns.has(turnId)) {
-      if (method === "turn/completed") this.abandonedTurns.delete(turnId);
+  private onNotification(n: ServerNotification): void {
+    const turnId = turnIdOf(n);
+    if (turnId !== undefined && this.abandonedTurns.has(turnId)) {
+      if (n.method === "turn/completed") this.abandonedTurns.delete(turnId);
       return;
     }
-    for (const listener of this.threadListeners) listener(method, params);
+    if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
+    for (const listener of this.threadListeners) listener(n);
+    if (n.method === "item/completed") this.items.delete(n.params.item.id);
     const turn = this.active;
-    if (method === "turn/started" && turn && !turn.turnId) {
-      const id = (params.turn as { id?: string } | undefined)?.id;
-      if (id) turn.turnId = id;
-    }
-    if (method === "error" && turn && params.willRetry === false) {
-      turn.lastError = (params.error as { message?: string } | undefined)?.message;
-    }
-    for (const update of this.translator.translate(method, params)) void this.send(update).catch(() => undefined);
-    if (method === "turn/completed" && turn) {
-      const parsed = turnCompletedSchema.safeParse(params);
+    if (n.method === "turn/started" && turn && !turn.turnId) turn.turnId = n.params.turn.id;
+    if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error.message;
+    for (const update of this.translator.translate(n)) void this.send(update).catch(() => undefined);
+    if (n.method === "turn/completed" && turn) {
+      const parsed = turnCompletedSchema.safeParse(n.params);
       if (!parsed.success) return;
       const done = parsed.data.turn;
       if (turn.turnId && done.id !== turn.turnId) return;
@@ -286,3 +291,25 @@ export function toRequestError(err: unknown): RequestError {
   if (err instanceof CodexRpcError) return new RequestError(-32603, `Codex: ${err.message}`);
   return new RequestError(-32603, err instanceof Error ? err.message : String(err));
 }
+
+/** The turn a notification belongs to, when it says. */
+function turnIdOf(n: ServerNotification): string | undefined {
+  const p: object = n.params ?? {};
+  if ("turnId" in p && typeof p.turnId === "string") return p.turnId;
+  if ("turn" in p && p.turn && typeof p.turn === "object" && "id" in p.turn && typeof p.turn.id === "string") return p.turn.id;
+  return undefined;
+}
+
+/** The bridge's view of files: the current text of small text files (for full diffs of Codex's own patches). */
+const diskFiles: TextFiles = {
+  read(path) {
+    try {
+      const st = fs.statSync(path);
+      if (!st.isFile() || st.size > MAX_DIFF_FILE_BYTES) return undefined;
+      const buf = fs.readFileSync(path);
+      return buf.includes(0) ? undefined : buf.toString("utf8");
+    } catch {
+      return undefined;
+    }
+  },
+};

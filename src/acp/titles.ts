@@ -8,7 +8,7 @@
 // another Codex client on the same thread) replaces it and is always forwarded.
 // `session/list` uses the same derivation (see lifecycle.ts), so both views agree.
 import { z } from "zod";
-import { threadSchema } from "../codex/index.js";
+import { threadSchema, type ServerNotification, type v2 } from "../codex/index.js";
 import type { AcpSession } from "./session.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 
@@ -38,25 +38,15 @@ export function isoTime(unixSeconds: number | null | undefined): string | undefi
   return new Date(unixSeconds * 1000).toISOString();
 }
 
-const nameUpdatedSchema = z.looseObject({ threadId: z.string(), threadName: z.string().nullish() });
-const userMessageSchema = z.looseObject({
-  item: z.looseObject({
-    type: z.literal("userMessage"),
-    content: z.array(z.unknown()),
-  }),
-});
-
-function firstText(content: unknown[]): string | undefined {
-  const texts = content
-    .map((c) => (c && typeof c === "object" && (c as { type?: unknown }).type === "text" ? (c as { text?: unknown }).text : undefined))
-    .filter((t): t is string => typeof t === "string");
+function firstText(content: readonly v2.UserInput[]): string | undefined {
+  const texts = content.flatMap((c) => (c.type === "text" ? [c.text] : []));
   return texts.join(" ") || undefined;
 }
 
 export function titlesFeature(): SessionFeature {
   /** The title each open session has shown (or a stored thread already had). */
   const titles = new Map<AcpSession, string>();
-  const listeners = new Map<AcpSession, (method: string, params: Record<string, unknown>) => void>();
+  const listeners = new Map<AcpSession, (n: ServerNotification) => void>();
 
   const announce = (session: AcpSession, title: string | undefined, services: AgentServices, updatedAt = new Date().toISOString()) => {
     if (title) titles.set(session, title);
@@ -79,19 +69,15 @@ export function titlesFeature(): SessionFeature {
           services.log.debug({ err: String(err), sessionId: session.id }, "reading the stored thread for the title failed");
         }
       }
-      const listener = (method: string, params: Record<string, unknown>) => {
-        if (method === "thread/name/updated") {
-          const parsed = nameUpdatedSchema.safeParse(params);
-          const name = parsed.success ? parsed.data.threadName?.trim() : undefined;
-          const title = name || undefined;
+      const listener = (n: ServerNotification): void => {
+        if (n.method === "thread/name/updated") {
+          const title = n.params.threadName?.trim() || undefined;
           if (title && titles.get(session) === title) return;
           announce(session, title, services);
           return;
         }
-        if (method === "item/completed" && !titles.has(session)) {
-          const parsed = userMessageSchema.safeParse(params);
-          if (!parsed.success) return;
-          const title = deriveTitle(firstText(parsed.data.item.content));
+        if (n.method === "item/completed" && n.params.item.type === "userMessage" && !titles.has(session)) {
+          const title = deriveTitle(firstText(n.params.item.content));
           if (title) announce(session, title, services);
         }
       };

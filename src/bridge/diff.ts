@@ -1,9 +1,7 @@
 // Unified diffs as Codex reports them in fileChange items (`@@ -a,b +c,d @@` hunks without
 // file headers), applied to a file's old text so the editor can show a full before/after diff
 // before the patch lands (and while the user is asked to approve it).
-import fs from "node:fs";
-
-/** Files larger than this are not read into a diff (the hunks are shown instead). */
+/** Files larger than this are not read into a diff (the hunks are shown instead); TextFiles implementations honour it. */
 export const MAX_DIFF_FILE_BYTES = 1024 * 1024;
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -67,17 +65,4 @@ export function applyUnifiedDiff(oldText: string, diff: string): string | undefi
 export function addedFileText(diff: string): string {
   if (!HUNK.test(diff.split("\n", 1)[0] ?? "")) return diff;
   return applyUnifiedDiff("", diff) ?? diff;
-}
-
-/** A file's text, or undefined when it is missing, too large or not UTF-8 text. */
-export function readTextIfSmall(path: string): string | undefined {
-  try {
-    const st = fs.statSync(path);
-    if (!st.isFile() || st.size > MAX_DIFF_FILE_BYTES) return undefined;
-    const buf = fs.readFileSync(path);
-    if (buf.includes(0)) return undefined;
-    return buf.toString("utf8");
-  } catch {
-    return undefined;
-  }
 }

@@ -8,27 +8,30 @@
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import { describePatch } from "../patch/index.js";
 import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../tool-contract/index.js";
-import type { Item, ToolCallView } from "./items.js";
+import type { ItemOf, ToolCallView } from "./view.js";
+
+type McpItem = ItemOf<"mcpToolCall">;
 /** rawInput.content / rawOutput.content are cut past this many bytes (the model still gets everything). */
 export const RAW_TEXT_LIMIT = 10 * 1024;
 
 type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
 
-function fileTool(item: Item): FileToolName | undefined {
-  if (item.type !== "mcpToolCall" || item.server !== FILE_TOOLS_SERVER) return undefined;
+function fileTool(item: McpItem): FileToolName | undefined {
+  if (item.server !== FILE_TOOLS_SERVER) return undefined;
   return isFileToolName(item.tool) ? item.tool : undefined;
 }
 
-function args(item: Item): Record<string, unknown> {
-  let a = item.arguments;
-  if (typeof a === "string") {
+/** A JSON object's fields (arguments may arrive as a JSON string), else none. */
+function fields(value: unknown): Record<string, unknown> {
+  let v = value;
+  if (typeof v === "string") {
     try {
-      a = JSON.parse(a);
+      v = JSON.parse(v) as unknown;
     } catch {
       return {};
     }
   }
-  return a && typeof a === "object" && !Array.isArray(a) ? (a as Record<string, unknown>) : {};
+  return v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : {};
 }
 
 const posInt = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : undefined);
@@ -60,10 +63,10 @@ export function describePatchCall(input: string, cwd: string | undefined): ToolC
   return { title: summary.title, kind: summary.kind, locations: summary.paths.map((path) => ({ path })), rawInput };
 }
 
-export function describeFileToolItem(item: Item, cwd?: string): ToolCallView | undefined {
+export function describeFileToolItem(item: McpItem, cwd?: string): ToolCallView | undefined {
   const tool = fileTool(item);
   if (!tool) return undefined;
-  const a = args(item);
+  const a = fields(item.arguments);
   if (tool === PATCH_TOOL) return describePatchCall(typeof a.input === "string" ? a.input : "", cwd);
   const path = typeof a.path === "string" ? a.path : "";
   if (tool === READ_TOOL) {
@@ -80,13 +83,14 @@ export function describeFileToolItem(item: Item, cwd?: string): ToolCallView | u
   return { title: path ? `Write ${path}` : "Write file", kind: "edit", locations: path ? [{ path, line: 1 }] : [], rawInput };
 }
 
-export function completeFileToolItem(item: Item): ToolUpdate | undefined {
+export function completeFileToolItem(item: McpItem): ToolUpdate | undefined {
   const tool = fileTool(item);
   if (!tool) return undefined;
-  const result = item.result as { content?: unknown[]; structuredContent?: unknown; _meta?: unknown; isError?: boolean } | null | undefined;
-  const error = item.error as { message?: string } | null | undefined;
-  const structured = result?.structuredContent && typeof result.structuredContent === "object" ? (result.structuredContent as Record<string, unknown>) : undefined;
-  const isError = item.status === "failed" || item.status === "declined" || !!error || result?.isError === true || (structured !== undefined && "code" in structured && !("success" in structured) && !("total_lines" in structured));
+  const result = item.result;
+  const error = item.error;
+  const structured = result?.structuredContent && typeof result.structuredContent === "object" && !Array.isArray(result.structuredContent) ? fields(result.structuredContent) : undefined;
+  const flaggedError = result !== null && "isError" in result && result.isError === true;
+  const isError = item.status === "failed" || !!error || flaggedError || (structured !== undefined && "code" in structured && !("success" in structured) && !("total_lines" in structured));
   if (isError || !structured) {
     const message = (typeof structured?.message === "string" ? structured.message : undefined) ?? firstText(result?.content) ?? error?.message ?? `${tool} failed`;
     return {
@@ -111,9 +115,9 @@ export function completeFileToolItem(item: Item): ToolUpdate | undefined {
   };
 }
 
-function firstText(content: unknown[] | undefined): string | undefined {
+function firstText(content: readonly unknown[] | undefined): string | undefined {
   for (const block of content ?? []) {
-    const b = block as { type?: string; text?: unknown };
+    const b = fields(block);
     if (b.type === "text" && typeof b.text === "string") return b.text;
   }
   return undefined;

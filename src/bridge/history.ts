@@ -5,11 +5,12 @@
 //
 // What Codex 0.169 does not keep in its item history cannot be replayed: `update_plan`
 // calls (live `plan` updates) and streamed text of a turn that was killed before the
-// item completed. A `plan` item (plan-mode proposal) is markdown text and is replayed
-// as agent text.
+// item completed. Text items render exactly as live (src/bridge/item-text.ts).
 import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { completedItemUpdate, describeItem, isToolItem, type Item } from "./items.js";
+import { itemText } from "./item-text.js";
+import type { ItemOf } from "./view.js";
 
 /** One stored item: only the fields every item has are required; the rest is read defensively. */
 export const historyItemSchema = z.looseObject({ type: z.string(), id: z.string() });
@@ -52,6 +53,7 @@ export function replayTurns(turns: readonly unknown[], opts: ReplayOptions = {})
         opts.onSkip?.("item with an unexpected shape", item.error.issues[0]);
         continue;
       }
+      // Checked above for the fields every item has; the rest is typed by Codex's schema.
       updates.push(...replayItem(item.data as Item, ended, opts));
     }
   }
@@ -63,27 +65,22 @@ export function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions =
   switch (item.type) {
     case "userMessage":
       return userMessage(item, opts).map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: item.id }));
-    case "agentMessage":
-      return textUpdate("agent_message_chunk", str(item.text), item.id);
-    case "plan":
-      return textUpdate("agent_message_chunk", str(item.text), item.id);
-    case "reasoning": {
-      const summary = strings(item.summary).join("\n\n");
-      return textUpdate("agent_thought_chunk", summary || strings(item.content).join("\n\n"), item.id);
+    default: {
+      // The same text as live (src/bridge/item-text.ts): messages, plans, thoughts, reviews.
+      const text = itemText(item);
+      if (text) return textUpdate(text.kind, text.text, item.id);
+      if (!isToolItem(item, onUnknown(opts))) return [];
+      return [toolCall(item, turnEnded, opts)];
     }
-    case "hookPrompt":
-    case "contextCompaction":
-      return [];
-    default:
-      if (!isToolItem(item)) return [];
-      return [toolCall(item, turnEnded, opts.cwd)];
   }
 }
 
 /** A tool item as one `tool_call` with its final state: what it was, how it ended, what it printed. */
-function toolCall(item: Item, turnEnded: boolean, cwd: string | undefined): SessionUpdate {
-  const view = describeItem(item, undefined, cwd === undefined ? { disk: false } : { disk: false, cwd });
-  const done = item.type === "fileChange" && item.status === "completed" ? storedFileChange(item) : completedItemUpdate(item);
+function toolCall(item: Item, turnEnded: boolean, opts: ReplayOptions): SessionUpdate {
+  // No file access: today's files say nothing about then.
+  const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}) };
+  const view = describeItem(item, undefined, ctx);
+  const done = item.type === "fileChange" && item.status === "completed" ? storedFileChange(item) : completedItemUpdate(item, undefined, ctx);
   let status: ToolCallStatus = done.status ?? "completed";
   // Codex stopped (killed or interrupted) before the item finished: it never will.
   if (turnEnded && (status === "in_progress" || status === "pending")) status = "failed";
@@ -107,8 +104,8 @@ function toolCall(item: Item, turnEnded: boolean, cwd: string | undefined): Sess
  * files to show full diffs, but the files on disk may have changed since: history must not
  * read them.)
  */
-function storedFileChange(item: Item): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
-  const changes = Array.isArray(item.changes) ? item.changes : [];
+function storedFileChange(item: ItemOf<"fileChange">): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
+  const changes: unknown[] = Array.isArray(item.changes) ? item.changes : [];
   const content: ToolCallContent[] = [];
   for (const change of changes) {
     const c = storedChangeSchema.safeParse(change);
@@ -132,9 +129,9 @@ function textUpdate(kind: "agent_message_chunk" | "agent_thought_chunk", text: s
 }
 
 /** A stored user message back as the content blocks the client sent (as far as Codex kept them). */
-function userMessage(item: Item, opts: ReplayOptions): ContentBlock[] {
+function userMessage(item: ItemOf<"userMessage">, opts: ReplayOptions): ContentBlock[] {
   const blocks: ContentBlock[] = [];
-  const content = Array.isArray(item.content) ? item.content : [];
+  const content: unknown[] = Array.isArray(item.content) ? item.content : [];
   for (const input of content) {
     const text = textInputSchema.safeParse(input);
     if (text.success) {
@@ -185,8 +182,10 @@ function basename(p: string): string {
   return parts[parts.length - 1] ?? p;
 }
 
-function str(v: unknown): string | undefined {
-  return typeof v === "string" ? v : undefined;
+/** Reports an item kind this build does not know through onSkip. */
+function onUnknown(opts: ReplayOptions): { onUnknown?: (kind: string) => void } {
+  const skip = opts.onSkip;
+  return skip ? { onUnknown: (kind) => skip("item of a kind this version does not know", kind) } : {};
 }
 
 function strings(v: unknown): string[] {

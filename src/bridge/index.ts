@@ -1,4 +1,6 @@
-export { ThreadEventTranslator } from "./translator.js";
-export { completedItemUpdate, describeItem, isToolItem, type Item, type ToolCallView } from "./items.js";
+export { ThreadEventTranslator, type TranslatorOptions } from "./translator.js";
+export { completedItemUpdate, describeItem, isToolItem, type Item, type ItemContext, type ToolCallView } from "./items.js";
 export { replayTurns, type ReplayOptions } from "./history.js";
+export { MAX_DIFF_FILE_BYTES } from "./diff.js";
+export type { ItemOf, TextFiles } from "./view.js";
 export { FILE_TOOLS_SERVER, DIFF_META_KEY } from "../tool-contract/index.js";

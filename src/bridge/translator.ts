@@ -1,26 +1,31 @@
 // Turns the app-server notifications of one thread into ACP session updates.
-// Stateful per session: it remembers which items were announced and how much of
-// each message was streamed, so nothing is shown twice and nothing is dropped.
+// Stateful per session: it remembers which items were announced and how much of each message
+// was streamed, so nothing is shown twice and nothing is dropped. The switch is exhaustive over
+// Codex's notification methods (the ones with no ACP counterpart are listed as such), so a method
+// added by a newer Codex fails `tsc` here; at run time an unknown one is reported once.
 import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk";
-import {
-  completedItemUpdate,
-  describeItem,
-  isToolItem,
-  outputTail,
-  OUTPUT_TAIL_CHARS,
-  snapshotFileChange,
-  type FileBefore,
-  type Item,
-  type ToolCallView,
-} from "./items.js";
-import { describePatchCall } from "./file-tools.js";
-
-type Params = Record<string, unknown>;
+import type { ServerNotification, v2 } from "../codex/index.js";
+import { OUTPUT_TAIL_CHARS } from "./commands.js";
+import { snapshotFileChange } from "./file-changes.js";
+import { itemText, notice } from "./item-text.js";
+import { completedItemUpdate, describeItem, isToolItem, type ItemContext } from "./items.js";
+import { NativePatchWatcher } from "./native-patch.js";
+import type { FileBefore, Item, TextFiles, ToolCallView } from "./view.js";
 
 /** Streamed command output is re-sent at most this often (the final update always has it all). */
 const OUTPUT_UPDATE_INTERVAL_MS = 100;
 
-type OutputState = { tail: string; total: number; lastSent: number; dirty: boolean };
+type OutputState = { tail: string; total: number; lastSent: number };
+
+export type TranslatorOptions = {
+  now?: () => number;
+  /** The session's working directory (relative paths of a patch are resolved against it). */
+  cwd?: () => string | undefined;
+  /** How files are read for full diffs of Codex's own patches (none: hunks only). */
+  files?: TextFiles;
+  /** Told once per notification method or item kind this build does not know. */
+  onUnknown?: (what: string) => void;
+};
 
 export class ThreadEventTranslator {
   private readonly announced = new Set<string>();
@@ -28,14 +33,13 @@ export class ThreadEventTranslator {
   private readonly views = new Map<string, ToolCallView>();
   private readonly before = new Map<string, FileBefore>();
   private readonly outputs = new Map<string, OutputState>();
-  /** Native apply_patch calls seen in the model's raw output (call id -> patch), until their output. */
-  private readonly nativePatches = new Map<string, string>();
+  private readonly nativePatches = new NativePatchWatcher();
+  private readonly unknown = new Set<string>();
+  private readonly now: () => number;
 
-  constructor(
-    private readonly now: () => number = Date.now,
-    /** The session's working directory (relative paths of a patch are resolved against it). */
-    private readonly cwd: () => string | undefined = () => undefined,
-  ) {}
+  constructor(private readonly opts: TranslatorOptions = {}) {
+    this.now = opts.now ?? Date.now;
+  }
 
   /** Forgets per-turn state (call when a new turn starts). */
   reset(): void {
@@ -52,145 +56,182 @@ export class ThreadEventTranslator {
     return this.views.get(itemId);
   }
 
-  translate(method: string, params: Params): SessionUpdate[] {
-    switch (method) {
+  translate(n: ServerNotification): SessionUpdate[] {
+    switch (n.method) {
       case "item/agentMessage/delta":
-        return this.textDelta(params, "agent_message_chunk");
+        return this.textDelta(n.params.itemId, n.params.delta, "agent_message_chunk");
       case "item/reasoning/summaryTextDelta":
       case "item/reasoning/textDelta":
-        return this.textDelta(params, "agent_thought_chunk");
+        return this.textDelta(n.params.itemId, n.params.delta, "agent_thought_chunk");
       case "item/reasoning/summaryPartAdded":
-        return this.thoughtBreak(params);
+        // A new summary part: separate it from the previous one.
+        return this.streamed.get(n.params.itemId) ? this.textDelta(n.params.itemId, "\n\n", "agent_thought_chunk") : [];
       case "item/commandExecution/outputDelta":
-        return this.outputDelta(params);
+        return this.outputDelta(n.params.itemId, n.params.delta);
       case "item/started":
-        return this.itemStarted(params.item as Item);
+        return this.itemStarted(n.params.item);
       case "item/completed":
-        return this.itemCompleted(params.item as Item);
+        return this.itemCompleted(n.params.item);
       case "thread/tokenUsage/updated":
-        return this.usage(params);
+        return usage(n.params.tokenUsage);
       case "turn/plan/updated":
-        return this.plan(params);
+        return [plan(n.params.plan)];
       case "rawResponseItem/completed":
-        return this.rawItem(params.item);
+        return this.nativePatches.onRawItem(n.params.item, (id) => this.announced.has(id), this.opts.cwd?.());
       case "warning":
-        return typeof params.message === "string" ? [notice(`Warning: ${params.message}`)] : [];
+        return n.params.message ? [notice(`Warning: ${n.params.message}`)] : [];
       case "error":
-        return this.error(params);
+        // A retried error is worth a line in the chat; a final one fails the prompt instead.
+        return n.params.willRetry && n.params.error.message ? [notice(`${n.params.error.message} (retrying…)`)] : [];
       case "deprecationNotice":
-        return typeof params.summary === "string" ? [notice(`Deprecated: ${params.summary}${typeof params.details === "string" ? ` ${params.details}` : ""}`)] : [];
-      case "model/rerouted": {
-        const to = params.toModel ?? params.model;
-        return typeof to === "string" ? [notice(`Codex switched this turn to the model ${to}.`)] : [];
-      }
-      default:
+        return [notice(`Deprecated: ${n.params.summary}${n.params.details ? ` ${n.params.details}` : ""}`)];
+      case "model/rerouted":
+        return [notice(`Codex switched this turn to the model ${n.params.toModel}.`)];
+      // Thread and turn lifecycle: the session and its features follow these, not the client.
+      case "thread/started":
+      case "thread/status/changed":
+      case "thread/readState/changed":
+      case "thread/archived":
+      case "thread/deleted":
+      case "thread/unarchived":
+      case "thread/closed":
+      case "thread/reverted":
+      case "thread/name/updated":
+      case "thread/section/changed":
+      case "thread/attachment/updated":
+      case "thread/goal/updated":
+      case "thread/prediction/updated":
+      case "thread/goal/cleared":
+      case "thread/queue/changed":
+      case "thread/project/updated":
+      case "thread/environment/connected":
+      case "thread/environment/disconnected":
+      case "thread/settings/updated":
+      case "thread/compacted":
+      case "turn/started":
+      case "turn/completed":
+      case "turn/diff/updated":
+      case "turn/moderationMetadata":
+      case "serverRequest/resolved":
+      case "rawResponse/completed":
+      // Shown through the items they belong to (or not shown in ACP at all).
+      case "hook/started":
+      case "hook/completed":
+      case "item/autoApprovalReview/started":
+      case "item/autoApprovalReview/completed":
+      case "autoApprovalReview/strictReviewRequired":
+      case "item/plan/delta":
+      case "item/commandExecution/terminalInteraction":
+      case "item/fileChange/outputDelta":
+      case "item/fileChange/patchUpdated":
+      case "item/mcpToolCall/progress":
+      case "model/verification":
+      case "model/safetyBuffering/updated":
+      case "guardianWarning":
+      case "configWarning":
+      // Not about a conversation: account, servers, processes, realtime audio, other clients.
+      case "skills/changed":
+      case "project/changed":
+      case "command/exec/outputDelta":
+      case "process/outputDelta":
+      case "process/exited":
+      case "mcpServer/oauthLogin/completed":
+      case "mcpServer/startupStatus/updated":
+      case "mcpServer/event/stream/notification":
+      case "account/updated":
+      case "account/gatewayOAuth/changed":
+      case "account/rateLimits/updated":
+      case "account/login/completed":
+      case "app/list/updated":
+      case "remoteControl/status/changed":
+      case "externalAgentConfig/import/progress":
+      case "externalAgentConfig/import/completed":
+      case "fs/changed":
+      case "modelProvider/authRecoveryStarted":
+      case "modelProvider/authRecoveryCompleted":
+      case "fuzzyFileSearch/sessionUpdated":
+      case "fuzzyFileSearch/sessionCompleted":
+      case "thread/realtime/started":
+      case "thread/realtime/itemAdded":
+      case "thread/realtime/item/started":
+      case "thread/realtime/item/transcript/delta":
+      case "thread/realtime/item/completed":
+      case "thread/realtime/transcript/delta":
+      case "thread/realtime/transcript/done":
+      case "thread/realtime/outputAudio/delta":
+      case "thread/realtime/sdp":
+      case "thread/realtime/error":
+      case "thread/realtime/closed":
+      case "windows/worldWritableWarning":
+      case "windowsSandbox/setupCompleted":
         return [];
+      default:
+        return this.unknownMethod(n);
     }
   }
 
-  private textDelta(params: Params, kind: "agent_message_chunk" | "agent_thought_chunk"): SessionUpdate[] {
-    const delta = params.delta;
-    if (typeof delta !== "string" || delta.length === 0) return [];
-    const itemId = String(params.itemId);
+  private context(): ItemContext {
+    const cwd = this.opts.cwd?.();
+    return {
+      ...(this.opts.files ? { files: this.opts.files } : {}),
+      ...(cwd !== undefined ? { cwd } : {}),
+      onUnknown: (kind) => this.reportOnce(`item kind ${kind}`),
+    };
+  }
+
+  private reportOnce(what: string): void {
+    if (this.unknown.has(what)) return;
+    this.unknown.add(what);
+    this.opts.onUnknown?.(what);
+  }
+
+  /** Compile time: `n` is `never` once every method has a case. Run time: a newer Codex's method. */
+  private unknownMethod(n: never): SessionUpdate[] {
+    const method: unknown = Reflect.get(Object(n), "method");
+    this.reportOnce(`notification ${String(method)}`);
+    return [];
+  }
+
+  private textDelta(itemId: string, delta: string, kind: "agent_message_chunk" | "agent_thought_chunk"): SessionUpdate[] {
+    if (delta.length === 0) return [];
     this.streamed.set(itemId, (this.streamed.get(itemId) ?? 0) + delta.length);
-    return [{ sessionUpdate: kind, content: { type: "text", text: delta } }];
+    return [{ sessionUpdate: kind, content: { type: "text", text: delta }, messageId: itemId }];
   }
 
-  /** A new reasoning summary part: separate it from the previous one. */
-  private thoughtBreak(params: Params): SessionUpdate[] {
-    const itemId = String(params.itemId);
-    if (!this.streamed.get(itemId)) return [];
-    return this.textDelta({ itemId, delta: "\n\n" }, "agent_thought_chunk");
-  }
-
-  private outputDelta(params: Params): SessionUpdate[] {
-    const delta = params.delta;
-    const itemId = params.itemId;
-    if (typeof delta !== "string" || typeof itemId !== "string" || !this.announced.has(itemId)) return [];
-    const state = this.outputs.get(itemId) ?? { tail: "", total: 0, lastSent: 0, dirty: false };
+  private outputDelta(itemId: string, delta: string): SessionUpdate[] {
+    if (!this.announced.has(itemId)) return [];
+    const state = this.outputs.get(itemId) ?? { tail: "", total: 0, lastSent: 0 };
     this.outputs.set(itemId, state);
     state.total += delta.length;
     state.tail = (state.tail + delta).slice(-OUTPUT_TAIL_CHARS);
-    state.dirty = true;
     const now = this.now();
     if (state.lastSent !== 0 && now - state.lastSent < OUTPUT_UPDATE_INTERVAL_MS) return [];
     state.lastSent = now;
-    state.dirty = false;
     const cut = state.total - state.tail.length;
     const shown = cut > 0 ? `[… ${cut} earlier characters not shown]\n${state.tail}` : state.tail;
-    return [
-      {
-        sessionUpdate: "tool_call_update",
-        toolCallId: itemId,
-        status: "in_progress",
-        content: [{ type: "content", content: { type: "text", text: shown } }],
-      },
-    ];
+    return [{ sessionUpdate: "tool_call_update", toolCallId: itemId, status: "in_progress", content: [{ type: "content", content: { type: "text", text: shown } }] }];
   }
 
-  private itemStarted(item: Item | undefined): SessionUpdate[] {
-    if (!item || !isToolItem(item) || this.announced.has(item.id)) return [];
+  private itemStarted(item: Item): SessionUpdate[] {
+    const ctx = this.context();
+    if (!isToolItem(item, ctx) || this.announced.has(item.id)) return [];
     this.announced.add(item.id);
-    if (item.type === "fileChange") this.before.set(item.id, snapshotFileChange(item));
-    const cwd = this.cwd();
-    const view = describeItem(item, this.before.get(item.id), cwd === undefined ? {} : { cwd });
+    if (item.type === "fileChange" && this.opts.files) this.before.set(item.id, snapshotFileChange(item, this.opts.files));
+    const view = describeItem(item, this.before.get(item.id), ctx);
     this.views.set(item.id, view);
     return [{ sessionUpdate: "tool_call", toolCallId: item.id, status: "in_progress", ...view }];
   }
 
-  private itemCompleted(item: Item | undefined): SessionUpdate[] {
-    if (!item) return [];
-    if (item.type === "agentMessage") return this.unstreamedText(item.id, String(item.text ?? ""), "agent_message_chunk");
-    if (item.type === "reasoning") {
-      const summary = Array.isArray(item.summary) ? item.summary.join("\n\n") : "";
-      const content = Array.isArray(item.content) ? item.content.join("\n\n") : "";
-      return this.unstreamedText(item.id, summary || content, "agent_thought_chunk");
-    }
-    if (item.type === "exitedReviewMode" && typeof item.review === "string" && item.review) {
-      return this.unstreamedText(item.id, item.review, "agent_message_chunk");
-    }
-    if (item.type === "contextCompaction") return [notice("Context compacted.")];
-    if (!isToolItem(item)) return [];
+  private itemCompleted(item: Item): SessionUpdate[] {
+    const ctx = this.context();
+    const text = itemText(item);
+    if (text) return this.unstreamedText(item.id, text.text, text.kind);
+    if (!isToolItem(item, ctx)) return [];
     const updates: SessionUpdate[] = this.announced.has(item.id) ? [] : this.itemStarted(item);
-    updates.push(completedItemUpdate(item, this.before.get(item.id)));
+    updates.push(completedItemUpdate(item, this.before.get(item.id), ctx));
     this.outputs.delete(item.id);
     this.before.delete(item.id);
     return updates;
-  }
-
-  /**
-   * Codex's native apply_patch, when Codex rejects the patch (its context does not match), runs
-   * no item at all: the model sees the error and the user would see nothing. The raw response
-   * items show the call and its output; a call that never became an item is shown as failed.
-   */
-  private rawItem(raw: unknown): SessionUpdate[] {
-    if (!raw || typeof raw !== "object") return [];
-    const item = raw as { type?: unknown; name?: unknown; namespace?: unknown; call_id?: unknown; input?: unknown; arguments?: unknown; output?: unknown };
-    if (typeof item.call_id !== "string") return [];
-    // (Not our MCP apply_patch: that one has a namespace, and an item of its own.)
-    if ((item.type === "custom_tool_call" || item.type === "function_call") && item.name === "apply_patch" && !item.namespace) {
-      const input = typeof item.input === "string" ? item.input : patchFromArguments(item.arguments);
-      if (input !== undefined) this.nativePatches.set(item.call_id, input);
-      return [];
-    }
-    if (item.type !== "custom_tool_call_output" && item.type !== "function_call_output") return [];
-    const input = this.nativePatches.get(item.call_id);
-    if (input === undefined) return [];
-    this.nativePatches.delete(item.call_id);
-    if (this.announced.has(item.call_id)) return [];
-    this.announced.add(item.call_id);
-    const output = typeof item.output === "string" ? item.output : JSON.stringify(item.output ?? "");
-    const cwd = this.cwd();
-    return [
-      {
-        sessionUpdate: "tool_call",
-        toolCallId: item.call_id,
-        status: "failed",
-        ...describePatchCall(input, cwd),
-        content: [{ type: "content", content: { type: "text", text: output } }],
-        rawOutput: { output },
-      },
-    ];
   }
 
   /** A message that completed without (all of) its deltas: show what the client has not seen. */
@@ -198,48 +239,20 @@ export class ThreadEventTranslator {
     const seen = this.streamed.get(itemId) ?? 0;
     if (text.length <= seen) return [];
     this.streamed.set(itemId, text.length);
-    return [{ sessionUpdate: kind, content: { type: "text", text: text.slice(seen) } }];
-  }
-
-  private usage(params: Params): SessionUpdate[] {
-    const usage = params.tokenUsage as { last?: { totalTokens?: number }; modelContextWindow?: number | null } | undefined;
-    const used = usage?.last?.totalTokens;
-    const size = usage?.modelContextWindow;
-    if (typeof used !== "number" || typeof size !== "number") return [];
-    return [{ sessionUpdate: "usage_update", used, size }];
-  }
-
-  private plan(params: Params): SessionUpdate[] {
-    const steps = (params.plan as Array<{ step: string; status: string }> | undefined) ?? [];
-    const entries: PlanEntry[] = steps.map((s) => ({
-      content: s.step,
-      priority: "medium",
-      status: s.status === "completed" ? "completed" : s.status === "inProgress" || s.status === "in_progress" ? "in_progress" : "pending",
-    }));
-    return [{ sessionUpdate: "plan", entries }];
-  }
-
-  /** A retried error is worth a line in the chat; a final one fails the prompt instead. */
-  private error(params: Params): SessionUpdate[] {
-    if (params.willRetry !== true) return [];
-    const message = (params.error as { message?: string } | undefined)?.message;
-    return message ? [notice(`${message} (retrying…)`)] : [];
+    return [{ sessionUpdate: kind, content: { type: "text", text: text.slice(seen) }, messageId: itemId }];
   }
 }
 
-function patchFromArguments(args: unknown): string | undefined {
-  if (typeof args !== "string") return undefined;
-  try {
-    const parsed = JSON.parse(args) as { input?: unknown };
-    return typeof parsed.input === "string" ? parsed.input : undefined;
-  } catch {
-    return undefined;
-  }
+function usage(u: v2.ThreadTokenUsage): SessionUpdate[] {
+  if (typeof u.modelContextWindow !== "number") return [];
+  return [{ sessionUpdate: "usage_update", used: u.last.totalTokens, size: u.modelContextWindow }];
 }
 
-/** Visible agent text for a warning or notice, on its own line. */
-function notice(text: string): SessionUpdate {
-  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n> ${text}\n\n` } };
+function plan(steps: readonly v2.TurnPlanStep[]): SessionUpdate {
+  const entries: PlanEntry[] = steps.map((s) => ({
+    content: s.step,
+    priority: "medium",
+    status: s.status === "completed" ? "completed" : s.status === "inProgress" ? "in_progress" : "pending",
+  }));
+  return { sessionUpdate: "plan", entries };
 }
-
-export { outputTail };

@@ -8,6 +8,7 @@ import { spawnAppServer } from "./spawn.js";
 import { incomingMessageSchema, threadScopedParamsSchema } from "./schemas.js";
 import type { z } from "zod";
 import { LineSplitter } from "../streams/index.js";
+import type { ServerNotification } from "./generated/ServerNotification.js";
 
 export type ExitInfo = { code: number | null; signal: string | null; reason: string };
 
@@ -31,7 +32,8 @@ export class CodexExitedError extends Error {
 
 /** Receives what app-server says about one thread. */
 export interface ThreadListener {
-  notification(method: string, params: Record<string, unknown>): void;
+  /** One notification, typed by Codex's generated schema. */
+  notification(n: ServerNotification): void;
   /** Answers a server->client request (approvals, elicitations). */
   request(method: string, params: Record<string, unknown>): Promise<unknown>;
 }
@@ -177,7 +179,7 @@ export class AppServerClient {
     const scoped = threadScopedParamsSchema.safeParse(params);
     if (!scoped.success) return;
     const thread = this.threads.get(scoped.data.threadId);
-    if (thread) this.guard(method, () => thread.notification(method, params));
+    if (thread) this.guard(method, () => thread.notification(asNotification(method, params)));
   }
 
   /** A listener that throws on an unexpected message must not take the adapter down. */
@@ -222,4 +224,13 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): 
     throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, -32603);
   }
   return parsed.data;
+}
+
+/**
+ * The one place a notification gets its type: the envelope was checked (zod) and the payload is
+ * Codex's, described by the schema generated from the same binary. Readers still treat fields a
+ * newer Codex might change defensively (the bridge reports unknown methods and item kinds).
+ */
+function asNotification(method: string, params: Record<string, unknown>): ServerNotification {
+  return { method, params } as ServerNotification;
 }

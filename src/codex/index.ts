@@ -4,3 +4,7 @@ export { CodexHost, type CodexHostOptions } from "./host.js";
 export { locateCodex, type CodexCommand } from "./locate.js";
 export * from "./schemas.js";
 export { spawnAppServer } from "./spawn.js";
+// Codex's own protocol types, generated from the pinned binary (npm run codex:types).
+export type * as v2 from "./generated/v2/index.js";
+export type { ServerNotification } from "./generated/ServerNotification.js";
+export type { ServerRequest } from "./generated/ServerRequest.js";

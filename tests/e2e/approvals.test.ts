@@ -97,7 +97,7 @@ describe("command approvals", () => {
     expect(adapter!.fake.requests).toHaveLength(2);
     const output = (adapter!.fake.requests[1]!.body.input as Array<{ type: string; call_id?: string; output?: unknown }>).find((i) => i.type === "function_call_output" && i.call_id === "r1");
     expect(JSON.stringify(output?.output)).toMatch(/reject|declin|denied/i);
-    expect(updates).toContainEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "finished" } });
+    expect(updates).toContainEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "finished" }, messageId: expect.any(String) });
   });
 
   it("cancel while asking: the pending question is resolved, the prompt returns cancelled, nothing ran", async () => {

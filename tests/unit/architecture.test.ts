@@ -56,6 +56,14 @@ describe("source layout", () => {
     expect(cycles).toEqual([]);
   });
 
+  it("the bridge reads Codex's messages through their generated types: at most 5 casts, no untyped item type", () => {
+    const bridge = files.filter((f) => rel(f).startsWith("bridge/"));
+    const code = (f: string): string => (text.get(f) ?? "").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+    const casts = bridge.flatMap((f) => (code(f).match(/\bas (?!const\b)[A-Za-z{(\[]/g) ?? []).map(() => rel(f)));
+    expect(casts.length, `casts in ${casts.join(", ")}`).toBeLessThanOrEqual(5);
+    expect(bridge.filter((f) => /type Item\s*=\s*\{[^}]*\}\s*&\s*Record<string, unknown>/.test(code(f)))).toEqual([]);
+  });
+
   it("one line splitter, and no AsyncLocalStorage (state is passed, not hidden)", () => {
     const all = [...text.values()].join("\n");
     expect(all.match(/class LineSplitter\b/g)).toHaveLength(1);

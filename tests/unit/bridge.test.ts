@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { addedFileText, applyUnifiedDiff } from "../../src/bridge/diff.js";
-import { completedItemUpdate, describeCommand, displayCommand, mcpToolKind, outputTail } from "../../src/bridge/items.js";
+import { describeCommand, displayCommand, outputTail } from "../../src/bridge/commands.js";
+import { completedItemUpdate, mcpToolKind } from "../../src/bridge/items.js";
+import { codexItem, note } from "../support/codex-messages.js";
 import { ThreadEventTranslator } from "../../src/bridge/translator.js";
 
 describe("unified diffs", () => {
@@ -35,16 +37,16 @@ describe("commands", () => {
   });
   it("streams output deltas as the tail, at a bounded rate", () => {
     let now = 1000;
-    const t = new ThreadEventTranslator(() => now);
-    t.translate("item/started", { item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" } });
-    const first = t.translate("item/commandExecution/outputDelta", { itemId: "c", delta: "a" });
+    const t = new ThreadEventTranslator({ now: () => now });
+    t.translate(note("item/started", { item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" } }));
+    const first = t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "a" }));
     expect(first).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "c", status: "in_progress", content: [{ type: "content", content: { type: "text", text: "a" } }] }]);
-    expect(t.translate("item/commandExecution/outputDelta", { itemId: "c", delta: "b" })).toEqual([]);
+    expect(t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "b" }))).toEqual([]);
     now += 200;
-    expect(t.translate("item/commandExecution/outputDelta", { itemId: "c", delta: "c" })).toMatchObject([{ content: [{ content: { text: "abc" } }] }]);
+    expect(t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "c" }))).toMatchObject([{ content: [{ content: { text: "abc" } }] }]);
   });
   it("a declined command says so", () => {
-    expect(completedItemUpdate({ type: "commandExecution", id: "c", status: "declined", aggregatedOutput: null, exitCode: null })).toEqual({
+    expect(completedItemUpdate(codexItem({ type: "commandExecution", id: "c", status: "declined", aggregatedOutput: null, exitCode: null }), undefined)).toEqual({
       sessionUpdate: "tool_call_update",
       toolCallId: "c",
       status: "failed",
@@ -69,8 +71,8 @@ describe("MCP tool kinds", () => {
 describe("notices and plans", () => {
   it("warnings and retried errors are visible text; final errors are left to the prompt", () => {
     const t = new ThreadEventTranslator();
-    expect(t.translate("warning", { threadId: "t", message: "disk low" })).toEqual([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Warning: disk low\n\n" } }]);
-    expect(t.translate("error", { willRetry: true, error: { message: "stream dropped" } })).toHaveLength(1);
-    expect(t.translate("error", { willRetry: false, error: { message: "fatal" } })).toEqual([]);
+    expect(t.translate(note("warning", { threadId: "t", message: "disk low" }))).toEqual([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Warning: disk low\n\n" } }]);
+    expect(t.translate(note("error", { willRetry: true, error: { message: "stream dropped" } }))).toHaveLength(1);
+    expect(t.translate(note("error", { willRetry: false, error: { message: "fatal" } }))).toEqual([]);
   });
 });

@@ -38,13 +38,13 @@ describe("AppServerClient", () => {
     const seen: string[] = [];
     const done = new Promise<void>((resolve) => {
       client.attachThread("t1", {
-        notification: (method, params) => {
-          if (method === "turn/plan/updated") {
-            // What a bridge bug on a malformed item looks like.
-            (params.plan as Array<{ step: string }>).map((s) => s.step);
+        notification: (n) => {
+          if (n.method === "turn/plan/updated") {
+            // What a bridge bug on a malformed item looks like (the plan holds a null).
+            n.params.plan.map((s) => s.step);
           }
-          seen.push(method);
-          if (method === "item/agentMessage/delta") resolve();
+          seen.push(n.method);
+          if (n.method === "item/agentMessage/delta") resolve();
         },
         request: async () => ({}),
       });

@@ -123,7 +123,7 @@ describe("replayTurns", () => {
     expect(skipped).toHaveLength(2);
   });
 
-  it("replays no text for empty messages and nothing for compaction markers", () => {
+  it("replays no text for empty messages, and a compaction as the same notice the client saw live", () => {
     const updates = replayTurns([
       {
         id: "t",
@@ -135,7 +135,10 @@ describe("replayTurns", () => {
         ],
       },
     ]);
-    expect(updates).toEqual([{ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "raw thought" }, messageId: "r" }]);
+    expect(updates).toEqual([
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Context compacted.\n\n" }, messageId: "c" },
+      { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "raw thought" }, messageId: "r" },
+    ]);
   });
 });
 

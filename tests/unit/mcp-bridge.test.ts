@@ -2,10 +2,8 @@
 // Item shapes as codex 0.169 sends them (seen in tests/e2e/file-tools.test.ts runs).
 import { describe, expect, it } from "vitest";
 import { completeFileToolItem, describeFileToolItem, readTitle, truncateRaw, RAW_TEXT_LIMIT } from "../../src/bridge/file-tools.js";
-import { completedItemUpdate, describeItem, type Item } from "../../src/bridge/items.js";
-
-const item = (over: Partial<Item> & Record<string, unknown>): Item =>
-  ({ type: "mcpToolCall", id: "call_1", server: "acp_fs", tool: "read_text_file", status: "inProgress", arguments: {}, result: null, error: null, ...over }) as Item;
+import { completedItemUpdate, describeItem } from "../../src/bridge/items.js";
+import { mcpItem as item } from "../support/codex-messages.js";
 
 describe("describeFileToolItem", () => {
   it("a windowed read: kind read, the range in the title, the first line in locations", () => {
@@ -43,7 +41,7 @@ describe("describeFileToolItem", () => {
     expect(describeFileToolItem(item({ server: "github" }))).toBeUndefined();
     expect(describeFileToolItem(item({ tool: "delete_file" }))).toBeUndefined();
     expect(completeFileToolItem(item({ server: "github", status: "completed" }))).toBeUndefined();
-    expect(describeItem(item({ server: "github", tool: "x" })).kind).toBe("other");
+    expect(describeItem(item({ server: "github", tool: "x" }), undefined).kind).toBe("other");
   });
 });
 
@@ -70,6 +68,7 @@ describe("completeFileToolItem", () => {
           _meta: { "codex-cli-acp/diff": { path: "/w/a.txt", oldText: "old\n", newText: "new\n" } },
         },
       }),
+      undefined,
     );
     expect(u).toEqual({
       sessionUpdate: "tool_call_update",
@@ -108,8 +107,8 @@ describe("the MCP server and the bridge agree on the wire", () => {
     const contract = await import("../../src/tool-contract/index.js");
     const fileTools = await import("../../src/bridge/file-tools.js");
     const args: Record<string, unknown> = { read_text_file: { path: "/a" }, write_text_file: { path: "/a", content: "x" }, apply_patch: { input: "*** Begin Patch\n*** Delete File: /a\n*** End Patch" } };
-    const kinds = mcp.TOOL_DEFINITIONS.map((t) => describeFileToolItem({ type: "mcpToolCall", id: t.name, server: contract.FILE_TOOLS_SERVER, tool: t.name, arguments: args[t.name] })?.kind);
+    const kinds = mcp.TOOL_DEFINITIONS.map((t) => describeFileToolItem(item({ id: t.name, server: contract.FILE_TOOLS_SERVER, tool: t.name, arguments: args[t.name] }))?.kind);
     expect(kinds).toEqual(["read", "edit", "delete"]);
-    expect(fileTools.describeFileToolItem({ type: "mcpToolCall", id: "x", server: "other", tool: "read_text_file", arguments: {} })).toBeUndefined();
+    expect(fileTools.describeFileToolItem(item({ id: "x", server: "other", tool: "read_text_file", arguments: {} }))).toBeUndefined();
   });
 });

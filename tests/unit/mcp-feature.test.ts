@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type * as acp from "@agentclientprotocol/sdk";
-import { fileToolsElicitationHandler, fileToolsFeature, FILE_TOOLS_SERVER } from "../../src/acp/file-tools.js";
+import { fileToolsFeature, FILE_TOOLS_SERVER } from "../../src/acp/file-tools.js";
 import type { AgentServices, SessionOpening } from "../../src/acp/features.js";
 import { AcpSession, type ThreadSettings } from "../../src/acp/session.js";
 import { FileToolsServer } from "../../src/mcp/index.js";
@@ -180,8 +180,9 @@ describe("file tools feature", () => {
   it("auto-accepts codex's elicitations for our own server only", async () => {
     const services = fakeServices({}, async () => ({}));
     const session = newSession("thread-e", { cwd: ws });
-    await expect(fileToolsElicitationHandler(session, "mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }, services)).resolves.toMatchObject({ action: "accept" });
-    expect(fileToolsElicitationHandler(session, "mcpServer/elicitation/request", { serverName: "someone-else" }, services)).toBeUndefined();
-    expect(fileToolsElicitationHandler(session, "item/commandExecution/requestApproval", {}, services)).toBeUndefined();
+    const answer = fileToolsFeature().answer!;
+    await expect(answer(session, "mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }, services)).resolves.toMatchObject({ action: "accept" });
+    expect(answer(session, "mcpServer/elicitation/request", { serverName: "someone-else" }, services)).toBeUndefined();
+    expect(answer(session, "item/commandExecution/requestApproval", {}, services)).toBeUndefined();
   });
 });

@@ -2,21 +2,16 @@
 // apply_patch rejected before it became an item (seen only in the raw response items).
 import { describe, expect, it } from "vitest";
 import { completeFileToolItem } from "../../src/bridge/file-tools.js";
-import { describeItem, type Item } from "../../src/bridge/items.js";
+import { describeItem } from "../../src/bridge/items.js";
+import type { ItemOf } from "../../src/bridge/view.js";
 import { replayTurns } from "../../src/bridge/history.js";
 import { ThreadEventTranslator } from "../../src/bridge/translator.js";
 import { DIFF_META_KEY, FILE_TOOLS_SERVER } from "../../src/tool-contract/index.js";
+import { mcpItem, note } from "../support/codex-messages.js";
 
 const patch = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
-const patchItem = (input: string, extra: Record<string, unknown> = {}): Item => ({
-  type: "mcpToolCall",
-  id: "call_p",
-  server: FILE_TOOLS_SERVER,
-  tool: "apply_patch",
-  arguments: { input },
-  status: "inProgress",
-  ...extra,
-});
+const patchItem = (input: string, extra: Record<string, unknown> = {}): ItemOf<"mcpToolCall"> =>
+  mcpItem({ id: "call_p", server: FILE_TOOLS_SERVER, tool: "apply_patch", arguments: { input }, ...extra });
 
 describe("our apply_patch items", () => {
   it("title, kind and every location, relative paths resolved against the session's cwd", () => {
@@ -50,9 +45,9 @@ describe("Codex's native apply_patch, rejected before it became an item", () => 
   const input = patch("*** Update File: a.txt", "@@", "-two", "+three");
 
   it("is shown as one failed tool call when its output arrives", () => {
-    const t = new ThreadEventTranslator(Date.now, () => "/ws");
-    expect(t.translate("rawResponseItem/completed", raw({ type: "custom_tool_call", call_id: "c1", name: "apply_patch", input }))).toEqual([]);
-    const out = t.translate("rawResponseItem/completed", raw({ type: "custom_tool_call_output", call_id: "c1", output: "apply_patch verification failed: Failed to find expected lines" }));
+    const t = new ThreadEventTranslator({ cwd: () => "/ws" });
+    expect(t.translate(note("rawResponseItem/completed", raw({ type: "custom_tool_call", call_id: "c1", name: "apply_patch", input })))).toEqual([]);
+    const out = t.translate(note("rawResponseItem/completed", raw({ type: "custom_tool_call_output", call_id: "c1", output: "apply_patch verification failed: Failed to find expected lines" })));
     expect(out).toEqual([
       {
         sessionUpdate: "tool_call",
@@ -69,12 +64,12 @@ describe("Codex's native apply_patch, rejected before it became an item", () => 
   });
 
   it("is left alone when it ran as an item (a fileChange with the call's id), and other tools are ignored", () => {
-    const t = new ThreadEventTranslator(Date.now, () => "/ws");
-    t.translate("rawResponseItem/completed", raw({ type: "function_call", call_id: "c2", name: "apply_patch", arguments: JSON.stringify({ input }) }));
-    t.translate("item/started", { item: { type: "fileChange", id: "c2", changes: [], status: "inProgress" } });
-    expect(t.translate("rawResponseItem/completed", raw({ type: "function_call_output", call_id: "c2", output: "ok" }))).toEqual([]);
-    t.translate("rawResponseItem/completed", raw({ type: "function_call", call_id: "c3", name: "apply_patch", namespace: "mcp__acp_fs", arguments: "{}" }));
-    expect(t.translate("rawResponseItem/completed", raw({ type: "function_call_output", call_id: "c3", output: "x" }))).toEqual([]);
-    expect(t.translate("rawResponseItem/completed", raw({ type: "message", role: "developer", content: [] }))).toEqual([]);
+    const t = new ThreadEventTranslator({ cwd: () => "/ws" });
+    t.translate(note("rawResponseItem/completed", raw({ type: "function_call", call_id: "c2", name: "apply_patch", arguments: JSON.stringify({ input }) })));
+    t.translate(note("item/started", { item: { type: "fileChange", id: "c2", changes: [], status: "inProgress" } }));
+    expect(t.translate(note("rawResponseItem/completed", raw({ type: "function_call_output", call_id: "c2", output: "ok" })))).toEqual([]);
+    t.translate(note("rawResponseItem/completed", raw({ type: "function_call", call_id: "c3", name: "apply_patch", namespace: "mcp__acp_fs", arguments: "{}" })));
+    expect(t.translate(note("rawResponseItem/completed", raw({ type: "function_call_output", call_id: "c3", output: "x" })))).toEqual([]);
+    expect(t.translate(note("rawResponseItem/completed", raw({ type: "message", role: "developer", content: [] })))).toEqual([]);
   });
 });

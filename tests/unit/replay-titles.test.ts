@@ -1,5 +1,7 @@
 // Titles: derived from the first user message (codex 0.169 never names threads itself),
 // replaced by a real name when Codex announces one.
+import type { ServerNotification } from "../../src/codex/index.js";
+import { note } from "../support/codex-messages.js";
 import { describe, expect, it } from "vitest";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { deriveTitle, isoTime, threadTitle, titlesFeature, TITLE_MAX } from "../../src/acp/titles.js";
@@ -37,13 +39,13 @@ describe("titlesFeature", () => {
     const sent: SessionUpdate[] = [];
     const session = {
       id: "thread-1",
-      threadListeners: new Set<(method: string, params: Record<string, unknown>) => void>(),
+      threadListeners: new Set<(n: ServerNotification) => void>(),
       send: async (u: SessionUpdate) => {
         sent.push(u);
       },
     };
     const emit = (method: string, params: Record<string, unknown>) => {
-      for (const l of session.threadListeners) l(method, params);
+      for (const l of session.threadListeners) l(note(method, params));
     };
     return { session: session as unknown as AcpSession, sent, emit, listeners: session.threadListeners };
   }

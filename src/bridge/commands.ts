@@ -1,0 +1,51 @@
+// Commands as tool calls: what the model wrote (not the shell wrapper), and a kind from Codex's
+// parse of the command (read / search when every action reads or searches, else execute).
+import path from "node:path";
+import type { v2 } from "../codex/index.js";
+import type { ToolCallView } from "./view.js";
+
+/** Command output kept per update: the tail, so huge outputs cost O(cap) per update, not O(n). */
+export const OUTPUT_TAIL_CHARS = 32 * 1024;
+
+/** `/bin/bash -lc 'cmd'` -> `cmd`: the command as the model wrote it. */
+export function displayCommand(command: string): string {
+  const m = /^(?:\/usr)?(?:\/bin\/)?(?:ba|z)?sh -l?c '((?:[^']|'\\'')*)'$/s.exec(command);
+  if (m) return m[1]!.replace(/'\\''/g, "'");
+  const d = /^(?:\/usr)?(?:\/bin\/)?(?:ba|z)?sh -l?c "((?:[^"\\]|\\.)*)"$/s.exec(command);
+  if (d) return d[1]!.replace(/\\(.)/g, "$1");
+  return command;
+}
+
+function resolveIn(cwd: string | undefined, p: string): string {
+  return cwd && !path.isAbsolute(p) ? path.resolve(cwd, p) : p;
+}
+
+/** A command's view: `read`/`search` when every parsed action reads or searches, else `execute`. */
+export function describeCommand(command: string, cwd: string | undefined, actions: readonly v2.CommandAction[] | undefined): ToolCallView {
+  const shown = displayCommand(command);
+  const rawInput = { command: shown, cwd: cwd ?? null };
+  const acts = actions ?? [];
+  const reads = acts.filter((a): a is Extract<v2.CommandAction, { type: "read" }> => a.type === "read");
+  if (acts.length > 0 && reads.length === acts.length) {
+    return {
+      title: `Read ${reads.map((r) => r.name).join(", ")}`,
+      kind: "read",
+      locations: reads.map((r) => ({ path: resolveIn(cwd, r.path) })),
+      rawInput,
+    };
+  }
+  const looks = acts.filter((a): a is Extract<v2.CommandAction, { type: "search" | "listFiles" }> => a.type === "search" || a.type === "listFiles");
+  const first = looks[0];
+  if (first && looks.length === acts.length) {
+    const where = first.path ?? undefined;
+    const title = first.type === "search" ? `Search ${first.query ? `"${first.query}"` : "files"}${where ? ` in ${where}` : ""}` : `List ${where ?? "files"}`;
+    return { title: acts.length === 1 ? title : shown, kind: "search", locations: where ? [{ path: resolveIn(cwd, where) }] : [], rawInput };
+  }
+  return { title: shown, kind: "execute", rawInput };
+}
+
+/** The last `cap` characters of a command's output, marked when cut. */
+export function outputTail(output: string, cap = OUTPUT_TAIL_CHARS): string {
+  if (output.length <= cap) return output;
+  return `[… ${output.length - cap} earlier characters not shown]\n${output.slice(-cap)}`;
+}

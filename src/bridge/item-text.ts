@@ -1,0 +1,34 @@
+// The text a completed item shows, the same live and in history: agent messages and plans as
+// agent text, reasoning as thoughts, a review's result as agent text, a compaction as a notice.
+import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { Item } from "./view.js";
+
+export type ItemText = { kind: "agent_message_chunk" | "agent_thought_chunk"; text: string };
+
+/** Text of a completed text item; undefined for items that show none (or are tool calls). */
+export function itemText(item: Item): ItemText | undefined {
+  switch (item.type) {
+    case "agentMessage":
+    case "plan":
+      return item.text ? { kind: "agent_message_chunk", text: item.text } : undefined;
+    case "reasoning": {
+      const text = item.summary.join("\n\n") || item.content.join("\n\n");
+      return text ? { kind: "agent_thought_chunk", text } : undefined;
+    }
+    case "exitedReviewMode":
+      return item.review ? { kind: "agent_message_chunk", text: item.review } : undefined;
+    case "contextCompaction":
+      return { kind: "agent_message_chunk", text: noticeText("Context compacted.") };
+    default:
+      return undefined;
+  }
+}
+
+/** Visible agent text for a warning or notice, on its own line. */
+export function noticeText(text: string): string {
+  return `\n> ${text}\n\n`;
+}
+
+export function notice(text: string): SessionUpdate {
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: noticeText(text) } };
+}

@@ -1,0 +1,17 @@
+// Codex messages for unit tests, written as partial objects (only the fields a test is about)
+// and typed as Codex's generated schema says the real ones are.
+import type { Item, ItemOf } from "../../src/bridge/index.js";
+import type { ServerNotification } from "../../src/codex/index.js";
+
+/** A notification as the codex client hands it to a thread's listeners. */
+export function note(method: string, params: Record<string, unknown>): ServerNotification {
+  return { method, params } as unknown as ServerNotification;
+}
+
+export function codexItem(fields: { type: string; id: string } & Record<string, unknown>): Item {
+  return fields as unknown as Item;
+}
+
+export function mcpItem(fields: Record<string, unknown>): ItemOf<"mcpToolCall"> {
+  return { type: "mcpToolCall", id: "call_1", server: "acp_fs", tool: "read_text_file", status: "inProgress", arguments: {}, result: null, error: null, ...fields } as unknown as ItemOf<"mcpToolCall">;
+}
