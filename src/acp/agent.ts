@@ -12,11 +12,8 @@ import { VERSION } from "../config/index.js";
 import type { Logger } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
 import { randomUUID } from "node:crypto";
-import type { AgentServices, SessionFeature, SessionOpening } from "./features.js";
+import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, threadParams, toRequestError, type SessionDeps, type ThreadSettings } from "./session.js";
-import { setMode } from "./modes.js";
-import { setConfigOption } from "./config-options.js";
-import { runCommand } from "./commands.js";
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
   {
@@ -166,17 +163,12 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOf(params.sessionId);
-      const command = await runCommand(session, params.prompt, services, (input) => session.prompt(input));
-      if (command) return command;
+      // A feature may answer the prompt itself (a slash command); else it goes to the model.
+      for (const feature of features) {
+        const handled = feature.handlePrompt?.(session, params.prompt, handle);
+        if (handled) return handled;
+      }
       return session.prompt(toUserInput(params.prompt));
-    })
-    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
-      await setMode(sessionOf(params.sessionId), params.modeId, services);
-      return {};
-    })
-    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
-      const configOptions = await setConfigOption(sessionOf(params.sessionId), params.configId, params.value, services);
-      return { configOptions };
     })
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
       const session = state.sessions.get(params.sessionId);
@@ -186,6 +178,9 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       }
       await session.cancel();
     });
+
+  const handle: AgentHandle = { services, sessionOf };
+  for (const feature of features) feature.install?.(app, handle);
 
   /**
    * Opens a session: features amend the settings, the thread is started (new) or

@@ -23,10 +23,20 @@ const INIT_PROMPT = [
 ].join(" ");
 
 type Usage = { total?: number; last?: number; window?: number | null };
-const usageOf = new WeakMap<AcpSession, Usage>();
 
-export const commandsFeature: SessionFeature = {
+/** Advertises the commands, runs them when a prompt is one, and keeps the token usage /status shows. */
+export function commandsFeature(): SessionFeature {
+  const usageOf = new WeakMap<AcpSession, Usage>();
+  return {
   name: "commands",
+  handlePrompt(session, prompt, agent) {
+    const cmd = parseCommand(prompt);
+    if (!cmd) return undefined;
+    return runCommand(session, cmd, agent.services, (input) => session.prompt(input), usageOf.get(session) ?? {});
+  },
+  detach(session) {
+    usageOf.delete(session);
+  },
   attach(session, opening) {
     const usage: Usage = {};
     usageOf.set(session, usage);
@@ -46,7 +56,8 @@ export const commandsFeature: SessionFeature = {
     if (opening.kind === "new") setTimeout(advertise, 0);
     else advertise();
   },
-};
+  };
+}
 
 /** `/name rest` when the prompt starts with one of our commands, else undefined. */
 export function parseCommand(prompt: acp.ContentBlock[]): { name: string; args: string } | undefined {
@@ -62,24 +73,20 @@ function say(session: AcpSession, text: string): Promise<void> {
   return session.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } });
 }
 
-/**
- * Runs a slash command; resolves with the prompt's response, or undefined when the text
- * is not one of ours (then it goes to the model unchanged).
- */
-export async function runCommand(
+/** Runs one of our slash commands; resolves with the prompt's response. */
+async function runCommand(
   session: AcpSession,
-  prompt: acp.ContentBlock[],
+  cmd: { name: string; args: string },
   services: AgentServices,
   runPrompt: (input: UserInput[]) => Promise<acp.PromptResponse>,
-): Promise<acp.PromptResponse | undefined> {
-  const cmd = parseCommand(prompt);
-  if (!cmd) return undefined;
+  usage: Usage,
+): Promise<acp.PromptResponse> {
   services.log.info({ sessionId: session.id, command: cmd.name }, "slash command");
   switch (cmd.name) {
     case "init":
       return runPrompt([{ type: "text", text: cmd.args ? `${INIT_PROMPT}\n\nAlso: ${cmd.args}` : INIT_PROMPT, text_elements: [] }]);
     case "status":
-      await say(session, statusText(session));
+      await say(session, statusText(session, usage));
       return { stopReason: "end_turn" };
     case "review":
       return session.runTurn("review/start", (client) =>
@@ -92,13 +99,12 @@ export async function runCommand(
     case "compact":
       return session.runTurn("thread/compact/start", (client) => client.request("thread/compact/start", { threadId: session.id }));
     default:
-      return undefined;
+      throw new Error(`no handler for the command /${cmd.name}`);
   }
 }
 
-function statusText(session: AcpSession): string {
+function statusText(session: AcpSession, usage: Usage): string {
   const s = session.settings;
-  const usage = usageOf.get(session) ?? {};
   const mode = modePreset(session.mode);
   const lines = [
     "**Session status**",

@@ -5,7 +5,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import type { CodexHost } from "../codex/index.js";
 import type { AgentServices, SessionFeature } from "./features.js";
-import { MODES, modeListeners, setMode } from "./modes.js";
+import { MODES, setMode } from "./modes.js";
 import type { AcpSession } from "./session.js";
 
 const modelSchema = z.looseObject({
@@ -23,9 +23,9 @@ const modelListSchema = z.looseObject({ data: z.array(modelSchema), nextCursor: 
 const storedModelSchema = z.looseObject({ model: z.string().nullish(), reasoningEffort: z.string().nullish() });
 
 /** The model catalog, fetched once per app-server child. */
-const catalogs = new WeakMap<CodexHost, { generation: number; models: Promise<Model[]> }>();
+type Catalogs = WeakMap<CodexHost, { generation: number; models: Promise<Model[]> }>;
 
-async function listModels(services: AgentServices): Promise<Model[]> {
+async function listModels(services: AgentServices, catalogs: Catalogs): Promise<Model[]> {
   const cached = catalogs.get(services.host);
   if (cached && cached.generation === services.host.currentGeneration) return cached.models;
   const models = (async () => {
@@ -46,14 +46,12 @@ async function listModels(services: AgentServices): Promise<Model[]> {
 }
 
 type ConfigState = { models: Model[] };
-const states = new WeakMap<AcpSession, ConfigState>();
 
 function modelEntry(state: ConfigState, slug: string | undefined): Model | undefined {
   return state.models.find((m) => m.model === slug || m.id === slug);
 }
 
-export function configOptions(session: AcpSession): acp.SessionConfigOption[] {
-  const state = states.get(session) ?? { models: [] };
+export function configOptions(session: AcpSession, state: ConfigState): acp.SessionConfigOption[] {
   const options: acp.SessionConfigOption[] = [
     {
       id: "mode",
@@ -90,8 +88,7 @@ function effortName(effort: string): string {
 }
 
 /** session/set_config_option. */
-export async function setConfigOption(session: AcpSession, configId: string, value: unknown, services: AgentServices): Promise<acp.SessionConfigOption[]> {
-  const state = states.get(session) ?? { models: [] };
+async function setConfigOption(session: AcpSession, state: ConfigState, configId: string, value: unknown, services: AgentServices): Promise<acp.SessionConfigOption[]> {
   if (typeof value !== "string") throw acp.RequestError.invalidParams({ configId }, `The option "${configId}" takes a value id (a string)`);
   switch (configId) {
     case "mode":
@@ -102,11 +99,10 @@ export async function setConfigOption(session: AcpSession, configId: string, val
       if (!model && value !== session.settings.model) {
         throw acp.RequestError.invalidParams({ value }, `Unknown model "${value}"; available: ${state.models.map((m) => m.model).join(", ")}`);
       }
-      session.settings.model = model?.model ?? value;
       const efforts = model?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
-      if (model && (!session.settings.effort || !efforts.includes(session.settings.effort))) {
-        session.settings.effort = model.defaultReasoningEffort ?? efforts[0];
-      }
+      const effort = session.settings.effort;
+      const keepEffort = !model || (effort !== undefined && efforts.includes(effort));
+      session.update({ settings: { model: model?.model ?? value, ...(keepEffort ? {} : { effort: model.defaultReasoningEffort ?? efforts[0] }) } });
       break;
     }
     case "reasoning_effort": {
@@ -114,38 +110,52 @@ export async function setConfigOption(session: AcpSession, configId: string, val
       if (!efforts.includes(value)) {
         throw acp.RequestError.invalidParams({ value }, `The model ${session.settings.model ?? ""} supports the reasoning efforts ${efforts.join(", ") || "(none)"}; not "${value}"`);
       }
-      session.settings.effort = value;
+      session.update({ settings: { effort: value } });
       break;
     }
     default:
       throw acp.RequestError.invalidParams({ configId }, `Unknown config option "${configId}"; available: mode, model, reasoning_effort`);
   }
   services.log.info({ sessionId: session.id, configId, value }, "config option set");
-  return configOptions(session);
+  return configOptions(session, state);
 }
 
-/** Puts `configOptions` in the session response; tells the client when the mode changes elsewhere. */
-export const configOptionsFeature: SessionFeature = {
-  name: "config-options",
-  async attach(session, opening, response, services) {
-    const state: ConfigState = { models: [] };
-    states.set(session, state);
-    try {
-      state.models = await listModels(services);
-      if (!session.settings.model || !session.settings.effort) {
-        const thread = storedModelSchema.parse(await opening.storedThread!());
-        session.settings.model ??= thread.model ?? undefined;
-        const model = modelEntry(state, session.settings.model);
-        session.settings.effort ??= thread.reasoningEffort ?? model?.defaultReasoningEffort ?? undefined;
+/** Puts `configOptions` in the session response, answers session/set_config_option, and tells the client when the mode changes elsewhere. */
+export function configOptionsFeature(): SessionFeature {
+  const catalogs: Catalogs = new WeakMap();
+  const states = new WeakMap<AcpSession, ConfigState>();
+  const stateOf = (session: AcpSession): ConfigState => states.get(session) ?? { models: [] };
+  return {
+    name: "config-options",
+    install(app, agent) {
+      app.onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+        const session = agent.sessionOf(params.sessionId);
+        const configOptions = await setConfigOption(session, stateOf(session), params.configId, params.value, agent.services);
+        return { configOptions };
+      });
+    },
+    async attach(session, opening, response, services) {
+      const state: ConfigState = { models: [] };
+      states.set(session, state);
+      try {
+        state.models = await listModels(services, catalogs);
+        if (!session.settings.model || !session.settings.effort) {
+          const thread = storedModelSchema.parse(await opening.storedThread!());
+          const model = session.settings.model ?? thread.model ?? undefined;
+          const effort = session.settings.effort ?? thread.reasoningEffort ?? modelEntry(state, model)?.defaultReasoningEffort ?? undefined;
+          session.update({ settings: { ...(model ? { model } : {}), ...(effort ? { effort } : {}) } });
+        }
+      } catch (err) {
+        services.log.warn({ err: String(err), sessionId: session.id }, "could not read the model catalog; model options hidden");
       }
-    } catch (err) {
-      services.log.warn({ err: String(err), sessionId: session.id }, "could not read the model catalog; model options hidden");
-    }
-    response.configOptions = configOptions(session);
-  },
-};
-
-modeListeners.add((session) => {
-  if (!states.has(session)) return;
-  void session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session) }).catch(() => undefined);
-});
+      response.configOptions = configOptions(session, state);
+      session.onChange((change) => {
+        if (change.type !== "mode") return;
+        void session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session, state) }).catch(() => undefined);
+      });
+    },
+    detach(session) {
+      states.delete(session);
+    },
+  };
+}

@@ -25,8 +25,15 @@ export type SessionOpening = {
   storedThread?: () => Promise<Record<string, unknown>>;
 };
 
+/** What a feature's request handlers reach: the shared services and the open sessions. */
+export type AgentHandle = { services: AgentServices; sessionOf(sessionId: string): AcpSession };
+
 export interface SessionFeature {
   readonly name: string;
+  /** Registers the ACP requests this feature answers (session/set_mode, ...) on the agent. */
+  install?(app: acp.AgentApp, agent: AgentHandle): void;
+  /** Answers a prompt itself (a slash command); undefined lets it go to the model. */
+  handlePrompt?(session: AcpSession, prompt: acp.ContentBlock[], agent: AgentHandle): Promise<acp.PromptResponse> | undefined;
   /** After `initialize` was answered (the client's capabilities are known): warm up what sessions will need. */
   initialized?(services: AgentServices): void;
   /** Before the thread is started or resumed: amend its settings (config, instructions, policy). */

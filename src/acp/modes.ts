@@ -68,36 +68,35 @@ export function modeState(session: AcpSession): acp.SessionModeState {
   };
 }
 
-/** Listeners told when a session's mode changes (config options mirror the mode). */
-export const modeListeners = new Set<(session: AcpSession) => void>();
-
-/** Switches the session's mode: file-tool rule now, Codex policy and sandbox from the next turn. */
-export function applyMode(session: AcpSession, modeId: string): ModePreset {
+/**
+ * Switches the session's mode (session/set_mode, or the `mode` config option): the file-tool rule
+ * now, Codex's policy and sandbox from the next turn. The client hears `current_mode_update`;
+ * other features hear the session's change event.
+ */
+export async function setMode(session: AcpSession, modeId: string, services: AgentServices): Promise<void> {
   const preset = modePreset(modeId);
   if (!preset) {
     throw acp.RequestError.invalidParams({ modeId }, `Unknown mode "${modeId}"; available: ${MODES.map((m) => m.id).join(", ")}`);
   }
-  session.mode = preset.id;
-  session.settings.approvalPolicy = preset.approvalPolicy;
-  session.settings.sandbox = preset.sandbox;
-  session.settings.sandboxPolicy = sandboxPolicyOf(preset.sandbox, session.roots);
-  return preset;
-}
-
-/** session/set_mode. */
-export async function setMode(session: AcpSession, modeId: string, services: AgentServices): Promise<void> {
-  const before = session.mode;
-  const preset = applyMode(session, modeId);
+  // The client hears the new mode first, then what follows from it (config options).
+  const told = session.mode !== preset.id ? session.send({ sessionUpdate: "current_mode_update", currentModeId: preset.id }) : undefined;
+  session.update({
+    mode: preset.id,
+    settings: { approvalPolicy: preset.approvalPolicy, sandbox: preset.sandbox, sandboxPolicy: sandboxPolicyOf(preset.sandbox, session.roots) },
+  });
   services.log.info({ sessionId: session.id, mode: preset.id }, "mode set");
-  if (before !== preset.id) {
-    await session.send({ sessionUpdate: "current_mode_update", currentModeId: preset.id });
-    for (const listener of modeListeners) listener(session);
-  }
+  await told;
 }
 
-/** Puts `modes` in the session/new (load, resume) response; the thread starts in the session's mode. */
+/** Puts `modes` in the session/new (load, resume) response and answers session/set_mode. */
 export const modesFeature: SessionFeature = {
   name: "modes",
+  install(app, agent) {
+    app.onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
+      await setMode(agent.sessionOf(params.sessionId), params.modeId, agent.services);
+      return {};
+    });
+  },
   prepare(opening) {
     // New sessions start in `auto`; a loaded one keeps the settings it was given.
     if (opening.kind === "new") {
@@ -107,7 +106,7 @@ export const modesFeature: SessionFeature = {
     }
   },
   attach(session, _opening, response) {
-    session.mode = modeOfSettings(session.settings);
+    session.update({ mode: modeOfSettings(session.settings) });
     response.modes = modeState(session);
   },
 };

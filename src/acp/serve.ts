@@ -16,7 +16,7 @@ import { modesFeature } from "./modes.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature, modesFeature, approvalsFeature(), configOptionsFeature, commandsFeature];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature, modesFeature, approvalsFeature(), configOptionsFeature(), commandsFeature()];
 }
 
 

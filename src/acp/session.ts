@@ -36,6 +36,9 @@ export type ThreadSettings = {
   rawEvents?: boolean;
 };
 
+/** What changed in a session (mode switches, new model or effort...). */
+export type SessionChange = { type: "mode"; mode: SessionMode } | { type: "settings"; settings: Readonly<ThreadSettings> };
+
 export type SessionDeps = {
   host: CodexHost;
   log: Logger;
@@ -75,21 +78,61 @@ export class AcpSession {
   readonly items = new Map<string, Item>();
   /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
   readonly cancelHooks = new Set<() => void>();
-  /** The session's mode (`read-only` | `auto` | `full-access`); the modes feature changes it. */
-  mode: SessionMode = "auto";
-  /** Workspace roots: the cwd plus the client's additional directories. Writes inside them need no prompt in `auto`. */
-  roots: string[];
+  private currentMode: SessionMode = "auto";
+  private readonly changeListeners = new Set<(change: SessionChange) => void>();
+  private workspaceRoots: readonly string[];
 
   constructor(
     readonly id: string,
-    readonly settings: ThreadSettings,
+    private readonly threadSettings: ThreadSettings,
     private readonly deps: SessionDeps,
   ) {
-    this.roots = [settings.cwd];
+    this.workspaceRoots = [threadSettings.cwd];
+  }
+
+  /** What thread/start, thread/resume and turn/start are built from; change it with update(). */
+  get settings(): Readonly<ThreadSettings> {
+    return this.threadSettings;
+  }
+
+  /** The session's mode (`read-only` | `auto` | `full-access`): Codex's policy and the file tools' write rule. */
+  get mode(): SessionMode {
+    return this.currentMode;
+  }
+
+  /** Workspace roots: writes inside them need no prompt in `auto`. */
+  get roots(): readonly string[] {
+    return this.workspaceRoots;
+  }
+
+  /** Changes the mode and/or settings (from the next turn) and tells the listeners what changed. */
+  update(change: { mode?: SessionMode; settings?: Partial<ThreadSettings>; roots?: readonly string[] }): void {
+    const modeChanged = change.mode !== undefined && change.mode !== this.currentMode;
+    if (change.mode !== undefined) this.currentMode = change.mode;
+    if (change.roots) this.workspaceRoots = [...change.roots];
+    if (change.settings) Object.assign(this.threadSettings, change.settings);
+    if (modeChanged) this.emit({ type: "mode", mode: this.currentMode });
+    if (change.settings) this.emit({ type: "settings", settings: this.threadSettings });
+  }
+
+  /** Listens to the session's changes; returns the unsubscribe. */
+  onChange(listener: (change: SessionChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private emit(change: SessionChange): void {
+    for (const listener of [...this.changeListeners]) {
+      try {
+        listener(change);
+      } catch (err) {
+        this.deps.log.error({ sessionId: this.id, err: String(err) }, "a session change listener failed");
+      }
+    }
   }
 
   get cwd(): string {
-    return this.settings.cwd;
+    return this.threadSettings.cwd;
   }
 
   get isClosed(): boolean {

@@ -88,21 +88,13 @@ export function renderConfigToml(opts: {
 // ---- model catalog ---------------------------------------------------------------------------
 
 const CATALOG_FORMAT = "v1";
-const catalogPromises = new Map<string, Promise<string>>();
-
 /**
  * Path of a models.json catalog with a "fake-model" entry (derived from gpt-5.5, or the first
  * bundled entry) plus the bundled entries. Generated once per codex binary/version into
- * os.tmpdir() and reused by later processes.
+ * os.tmpdir() and reused by later calls and processes (the file is the cache).
  */
 export function fakeModelCatalog(codexPath: string = defaultCodexPath()): Promise<string> {
-  let p = catalogPromises.get(codexPath);
-  if (!p) {
-    p = buildCatalog(codexPath);
-    catalogPromises.set(codexPath, p);
-    p.catch(() => catalogPromises.delete(codexPath));
-  }
-  return p;
+  return buildCatalog(codexPath);
 }
 
 async function buildCatalog(codexPath: string): Promise<string> {

@@ -2,11 +2,8 @@
 // (CODEX_PATH is deliberately ignored: fixtures test the version this package ships).
 import { locateCodex } from "../codex/index.js";
 
-let cached: string | undefined;
-
 /** Absolute path of the native codex binary (or, without it, the package's launcher script). */
 export function defaultCodexPath(): string {
-  if (cached !== undefined) return cached;
   const command = locateCodex({});
-  return (cached = command.via === "launcher" ? command.args[0]! : command.file);
+  return command.via === "launcher" ? command.args[0]! : command.file;
 }

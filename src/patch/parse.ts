@@ -53,7 +53,7 @@ const DELETE = "*** Delete File:";
 const UPDATE = "*** Update File:";
 const MOVE = "*** Move to:";
 const END_OF_FILE = "*** End of File";
-const HEREDOC_OPENERS = new Set(["<<EOF", "<<'EOF'", '<<"EOF"']);
+const HEREDOC_OPENERS: ReadonlySet<string> = new Set(["<<EOF", "<<'EOF'", '<<"EOF"']);
 
 /** Parses a whole patch. Throws PatchSyntaxError naming the line that is wrong. */
 export function parsePatch(text: string): PatchOperation[] {

@@ -28,6 +28,7 @@ export interface AcpValidator {
   validate(dir: Direction, msg: unknown, method?: string): SchemaViolation[];
 }
 
+// A memo, not state: the compiled schema never changes once built (compiling costs ~0.1-0.3 s).
 let cached: Promise<AcpValidator> | undefined;
 
 /** Loads the schema and compiles validators once per process. */

@@ -64,6 +64,18 @@ describe("source layout", () => {
     expect(bridge.filter((f) => /type Item\s*=\s*\{[^}]*\}\s*&\s*Record<string, unknown>/.test(code(f)))).toEqual([]);
   });
 
+  it("no module-level mutable state: state lives in the objects that own it (per agent, per session)", () => {
+    const offenders = files.flatMap((f) =>
+      (text.get(f) ?? "")
+        .split("\n")
+        .map((line, i) => ({ line, at: `${rel(f)}:${i + 1}` }))
+        .filter(({ line }) => /^(export )?let\s/.test(line) || /^(export )?const \w+(: [^=]+)? = new (Map|WeakMap|Set)\b/.test(line) && !/ReadonlySet|ReadonlyMap/.test(line))
+        .map(({ at }) => at),
+    );
+    // The one allowed memo: the compiled ACP JSON schema (immutable once built, costly to build).
+    expect(offenders).toEqual(["transcripts/schema.ts:32"]);
+  });
+
   it("one line splitter, and no AsyncLocalStorage (state is passed, not hidden)", () => {
     const all = [...text.values()].join("\n");
     expect(all.match(/class LineSplitter\b/g)).toHaveLength(1);

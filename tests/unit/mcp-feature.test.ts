@@ -102,25 +102,25 @@ describe("file tools feature", () => {
       expect(read.structuredContent).toMatchObject({ content: "from the editor\n" });
       expect(services.sent.map((s) => [s.method, s.params.sessionId])).toEqual([["fs/read_text_file", "thread-mode"]]);
 
-      session.mode = "read-only";
+      session.update({ mode: "read-only" });
       const denied = (await client.callTool({ name: "write_text_file", arguments: { path: file, content: "x" } })) as CallResult;
       expect(denied.isError).toBe(true);
       expect(denied.structuredContent).toEqual({ code: -32002, message: `Permission denied: ${file} (session mode is read-only)` });
       expect(fs.readFileSync(file, "utf8")).toBe("on disk\n");
 
-      session.mode = "auto";
+      session.update({ mode: "auto" });
       const ok = (await client.callTool({ name: "write_text_file", arguments: { path: file, content: "new\n" } })) as CallResult;
       expect(ok.structuredContent).toEqual({ success: true, bytes_written: 4, created: false });
       expect(fs.readFileSync(file, "utf8")).toBe("new\n"); // no writeTextFile capability: node:fs
 
       const outside = path.join(dir, "elsewhere.txt");
-      session.mode = "full-access";
+      session.update({ mode: "full-access" });
       const full = (await client.callTool({ name: "write_text_file", arguments: { path: outside, content: "y\n" } })) as CallResult;
       expect(full.structuredContent).toMatchObject({ success: true, created: true });
       expect(services.sent.some((s) => s.method === "session/request_permission")).toBe(false);
 
-      session.mode = "auto";
-      session.roots = [ws, dir];
+      session.update({ mode: "auto" });
+      session.update({ roots: [ws, dir] });
       const widened = (await client.callTool({ name: "write_text_file", arguments: { path: outside, content: "z\n" } })) as CallResult;
       expect(widened.structuredContent).toMatchObject({ success: true, created: false });
     } finally {
