@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import {
+  refusalFor,
   accountResponseSchema,
   threadStartResponseSchema,
   type CodexHost,
@@ -13,7 +14,8 @@ import type { Logger } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
 import { randomUUID } from "node:crypto";
 import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./features.js";
-import { AcpSession, threadParams, toRequestError, type SessionDeps, type ThreadSettings } from "./session.js";
+import { AcpSession, threadParams, type SessionDeps, type ThreadSettings } from "./session.js";
+import { authRequired, invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
   {
@@ -87,16 +89,17 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       if (!clientContext) throw new Error("no client connected");
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
     },
-    answerServerRequest: async (session, method, params) => {
+    answerServerRequest: async (session, request) => {
       // The features that own a request answer it, in registration order.
       for (const feature of features) {
-        const answer = feature.answer?.(session, method, params, services);
+        const answer = feature.answer?.(session, request, services);
         if (answer !== undefined) return answer;
       }
-      // Nobody handles it: decline rather than leave the turn waiting forever.
-      log.warn({ method, sessionId: session.id }, "codex request without a handler; declined");
-      if (method === "mcpServer/elicitation/request") return { action: "decline", content: null };
-      return { decision: "decline" };
+      // Nobody handles it: refuse in the shape Codex expects rather than leave the turn waiting.
+      log.warn({ method: request.method, sessionId: session.id }, "codex request without a handler; refused");
+      const refusal = refusalFor(request);
+      if (refusal === undefined) throw new Error(`codex-cli-acp cannot answer ${request.method}`);
+      return refusal;
     },
   };
 
@@ -107,8 +110,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
   const sessionOf = (sessionId: string): AcpSession => {
     const session = state.sessions.get(sessionId);
     if (!session || session.isClosed) {
-      // -32002 with data.sessionId, as ACP wants, and words a user can act on.
-      throw new acp.RequestError(-32002, `Session not found: ${sessionId} is not open (it was closed, or never opened in this process; session/load reopens a stored session)`, { sessionId });
+      throw sessionNotFound(sessionId, `${sessionId} is not open (it was closed, or never opened in this process; session/load reopens a stored session)`);
     }
     return session;
   };
@@ -139,22 +141,22 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       });
       if (params.methodId === "openai-api-key") {
         const apiKey = process.env.OPENAI_API_KEY ?? process.env.CODEX_API_KEY;
-        if (!apiKey) throw acp.RequestError.authRequired(undefined, "Set OPENAI_API_KEY (or CODEX_API_KEY) in the agent's environment");
-        await client.request("account/login/start", { type: "apiKey", apiKey }).catch((err: unknown) => {
+        if (!apiKey) throw authRequired("Set OPENAI_API_KEY (or CODEX_API_KEY) in the agent's environment");
+        await client.call("account/login/start", { type: "apiKey", apiKey }).catch((err: unknown) => {
           throw toRequestError(err);
         });
         return {};
       }
       if (params.methodId === "codex-login") {
-        const account = await client.request("account/read", {}, accountResponseSchema).catch((err: unknown) => {
+        const account = await client.call("account/read", {}, accountResponseSchema).catch((err: unknown) => {
           throw toRequestError(err);
         });
         if (!account.account && account.requiresOpenaiAuth) {
-          throw acp.RequestError.authRequired(undefined, "Not signed in: run `codex login` in a terminal, then try again");
+          throw authRequired("Not signed in: run `codex login` in a terminal, then try again");
         }
         return {};
       }
-      throw acp.RequestError.invalidParams({ methodId: params.methodId }, `Unknown auth method: ${params.methodId}`);
+      throw invalidParams({ methodId: params.methodId }, `Unknown auth method: ${params.methodId}`);
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = await validateCwd(params.cwd);
@@ -193,18 +195,17 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       const client = await host.client();
       const generation = host.currentGeneration;
       if (opening.kind === "new") {
-        const started = await client.request("thread/start", threadParams(opening.settings), threadStartResponseSchema);
+        const started = await client.call("thread/start", threadParams(opening.settings), threadStartResponseSchema);
         session = new AcpSession(started.thread.id, opening.settings, deps);
-        const thread = started.thread as Record<string, unknown>;
+        const thread = started.thread;
         opening.storedThread = () => Promise.resolve(thread);
       } else {
         if (!threadId) throw new Error("openSession: a thread id is required to resume");
-        await client.request("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
+        await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
         session = new AcpSession(threadId, opening.settings, deps);
         if (!opening.storedThread) {
-          let read: Promise<Record<string, unknown>> | undefined;
-          opening.storedThread = () =>
-            (read ??= client.request("thread/read", { threadId }).then((r) => ((r as { thread?: Record<string, unknown> }).thread ?? {})));
+          let read: Promise<unknown> | undefined;
+          opening.storedThread = () => (read ??= client.call("thread/read", { threadId }).then((r) => r.thread));
         }
       }
       session.bind(client, generation);
@@ -237,8 +238,8 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
 }
 
 async function validateCwd(cwd: string): Promise<string> {
-  if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+  if (!path.isAbsolute(cwd)) throw invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
   const info = await stat(cwd).catch(() => undefined);
-  if (!info?.isDirectory()) throw acp.RequestError.invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
+  if (!info?.isDirectory()) throw invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
   return path.normalize(cwd);
 }

@@ -5,6 +5,7 @@
 // later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk";
 import { describeItem, type ItemOf, type ToolCallView } from "../bridge/index.js";
+import type { v2 } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature } from "./features.js";
 import { askPermission as ask, type Choice } from "./permission.js";
 import type { AcpSession } from "./session.js";
@@ -34,9 +35,9 @@ function viewFor(session: AcpSession, itemId: string): ToolCallView | undefined 
 
 // ---- commands ------------------------------------------------------------------------------
 
-type CommandDecision = string | Record<string, unknown>;
+type CommandDecision = v2.CommandExecutionApprovalDecision;
 
-async function commandApproval(session: AcpSession, state: ApprovalState, params: Params, services: AgentServices): Promise<{ decision: CommandDecision }> {
+async function commandApproval(session: AcpSession, state: ApprovalState, params: Params, services: AgentServices): Promise<v2.CommandExecutionRequestApprovalResponse> {
   const itemId = String(params.itemId ?? params.approvalId ?? "");
   const command = typeof params.command === "string" ? params.command : "";
   if (command && state.commands.has(command)) return { decision: "acceptForSession" };
@@ -46,7 +47,7 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
   const available = (params.availableDecisions as CommandDecision[] | undefined) ?? ["accept", "acceptForSession", "decline"];
   const choices: Choice<CommandDecision>[] = [{ option: { optionId: "allow_once", name: "Allow once", kind: "allow_once" }, answer: "accept" }];
   choices.push({ option: { optionId: "allow_session", name: "Always allow this command in this session", kind: "allow_always" }, answer: "acceptForSession" });
-  const amendment = available.find((d): d is { acceptWithExecpolicyAmendment: { execpolicy_amendment: string[] } } => typeof d === "object" && d !== null && "acceptWithExecpolicyAmendment" in d);
+  const amendment = available.find((d): d is Extract<CommandDecision, { acceptWithExecpolicyAmendment: unknown }> => typeof d === "object" && d !== null && "acceptWithExecpolicyAmendment" in d);
   const prefix = amendment?.acceptWithExecpolicyAmendment.execpolicy_amendment;
   if (amendment && Array.isArray(prefix) && prefix.length > 0) {
     choices.push({
@@ -75,13 +76,13 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
 
 // ---- patches -------------------------------------------------------------------------------
 
-async function fileChangeApproval(session: AcpSession, state: ApprovalState, params: Params, services: AgentServices): Promise<{ decision: string }> {
+async function fileChangeApproval(session: AcpSession, state: ApprovalState, params: Params, services: AgentServices): Promise<v2.FileChangeRequestApprovalResponse> {
   const itemId = String(params.itemId ?? "");
   const item = session.items.get(itemId);
   const paths = item?.type === "fileChange" ? item.changes.map((c) => c.path) : [];
   if (paths.length > 0 && paths.every((p) => state.paths.has(p))) return { decision: "acceptForSession" };
   const view = viewFor(session, itemId);
-  const choices: Choice<string>[] = [
+  const choices: Choice<v2.FileChangeApprovalDecision>[] = [
     { option: { optionId: "allow_once", name: "Allow this change", kind: "allow_once" }, answer: "accept" },
     {
       option: { optionId: "allow_session", name: paths.length === 1 ? "Always allow changes to this file in this session" : "Always allow changes to these files in this session", kind: "allow_always" },
@@ -120,7 +121,7 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
 
 // ---- MCP tool calls (other servers) ------------------------------------------------------
 
-type ElicitationAnswer = { action: "accept" | "decline" | "cancel"; content: Record<string, unknown> | null; _meta: Record<string, unknown> | null };
+type ElicitationAnswer = v2.McpServerElicitationRequestResponse;
 
 async function mcpToolApproval(session: AcpSession, state: ApprovalState, params: Params, services: AgentServices): Promise<ElicitationAnswer> {
   const meta = (params._meta ?? {}) as { tool_name?: string; tool_params?: unknown; tool_title?: string; persist?: unknown };
@@ -167,16 +168,17 @@ export function approvalsFeature(): SessionFeature {
     }
     return s;
   };
-  const answer: ServerRequestHandler = (session, method, params, services) => {
-    switch (method) {
+  const answer: ServerRequestHandler = (session, request, services) => {
+    switch (request.method) {
       case "item/commandExecution/requestApproval":
-        return commandApproval(session, stateOf(session), params, services);
+        return commandApproval(session, stateOf(session), request.params, services);
       case "item/fileChange/requestApproval":
-        return fileChangeApproval(session, stateOf(session), params, services);
+        return fileChangeApproval(session, stateOf(session), request.params, services);
       case "mcpServer/elicitation/request": {
-        const meta = params._meta as { codex_approval_kind?: string } | null | undefined;
-        if (meta?.codex_approval_kind !== "mcp_tool_call") return undefined;
-        return mcpToolApproval(session, stateOf(session), params, services);
+        const meta = request.params._meta;
+        const kind = meta && typeof meta === "object" && !Array.isArray(meta) ? meta.codex_approval_kind : undefined;
+        if (kind !== "mcp_tool_call") return undefined;
+        return mcpToolApproval(session, stateOf(session), request.params, services);
       }
       default:
         return undefined;

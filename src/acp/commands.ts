@@ -90,14 +90,14 @@ async function runCommand(
       return { stopReason: "end_turn" };
     case "review":
       return session.runTurn("review/start", (client) =>
-        client.request("review/start", {
+        client.call("review/start", {
           threadId: session.id,
           target: cmd.args ? { type: "custom", instructions: cmd.args } : { type: "uncommittedChanges" },
           delivery: "inline",
         }),
       );
     case "compact":
-      return session.runTurn("thread/compact/start", (client) => client.request("thread/compact/start", { threadId: session.id }));
+      return session.runTurn("thread/compact/start", (client) => client.call("thread/compact/start", { threadId: session.id }));
     default:
       throw new Error(`no handler for the command /${cmd.name}`);
   }

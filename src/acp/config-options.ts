@@ -4,6 +4,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import type { CodexHost } from "../codex/index.js";
+import { invalidParams } from "./errors.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import { MODES, setMode } from "./modes.js";
 import type { AcpSession } from "./session.js";
@@ -33,7 +34,7 @@ async function listModels(services: AgentServices, catalogs: Catalogs): Promise<
     const out: Model[] = [];
     let cursor: string | null | undefined;
     for (let page = 0; page < 10; page++) {
-      const res = await client.request("model/list", cursor ? { cursor } : {}, modelListSchema);
+      const res = await client.call("model/list", cursor ? { cursor } : {}, modelListSchema);
       out.push(...res.data.filter((m) => !m.hidden));
       cursor = res.nextCursor;
       if (!cursor) break;
@@ -89,7 +90,7 @@ function effortName(effort: string): string {
 
 /** session/set_config_option. */
 async function setConfigOption(session: AcpSession, state: ConfigState, configId: string, value: unknown, services: AgentServices): Promise<acp.SessionConfigOption[]> {
-  if (typeof value !== "string") throw acp.RequestError.invalidParams({ configId }, `The option "${configId}" takes a value id (a string)`);
+  if (typeof value !== "string") throw invalidParams({ configId }, `The option "${configId}" takes a value id (a string)`);
   switch (configId) {
     case "mode":
       await setMode(session, value, services);
@@ -97,7 +98,7 @@ async function setConfigOption(session: AcpSession, state: ConfigState, configId
     case "model": {
       const model = modelEntry(state, value);
       if (!model && value !== session.settings.model) {
-        throw acp.RequestError.invalidParams({ value }, `Unknown model "${value}"; available: ${state.models.map((m) => m.model).join(", ")}`);
+        throw invalidParams({ value }, `Unknown model "${value}"; available: ${state.models.map((m) => m.model).join(", ")}`);
       }
       const efforts = model?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
       const effort = session.settings.effort;
@@ -108,13 +109,13 @@ async function setConfigOption(session: AcpSession, state: ConfigState, configId
     case "reasoning_effort": {
       const efforts = modelEntry(state, session.settings.model)?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
       if (!efforts.includes(value)) {
-        throw acp.RequestError.invalidParams({ value }, `The model ${session.settings.model ?? ""} supports the reasoning efforts ${efforts.join(", ") || "(none)"}; not "${value}"`);
+        throw invalidParams({ value }, `The model ${session.settings.model ?? ""} supports the reasoning efforts ${efforts.join(", ") || "(none)"}; not "${value}"`);
       }
       session.update({ settings: { effort: value } });
       break;
     }
     default:
-      throw acp.RequestError.invalidParams({ configId }, `Unknown config option "${configId}"; available: mode, model, reasoning_effort`);
+      throw invalidParams({ configId }, `Unknown config option "${configId}"; available: mode, model, reasoning_effort`);
   }
   services.log.info({ sessionId: session.id, configId, value }, "config option set");
   return configOptions(session, state);

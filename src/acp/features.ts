@@ -2,7 +2,7 @@
 // options, the client's MCP servers, titles, ...) lives in its own module and the
 // agent's core stays small. Features run in registration order.
 import type * as acp from "@agentclientprotocol/sdk";
-import type { CodexHost } from "../codex/index.js";
+import type { CodexHost, CodexServerAnswer, CodexServerRequest } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import type { AcpSession, ThreadSettings } from "./session.js";
 
@@ -19,10 +19,10 @@ export type SessionOpening = {
   key: string;
   /**
    * The Codex thread as stored (name, preview, model, effort...), read at most once per
-   * opening and shared by every feature. openSession fills it in (from thread/start's
+   * opening and shared by every feature (each validates the fields it reads). openSession fills it in (from thread/start's
    * answer for a new session); a caller that already read the thread may set it first.
    */
-  storedThread?: () => Promise<Record<string, unknown>>;
+  storedThread?: () => Promise<unknown>;
 };
 
 /** What a feature's request handlers reach: the shared services and the open sessions. */
@@ -49,12 +49,7 @@ export interface SessionFeature {
 }
 
 /** Answers codex's server->client requests of one kind (approvals, elicitations). Return undefined to pass. */
-export type ServerRequestHandler = (
-  session: AcpSession,
-  method: string,
-  params: Record<string, unknown>,
-  services: AgentServices,
-) => Promise<unknown> | undefined;
+export type ServerRequestHandler = (session: AcpSession, request: CodexServerRequest, services: AgentServices) => Promise<CodexServerAnswer> | undefined;
 
 /** What the agent shares with its features. */
 export type AgentServices = {

@@ -16,7 +16,7 @@ import { FileToolCalls } from "./file-tool-calls.js";
 import type { ServerNotification } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
 import { askPermission } from "./permission.js";
-import type { AcpSession } from "./session.js";
+import { withMcpServers, type AcpSession } from "./session.js";
 
 export { FILE_TOOLS_SERVER };
 
@@ -89,24 +89,18 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       const tools: FileToolName[] = withPatch ? [READ_TOOL, WRITE_TOOL, PATCH_TOOL] : [READ_TOOL, WRITE_TOOL];
       const [endpoint, catalog] = await Promise.all([getServer(services).register(opening.key, { tools }), withPatch ? catalogPath(services) : undefined]);
       const s = opening.settings;
-      const existing = (s.config?.mcp_servers as Record<string, unknown> | undefined) ?? {};
-      s.config = {
-        ...s.config,
-        ...(catalog ? { model_catalog_json: catalog } : {}),
-        mcp_servers: {
-          ...existing,
-          [FILE_TOOLS_SERVER]: {
-            url: endpoint.url,
-            http_headers: endpoint.headers,
-            // Our own write policy decides (and asks the user when needed): codex must not ask too.
-            default_tools_approval_mode: "approve",
-            // Listed to the model directly: for models with tool search, Codex otherwise hides every
-            // MCP tool behind tool_search, and a model would not find the apply_patch it expects.
-            omit_tools_from: ["deferred"],
-            tools: Object.fromEntries(tools.map((t) => [t, { approval_mode: "approve" }])),
-          },
+      s.config = withMcpServers(catalog ? { ...s.config, model_catalog_json: catalog } : s.config, {
+        [FILE_TOOLS_SERVER]: {
+          url: endpoint.url,
+          http_headers: endpoint.headers,
+          // Our own write policy decides (and asks the user when needed): codex must not ask too.
+          default_tools_approval_mode: "approve",
+          // Listed to the model directly: for models with tool search, Codex otherwise hides every
+          // MCP tool behind tool_search, and a model would not find the apply_patch it expects.
+          omit_tools_from: ["deferred"],
+          tools: Object.fromEntries(tools.map((t) => [t, { approval_mode: "approve" }])),
         },
-      };
+      });
       // Codex's own apply_patch stays on offer: watch for the ones it rejects (they have no item).
       if (!catalog) s.rawEvents = true;
       const instructions = fileToolsInstructions(withPatch);
@@ -170,8 +164,8 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
 }
 
 /** Auto-accepts codex's approval elicitations for our own server: our write policy has decided already. */
-const fileToolsElicitationHandler: ServerRequestHandler = (session, method, params, services) => {
-  if (method !== "mcpServer/elicitation/request" || params.serverName !== FILE_TOOLS_SERVER) return undefined;
+const fileToolsElicitationHandler: ServerRequestHandler = (session, request, services) => {
+  if (request.method !== "mcpServer/elicitation/request" || request.params.serverName !== FILE_TOOLS_SERVER) return undefined;
   services.log.debug({ sessionId: session.id }, "codex asked to approve a file tool call; auto-accepted (our write policy decides)");
   return Promise.resolve({ action: "accept", content: {}, _meta: null });
 };

@@ -15,7 +15,7 @@ import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/inde
 import { replayTurns } from "../bridge/index.js";
 import { DEFAULT_SETTINGS, type Agent } from "./agent.js";
 import type { SessionOpening } from "./features.js";
-import { toRequestError } from "./session.js";
+import { sessionNotFound, toRequestError } from "./errors.js";
 import { isoTime, threadTitle } from "./titles.js";
 
 /** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
@@ -68,12 +68,12 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   async function storedThread(sessionId: string): Promise<z.infer<typeof threadSchema>> {
     const c = await client();
     try {
-      const read = await c.request("thread/read", { threadId: sessionId }, threadReadResponseSchema);
+      const read = await c.call("thread/read", { threadId: sessionId }, threadReadResponseSchema);
       return read.thread;
     } catch (err) {
       if (err instanceof CodexRpcError) {
         log.info({ sessionId, err: err.message }, "no such codex thread");
-        throw new acp.RequestError(-32002, `Session not found: no Codex thread ${sessionId} in this CODEX_HOME`, { sessionId });
+        throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
       }
       throw toRequestError(err);
     }
@@ -91,7 +91,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       settings: { cwd, ...DEFAULT_SETTINGS },
       key: randomUUID(),
       // Already read to check the id exists: the features reuse it instead of reading again.
-      storedThread: () => Promise.resolve(thread as Record<string, unknown>),
+      storedThread: () => Promise.resolve(thread),
     };
     const { session, response } = await agent.openSession(opening, request.sessionId);
     delete response.sessionId;
@@ -106,7 +106,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       if (!(err instanceof CodexRpcError)) throw err;
       // Older (legacy) rollouts may not page: read them whole.
       log.info({ sessionId: threadId, err: err.message }, "thread/turns/list failed; reading the whole thread");
-      const read = await c.request("thread/read", { threadId, includeTurns: true }, threadReadResponseSchema);
+      const read = await c.call("thread/read", { threadId, includeTurns: true }, threadReadResponseSchema);
       return read.thread.turns ?? [];
     }
   }
@@ -115,7 +115,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     const turns: unknown[] = [];
     let cursor: string | null | undefined;
     do {
-      const page = await c.request(
+      const page = await c.call(
         "thread/turns/list",
         { threadId, itemsView: "full", sortDirection: "asc", limit: TURNS_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
         turnsPageSchema,
@@ -159,7 +159,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       const c = await client();
       let page: z.infer<typeof threadListResponseSchema>;
       try {
-        page = await c.request(
+        page = await c.call(
           "thread/list",
           {
             limit: listPageSize,
@@ -202,7 +202,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       if (attachedTo !== undefined && host.currentPid === attachedTo) {
         try {
           const c = await host.client();
-          await c.request("thread/unsubscribe", { threadId: session.id });
+          await c.call("thread/unsubscribe", { threadId: session.id });
         } catch (err) {
           log.debug({ err: String(err), sessionId: session.id }, "thread/unsubscribe failed");
         }

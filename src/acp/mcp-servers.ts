@@ -2,7 +2,9 @@
 // thread's `config.mcp_servers`: stdio as command/args/env, http as url + headers. SSE is
 // refused (Codex speaks stdio and streamable HTTP only).
 import * as acp from "@agentclientprotocol/sdk";
+import type { JsonValue } from "../codex/index.js";
 import type { SessionFeature } from "./features.js";
+import { mcpServerNames, withMcpServers } from "./session.js";
 
 /** A Codex config key for a server name: [a-zA-Z0-9_-] only, never empty, unique among `taken`. */
 export function safeServerName(name: string, taken: ReadonlySet<string>): string {
@@ -13,8 +15,8 @@ export function safeServerName(name: string, taken: ReadonlySet<string>): string
 }
 
 /** config.mcp_servers entries for the client's servers; throws invalid params for SSE. */
-export function mcpServersConfig(servers: readonly acp.McpServer[], taken: ReadonlySet<string> = new Set()): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
+export function mcpServersConfig(servers: readonly acp.McpServer[], taken: ReadonlySet<string> = new Set()): { [name: string]: { [key: string]: JsonValue } } {
+  const out: { [name: string]: { [key: string]: JsonValue } } = {};
   const names = new Set(taken);
   for (const server of servers) {
     if ("type" in server && server.type === "sse") {
@@ -42,10 +44,8 @@ export const mcpServersFeature: SessionFeature = {
   prepare(opening, services) {
     const servers = (opening.request as { mcpServers?: acp.McpServer[] }).mcpServers ?? [];
     if (servers.length === 0) return;
-    const config = opening.settings.config ?? {};
-    const existing = (config.mcp_servers as Record<string, unknown> | undefined) ?? {};
-    const added = mcpServersConfig(servers, new Set(Object.keys(existing)));
-    opening.settings.config = { ...config, mcp_servers: { ...existing, ...added } };
+    const added = mcpServersConfig(servers, mcpServerNames(opening.settings.config));
+    opening.settings.config = withMcpServers(opening.settings.config, added);
     services.log.info({ servers: Object.keys(added) }, "client MCP servers added to the thread");
   },
 };

@@ -2,7 +2,9 @@
 // a sandbox preset; `session.mode` also drives the embedded file tools' write rule.
 // A change applies from the next turn (turn/start carries the policy and the sandbox).
 import * as acp from "@agentclientprotocol/sdk";
+import type { v2 } from "../codex/index.js";
 import type { SessionMode } from "../fs/index.js";
+import { invalidParams } from "./errors.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import type { AcpSession, ThreadSettings } from "./session.js";
 
@@ -50,7 +52,7 @@ export function modeOfSettings(settings: ThreadSettings): SessionMode {
 }
 
 /** turn/start's sandboxPolicy for a preset (the sandbox of thread/start, in its v2 shape). */
-export function sandboxPolicyOf(sandbox: ModePreset["sandbox"], roots: readonly string[]): Record<string, unknown> {
+export function sandboxPolicyOf(sandbox: ModePreset["sandbox"], roots: readonly string[]): v2.SandboxPolicy {
   switch (sandbox) {
     case "read-only":
       return { type: "readOnly", networkAccess: false };
@@ -76,7 +78,7 @@ export function modeState(session: AcpSession): acp.SessionModeState {
 export async function setMode(session: AcpSession, modeId: string, services: AgentServices): Promise<void> {
   const preset = modePreset(modeId);
   if (!preset) {
-    throw acp.RequestError.invalidParams({ modeId }, `Unknown mode "${modeId}"; available: ${MODES.map((m) => m.id).join(", ")}`);
+    throw invalidParams({ modeId }, `Unknown mode "${modeId}"; available: ${MODES.map((m) => m.id).join(", ")}`);
   }
   // The client hears the new mode first, then what follows from it (config options).
   const told = session.mode !== preset.id ? session.send({ sessionUpdate: "current_mode_update", currentModeId: preset.id }) : undefined;

@@ -2,16 +2,18 @@
 // events to the client in order, and re-attaches the thread to a new app-server
 // child when the previous one died (nothing the user said is lost: Codex keeps the
 // rollout on disk and `thread/resume` reloads it).
-import { RequestError, type PromptResponse, type SessionUpdate } from "@agentclientprotocol/sdk";
+import type { PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "./errors.js";
 import {
-  CodexExitedError,
-  CodexRpcError,
   turnCompletedSchema,
   turnStartResponseSchema,
   type AppServerClient,
   type CodexHost,
+  type CodexServerRequest,
+  type JsonValue,
   type ServerNotification,
   type UserInput,
+  type v2,
 } from "../codex/index.js";
 import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, type Item, type TextFiles } from "../bridge/index.js";
@@ -21,14 +23,16 @@ import type { SessionMode } from "../fs/index.js";
 /** What `thread/start` and `thread/resume` both take; modes and config options edit it. */
 export type ThreadSettings = {
   cwd: string;
-  approvalPolicy?: string | Record<string, unknown>;
-  sandbox?: string;
+  approvalPolicy?: v2.AskForApproval;
+  sandbox?: v2.SandboxMode;
   /** Sent with every `turn/start` (the sandbox of a mode chosen after the thread started). */
-  sandboxPolicy?: Record<string, unknown>;
+  sandboxPolicy?: v2.SandboxPolicy;
   model?: string;
+  /** Codex's ReasoningEffort (a string in its schema). */
   effort?: string;
   developerInstructions?: string;
-  config?: Record<string, unknown>;
+  /** Per-thread config overrides (Codex's config.toml keys). */
+  config?: { [key: string]: JsonValue };
   /**
    * Ask Codex for the model's raw response items (thread/start only; Codex ignores it on resume).
    * The file tools need them to show a native apply_patch that Codex rejected, which has no item.
@@ -45,7 +49,7 @@ export type SessionDeps = {
   /** Sends one `session/update` to the client; resolves when written. */
   sendUpdate(sessionId: string, update: SessionUpdate): Promise<void>;
   /** Answers codex's server->client requests for this session (approvals, elicitations). */
-  answerServerRequest(session: AcpSession, method: string, params: Record<string, unknown>): Promise<unknown>;
+  answerServerRequest(session: AcpSession, request: CodexServerRequest): Promise<unknown>;
 };
 
 type TurnOutcome = { status: string; error?: { message: string; codexErrorInfo?: unknown; additionalDetails?: string | null } };
@@ -148,7 +152,7 @@ export class AcpSession {
     this.detach?.();
     this.detach = client.attachThread(this.id, {
       notification: (n) => this.onNotification(n),
-      request: (method, params) => this.deps.answerServerRequest(this, method, params),
+      request: (request) => this.deps.answerServerRequest(this, request),
     });
     this.attachedGeneration = generation;
   }
@@ -174,7 +178,7 @@ export class AcpSession {
 
   prompt(input: UserInput[]): Promise<PromptResponse> {
     return this.runTurn("turn/start", (client) =>
-      client.request("turn/start", {
+      client.call("turn/start", {
         threadId: this.id,
         input,
         ...(this.settings.model ? { model: this.settings.model } : {}),
@@ -192,8 +196,8 @@ export class AcpSession {
    * exists, from the next turn/started.
    */
   async runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
-    if (this.closed) throw RequestError.invalidRequest(undefined, `Session ${this.id} is closed`);
-    if (this.active) throw RequestError.invalidRequest(undefined, "A prompt is already running in this session; cancel it first");
+    if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
+    if (this.active) throw invalidRequest("A prompt is already running in this session; cancel it first");
     let settle!: ActiveTurn["settle"];
     const outcome = new Promise<TurnOutcome | Error>((resolve) => (settle = resolve));
     const turn: ActiveTurn = { cancelRequested: false, settle };
@@ -243,7 +247,7 @@ export class AcpSession {
     this.detach = undefined;
     // Questions pending for the dead child can no longer be answered: withdraw them.
     if (this.active) for (const hook of this.cancelHooks) hook();
-    this.active?.settle(new RequestError(-32603, childDiedMessage(reason)));
+    this.active?.settle(internalError(childDiedMessage(reason)));
   }
 
   close(): void {
@@ -259,9 +263,9 @@ export class AcpSession {
     const generation = this.deps.host.currentGeneration;
     if (generation !== this.attachedGeneration || !this.detach) {
       this.deps.log.info({ sessionId: this.id }, "resuming the thread in a new codex app-server");
-      await client.request("thread/resume", { threadId: this.id, ...threadParams(this.settings), excludeTurns: true });
+      await client.call("thread/resume", { threadId: this.id, ...threadParams(this.settings), excludeTurns: true });
       // Closed while resuming: stay detached (a closed session must not hear its thread).
-      if (this.closed) throw RequestError.invalidRequest(undefined, `Session ${this.id} is closed`);
+      if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
       this.bind(client, generation);
     }
     return client;
@@ -270,7 +274,7 @@ export class AcpSession {
   private async interrupt(client: AppServerClient, turn: ActiveTurn): Promise<void> {
     if (!turn.turnId) return;
     try {
-      await client.request("turn/interrupt", { threadId: this.id, turnId: turn.turnId });
+      await client.call("turn/interrupt", { threadId: this.id, turnId: turn.turnId });
     } catch (err) {
       this.deps.log.debug({ err: String(err) }, "turn/interrupt failed (turn already over?)");
     }
@@ -299,8 +303,23 @@ export class AcpSession {
   }
 }
 
+type JsonObject = { [key: string]: JsonValue };
+
+/** Config with `servers` added to its `mcp_servers` (keeping those already there). */
+export function withMcpServers(config: ThreadSettings["config"], servers: JsonObject): JsonObject {
+  const current = config?.mcp_servers;
+  const existing = current && typeof current === "object" && !Array.isArray(current) ? current : {};
+  return { ...config, mcp_servers: { ...existing, ...servers } };
+}
+
+/** The server names already in a config's `mcp_servers`. */
+export function mcpServerNames(config: ThreadSettings["config"]): Set<string> {
+  const current = config?.mcp_servers;
+  return new Set(current && typeof current === "object" && !Array.isArray(current) ? Object.keys(current) : []);
+}
+
 /** Fields of `thread/start` / `thread/resume` derived from the session's settings. */
-export function threadParams(s: ThreadSettings): Record<string, unknown> {
+export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.ThreadResumeParams, "threadId"> {
   return {
     cwd: s.cwd,
     ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
@@ -318,21 +337,10 @@ function turnFailure(error: TurnOutcome["error"], lastError: string | undefined)
   const info = error?.codexErrorInfo;
   const code = typeof info === "string" ? info : info && typeof info === "object" ? Object.keys(info)[0] : undefined;
   const details = error?.additionalDetails ? `: ${error.additionalDetails}` : "";
-  return new RequestError(-32603, `${message}${details}${code ? ` [${code}]` : ""}`, {
+  return internalError(`${message}${details}${code ? ` [${code}]` : ""}`, {
     codexErrorInfo: info ?? null,
     additionalDetails: error?.additionalDetails ?? null,
   });
-}
-
-function childDiedMessage(reason: string): string {
-  return `Codex stopped unexpectedly (${reason}) during this turn. Nothing is lost: send a prompt again and the conversation continues in a new Codex process.`;
-}
-
-export function toRequestError(err: unknown): RequestError {
-  if (err instanceof RequestError) return err;
-  if (err instanceof CodexExitedError) return new RequestError(-32603, childDiedMessage(err.exit.reason));
-  if (err instanceof CodexRpcError) return new RequestError(-32603, `Codex: ${err.message}`);
-  return new RequestError(-32603, err instanceof Error ? err.message : String(err));
 }
 
 /** The turn a notification belongs to, when it says. */

@@ -9,6 +9,7 @@ import { incomingMessageSchema, threadScopedParamsSchema } from "./schemas.js";
 import type { z } from "zod";
 import { LineSplitter } from "../streams/index.js";
 import type { ServerNotification } from "./generated/ServerNotification.js";
+import { refusalFor, type CodexMethod, type CodexRequests, type CodexServerRequest } from "./requests.js";
 
 export type ExitInfo = { code: number | null; signal: string | null; reason: string };
 
@@ -34,8 +35,8 @@ export class CodexExitedError extends Error {
 export interface ThreadListener {
   /** One notification, typed by Codex's generated schema. */
   notification(n: ServerNotification): void;
-  /** Answers a server->client request (approvals, elicitations). */
-  request(method: string, params: Record<string, unknown>): Promise<unknown>;
+  /** Answers a server->client request (approvals, elicitations), typed by Codex's schema. */
+  request(request: CodexServerRequest): Promise<unknown>;
 }
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string };
@@ -101,6 +102,14 @@ export class AppServerClient {
       this.pending.set(id, { resolve, reject, method });
       this.write({ id, method, params });
     }).then((result) => (schema ? parseOrThrow(schema, result, method) : (result as T)));
+  }
+
+  /**
+   * A typed request (src/codex/requests.ts). With `schema`, the fields the adapter relies on are
+   * checked before the result is used; the result keeps its generated type either way.
+   */
+  call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"], schema?: z.ZodType): Promise<CodexRequests[M]["result"]> {
+    return this.request(method, params, schema) as Promise<CodexRequests[M]["result"]>;
   }
 
   notify(method: string, params?: unknown): void {
@@ -194,12 +203,16 @@ export class AppServerClient {
   private onServerRequest(id: number | string, method: string, params: Record<string, unknown>): void {
     const scoped = threadScopedParamsSchema.safeParse(params);
     const listener = scoped.success ? this.threads.get(scoped.data.threadId) : undefined;
+    const request = asServerRequest(method, params);
     if (!listener) {
+      // Not about a session (the clock, an auth refresh): a refusal in Codex's shape, or an error.
+      const refusal = refusalFor(request);
       this.log.warn({ method }, "codex request for no known thread; declined");
-      this.write({ id, error: { code: -32601, message: `codex-cli-acp cannot answer ${method} here` } });
+      if (refusal !== undefined) this.write({ id, result: refusal });
+      else this.write({ id, error: { code: -32601, message: `codex-cli-acp cannot answer ${method} here` } });
       return;
     }
-    listener.request(method, params).then(
+    listener.request(request).then(
       (result) => this.write({ id, result }),
       (err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
@@ -233,4 +246,9 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): 
  */
 function asNotification(method: string, params: Record<string, unknown>): ServerNotification {
   return { method, params } as ServerNotification;
+}
+
+/** Likewise for a server->client request: the envelope is checked, the payload typed by the schema. */
+function asServerRequest(method: string, params: Record<string, unknown>): CodexServerRequest {
+  return { method, params } as CodexServerRequest;
 }

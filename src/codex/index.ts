@@ -8,3 +8,5 @@ export { spawnAppServer } from "./spawn.js";
 export type * as v2 from "./generated/v2/index.js";
 export type { ServerNotification } from "./generated/ServerNotification.js";
 export type { ServerRequest } from "./generated/ServerRequest.js";
+export { refusalFor, type CodexMethod, type CodexRequests, type CodexServerAnswer, type CodexServerAnswers, type CodexServerRequest } from "./requests.js";
+export type { JsonValue } from "./generated/serde_json/JsonValue.js";

@@ -13,6 +13,7 @@ import { fileToolsFeature, FILE_TOOLS_SERVER } from "../../src/acp/file-tools.js
 import type { AgentServices, SessionOpening } from "../../src/acp/features.js";
 import { AcpSession, type ThreadSettings } from "../../src/acp/session.js";
 import { FileToolsServer } from "../../src/mcp/index.js";
+import type { CodexServerRequest } from "../../src/codex/index.js";
 
 const silent = pino({ level: "silent" });
 type CallResult = { isError?: boolean; structuredContent?: Record<string, unknown> };
@@ -181,8 +182,9 @@ describe("file tools feature", () => {
     const services = fakeServices({}, async () => ({}));
     const session = newSession("thread-e", { cwd: ws });
     const answer = fileToolsFeature().answer!;
-    await expect(answer(session, "mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }, services)).resolves.toMatchObject({ action: "accept" });
-    expect(answer(session, "mcpServer/elicitation/request", { serverName: "someone-else" }, services)).toBeUndefined();
-    expect(answer(session, "item/commandExecution/requestApproval", {}, services)).toBeUndefined();
+    const request = (method: string, params: Record<string, unknown>) => ({ method, params }) as unknown as CodexServerRequest;
+    await expect(answer(session, request("mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }), services)).resolves.toMatchObject({ action: "accept" });
+    expect(answer(session, request("mcpServer/elicitation/request", { serverName: "someone-else" }), services)).toBeUndefined();
+    expect(answer(session, request("item/commandExecution/requestApproval", {}), services)).toBeUndefined();
   });
 });

@@ -1,0 +1,46 @@
+// The one place errors become ACP (JSON-RPC) errors: named factories for what the agent says
+// itself, and toRequestError for what it meets (Codex crashes, Codex errors, anything else).
+// Codes: JSON-RPC's own (-32600/-32602/-32603) and ACP's (-32000 auth required, -32002 resource
+// not found).
+import { RequestError } from "@agentclientprotocol/sdk";
+import { CodexExitedError, CodexRpcError } from "../codex/index.js";
+
+export { RequestError };
+
+/** A parameter the client sent is wrong; `data` names it. */
+export function invalidParams(data: Record<string, unknown>, message: string): RequestError {
+  return RequestError.invalidParams(data, message);
+}
+
+/** The request cannot be served in the session's present state (closed, busy). */
+export function invalidRequest(message: string): RequestError {
+  return RequestError.invalidRequest(undefined, message);
+}
+
+/** A session that is not open (or not stored), as ACP wants it: -32002 with data.sessionId. */
+export function sessionNotFound(sessionId: string, why: string): RequestError {
+  return new RequestError(-32002, `Session not found: ${why}`, { sessionId });
+}
+
+/** The client must sign in first (ACP's -32000), with what to do. */
+export function authRequired(message: string): RequestError {
+  return RequestError.authRequired(undefined, message);
+}
+
+/** The agent failed doing what was asked; `data` carries what helps a client explain it. */
+export function internalError(message: string, data?: Record<string, unknown>): RequestError {
+  return new RequestError(-32603, message, data);
+}
+
+/** Codex stopped: what a user reads (nothing is lost; the next prompt resumes the thread). */
+export function childDiedMessage(reason: string): string {
+  return `Codex stopped unexpectedly (${reason}) during this turn. Nothing is lost: send a prompt again and the conversation continues in a new Codex process.`;
+}
+
+/** Any error met while serving a request, as the ACP error the client receives. */
+export function toRequestError(err: unknown): RequestError {
+  if (err instanceof RequestError) return err;
+  if (err instanceof CodexExitedError) return internalError(childDiedMessage(err.exit.reason));
+  if (err instanceof CodexRpcError) return internalError(`Codex: ${err.message}`);
+  return internalError(err instanceof Error ? err.message : String(err));
+}

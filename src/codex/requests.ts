@@ -1,0 +1,78 @@
+// The app-server requests this adapter makes, each with its params and result types from Codex's
+// generated schema (the generator gives the types but no method -> result map; this is that map).
+import type { ApplyPatchApprovalResponse } from "./generated/ApplyPatchApprovalResponse.js";
+import type { ExecCommandApprovalResponse } from "./generated/ExecCommandApprovalResponse.js";
+import type { ServerRequest } from "./generated/ServerRequest.js";
+import type * as v2 from "./generated/v2/index.js";
+
+export type CodexRequests = {
+  "thread/start": { params: v2.ThreadStartParams; result: v2.ThreadStartResponse };
+  "thread/resume": { params: v2.ThreadResumeParams; result: v2.ThreadResumeResponse };
+  "thread/read": { params: v2.ThreadReadParams; result: v2.ThreadReadResponse };
+  "thread/list": { params: v2.ThreadListParams; result: v2.ThreadListResponse };
+  "thread/turns/list": { params: v2.ThreadTurnsListParams; result: v2.ThreadTurnsListResponse };
+  "thread/unsubscribe": { params: v2.ThreadUnsubscribeParams; result: v2.ThreadUnsubscribeResponse };
+  "thread/compact/start": { params: v2.ThreadCompactStartParams; result: v2.ThreadCompactStartResponse };
+  "turn/start": { params: v2.TurnStartParams; result: v2.TurnStartResponse };
+  "turn/interrupt": { params: v2.TurnInterruptParams; result: v2.TurnInterruptResponse };
+  "review/start": { params: v2.ReviewStartParams; result: v2.ReviewStartResponse };
+  "model/list": { params: v2.ModelListParams; result: v2.ModelListResponse };
+  "account/read": { params: v2.GetAccountParams; result: v2.GetAccountResponse };
+  "account/login/start": { params: v2.LoginAccountParams; result: v2.LoginAccountResponse };
+};
+
+export type CodexMethod = keyof CodexRequests;
+
+/** A server->client request without its JSON-RPC id (the client answers it). */
+export type CodexServerRequest = ServerRequest extends infer R ? (R extends { id: unknown } ? Omit<R, "id"> : never) : never;
+
+/** What Codex expects back for each server->client request. */
+export type CodexServerAnswers = {
+  "item/commandExecution/requestApproval": v2.CommandExecutionRequestApprovalResponse;
+  "item/fileChange/requestApproval": v2.FileChangeRequestApprovalResponse;
+  "item/tool/requestUserInput": v2.ToolRequestUserInputResponse;
+  "mcpServer/elicitation/request": v2.McpServerElicitationRequestResponse;
+  "item/permissions/requestApproval": v2.PermissionsRequestApprovalResponse;
+  "item/tool/call": v2.DynamicToolCallResponse;
+  "account/chatgptAuthTokens/refresh": v2.ChatgptAuthTokensRefreshResponse;
+  "attestation/generate": v2.AttestationGenerateResponse;
+  "currentTime/read": v2.CurrentTimeReadResponse;
+  applyPatchApproval: ApplyPatchApprovalResponse;
+  execCommandApproval: ExecCommandApprovalResponse;
+};
+export type CodexServerAnswer = CodexServerAnswers[keyof CodexServerAnswers];
+
+/**
+ * The answer for a request nobody handled: a refusal in the shape Codex expects, or undefined
+ * when no refusal can be expressed as a result (then the request is answered with an error).
+ */
+export function refusalFor(request: CodexServerRequest): CodexServerAnswer | undefined {
+  switch (request.method) {
+    case "item/commandExecution/requestApproval":
+    case "item/fileChange/requestApproval":
+      return { decision: "decline" };
+    case "item/tool/requestUserInput":
+      return { answers: {} };
+    case "mcpServer/elicitation/request":
+      return { action: "decline", content: null, _meta: null };
+    case "item/permissions/requestApproval":
+      return { permissions: {}, scope: "turn" };
+    case "item/tool/call":
+      return { contentItems: [{ type: "inputText", text: "This tool is not available in this editor." }], success: false };
+    case "currentTime/read":
+      return { currentTimeAt: Math.floor(Date.now() / 1000) };
+    case "applyPatchApproval":
+    case "execCommandApproval":
+      return { decision: { denied: { rejection: "No one could be asked to approve this." } } };
+    case "account/chatgptAuthTokens/refresh":
+    case "attestation/generate":
+      return undefined;
+    default:
+      return unknownRequest(request);
+  }
+}
+
+/** Compile time: every request kind has a case. Run time: a newer Codex's request gets an error. */
+function unknownRequest(_request: never): undefined {
+  return undefined;
+}
