@@ -80,7 +80,8 @@ function toolCall(item: Item, turnEnded: boolean, opts: ReplayOptions): SessionU
   // No file access: today's files say nothing about then.
   const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}) };
   const view = describeItem(item, undefined, ctx);
-  const done = item.type === "fileChange" && item.status === "completed" ? storedFileChange(item) : completedItemUpdate(item, undefined, ctx);
+  // The same rendering as live, without file access: a patch shows its hunks (full diffs for added files).
+  const done = completedItemUpdate(item, undefined, ctx);
   let status: ToolCallStatus = done.status ?? "completed";
   // Codex stopped (killed or interrupted) before the item finished: it never will.
   if (turnEnded && (status === "in_progress" || status === "pending")) status = "failed";
@@ -98,30 +99,6 @@ function toolCall(item: Item, turnEnded: boolean, opts: ReplayOptions): SessionU
     ...(done.rawOutput !== undefined ? { rawOutput: done.rawOutput } : {}),
   };
 }
-
-/**
- * A completed file change as Codex stored it: its hunks per file. (The live view reads the
- * files to show full diffs, but the files on disk may have changed since: history must not
- * read them.)
- */
-function storedFileChange(item: ItemOf<"fileChange">): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
-  const changes: unknown[] = Array.isArray(item.changes) ? item.changes : [];
-  const content: ToolCallContent[] = [];
-  for (const change of changes) {
-    const c = storedChangeSchema.safeParse(change);
-    if (!c.success) continue;
-    const target = c.data.kind?.move_path ?? c.data.path;
-    const what = c.data.kind?.type === "add" ? "Added" : c.data.kind?.type === "delete" ? "Deleted" : "Edited";
-    content.push({ type: "content", content: { type: "text", text: `${what} ${target}\n${c.data.diff ?? ""}` } });
-  }
-  return { sessionUpdate: "tool_call_update", toolCallId: item.id, status: "completed", ...(content.length ? { content } : {}), rawOutput: { status: item.status } };
-}
-
-const storedChangeSchema = z.looseObject({
-  path: z.string(),
-  diff: z.string().nullish(),
-  kind: z.looseObject({ type: z.string(), move_path: z.string().nullish() }).nullish(),
-});
 
 function textUpdate(kind: "agent_message_chunk" | "agent_thought_chunk", text: string | undefined, messageId: string): SessionUpdate[] {
   if (!text) return [];

@@ -1,5 +1,6 @@
 // The text a completed item shows, the same live and in history: agent messages and plans as
-// agent text, reasoning as thoughts, a review's result as agent text, a compaction as a notice.
+// agent text, reasoning as thoughts, a compaction as a notice. (A review's result also arrives as
+// an agent message, inline: the exitedReviewMode item's copy of it is not shown twice.)
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { Item } from "./view.js";
 
@@ -15,8 +16,6 @@ export function itemText(item: Item): ItemText | undefined {
       const text = item.summary.join("\n\n") || item.content.join("\n\n");
       return text ? { kind: "agent_thought_chunk", text } : undefined;
     }
-    case "exitedReviewMode":
-      return item.review ? { kind: "agent_message_chunk", text: item.review } : undefined;
     case "contextCompaction":
       return { kind: "agent_message_chunk", text: noticeText("Context compacted.") };
     default:

@@ -164,7 +164,7 @@ describe("replayTurns: file changes", () => {
         toolCallId: "call_patch",
         kind: "edit",
         status: "completed",
-        content: [{ type: "content", content: { type: "text", text: "Added /definitely/not/on/disk/hello.txt\nhello\n" } }],
+        content: [{ type: "diff", path: "/definitely/not/on/disk/hello.txt", oldText: null, newText: "hello\n" }],
       }),
     ]);
   });
