@@ -1,5 +1,5 @@
 // The ACP agent: handshake, auth, sessions and prompts, mapped onto one shared
-// `codex app-server` child (see DESIGN.md decisions 1-2).
+// `codex app-server` child: one child serves every session, and each ACP session is one Codex thread.
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";

@@ -7,7 +7,7 @@ import type { AgentServices, SessionFeature } from "./features.js";
 import { modePreset } from "./modes.js";
 import type { AcpSession } from "./session.js";
 
-export const COMMANDS: acp.AvailableCommand[] = [
+const COMMANDS: acp.AvailableCommand[] = [
   { name: "review", description: "Ask Codex to review the uncommitted changes (or what you describe)", input: { hint: "optional: what to review" } },
   { name: "compact", description: "Summarize the conversation to free up context" },
   { name: "init", description: "Create an AGENTS.md file with instructions for Codex" },
@@ -60,7 +60,7 @@ export function commandsFeature(): SessionFeature {
 }
 
 /** `/name rest` when the prompt starts with one of our commands, else undefined. */
-export function parseCommand(prompt: acp.ContentBlock[]): { name: string; args: string } | undefined {
+function parseCommand(prompt: acp.ContentBlock[]): { name: string; args: string } | undefined {
   const first = prompt[0];
   if (!first || first.type !== "text") return undefined;
   const m = /^\/([a-zA-Z][\w-]*)(?:\s+([\s\S]*))?$/.exec(first.text.trim());

@@ -171,7 +171,7 @@ const fileToolsElicitationHandler: ServerRequestHandler = (session, request, ser
 };
 
 /** The editor's fs/* methods, only those the client advertised. */
-export function editorFiles(session: AcpSession, services: AgentServices): EditorFiles {
+function editorFiles(session: AcpSession, services: AgentServices): EditorFiles {
   const fs = services.clientCapabilities().fs;
   const editor: EditorFiles = {};
   if (fs?.readTextFile) {

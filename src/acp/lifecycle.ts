@@ -19,7 +19,7 @@ import { sessionNotFound, toRequestError } from "./errors.js";
 import { isoTime, threadTitle } from "./titles.js";
 
 /** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
-export const DEFAULT_LIST_PAGE_SIZE = 50;
+const DEFAULT_LIST_PAGE_SIZE = 50;
 const TURNS_PAGE_SIZE = 50;
 
 const threadListResponseSchema = z.looseObject({

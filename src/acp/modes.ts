@@ -40,19 +40,19 @@ export const MODES: readonly ModePreset[] = [
   },
 ];
 
-export const DEFAULT_MODE: SessionMode = "auto";
+const DEFAULT_MODE: SessionMode = "auto";
 
 export function modePreset(id: string): ModePreset | undefined {
   return MODES.find((m) => m.id === id);
 }
 
 /** The mode whose preset the settings match (auto when they match none). */
-export function modeOfSettings(settings: ThreadSettings): SessionMode {
+function modeOfSettings(settings: ThreadSettings): SessionMode {
   return MODES.find((m) => m.approvalPolicy === settings.approvalPolicy && m.sandbox === settings.sandbox)?.id ?? DEFAULT_MODE;
 }
 
 /** turn/start's sandboxPolicy for a preset (the sandbox of thread/start, in its v2 shape). */
-export function sandboxPolicyOf(sandbox: ModePreset["sandbox"], roots: readonly string[]): v2.SandboxPolicy {
+function sandboxPolicyOf(sandbox: ModePreset["sandbox"], roots: readonly string[]): v2.SandboxPolicy {
   switch (sandbox) {
     case "read-only":
       return { type: "readOnly", networkAccess: false };
@@ -63,7 +63,7 @@ export function sandboxPolicyOf(sandbox: ModePreset["sandbox"], roots: readonly 
   }
 }
 
-export function modeState(session: AcpSession): acp.SessionModeState {
+function modeState(session: AcpSession): acp.SessionModeState {
   return {
     currentModeId: session.mode,
     availableModes: MODES.map((m) => ({ id: m.id, name: m.name, description: m.description })),

@@ -4,7 +4,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { CodexHost } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import { createAgent } from "./agent.js";
-import type { ServerRequestHandler, SessionFeature } from "./features.js";
+import type { SessionFeature } from "./features.js";
 import { fileToolsFeature } from "./file-tools.js";
 import { registerLifecycle } from "./lifecycle.js";
 import { titlesFeature } from "./titles.js";

@@ -7,7 +7,6 @@
 // once, when that message is first seen. A real name (`thread/name/updated`, e.g. set by
 // another Codex client on the same thread) replaces it and is always forwarded.
 // `session/list` uses the same derivation (see lifecycle.ts), so both views agree.
-import { z } from "zod";
 import { threadSchema, type ServerNotification, type v2 } from "../codex/index.js";
 import type { AcpSession } from "./session.js";
 import type { AgentServices, SessionFeature } from "./features.js";

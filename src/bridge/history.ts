@@ -6,24 +6,23 @@
 // What Codex 0.169 does not keep in its item history cannot be replayed: `update_plan`
 // calls (live `plan` updates) and streamed text of a turn that was killed before the
 // item completed. Text items render exactly as live (src/bridge/item-text.ts).
-import type { ContentBlock, SessionUpdate, ToolCallContent, ToolCallStatus } from "@agentclientprotocol/sdk";
+import type { ContentBlock, SessionUpdate, ToolCallStatus } from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import { completedItemUpdate, describeItem, isToolItem, type Item } from "./items.js";
 import { itemText } from "./item-text.js";
 import type { ItemOf } from "./view.js";
 
 /** One stored item: only the fields every item has are required; the rest is read defensively. */
-export const historyItemSchema = z.looseObject({ type: z.string(), id: z.string() });
+const historyItemSchema = z.looseObject({ type: z.string(), id: z.string() });
 
 /** One stored turn, items loaded (`itemsView: "full"`). */
-export const historyTurnSchema = z.looseObject({
+const historyTurnSchema = z.looseObject({
   id: z.string(),
   status: z.string(),
   items: z.array(z.unknown()).default([]),
   itemsView: z.string().optional(),
   error: z.looseObject({ message: z.string() }).nullish(),
 });
-export type HistoryTurn = z.infer<typeof historyTurnSchema>;
 
 const textInputSchema = z.looseObject({ type: z.literal("text"), text: z.string() });
 const imageInputSchema = z.looseObject({ type: z.literal("image"), url: z.string() });
@@ -61,7 +60,7 @@ export function replayTurns(turns: readonly unknown[], opts: ReplayOptions = {})
 }
 
 /** The updates of one stored item. `turnEnded`: an item still in progress there never finished. */
-export function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): SessionUpdate[] {
+function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): SessionUpdate[] {
   switch (item.type) {
     case "userMessage":
       return userMessage(item, opts).map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: item.id }));
@@ -165,6 +164,3 @@ function onUnknown(opts: ReplayOptions): { onUnknown?: (kind: string) => void } 
   return skip ? { onUnknown: (kind) => skip("item of a kind this version does not know", kind) } : {};
 }
 
-function strings(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((s): s is string => typeof s === "string") : [];
-}

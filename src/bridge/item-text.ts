@@ -24,7 +24,7 @@ export function itemText(item: Item): ItemText | undefined {
 }
 
 /** Visible agent text for a warning or notice, on its own line. */
-export function noticeText(text: string): string {
+function noticeText(text: string): string {
   return `\n> ${text}\n\n`;
 }
 

@@ -109,7 +109,7 @@ export function describeItem(item: Item, before: FileBefore | undefined, ctx: It
   }
 }
 
-export function statusOf(item: Item): ToolCallStatus {
+function statusOf(item: Item): ToolCallStatus {
   const status = "status" in item ? item.status : undefined;
   switch (status) {
     case "inProgress":

@@ -5,7 +5,7 @@ import { z } from "zod";
 
 const id = z.union([z.number(), z.string()]);
 
-export const rpcErrorSchema = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
+const rpcErrorSchema = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
 
 const responseSchema = z.union([
   z.looseObject({ id, result: z.unknown() }),
@@ -30,13 +30,12 @@ export type IncomingMessage = z.infer<typeof responseSchema> | z.infer<typeof re
 /** Pulls the thread id out of a notification's params, for per-thread routing. */
 export const threadScopedParamsSchema = z.looseObject({ threadId: z.string() });
 
-export const turnSchema = z.looseObject({
+const turnSchema = z.looseObject({
   id: z.string(),
   status: z.enum(["completed", "interrupted", "failed", "inProgress"]),
   error: z.looseObject({ message: z.string(), codexErrorInfo: z.unknown().optional(), additionalDetails: z.string().nullish() }).nullish(),
   items: z.array(z.unknown()).optional(),
 });
-export type Turn = z.infer<typeof turnSchema>;
 
 export const threadSchema = z.looseObject({
   id: z.string(),

@@ -14,7 +14,7 @@ export const ENVIRONMENT = [
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
 ] as const;
 
-export type AdapterConfig = { codexArgs: string[] };
+type AdapterConfig = { codexArgs: string[] };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig {
   return { codexArgs: parseArgs(env.CODEX_ACP_CODEX_ARGS ?? "") };

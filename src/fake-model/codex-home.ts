@@ -43,7 +43,7 @@ export interface CodexHome {
 }
 
 /** Quote a string as a TOML basic string. */
-export function tomlString(value: string): string {
+function tomlString(value: string): string {
   return JSON.stringify(value);
 }
 

@@ -1,5 +1,5 @@
-// The editor's side of the file tools, and the rule that its answer is final (DESIGN.md,
-// decision 4): once the client advertised a capability, an error from fs/read_text_file or
+// The editor's side of the file tools, and the rule that its answer is final (contracts/read_text_file.md:
+// "Departure from the original contract"): once the client advertised a capability, an error from fs/read_text_file or
 // fs/write_text_file is never turned into a disk read or write, because a client's error is
 // often its user saying no. The disk is consulted only to name the error (missing file,
 // directory, ...). The one exception is "Method not found": the client does not implement the

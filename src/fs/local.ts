@@ -9,14 +9,14 @@ import path from "node:path";
 import { binaryFile, FileToolError, isADirectory, mapReadError, mapWriteError, notAFile } from "./errors.js";
 import { windowResult, type LineSlice, type Window } from "./lines.js";
 
-export const CHUNK_BYTES = 1 << 20;
+const CHUNK_BYTES = 1 << 20;
 /** NUL bytes in this many leading bytes make a file binary. */
 export const BINARY_SNIFF_BYTES = 8192;
 
 const NL = 0x0a;
 
 /** stat() of a path that must be a regular file (symlinks followed); contract errors otherwise. */
-export async function statRegularFile(p: string): Promise<Stats> {
+async function statRegularFile(p: string): Promise<Stats> {
   let st: Stats;
   try {
     st = await fsp.stat(p);

@@ -95,7 +95,7 @@ function rebuild(lines: string[], replacements: Replacement[], label: string): s
 }
 
 /** "\r\n" when most line breaks of the text are CRLF, else "\n". */
-export function dominantLineEnding(text: string): "\n" | "\r\n" {
+function dominantLineEnding(text: string): "\n" | "\r\n" {
   let lf = 0;
   let crlf = 0;
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) {
@@ -106,7 +106,7 @@ export function dominantLineEnding(text: string): "\n" | "\r\n" {
 }
 
 /** The text's lines without their line endings ("a\r\nb\n" -> ["a", "b"]). */
-export function splitLines(text: string): string[] {
+function splitLines(text: string): string[] {
   if (text === "") return [];
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
@@ -133,7 +133,7 @@ const FUZZ_LEVELS: ReadonlyArray<(s: string) => string> = [
  * Index of the first place at or after `from` where `pattern` matches `lines`, trying each level
  * of leniency over the whole range before the next. `atEnd`: try the end of the file first.
  */
-export function seekLines(lines: readonly string[], pattern: readonly string[], from: number, atEnd: boolean): number | undefined {
+function seekLines(lines: readonly string[], pattern: readonly string[], from: number, atEnd: boolean): number | undefined {
   if (pattern.length === 0) return from;
   if (pattern.length > lines.length) return undefined;
   const last = lines.length - pattern.length;

@@ -4,10 +4,10 @@ import { z } from "zod";
 
 export const TRANSCRIPT_VERSION = 1;
 
-export const DirectionSchema = z.enum(["client->agent", "agent->client"]);
+const DirectionSchema = z.enum(["client->agent", "agent->client"]);
 export type Direction = z.infer<typeof DirectionSchema>;
 
-export const HeaderSchema = z.looseObject({
+const HeaderSchema = z.looseObject({
   type: z.literal("header"),
   version: z.literal(TRANSCRIPT_VERSION),
   agent: z.looseObject({
@@ -31,7 +31,7 @@ export type TranscriptHeader = z.infer<typeof HeaderSchema>;
 /** Any JSON object; ACP-level validity is checked by replay (schema.ts), not by the parser. */
 const JsonRpcObjectSchema = z.record(z.string(), z.unknown());
 
-export const MessageLineSchema = z.object({
+const MessageLineSchema = z.object({
   type: z.literal("message"),
   dir: DirectionSchema,
   t: z.number().nonnegative(),
@@ -39,7 +39,7 @@ export const MessageLineSchema = z.object({
 });
 export type MessageLine = z.infer<typeof MessageLineSchema>;
 
-export const RawLineSchema = z.object({
+const RawLineSchema = z.object({
   type: z.literal("raw"),
   dir: DirectionSchema,
   t: z.number().nonnegative(),
@@ -47,7 +47,7 @@ export const RawLineSchema = z.object({
 });
 export type RawLine = z.infer<typeof RawLineSchema>;
 
-export const EntrySchema = z.discriminatedUnion("type", [MessageLineSchema, RawLineSchema]);
+const EntrySchema = z.discriminatedUnion("type", [MessageLineSchema, RawLineSchema]);
 export type TranscriptEntry = z.infer<typeof EntrySchema>;
 
 /** An entry with the 1-based line number it came from (0 for entries that were never in a file). */

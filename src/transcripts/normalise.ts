@@ -7,7 +7,7 @@
 //    inconsistent one (two recorded ids -> one live id, or the reverse) is a difference.
 
 /** Keys whose string values are identifiers chosen by the agent at run time. */
-export const ID_KEYS: ReadonlySet<string> = new Set([
+const ID_KEYS: ReadonlySet<string> = new Set([
   "sessionId",
   "toolCallId",
   "terminalId",

@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import * as acp from "@agentclientprotocol/sdk";
 import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
 import { toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
