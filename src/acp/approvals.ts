@@ -4,7 +4,7 @@
 // "Always" is Codex's for-this-session decision, also remembered here so an identical
 // later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk";
-import { describeItem, type ItemOf, type ToolCallView } from "../bridge/index.js";
+import { asToolItem, describeItem, type ItemOf, type ToolCallView } from "../bridge/index.js";
 import type { v2 } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature } from "./features.js";
 import { askPermission as ask, type Choice } from "./permission.js";
@@ -29,7 +29,8 @@ function quote(s: string, max = 80): string {
 }
 
 function viewFor(session: AcpSession, itemId: string): ToolCallView | undefined {
-  const item = session.items.get(itemId);
+  const started = session.items.get(itemId);
+  const item = started && asToolItem(started);
   return item ? describeItem(item, undefined, { cwd: session.cwd }) : undefined;
 }
 

@@ -8,7 +8,7 @@
 // item completed. Text items render exactly as live (src/bridge/item-text.ts).
 import type { ContentBlock, SessionUpdate, ToolCallStatus } from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import { completedItemUpdate, describeItem, isToolItem, type Item } from "./items.js";
+import { asToolItem, completedItemUpdate, describeItem, type Item, type ToolItem } from "./items.js";
 import { itemText } from "./item-text.js";
 import type { ItemOf } from "./view.js";
 
@@ -68,14 +68,14 @@ function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): S
       // The same text as live (src/bridge/item-text.ts): messages, plans, thoughts, reviews.
       const text = itemText(item);
       if (text) return textUpdate(text.kind, text.text, item.id);
-      if (!isToolItem(item, onUnknown(opts))) return [];
-      return [toolCall(item, turnEnded, opts)];
+      const tool = asToolItem(item, onUnknown(opts));
+      return tool ? [toolCall(tool, turnEnded, opts)] : [];
     }
   }
 }
 
 /** A tool item as one `tool_call` with its final state: what it was, how it ended, what it printed. */
-function toolCall(item: Item, turnEnded: boolean, opts: ReplayOptions): SessionUpdate {
+function toolCall(item: ToolItem, turnEnded: boolean, opts: ReplayOptions): SessionUpdate {
   // No file access: today's files say nothing about then.
   const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}) };
   const view = describeItem(item, undefined, ctx);

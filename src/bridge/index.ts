@@ -1,5 +1,5 @@
 export { ThreadEventTranslator, type TranslatorOptions } from "./translator.js";
-export { completedItemUpdate, describeItem, isToolItem, type Item, type ItemContext, type ToolCallView } from "./items.js";
+export { asToolItem, completedItemUpdate, describeItem, type Item, type ItemContext, type ToolCallView, type ToolItem } from "./items.js";
 export { replayTurns, type ReplayOptions } from "./history.js";
 export { MAX_DIFF_FILE_BYTES } from "./diff.js";
 export type { ItemOf, TextFiles } from "./view.js";

@@ -7,7 +7,7 @@ import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from "@
 import { describeCommand, outputTail } from "./commands.js";
 import { describeFileChange, fileChangeDiffs } from "./file-changes.js";
 import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
-import type { FileBefore, Item, TextFiles, ToolCallView } from "./view.js";
+import type { FileBefore, Item, ItemOf, TextFiles, ToolCallView } from "./view.js";
 
 export type { Item, ToolCallView };
 
@@ -21,8 +21,13 @@ export type ItemContext = {
   onUnknown?: (kind: string) => void;
 };
 
-/** Whether an item is shown as a tool call (the others are text, or nothing). */
-export function isToolItem(item: Item, ctx: ItemContext = {}): boolean {
+/** Items shown as text (or not at all), never as tool calls. */
+type TextItem = ItemOf<"userMessage" | "agentMessage" | "reasoning" | "plan" | "hookPrompt" | "contextCompaction" | "enteredReviewMode" | "exitedReviewMode" | "functionCallOutput">;
+/** Items shown as one tool call each. */
+export type ToolItem = Exclude<Item, TextItem>;
+
+/** The item as a tool call's source, or undefined for items shown as text (or not at all). */
+export function asToolItem(item: Item, ctx: ItemContext = {}): ToolItem | undefined {
   switch (item.type) {
     case "userMessage":
     case "agentMessage":
@@ -33,7 +38,7 @@ export function isToolItem(item: Item, ctx: ItemContext = {}): boolean {
     case "enteredReviewMode":
     case "exitedReviewMode":
     case "functionCallOutput":
-      return false;
+      return undefined;
     case "sleep":
     case "subAgentActivity":
     case "commandExecution":
@@ -44,10 +49,11 @@ export function isToolItem(item: Item, ctx: ItemContext = {}): boolean {
     case "webSearch":
     case "imageView":
     case "imageGeneration":
-      return true;
+      return item;
     default:
+      // A newer Codex's kind: shown generically as a tool call, and reported.
       unknownKind(item, ctx);
-      return true;
+      return item;
   }
 }
 
@@ -71,7 +77,7 @@ export function mcpToolKind(tool: string, readOnlyHint: boolean | null | undefin
 }
 
 /** How a tool item looks when it starts. */
-export function describeItem(item: Item, before: FileBefore | undefined, ctx: ItemContext = {}): ToolCallView {
+export function describeItem(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext = {}): ToolCallView {
   switch (item.type) {
     case "commandExecution":
       return describeCommand(item.command, item.cwd, item.commandActions);
@@ -94,16 +100,6 @@ export function describeItem(item: Item, before: FileBefore | undefined, ctx: It
       return { title: "Generate an image", kind: "other", rawInput: { prompt: item.revisedPrompt } };
     case "sleep":
       return { title: `Wait ${Math.round(item.durationMs / 100) / 10} s`, kind: "other", rawInput: { durationMs: item.durationMs } };
-    case "userMessage":
-    case "agentMessage":
-    case "reasoning":
-    case "plan":
-    case "hookPrompt":
-    case "contextCompaction":
-    case "enteredReviewMode":
-    case "exitedReviewMode":
-    case "functionCallOutput":
-      return { title: item.type, kind: "other" };
     default:
       return { title: unknownKind(item, ctx), kind: "other" };
   }
@@ -130,7 +126,7 @@ function text(t: string): ToolCallContent {
 }
 
 /** The final update of a tool item. */
-export function completedItemUpdate(item: Item, before: FileBefore | undefined, ctx: ItemContext = {}): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
+export function completedItemUpdate(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext = {}): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
   const content: ToolCallContent[] = [];
   let rawOutput: unknown;
   switch (item.type) {
@@ -169,15 +165,6 @@ export function completedItemUpdate(item: Item, before: FileBefore | undefined, 
     case "imageView":
     case "collabAgentToolCall":
     case "imageGeneration":
-    case "userMessage":
-    case "agentMessage":
-    case "reasoning":
-    case "plan":
-    case "hookPrompt":
-    case "contextCompaction":
-    case "enteredReviewMode":
-    case "exitedReviewMode":
-    case "functionCallOutput":
     case "sleep":
     case "subAgentActivity":
       break;

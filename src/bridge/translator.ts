@@ -8,7 +8,7 @@ import type { ServerNotification, v2 } from "../codex/index.js";
 import { OUTPUT_TAIL_CHARS } from "./commands.js";
 import { snapshotFileChange } from "./file-changes.js";
 import { itemText, notice } from "./item-text.js";
-import { completedItemUpdate, describeItem, isToolItem, type ItemContext } from "./items.js";
+import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from "./items.js";
 import { NativePatchWatcher } from "./native-patch.js";
 import type { FileBefore, Item, TextFiles, ToolCallView } from "./view.js";
 
@@ -212,9 +212,10 @@ export class ThreadEventTranslator {
     return [{ sessionUpdate: "tool_call_update", toolCallId: itemId, status: "in_progress", content: [{ type: "content", content: { type: "text", text: shown } }] }];
   }
 
-  private itemStarted(item: Item): SessionUpdate[] {
+  private itemStarted(started: Item): SessionUpdate[] {
     const ctx = this.context();
-    if (!isToolItem(item, ctx) || this.announced.has(item.id)) return [];
+    const item = asToolItem(started, ctx);
+    if (!item || this.announced.has(item.id)) return [];
     this.announced.add(item.id);
     if (item.type === "fileChange" && this.opts.files) this.before.set(item.id, snapshotFileChange(item, this.opts.files));
     const view = describeItem(item, this.before.get(item.id), ctx);
@@ -222,11 +223,12 @@ export class ThreadEventTranslator {
     return [{ sessionUpdate: "tool_call", toolCallId: item.id, status: "in_progress", ...view }];
   }
 
-  private itemCompleted(item: Item): SessionUpdate[] {
+  private itemCompleted(completed: Item): SessionUpdate[] {
     const ctx = this.context();
-    const text = itemText(item);
-    if (text) return this.unstreamedText(item.id, text.text, text.kind);
-    if (!isToolItem(item, ctx)) return [];
+    const text = itemText(completed);
+    if (text) return this.unstreamedText(completed.id, text.text, text.kind);
+    const item = asToolItem(completed, ctx);
+    if (!item) return [];
     const updates: SessionUpdate[] = this.announced.has(item.id) ? [] : this.itemStarted(item);
     updates.push(completedItemUpdate(item, this.before.get(item.id), ctx));
     this.outputs.delete(item.id);

@@ -1,6 +1,6 @@
 // Codex messages for unit tests, written as partial objects (only the fields a test is about)
 // and typed as Codex's generated schema says the real ones are.
-import type { Item, ItemOf } from "../../src/bridge/index.js";
+import type { Item, ItemOf, ToolItem } from "../../src/bridge/index.js";
 import type { ServerNotification } from "../../src/codex/index.js";
 
 /** A notification as the codex client hands it to a thread's listeners. */
@@ -10,6 +10,10 @@ export function note(method: string, params: Record<string, unknown>): ServerNot
 
 export function codexItem(fields: { type: string; id: string } & Record<string, unknown>): Item {
   return fields as unknown as Item;
+}
+
+export function toolItem(fields: { type: string; id: string } & Record<string, unknown>): ToolItem {
+  return fields as unknown as ToolItem;
 }
 
 export function mcpItem(fields: Record<string, unknown>): ItemOf<"mcpToolCall"> {

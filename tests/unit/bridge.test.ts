@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { addedFileText, applyUnifiedDiff } from "../../src/bridge/diff.js";
 import { describeCommand, displayCommand, outputTail } from "../../src/bridge/commands.js";
 import { completedItemUpdate, mcpToolKind } from "../../src/bridge/items.js";
-import { codexItem, note } from "../support/codex-messages.js";
+import { note, toolItem } from "../support/codex-messages.js";
 import { ThreadEventTranslator } from "../../src/bridge/translator.js";
 
 describe("unified diffs", () => {
@@ -46,7 +46,7 @@ describe("commands", () => {
     expect(t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "c" }))).toMatchObject([{ content: [{ content: { text: "abc" } }] }]);
   });
   it("a declined command says so", () => {
-    expect(completedItemUpdate(codexItem({ type: "commandExecution", id: "c", status: "declined", aggregatedOutput: null, exitCode: null }), undefined)).toEqual({
+    expect(completedItemUpdate(toolItem({ type: "commandExecution", id: "c", status: "declined", aggregatedOutput: null, exitCode: null }), undefined)).toEqual({
       sessionUpdate: "tool_call_update",
       toolCallId: "c",
       status: "failed",
