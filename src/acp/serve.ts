@@ -2,7 +2,7 @@
 import { Readable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import type { CodexHost } from "../codex/index.js";
-import type { Logger } from "../log/index.js";
+import { routeConsoleToLogger, type Logger } from "../log/index.js";
 import { createAgent } from "./agent.js";
 import type { SessionFeature } from "./features.js";
 import { fileToolsFeature } from "./file-tools.js";
@@ -21,12 +21,19 @@ function sessionFeatures(): SessionFeature[] {
 
 
 export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
+  routeConsoleToLogger(log);
   const agent = createAgent({ host, log, features: sessionFeatures() });
   registerLifecycle(agent);
-  const stdout = batchedStdout();
+  // The client closing our stdout (it quit mid-stream) is a normal end, like closing stdin.
+  let outputClosed!: () => void;
+  const outputGone = new Promise<void>((resolve) => (outputClosed = resolve));
+  const stdout = batchedStdout((err) => {
+    log.info({ code: err.code ?? err.message }, "the client closed its end of stdout; shutting down");
+    outputClosed();
+  });
   const stream = acp.ndJsonStream(stdout.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
   const connection = agent.app.connect(stream);
-  await connection.closed;
+  await Promise.race([connection.closed, outputGone]);
   log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
   for (const session of agent.state.sessions.values()) session.close();
   await host.close();
@@ -39,12 +46,21 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
  * changes is one syscall per burst instead of one per message (stdout pipes are
  * synchronous on Linux, and a 5,000-delta stream spent a fifth of its CPU in them).
  */
-function batchedStdout(): { stream: WritableStream<Uint8Array>; flush(): void } {
+function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void): { stream: WritableStream<Uint8Array>; flush(): void } {
   let pending: Uint8Array[] = [];
   let scheduled = false;
   let drained: Promise<void> | undefined;
+  let closed = false;
+  // EPIPE (the reader is gone) arrives as an 'error' event: without a listener it would crash us.
+  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+    if (closed) return;
+    closed = true;
+    pending = [];
+    onClosed(err);
+  });
   const flush = (): void => {
     scheduled = false;
+    if (closed) pending = [];
     if (pending.length === 0) return;
     const chunks = pending;
     pending = [];

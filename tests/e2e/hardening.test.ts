@@ -1,0 +1,89 @@
+// Faults from the client's side (issue 14, first part): the editor closing our stdout mid-stream,
+// a bad log level, malformed notifications. Nothing crashes, stderr holds only structured log
+// lines, and no codex is left behind.
+import { afterEach, describe, expect, it } from "vitest";
+import { textResponse } from "../../src/fake-model/index.js";
+import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
+
+let adapter: Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  adapter = undefined;
+});
+
+const exitOf = (a: Adapter): Promise<number | null> =>
+  new Promise((resolve) => {
+    if (a.child.exitCode !== null) resolve(a.child.exitCode);
+    else a.child.once("exit", (code) => resolve(code));
+  });
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Every stderr line is one JSON log record (pino), never a bare message or a stack trace. */
+function expectOnlyLogLines(stderr: string): void {
+  const lines = stderr.split("\n").filter((l) => l.trim() !== "");
+  const strays = lines.filter((l) => {
+    try {
+      return typeof (JSON.parse(l) as { level?: unknown }).level !== "number";
+    } catch {
+      return true;
+    }
+  });
+  expect(strays).toEqual([]);
+}
+
+describe("the client closes our stdout mid-stream", () => {
+  it("exits 0 with one log line, no stack trace, and no codex left running", async () => {
+    adapter = await startAdapter();
+    const text = Array.from({ length: 400 }, (_, i) => `word${i} `).join("");
+    adapter.fake.enqueue({ ...textResponse(text, { deltas: 400 }), delayMs: 5 });
+    await adapter.initialize({});
+    const { sessionId } = await adapter.newSession();
+    const codexPid = await codexChildPid(adapter.child.pid!);
+    expect(codexPid).toBeDefined();
+    void adapter.prompt(sessionId, "stream a lot").catch(() => undefined);
+    await adapter.waitForLine((m) => (m.params as { update?: { sessionUpdate?: string } } | undefined)?.update?.sessionUpdate === "agent_message_chunk");
+    adapter.child.stdout!.destroy();
+    expect(await exitOf(adapter)).toBe(0);
+    expectOnlyLogLines(adapter.stderr());
+    expect(adapter.stderr()).toContain("the client closed its end of stdout");
+    for (let i = 0; i < 50 && alive(codexPid!); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(codexPid!)).toBe(false);
+  });
+});
+
+describe("configuration mistakes", () => {
+  it("an unknown CODEX_ACP_LOG_LEVEL falls back to info with one warning; the agent works", async () => {
+    adapter = await startAdapter({ env: { CODEX_ACP_LOG_LEVEL: "loud" } });
+    adapter.fake.enqueue(textResponse("fine"));
+    await adapter.initialize({});
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
+    const warnings = adapter.stderr().split("\n").filter((l) => l.includes("CODEX_ACP_LOG_LEVEL is not a log level"));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, wanted: "loud", using: "info" });
+    expectOnlyLogLines(adapter.stderr());
+  });
+});
+
+describe("malformed notifications", () => {
+  it("are logged once per kind through the logger (never printed raw), and the session keeps working", async () => {
+    adapter = await startAdapter();
+    adapter.fake.enqueue(textResponse("still here"));
+    await adapter.initialize({});
+    const { sessionId } = await adapter.newSession();
+    for (let i = 0; i < 50; i++) adapter.writeRaw(JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: { bogus: i } }));
+    expect((await adapter.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
+    const once = adapter.stderr().split("\n").filter((l) => l.includes("malformed message from the client"));
+    expect(once).toHaveLength(1);
+    expect(JSON.parse(once[0]!)).toMatchObject({ level: 20, kind: "Error handling notification session/cancel" });
+    expectOnlyLogLines(adapter.stderr());
+  });
+});
