@@ -13,8 +13,18 @@ import type { EndpointProtocol, ToolCaller } from "./sdk-endpoint.js";
 import { errorToolResult, toolDefinitions, type ToolDefinition, type ToolResult } from "./tools.js";
 import { PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
 
-/** Largest request body accepted (a write carries a whole file). */
-const MAX_BODY_BYTES = 256 * 1024 * 1024;
+/**
+ * Largest request body accepted, checked before anything is buffered (Content-Length first, then
+ * while reading). A write carries a whole file; 16 MiB is far above what a model writes in one call.
+ */
+export const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** Slow clients: the headers must arrive within this, the whole request within REQUEST_TIMEOUT_MS. */
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+/** Open connections at most (codex keeps a few; anything past this is refused). */
+const MAX_CONNECTIONS = 128;
+/** What the Streamable HTTP transport uses: POST (calls), GET (server events), DELETE (end of session). */
+const ALLOWED_METHODS: ReadonlySet<string> = new Set(["POST", "GET", "DELETE"]);
 /** How long a tool call waits for its session to be attached (thread/start racing the first call). */
 const BIND_TIMEOUT_MS = 30_000;
 /** An endpoint never bound (its session failed to open) is removed after this long. */
@@ -42,7 +52,13 @@ type Endpoint = {
 
 const ALL_TOOLS: readonly FileToolName[] = [READ_TOOL, WRITE_TOOL, PATCH_TOOL];
 
-export type FileToolsServerOptions = { log: Logger; name?: string; version?: string };
+export type FileToolsServerOptions = {
+  log: Logger;
+  name?: string;
+  version?: string;
+  /** Limits (tests lower them); defaults above. */
+  limits?: { maxBodyBytes?: number; headersTimeoutMs?: number; requestTimeoutMs?: number; maxConnections?: number; checkIntervalMs?: number };
+};
 
 export class FileToolsServer {
   private server: http.Server | undefined;
@@ -57,14 +73,28 @@ export class FileToolsServer {
   start(): Promise<number> {
     if (this.listening) return this.listening;
     this.listening = new Promise<number>((resolve, reject) => {
-      const server = http.createServer((req, res) => {
+      // How often Node looks for requests past their timeouts (its default, 30 s, lets a slow client linger).
+      const server = http.createServer({ connectionsCheckingInterval: this.opts.limits?.checkIntervalMs ?? 1000 }, (req, res) => {
         this.onRequest(req, res).catch((err: unknown) => {
           this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, "mcp request failed");
           if (!res.headersSent) res.writeHead(500).end();
           else res.end();
         });
       });
+      const limits = this.opts.limits ?? {};
       server.keepAliveTimeout = 60_000;
+      server.headersTimeout = limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+      server.requestTimeout = limits.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+      server.maxConnections = limits.maxConnections ?? MAX_CONNECTIONS;
+      // A connection that sends nothing at all is cut as a slow one would be (Node's header
+      // timeout starts only with the first byte); an open request awaiting its answer is not.
+      const silentFor = limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+      server.on("connection", (socket) => {
+        const timer = setTimeout(() => socket.destroy(), silentFor);
+        timer.unref();
+        socket.once("data", () => clearTimeout(timer));
+        socket.once("close", () => clearTimeout(timer));
+      });
       server.on("error", reject);
       server.listen(0, "127.0.0.1", () => {
         server.off("error", reject);
@@ -153,6 +183,12 @@ export class FileToolsServer {
     if (port === undefined || (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)) {
       return writeHttpError(res, 403, "Forbidden: the Host header must be 127.0.0.1 or localhost");
     }
+    // Codex never sends an Origin; a browser always does (a page trying to reach a local port).
+    if (req.headers.origin !== undefined) return writeHttpError(res, 403, "Forbidden: browser requests are not accepted");
+    if (!ALLOWED_METHODS.has(req.method ?? "")) {
+      res.setHeader("Allow", [...ALLOWED_METHODS].join(", "));
+      return writeHttpError(res, 405, "Method not allowed");
+    }
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
     const endpoint = this.byPath.get(pathname);
     if (!endpoint || endpoint.closed) return writeHttpError(res, 404, "Not found");
@@ -162,8 +198,13 @@ export class FileToolsServer {
     }
     let body: unknown;
     if (req.method === "POST") {
-      const raw = await readBody(req);
-      if (raw === undefined) return writeHttpError(res, 413, "Request body too large");
+      const raw = await readBody(req, this.opts.limits?.maxBodyBytes ?? MAX_BODY_BYTES);
+      if (raw === undefined) {
+        // Stop reading: answer, then drop the connection rather than swallow the rest.
+        res.setHeader("Connection", "close");
+        res.on("finish", () => req.socket.destroy());
+        return writeHttpError(res, 413, `Request body too large (limit ${this.opts.limits?.maxBodyBytes ?? MAX_BODY_BYTES} bytes)`);
+      }
       try {
         body = JSON.parse(raw.toString("utf8"));
       } catch {
@@ -205,17 +246,26 @@ function tokenMatches(header: string | undefined, token: Buffer): boolean {
 }
 
 
-function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
+/** The body, or undefined as soon as it is known to exceed `max` bytes (nothing past it is kept). */
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers["content-length"]);
+  if (Number.isFinite(declared) && declared > max) return Promise.resolve(undefined);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooBig = false;
-    req.on("data", (chunk: Buffer) => {
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooBig = true;
-      else chunks.push(chunk);
-    });
-    req.on("end", () => resolve(tooBig ? undefined : Buffer.concat(chunks)));
+      if (size <= max) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off("data", onData);
+      req.pause();
+      chunks.length = 0;
+      resolve(undefined);
+    };
+    req.on("data", onData);
+    req.on("end", () => resolve(Buffer.concat(chunks)));
     req.on("error", reject);
   });
 }
