@@ -49,7 +49,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 2;
   }
   // Spawn codex first (tiny modules only), so it boots while the ACP side loads.
-  const codexArgs = readConfig().codexArgs;
+  const config = readConfig();
+  const codexArgs = config.codexArgs;
   const { locateCodex } = await import("./codex/locate.js");
   const { spawnAppServer } = await import("./codex/spawn.js");
   let prestarted: ReturnType<typeof spawnAppServer> | undefined;
@@ -60,7 +61,13 @@ async function main(argv: string[]): Promise<number | undefined> {
   }
   const [{ log }, { CodexHost }] = await Promise.all([import("./log/index.js"), import("./codex/index.js")]);
   const host = new CodexHost(
-    { args: codexArgs, prestarted, clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION } },
+    {
+      args: codexArgs,
+      prestarted,
+      clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION },
+      ...(config.hangMs ? { hangMs: config.hangMs } : {}),
+      ...(config.deadlineMs ? { deadlineMs: config.deadlineMs } : {}),
+    },
     log,
   );
   host.start();

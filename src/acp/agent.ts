@@ -4,6 +4,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import {
+  CodexExitedError,
   refusalFor,
   accountResponseSchema,
   threadStartResponseSchema,
@@ -103,6 +104,9 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     },
   };
 
+  // A running turn waits on codex: its silence then means something (the host's watchdog).
+  host.setBusyCheck(() => [...state.sessions.values()].some((s) => s.promptRunning));
+
   host.onExit((exit, generation) => {
     for (const session of state.sessions.values()) session.childExited(generation, exit.reason);
   });
@@ -190,28 +194,20 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
    */
   async function openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }> {
     for (const feature of features) await feature.prepare?.(opening, services);
-    let session: AcpSession;
-    try {
-      const client = await host.client();
-      const generation = host.currentGeneration;
-      if (opening.kind === "new") {
-        const started = await client.call("thread/start", threadParams(opening.settings), threadStartResponseSchema);
-        session = new AcpSession(started.thread.id, opening.settings, deps);
-        const thread = started.thread;
-        opening.storedThread = () => Promise.resolve(thread);
-      } else {
-        if (!threadId) throw new Error("openSession: a thread id is required to resume");
-        await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
-        session = new AcpSession(threadId, opening.settings, deps);
-        if (!opening.storedThread) {
-          let read: Promise<unknown> | undefined;
-          opening.storedThread = () => (read ??= client.call("thread/read", { threadId }).then((r) => r.thread));
+    let session: AcpSession | undefined;
+    // A codex that died (or was found hung and restarted) while the thread was being opened:
+    // once more, on a new child.
+    for (let attempt = 1; !session; attempt++) {
+      try {
+        session = await startOrResume(opening, threadId);
+      } catch (err) {
+        if (err instanceof CodexExitedError && attempt < 2) {
+          log.warn({ reason: err.exit.reason }, "codex exited while opening a session; trying once more on a new one");
+          continue;
         }
+        for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
+        throw toRequestError(err);
       }
-      session.bind(client, generation);
-    } catch (err) {
-      for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
-      throw toRequestError(err);
     }
     const previous = state.sessions.get(session.id);
     if (previous) await closeSession(previous);
@@ -225,6 +221,29 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     }
     log.info({ sessionId: session.id, kind: opening.kind }, "session opened");
     return { session, response };
+  }
+
+  /** thread/start (new) or thread/resume (load/resume, `threadId` = the ACP session id), bound to the child it ran on. */
+  async function startOrResume(opening: SessionOpening, threadId: string | undefined): Promise<AcpSession> {
+    const client = await host.client();
+    const generation = host.currentGeneration;
+    let session: AcpSession;
+    if (opening.kind === "new") {
+      const started = await client.call("thread/start", threadParams(opening.settings), threadStartResponseSchema);
+      session = new AcpSession(started.thread.id, opening.settings, deps);
+      const thread = started.thread;
+      opening.storedThread = () => Promise.resolve(thread);
+    } else {
+      if (!threadId) throw new Error("openSession: a thread id is required to resume");
+      await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
+      session = new AcpSession(threadId, opening.settings, deps);
+      if (!opening.storedThread) {
+        let read: Promise<unknown> | undefined;
+        opening.storedThread = () => (read ??= client.call("thread/read", { threadId }).then((r) => r.thread));
+      }
+    }
+    session.bind(client, generation);
+    return session;
   }
 
   /** Closes a session and lets features release what they hold for it. */

@@ -194,18 +194,17 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       if (session.promptRunning) {
         // End the running prompt as cancelled (Codex confirms the interrupt) before letting go.
         await session.cancel();
-        const deadline = Date.now() + 3500;
+        const deadline = Date.now() + 1500;
         while (session.promptRunning && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       }
       await agent.closeSession(session);
-      // Let Codex unload the thread (its rollout stays on disk for session/load).
+      // Let Codex unload the thread (its rollout stays on disk for session/load). Not awaited:
+      // a hung codex must not hold up the close.
       if (attachedTo !== undefined && host.currentPid === attachedTo) {
-        try {
-          const c = await host.client();
-          await c.call("thread/unsubscribe", { threadId: session.id });
-        } catch (err) {
-          log.debug({ err: String(err), sessionId: session.id }, "thread/unsubscribe failed");
-        }
+        void host
+          .client()
+          .then((c) => c.call("thread/unsubscribe", { threadId: session.id }))
+          .catch((err: unknown) => log.debug({ err: String(err), sessionId: session.id }, "thread/unsubscribe failed"));
       }
       log.info({ sessionId: session.id }, "session closed");
       return {};

@@ -61,7 +61,8 @@ type ActiveTurn = {
   settle(outcome: TurnOutcome | Error): void;
 };
 
-const CANCEL_GRACE_MS = 3000;
+/** A cancel answers the prompt within this, whatever codex does (a hung codex must not keep the editor waiting). */
+const CANCEL_GRACE_MS = 900;
 
 export class AcpSession {
   private readonly translator = new ThreadEventTranslator({

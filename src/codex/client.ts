@@ -39,7 +39,11 @@ export interface ThreadListener {
   request(request: CodexServerRequest): Promise<unknown>;
 }
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string };
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout };
+
+/** How long codex may take to answer, per method (ms); the rest use the default. Generous on purpose. */
+const DEFAULT_DEADLINE_MS = 120_000;
+const DEADLINES_MS: Readonly<Record<string, number>> = { "turn/interrupt": 10_000 };
 
 export class AppServerClient {
   readonly exited: Promise<ExitInfo>;
@@ -49,6 +53,10 @@ export class AppServerClient {
   private readonly globalListeners = new Set<(method: string, params: unknown) => void>();
   private nextId = 1;
   private exitInfo: ExitInfo | undefined;
+  private lastOutputAt = Date.now();
+  /** Why we killed the child ourselves (it stopped answering), for the exit reason. */
+  private killReason: string | undefined;
+  private readonly deadlineMs: number;
   private readonly stdoutLines = new LineSplitter((line) => {
     if (line.trim()) this.onLine(line);
   });
@@ -57,12 +65,16 @@ export class AppServerClient {
   constructor(
     source: CodexCommand | ChildProcess,
     private readonly log: Logger,
-    opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+    opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string; deadlineMs?: number } = {},
   ) {
+    this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.child = "file" in source ? spawnAppServer(source, opts) : source;
     this.log.debug({ pid: this.child.pid }, "codex app-server started");
     this.child.stdout?.setEncoding("utf8");
-    this.child.stdout?.on("data", (chunk: string) => this.stdoutLines.push(chunk));
+    this.child.stdout?.on("data", (chunk: string) => {
+      this.lastOutputAt = Date.now();
+      this.stdoutLines.push(chunk);
+    });
     this.child.stderr?.setEncoding("utf8");
     const stderrLines = new LineSplitter((line) => {
       if (line.trim()) this.log.debug({ codexStderr: line.trim() }, "codex stderr");
@@ -79,7 +91,7 @@ export class AppServerClient {
         resolve(info);
       };
       this.child.once("error", (err) => finish({ code: null, signal: null, reason: `codex could not be started: ${err.message}` }));
-      this.child.once("exit", (code, signal) => finish({ code, signal, reason: signal ? `killed by ${signal}` : `exit code ${code}` }));
+      this.child.once("exit", (code, signal) => finish({ code, signal, reason: this.killReason ?? (signal ? `killed by ${signal}` : `exit code ${code}`) }));
       // Already gone before we listened (e.g. a pre-spawned child that failed at once).
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
         finish({ code: this.child.exitCode, signal: this.child.signalCode, reason: "exited before start-up" });
@@ -95,13 +107,29 @@ export class AppServerClient {
     return this.exitInfo === undefined;
   }
 
-  request<T = unknown>(method: string, params: unknown, schema?: z.ZodType<T>): Promise<T> {
+  request<T = unknown>(method: string, params: unknown, schema?: z.ZodType<T>, timeoutMs?: number): Promise<T> {
     if (this.exitInfo) return Promise.reject(new CodexExitedError(this.exitInfo));
     const id = this.nextId++;
+    const deadline = timeoutMs ?? Math.min(DEADLINES_MS[method] ?? this.deadlineMs, this.deadlineMs);
     return new Promise<unknown>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, method });
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new CodexRpcError(`codex did not answer ${method} within ${Math.round(deadline / 1000)} s`, -32603));
+      }, deadline);
+      timer.unref();
+      this.pending.set(id, { resolve, reject, method, timer });
       this.write({ id, method, params });
     }).then((result) => (schema ? parseOrThrow(schema, result, method) : (result as T)));
+  }
+
+  /** Requests still waiting for codex's answer. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /** How long codex has printed nothing. */
+  get silentForMs(): number {
+    return Date.now() - this.lastOutputAt;
   }
 
   /**
@@ -131,8 +159,11 @@ export class AppServerClient {
     return () => this.globalListeners.delete(listener);
   }
 
-  kill(signal: NodeJS.Signals = "SIGTERM"): void {
-    if (this.alive) this.child.kill(signal);
+  /** Kills the child; `reason` becomes the exit's reason (what users are told). */
+  kill(signal: NodeJS.Signals = "SIGTERM", reason?: string): void {
+    if (!this.alive) return;
+    if (reason) this.killReason = reason;
+    this.child.kill(signal);
   }
 
   /** Closes stdin (app-server exits on EOF) and kills it if it lingers. */
@@ -175,6 +206,7 @@ export class AppServerClient {
       return;
     }
     this.pending.delete(msg.id as number);
+    clearTimeout(pending.timer);
     if ("error" in msg && msg.error) {
       const err = msg.error as { code: number; message: string; data?: unknown };
       pending.reject(new CodexRpcError(err.message, err.code, err.data));
@@ -225,7 +257,10 @@ export class AppServerClient {
   private onExit(info: ExitInfo): void {
     this.exitInfo = info;
     const err = new CodexExitedError(info);
-    for (const p of this.pending.values()) p.reject(err);
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
     this.pending.clear();
     this.log.info({ reason: info.reason }, "codex app-server exited");
   }

@@ -14,6 +14,10 @@ export type CodexHostOptions = {
   clientInfo: { name: string; title: string; version: string };
   /** A child the bin spawned before anything else loaded; used for the first start. */
   prestarted?: ChildProcess;
+  /** How long codex may answer nothing (ms) before it is probed, and then declared hung (default 30 s). */
+  hangMs?: number;
+  /** The longest wait for any answer (ms; default 120 s, shorter per method where it makes sense). */
+  deadlineMs?: number;
 };
 
 export class CodexHost {
@@ -23,6 +27,10 @@ export class CodexHost {
   private closed = false;
   private startError: Error | undefined;
   private catalog: Promise<DerivedCatalog> | undefined;
+  private watchdog: NodeJS.Timeout | undefined;
+  private probing = false;
+  /** Whether anything is waiting on codex (a running turn); set by the agent. */
+  private busy: () => boolean = () => false;
 
   constructor(
     private opts: CodexHostOptions,
@@ -45,7 +53,7 @@ export class CodexHost {
       return;
     }
     this.startError = undefined;
-    const client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env });
+    const client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env, ...(this.opts.deadlineMs ? { deadlineMs: this.opts.deadlineMs } : {}) });
     const generation = ++this.generation;
     const ready = client
       .request("initialize", { clientInfo: this.opts.clientInfo, capabilities: { experimentalApi: true } })
@@ -56,6 +64,7 @@ export class CodexHost {
     // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
     ready.catch(() => undefined);
     this.current = { client, ready, generation };
+    this.watch();
     void client.exited.then((exit) => {
       for (const listener of this.exitListeners) listener(exit, generation);
     });
@@ -67,6 +76,45 @@ export class CodexHost {
     if (!this.current || !this.current.client.alive) this.start();
     if (this.startError || !this.current) throw this.startError ?? new Error("codex could not be started");
     return this.current.ready;
+  }
+
+  /** Tells the watchdog when a running turn waits on codex (then silence is suspicious). */
+  setBusyCheck(busy: () => boolean): void {
+    this.busy = busy;
+  }
+
+  /**
+   * Codex health: while something waits on codex (a request, a running turn) and codex has said
+   * nothing for `hangMs`, it is asked a cheap question; if that goes unanswered for another
+   * `hangMs`, the child is treated as dead (killed; sessions end their turn with a clear error
+   * and resume on a new child with the next prompt). A stopped or deadlocked codex looks so.
+   */
+  private watch(): void {
+    const hangMs = this.opts.hangMs ?? 30_000;
+    clearInterval(this.watchdog);
+    this.watchdog = setInterval(() => {
+      const client = this.current?.client;
+      if (!client?.alive || this.probing) return;
+      if (client.pendingCount === 0 && !this.busy()) return;
+      if (client.silentForMs < hangMs) return;
+      this.probing = true;
+      const silentMs = client.silentForMs;
+      client
+        .request("thread/loaded/list", { limit: 1 }, undefined, hangMs)
+        .then(
+          () => undefined,
+          () => {
+            if (!client.alive || client.silentForMs < silentMs) return;
+            const reason = `codex stopped responding (nothing for ${Math.round(client.silentForMs / 1000)} s)`;
+            this.log.error({ pid: client.pid }, `${reason}; killing it, the next prompt resumes on a new one`);
+            client.kill("SIGKILL", reason);
+          },
+        )
+        .finally(() => {
+          this.probing = false;
+        });
+    }, Math.max(100, Math.min(1000, hangMs / 4)));
+    this.watchdog.unref();
   }
 
   /** Which child `client()` currently returns; sessions compare it to know they must re-attach. */
@@ -102,6 +150,7 @@ export class CodexHost {
 
   async close(): Promise<void> {
     this.closed = true;
+    clearInterval(this.watchdog);
     const catalog = this.catalog;
     this.catalog = undefined;
     await Promise.all([this.current?.client.close(), catalog?.then((c) => c.dispose()).catch(() => undefined)]);

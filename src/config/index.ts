@@ -10,14 +10,24 @@ export const ENVIRONMENT = [
   ["CODEX_ACP_LOG_LEVEL", "trace | debug | info | warn | error (default: info)"],
   ["CODEX_ACP_LOG_FILE", "write logs to this file instead of stderr"],
   ["CODEX_ACP_SESSION_LIST_PAGE_SIZE", "sessions per session/list page (default 50)"],
+  ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while busy is probed, then restarted (default 30000)"],
+  ["CODEX_ACP_REQUEST_TIMEOUT_MS", "longest wait for any answer from codex (default 120000)"],
   ["OPENAI_API_KEY / CODEX_API_KEY", "API key used by the `openai-api-key` auth method"],
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
 ] as const;
 
-type AdapterConfig = { codexArgs: string[] };
+type AdapterConfig = { codexArgs: string[]; hangMs?: number; deadlineMs?: number };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig {
-  return { codexArgs: parseArgs(env.CODEX_ACP_CODEX_ARGS ?? "") };
+  const hangMs = positiveInt(env.CODEX_ACP_HANG_TIMEOUT_MS);
+  const deadlineMs = positiveInt(env.CODEX_ACP_REQUEST_TIMEOUT_MS);
+  return { codexArgs: parseArgs(env.CODEX_ACP_CODEX_ARGS ?? ""), ...(hangMs ? { hangMs } : {}), ...(deadlineMs ? { deadlineMs } : {}) };
+}
+
+/** A whole number of milliseconds, or undefined (unset, or not a positive number). */
+function positiveInt(raw: string | undefined): number | undefined {
+  const n = Number(raw);
+  return raw && Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
 /**

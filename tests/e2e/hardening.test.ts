@@ -2,11 +2,20 @@
 // a bad log level, malformed notifications. Nothing crashes, stderr holds only structured log
 // lines, and no codex is left behind.
 import { afterEach, describe, expect, it } from "vitest";
+import * as acp from "@agentclientprotocol/sdk";
 import { textResponse } from "../../src/fake-model/index.js";
 import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
 
 let adapter: Adapter | undefined;
+const stopped: number[] = [];
 afterEach(async () => {
+  for (const pid of stopped.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
   await adapter?.close();
   adapter = undefined;
 });
@@ -85,5 +94,50 @@ describe("malformed notifications", () => {
     expect(once).toHaveLength(1);
     expect(JSON.parse(once[0]!)).toMatchObject({ level: 20, kind: "Error handling notification session/cancel" });
     expectOnlyLogLines(adapter.stderr());
+  });
+});
+
+describe("a hung codex (SIGSTOP)", () => {
+  const firstChunk = (text: string) => (m: Record<string, unknown>) =>
+    JSON.stringify(m).includes(`"sessionUpdate":"agent_message_chunk"`) && JSON.stringify(m).includes(text);
+
+  it("cancel answers at once; a new session works while the old codex is stopped; the old session resumes with its history", async () => {
+    adapter = await startAdapter({ env: { CODEX_ACP_HANG_TIMEOUT_MS: "800" } });
+    adapter.fake.enqueue(textResponse("noted"), { ...textResponse("partial", { deltas: 1 }), hang: true });
+    await adapter.initialize({});
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "remember the word pineapple")).stopReason).toBe("end_turn");
+    const hung = adapter.prompt(sessionId, "now take forever");
+    await adapter.waitForLine(firstChunk("partial"));
+    const pid = (await codexChildPid(adapter.child.pid!))!;
+    process.kill(pid, "SIGSTOP");
+    stopped.push(pid);
+    const asked = Date.now();
+    await adapter.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect((await hung).stopReason).toBe("cancelled");
+    const cancelMs = Date.now() - asked;
+    adapter.fake.enqueue(textResponse("a new session works"));
+    const other = await adapter.newSession();
+    expect((await adapter.prompt(other.sessionId, "hello")).stopReason).toBe("end_turn");
+    adapter.fake.enqueue(textResponse("resumed"));
+    expect((await adapter.prompt(sessionId, "still there?")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter.fake.requests.at(-1)?.body.input)).toContain("pineapple");
+    expect(adapter.stderr()).toContain("codex stopped responding");
+    expectOnlyLogLines(adapter.stderr());
+    // Shown, not asserted (tests never assert times): the closing note quotes it.
+    process.stderr.write(`[measure] cancel -> cancelled with a stopped codex: ${cancelMs} ms\n`);
+  });
+
+  it("a prompt waiting on a stopped codex ends with an error that says so", async () => {
+    adapter = await startAdapter({ env: { CODEX_ACP_HANG_TIMEOUT_MS: "800" } });
+    adapter.fake.enqueue({ ...textResponse("partial", { deltas: 1 }), hang: true });
+    await adapter.initialize({});
+    const { sessionId } = await adapter.newSession();
+    const hung = adapter.prompt(sessionId, "take forever");
+    await adapter.waitForLine(firstChunk("partial"));
+    const pid = (await codexChildPid(adapter.child.pid!))!;
+    process.kill(pid, "SIGSTOP");
+    stopped.push(pid);
+    await expect(hung).rejects.toMatchObject({ message: expect.stringContaining("codex stopped responding") });
   });
 });
