@@ -3,6 +3,10 @@ import { Readable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import type { CodexHost } from "../codex/index.js";
 import { routeConsoleToLogger, type Logger } from "../log/index.js";
+import { limitLineLength } from "../streams/index.js";
+
+/** The largest message accepted from the client (under the ACP SDK's own 32 MiB, which ends the connection). */
+const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
 import { createAgent } from "./agent.js";
 import type { SessionFeature } from "./features.js";
 import { fileToolsFeature } from "./file-tools.js";
@@ -31,7 +35,13 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
     log.info({ code: err.code ?? err.message }, "the client closed its end of stdout; shutting down");
     outputClosed();
   });
-  const stream = acp.ndJsonStream(stdout.stream, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+  const input = (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(
+    limitLineLength(MAX_MESSAGE_BYTES, () => {
+      log.warn({ limit: MAX_MESSAGE_BYTES }, "a message from the client is over the size limit; refused");
+      stdout.sendLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes` } }));
+    }),
+  );
+  const stream = acp.ndJsonStream(stdout.stream, input);
   const connection = agent.app.connect(stream);
   await Promise.race([connection.closed, outputGone]);
   log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
@@ -46,7 +56,7 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
  * changes is one syscall per burst instead of one per message (stdout pipes are
  * synchronous on Linux, and a 5,000-delta stream spent a fifth of its CPU in them).
  */
-function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void): { stream: WritableStream<Uint8Array>; flush(): void } {
+function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void): { stream: WritableStream<Uint8Array>; flush(): void; sendLine(line: string): void } {
   let pending: Uint8Array[] = [];
   let scheduled = false;
   let drained: Promise<void> | undefined;
@@ -79,5 +89,14 @@ function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void): { stream
     },
     close: flush,
   });
-  return { stream, flush };
+  /** A message of our own (not through the SDK), in the same batches. */
+  const sendLine = (line: string): void => {
+    if (closed) return;
+    pending.push(Buffer.from(`${line}\n`));
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  return { stream, flush, sendLine };
 }
