@@ -141,3 +141,32 @@ describe("a hung codex (SIGSTOP)", () => {
     await expect(hung).rejects.toMatchObject({ message: expect.stringContaining("codex stopped responding") });
   });
 });
+
+describe("secrets stay out of the logs", () => {
+  it("at the default level no prompt, file content or API key; at any level no MCP bearer token", async () => {
+    const { writeFile } = await import("node:fs/promises");
+    const path = await import("node:path");
+    const { toolCallResponse } = await import("../../src/fake-model/index.js");
+    for (const level of ["info", "trace"]) {
+      adapter = await startAdapter({ env: { CODEX_ACP_LOG_LEVEL: level, OPENAI_API_KEY: "sk-SECRET-KEY-789" } });
+      const file = path.join(adapter.workspace, "secret.txt");
+      await writeFile(file, "SECRET-FILE-456\n");
+      adapter.fake.enqueue(
+        toolCallResponse("read_text_file", { path: file }, { namespace: "mcp__acp_fs", callId: "r" }),
+        toolCallResponse("write_text_file", { path: file, content: "SECRET-WRITE-000\n" }, { namespace: "mcp__acp_fs", callId: "w" }),
+        textResponse("done"),
+      );
+      await adapter.initialize({});
+      await adapter.agent.request(acp.methods.agent.authenticate, { methodId: "openai-api-key" }).catch(() => undefined);
+      const { sessionId } = await adapter.newSession();
+      expect((await adapter.prompt(sessionId, "SECRET-PROMPT-123")).stopReason).toBe("end_turn");
+      const stderr = adapter.stderr();
+      expect(stderr, level).not.toMatch(/Bearer [A-Za-z0-9_-]{20,}/);
+      if (level === "info") {
+        for (const secret of ["SECRET-PROMPT-123", "SECRET-FILE-456", "SECRET-WRITE-000", "sk-SECRET-KEY-789"]) expect(stderr).not.toContain(secret);
+      }
+      await adapter.close();
+      adapter = undefined;
+    }
+  });
+});
