@@ -17,7 +17,7 @@ import {
 } from "./local.js";
 import { applyPatchFiles, type FileChange, type PatchParams, type PatchResult, type ServedBy, type TextStore } from "./patch-files.js";
 import { WriteQueue } from "./queue.js";
-import { decideWrite, type SessionMode } from "./policy.js";
+import { decideWrite, isInsideRoots, isSystemPath, type SessionMode } from "./policy.js";
 import { validateReadParams, validateWriteParams, type ReadParams, type WriteParams } from "./validate.js";
 
 export type ReadResult = {
@@ -28,6 +28,8 @@ export type ReadResult = {
   next_line?: number;
   /** Set (true) when the editor served the read and its text differs from the file on disk. */
   unsaved_changes?: true;
+  /** Set (true) when the file lies outside the session's workspace roots (after links and ".."). */
+  outside_workspace?: true;
 };
 export type WriteResult = { success: true; bytes_written: number; created: boolean };
 export type { EditorFiles, FileChange, ServedBy };
@@ -74,6 +76,17 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
 
   async function read(input: ReadParams): Promise<ReadResult & { servedBy: ServedBy }> {
     const p = validateReadParams(input);
+    if (isSystemPath(p.path)) throw notAFile(p.path);
+    const result = await readServed(p);
+    // Reads may go anywhere the user could look, but one outside the workspace is said so.
+    if (opts.policy && !isInsideRoots(p.path, opts.policy.roots())) {
+      logger.info({ path: p.path }, "read outside the workspace roots");
+      return { ...result, outside_workspace: true };
+    }
+    return result;
+  }
+
+  async function readServed(p: ReadParams): Promise<ReadResult & { servedBy: ServedBy }> {
     const w: Window = { line: p.line ?? 1, limit: p.limit };
     if (editorRead) {
       // Special files and directories are refused before the editor is asked (a FIFO must not hang).
@@ -96,6 +109,7 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
 
   async function write(input: WriteParams, call?: unknown): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }> {
     const p = validateWriteParams(input);
+    if (isSystemPath(p.path)) throw notAFile(p.path);
     const askNeeded = refuseOrAsk(opts.policy, [p.path]);
     const bytes = Buffer.byteLength(p.content, "utf8");
     const target = await resolveWriteTarget(p.path, bytes);

@@ -9,6 +9,7 @@ import path from "node:path";
 import { applyHunks, parsePatch, PatchConflictError, PatchSyntaxError, type PatchOperation } from "../patch/index.js";
 import { binaryFile, errnoCode, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound } from "./errors.js";
 import { textHasNulWithin } from "./lines.js";
+import { isSystemPath } from "./policy.js";
 import { BINARY_SNIFF_BYTES, statIfExists } from "./local.js";
 import type { WriteQueue } from "./queue.js";
 import { validatePatchParams, type PatchParams } from "./validate.js";
@@ -127,6 +128,7 @@ function resolvePaths(ops: PatchOperation[], cwd: string): PatchOperation[] {
 
 /** The text of `p` as the session sees it, or null when there is no such file (and none is needed). */
 async function currentText(p: string, store: TextStore, mustExist: "no" | "somewhere" | "on disk"): Promise<string | null> {
+  if (isSystemPath(p)) throw notAFile(p);
   const st = await statIfExists(p).catch(() => undefined);
   if (st?.isDirectory()) throw isADirectory(p);
   if (st && !st.isFile()) throw notAFile(p);

@@ -50,6 +50,21 @@ function isInside(child: string, root: string): boolean {
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
+/** Kernel and device trees: their "files" are views of processes and devices (environments, memory), never text to read or write. */
+const SYSTEM_TREES: readonly string[] = ["/proc", "/sys", "/dev"];
+
+/** Whether `p` (canonicalised, so links and ".." count) lies in /proc, /sys or /dev. */
+export function isSystemPath(p: string): boolean {
+  const target = canonicalPath(p);
+  return SYSTEM_TREES.some((tree) => isInside(target, tree));
+}
+
+/** Whether `p` (canonicalised) lies inside one of the absolute `roots`. */
+export function isInsideRoots(p: string, roots: readonly string[]): boolean {
+  const target = canonicalPath(p);
+  return roots.some((root) => path.isAbsolute(root) && isInside(target, canonicalPath(root)));
+}
+
 /**
  * read-only -> deny; full-access -> allow; auto -> allow when the canonical path is inside one of
  * the (canonical) roots, else ask.
@@ -57,10 +72,5 @@ function isInside(child: string, root: string): boolean {
 export function decideWrite(opts: { mode: SessionMode; roots: readonly string[]; path: string }): WriteDecision {
   if (opts.mode === "read-only") return "deny";
   if (opts.mode === "full-access") return "allow";
-  const target = canonicalPath(opts.path);
-  for (const root of opts.roots) {
-    if (!path.isAbsolute(root)) continue; // a relative root means nothing
-    if (isInside(target, canonicalPath(root))) return "allow";
-  }
-  return "ask";
+  return isInsideRoots(opts.path, opts.roots) ? "allow" : "ask";
 }

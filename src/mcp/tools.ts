@@ -119,6 +119,7 @@ export function readToolResult(r: ReadResult): ToolResult {
     ...(r.has_more && r.next_line !== undefined ? { next_line: r.next_line } : {}),
     // In structuredContent too: Codex shows the model that, not _meta.
     ...(r.unsaved_changes ? { [UNSAVED_META_KEY]: true } : {}),
+    ...(r.outside_workspace ? { outside_workspace: true } : {}),
   };
   let text = r.content;
   if (r.has_more && r.next_line !== undefined) {

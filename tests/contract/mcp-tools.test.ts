@@ -103,7 +103,8 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
     const r = await call("read_text_file", { path: p });
     expect(r.isError).toBeFalsy();
     const unsaved = editor ? { unsaved_changes: true } : {};
-    expect(r.structuredContent).toEqual({ content: "Hello\nWorld\n", total_lines: 2, returned_lines: 2, has_more: false, ...unsaved });
+    // (The file is outside the session's root, dir/ws: the result says so.)
+    expect(r.structuredContent).toEqual({ content: "Hello\nWorld\n", total_lines: 2, returned_lines: 2, has_more: false, ...unsaved, outside_workspace: true });
     expect(r._meta).toEqual(editor ? { unsaved_changes: true } : undefined);
     expect(r.content).toEqual([{ type: "text", text: "Hello\nWorld\n" }]);
   });
@@ -111,7 +112,7 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
   it("R-TC2 pagination: structuredContent per contract, next-page hint in the text", async () => {
     const p = file("numbers.txt", Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join(""));
     const r = await call("read_text_file", { path: p, line: 10, limit: 5 });
-    expect(r.structuredContent).toEqual({ content: "10\n11\n12\n13\n14\n", total_lines: 100, returned_lines: 5, has_more: true, next_line: 15, ...(editor ? { unsaved_changes: true } : {}) });
+    expect(r.structuredContent).toEqual({ content: "10\n11\n12\n13\n14\n", total_lines: 100, returned_lines: 5, has_more: true, next_line: 15, ...(editor ? { unsaved_changes: true } : {}), outside_workspace: true });
     expect(r.content[0]?.text).toBe("10\n11\n12\n13\n14\n\n[86 more lines: call again with line=15]");
   });
 

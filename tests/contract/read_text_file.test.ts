@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFileAccess } from "../../src/fs/index.js";
 import { BACKENDS, Env, isRoot, runUnprivileged, sharedTempDir, toolError } from "./helpers.js";
 
 const LINE_BYTES = 64;
@@ -236,6 +237,34 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     } finally {
       env.editor.failReads = false;
     }
+  });
+
+  it("R-TC20 /proc, /sys and /dev are refused, also through a link or ..", async () => {
+    for (const p of ["/proc/self/environ", "/proc/self/status", "/sys/kernel/hostname", "/dev/null"]) {
+      expect(await toolError(() => env.fa.read({ path: p }))).toEqual({ code: -32003, message: `${p} is not a file` });
+    }
+    const link = env.p("env-link");
+    fs.symlinkSync("/proc/self/environ", link);
+    expect(await toolError(() => env.fa.read({ path: link }))).toMatchObject({ code: -32003 });
+    expect(await toolError(() => env.fa.read({ path: `${env.dir}/../../proc/self/environ` }))).toMatchObject({ code: -32003 });
+    expect(await toolError(() => env.fa.write({ path: "/proc/self/comm", content: "x" }))).toMatchObject({ code: -32003 });
+    if (env.editor) expect(env.editor.calls.filter((c) => c.path.includes("proc") || c.path.includes("/sys/") || c.path.startsWith("/dev"))).toEqual([]);
+  });
+
+  it("R-TC21 a read outside the workspace roots (a link or .. out of it too) says so", async () => {
+    const ws = env.p("ws");
+    fs.mkdirSync(ws, { recursive: true });
+    const inside = path.join(ws, "in.txt");
+    const outside = env.p("out.txt");
+    for (const f of [inside, outside]) {
+      fs.writeFileSync(f, "text\n");
+      env.editor?.set(f, "text\n");
+    }
+    const link = path.join(ws, "link.txt");
+    fs.symlinkSync(outside, link);
+    const fa = createFileAccess({ ...(env.editor ? { editor: env.editor } : {}), policy: { mode: () => "auto", roots: () => [ws] } });
+    expect(await fa.read({ path: inside })).not.toHaveProperty("outside_workspace");
+    for (const p of [outside, link, path.join(ws, "..", "out.txt")]) expect(await fa.read({ path: p }), p).toMatchObject({ content: "text\n", outside_workspace: true });
   });
 
   it("R-TC19 unsaved changes: set when the editor's text differs from the disk, absent when it is the same", async () => {
