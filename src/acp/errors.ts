@@ -3,7 +3,7 @@
 // Codes: JSON-RPC's own (-32600/-32602/-32603) and ACP's (-32000 auth required, -32002 resource
 // not found).
 import { RequestError } from "@agentclientprotocol/sdk";
-import { CodexExitedError, CodexRpcError } from "../codex/index.js";
+import { CodexExitedError, CodexRpcError, CodexStartError } from "../codex/index.js";
 
 export { RequestError };
 
@@ -40,6 +40,7 @@ export function childDiedMessage(reason: string): string {
 /** Any error met while serving a request, as the ACP error the client receives. */
 export function toRequestError(err: unknown): RequestError {
   if (err instanceof RequestError) return err;
+  if (err instanceof CodexStartError) return internalError(err.message, { stderr: [...err.stderr] });
   if (err instanceof CodexExitedError) return internalError(childDiedMessage(err.exit.reason));
   if (err instanceof CodexRpcError) return internalError(`Codex: ${err.message}`);
   return internalError(err instanceof Error ? err.message : String(err));

@@ -24,6 +24,22 @@ export class CodexRpcError extends Error {
   }
 }
 
+/** Codex exited (or could not be spawned) before it answered `initialize`: a set-up problem, not a crash. */
+export class CodexStartError extends Error {
+  constructor(
+    readonly exit: ExitInfo,
+    readonly stderr: readonly string[],
+  ) {
+    const said = stderr.filter((l) => /\berror\b/i.test(l)).slice(-3);
+    const detail = (said.length > 0 ? said : stderr.slice(-3)).join(" / ");
+    super(
+      `Codex could not start (${exit.reason})${detail ? `: ${detail}` : ""}. ` +
+        "Check CODEX_PATH (the codex binary), CODEX_ACP_CODEX_ARGS (extra arguments), and that CODEX_HOME exists and is writable.",
+    );
+    this.name = "CodexStartError";
+  }
+}
+
 export class CodexExitedError extends Error {
   constructor(readonly exit: ExitInfo) {
     super(`Codex app-server stopped (${exit.reason})`);
@@ -38,6 +54,8 @@ export interface ThreadListener {
   /** Answers a server->client request (approvals, elicitations), typed by Codex's schema. */
   request(request: CodexServerRequest): Promise<unknown>;
 }
+
+const STDERR_TAIL_LINES = 20;
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout };
 
@@ -57,6 +75,9 @@ export class AppServerClient {
   /** Why we killed the child ourselves (it stopped answering), for the exit reason. */
   private killReason: string | undefined;
   private readonly deadlineMs: number;
+  /** The last lines codex printed on stderr (for a start-up failure's message). */
+  private readonly stderrLines: string[] = [];
+  private readonly stderrDone: Promise<void>;
   private readonly stdoutLines = new LineSplitter((line) => {
     if (line.trim()) this.onLine(line);
   });
@@ -77,9 +98,20 @@ export class AppServerClient {
     });
     this.child.stderr?.setEncoding("utf8");
     const stderrLines = new LineSplitter((line) => {
-      if (line.trim()) this.log.debug({ codexStderr: line.trim() }, "codex stderr");
+      const text = line.trim();
+      if (!text) return;
+      this.log.debug({ codexStderr: text }, "codex stderr");
+      // Kept for a start-up failure's message; backtrace frames say nothing to a user.
+      if (!/^\d+: |^Stack backtrace:$/.test(text)) {
+        this.stderrLines.push(text.slice(0, 500));
+        if (this.stderrLines.length > STDERR_TAIL_LINES) this.stderrLines.shift();
+      }
     });
     this.child.stderr?.on("data", (chunk: string) => stderrLines.push(chunk));
+    this.stderrDone = new Promise((resolve) => {
+      if (!this.child.stderr) resolve();
+      else this.child.stderr.once("close", () => resolve());
+    });
     // A write after the child died must not crash the adapter.
     this.child.stdin?.on("error", (err) => this.log.debug({ err: err.message }, "codex stdin error"));
     this.exited = new Promise<ExitInfo>((resolve) => {
@@ -120,6 +152,12 @@ export class AppServerClient {
       this.pending.set(id, { resolve, reject, method, timer });
       this.write({ id, method, params });
     }).then((result) => (schema ? parseOrThrow(schema, result, method) : (result as T)));
+  }
+
+  /** What codex printed last on stderr, once its stderr closed (or after `waitMs`). */
+  async stderrTail(waitMs = 200): Promise<readonly string[]> {
+    await Promise.race([this.stderrDone, new Promise((r) => setTimeout(r, waitMs).unref())]);
+    return [...this.stderrLines];
   }
 
   /** Requests still waiting for codex's answer. */

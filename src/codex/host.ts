@@ -3,7 +3,7 @@
 import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../log/index.js";
 import { deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
-import { AppServerClient, type ExitInfo } from "./client.js";
+import { AppServerClient, CodexExitedError, CodexStartError, type ExitInfo } from "./client.js";
 import { locateCodex, type CodexCommand } from "./locate.js";
 
 export type CodexHostOptions = {
@@ -57,10 +57,17 @@ export class CodexHost {
     const generation = ++this.generation;
     const ready = client
       .request("initialize", { clientInfo: this.opts.clientInfo, capabilities: { experimentalApi: true } })
-      .then(() => {
-        client.notify("initialized");
-        return client;
-      });
+      .then(
+        () => {
+          client.notify("initialized");
+          return client;
+        },
+        async (err: unknown) => {
+          // Gone before it answered: a set-up problem (binary, arguments, CODEX_HOME), said as such.
+          if (err instanceof CodexExitedError) throw new CodexStartError(err.exit, await client.stderrTail());
+          throw err;
+        },
+      );
     // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
     ready.catch(() => undefined);
     this.current = { client, ready, generation };

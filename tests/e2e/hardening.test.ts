@@ -170,3 +170,22 @@ describe("secrets stay out of the logs", () => {
     }
   });
 });
+
+describe("codex that cannot start", () => {
+  it.each([
+    ["bad CODEX_ACP_CODEX_ARGS", { CODEX_ACP_CODEX_ARGS: "--bogus-flag" }, "unexpected argument '--bogus-flag'"],
+    ["a CODEX_HOME that does not exist", { CODEX_HOME: "/nonexistent/codex-home" }, 'CODEX_HOME points to "/nonexistent/codex-home"'],
+  ])("%s: session/new says what is wrong, and not that a turn was interrupted", async (_what, env, said) => {
+    adapter = await startAdapter({ env });
+    await adapter.initialize({});
+    const err = await adapter.newSession().then(
+      () => undefined,
+      (e: unknown) => e as { message: string },
+    );
+    expect(err?.message).toContain("Codex could not start");
+    expect(err?.message).toContain(said);
+    expect(err?.message).toContain("CODEX_ACP_CODEX_ARGS");
+    expect(err?.message).not.toContain("during this turn");
+    expect(adapter.child.exitCode).toBeNull();
+  });
+});
