@@ -220,7 +220,23 @@ export async function writeAtomic(target: string, content: string, existing: Sta
     throw mapWriteError(err, p, bytes);
   }
   await syncDir(dir);
+  await removeStaleTemps(dir, path.basename(target));
   return bytes;
+}
+
+/** A temp file of ours older than this was left by a write that never finished (the process was killed). */
+const STALE_TEMP_MS = 10 * 60_000;
+
+/** Removes `.{name}.{12 hex}.tmp` files left beside `name` by killed writes (ours only, and only old ones). */
+async function removeStaleTemps(dir: string, name: string): Promise<void> {
+  const ours = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.[0-9a-f]{12}\\.tmp$`);
+  const entries = await fsp.readdir(dir).catch(() => [] as string[]);
+  for (const entry of entries) {
+    if (!ours.test(entry)) continue;
+    const file = path.join(dir, entry);
+    const st = await fsp.lstat(file).catch(() => undefined);
+    if (st?.isFile() && Date.now() - st.mtimeMs > STALE_TEMP_MS) await fsp.unlink(file).catch(() => undefined);
+  }
 }
 
 async function syncDir(dir: string): Promise<void> {

@@ -29,6 +29,22 @@ describe("local writes under faults", () => {
   }, 120_000);
 });
 
+describe("temp files of killed writes", () => {
+  it("are removed by a later write to the same file once they are old; recent ones (a write in progress) are kept", async () => {
+    const target = path.join(dir, "t.txt");
+    fs.writeFileSync(target, "x\n");
+    const stale = path.join(dir, ".t.txt.0123456789ab.tmp");
+    const fresh = path.join(dir, ".t.txt.ba9876543210.tmp");
+    const other = path.join(dir, ".u.txt.0123456789ab.tmp");
+    for (const f of [stale, fresh, other]) fs.writeFileSync(f, "partial");
+    const hourAgo = new Date(Date.now() - 3600_000);
+    fs.utimesSync(stale, hourAgo, hourAgo);
+    fs.utimesSync(other, hourAgo, hourAgo);
+    await createLocalFiles().write({ path: target, content: "y\n" });
+    expect([fs.existsSync(stale), fs.existsSync(fresh), fs.existsSync(other)]).toEqual([false, true, true]);
+  });
+});
+
 describe("reads under change", () => {
   it("a file replaced during a windowed read gives one version's lines", async () => {
     const target = path.join(dir, "changing.txt");
