@@ -164,6 +164,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = await validateCwd(params.cwd);
+      await requireCredentials();
       const { response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
       return response as acp.NewSessionResponse;
     })
@@ -184,6 +185,24 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       }
       await session.cancel();
     });
+
+  /**
+   * Without credentials Codex would accept the session and then retry the model for minutes on
+   * the first prompt; the editor must instead hear ACP's auth-required error, which shows its
+   * sign-in choices. An API key in the environment counts (authenticate uses it).
+   */
+  async function requireCredentials(): Promise<void> {
+    if (process.env.OPENAI_API_KEY || process.env.CODEX_API_KEY) return;
+    const client = await host.client().catch((err: unknown) => {
+      throw toRequestError(err);
+    });
+    const account = await client.call("account/read", {}, accountResponseSchema).catch(() => undefined);
+    if (account && account.account === null && account.requiresOpenaiAuth) {
+      throw authRequired("Sign in to use Codex: run `codex login` in a terminal, or give the agent OPENAI_API_KEY, then try again", {
+        authMethods: AUTH_METHODS.map((m) => m.id),
+      });
+    }
+  }
 
   const handle: AgentHandle = { services, sessionOf };
   for (const feature of features) feature.install?.(app, handle);

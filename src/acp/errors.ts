@@ -23,8 +23,8 @@ export function sessionNotFound(sessionId: string, why: string): RequestError {
 }
 
 /** The client must sign in first (ACP's -32000), with what to do. */
-export function authRequired(message: string): RequestError {
-  return RequestError.authRequired(undefined, message);
+export function authRequired(message: string, data?: Record<string, unknown>): RequestError {
+  return RequestError.authRequired(data, message);
 }
 
 /** The agent failed doing what was asked; `data` carries what helps a client explain it. */

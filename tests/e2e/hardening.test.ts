@@ -189,3 +189,18 @@ describe("codex that cannot start", () => {
     expect(adapter.child.exitCode).toBeNull();
   });
 });
+
+describe("no credentials", () => {
+  it("session/new answers ACP's auth-required error naming the sign-in methods, before any model request", async () => {
+    adapter = await startAdapter({ env: { CODEX_ACP_CODEX_ARGS: '-c model_provider="openai"' } });
+    const init = await adapter.initialize({});
+    const err = await adapter.newSession().then(
+      () => undefined,
+      (e: unknown) => e as { code: number; message: string; data?: { authMethods?: string[] } },
+    );
+    expect(err).toMatchObject({ code: -32000 });
+    expect(err?.message).toContain("codex login");
+    expect(err?.data?.authMethods).toEqual(init.authMethods?.map((m) => m.id));
+    expect(adapter.fake.requests).toHaveLength(0);
+  });
+});
