@@ -75,6 +75,8 @@ export class AcpSession {
   private attachedGeneration = 0;
   /** Turns given up after a cancel that Codex did not confirm in time; their events are dropped. */
   private readonly abandonedTurns = new Set<string>();
+  /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
+  private readonly queued: Array<(go: boolean) => void> = [];
   private detach: (() => void) | undefined;
   private closed = false;
   /** Listeners other features hang on this session's raw thread events (e.g. titles). */
@@ -198,7 +200,12 @@ export class AcpSession {
    */
   async runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
     if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
-    if (this.active) throw invalidRequest("A prompt is already running in this session; cancel it first");
+    // A prompt sent while another runs waits its turn (first in, first out); a cancel ends it too.
+    if (this.active || this.queued.length > 0) {
+      const go = await new Promise<boolean>((resolve) => this.queued.push(resolve));
+      if (!go) return { stopReason: "cancelled" };
+      if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
+    }
     let settle!: ActiveTurn["settle"];
     const outcome = new Promise<TurnOutcome | Error>((resolve) => (settle = resolve));
     const turn: ActiveTurn = { cancelRequested: false, settle };
@@ -219,10 +226,17 @@ export class AcpSession {
       throw toRequestError(err);
     } finally {
       if (this.active === turn) this.active = undefined;
+      this.queued.shift()?.(true);
     }
   }
 
+  /** Ends every prompt waiting for its turn (as cancelled). */
+  private dropQueued(): void {
+    for (const wake of this.queued.splice(0)) wake(false);
+  }
+
   async cancel(): Promise<void> {
+    this.dropQueued();
     const turn = this.active;
     if (!turn || turn.cancelRequested) return;
     turn.cancelRequested = true;
