@@ -78,25 +78,23 @@ function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void): { stream
     // An asynchronous pipe (macOS) that is full: hold further writes until it drains.
     if (!ok) drained = new Promise((resolve) => process.stdout.once("drain", () => ((drained = undefined), resolve())));
   };
+  const enqueue = (chunk: Uint8Array): void => {
+    pending.push(chunk);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
   const stream = new WritableStream<Uint8Array>({
     async write(chunk) {
       if (drained) await drained;
-      pending.push(chunk);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      enqueue(chunk);
     },
     close: flush,
   });
   /** A message of our own (not through the SDK), in the same batches. */
   const sendLine = (line: string): void => {
-    if (closed) return;
-    pending.push(Buffer.from(`${line}\n`));
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(flush);
-    }
+    if (!closed) enqueue(Buffer.from(`${line}\n`));
   };
   return { stream, flush, sendLine };
 }

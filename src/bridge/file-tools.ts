@@ -8,6 +8,7 @@
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import { describePatch } from "../patch/index.js";
 import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../tool-contract/index.js";
+import { jsonFields } from "./json.js";
 import type { ItemOf, ToolCallView } from "./view.js";
 
 type McpItem = ItemOf<"mcpToolCall">;
@@ -19,19 +20,6 @@ type ToolUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
 function fileTool(item: McpItem): FileToolName | undefined {
   if (item.server !== FILE_TOOLS_SERVER) return undefined;
   return isFileToolName(item.tool) ? item.tool : undefined;
-}
-
-/** A JSON object's fields (arguments may arrive as a JSON string), else none. */
-function fields(value: unknown): Record<string, unknown> {
-  let v = value;
-  if (typeof v === "string") {
-    try {
-      v = JSON.parse(v) as unknown;
-    } catch {
-      return {};
-    }
-  }
-  return v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : {};
 }
 
 const posInt = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : undefined);
@@ -66,7 +54,7 @@ export function describePatchCall(input: string, cwd: string | undefined): ToolC
 export function describeFileToolItem(item: McpItem, cwd?: string): ToolCallView | undefined {
   const tool = fileTool(item);
   if (!tool) return undefined;
-  const a = fields(item.arguments);
+  const a = jsonFields(item.arguments);
   if (tool === PATCH_TOOL) return describePatchCall(typeof a.input === "string" ? a.input : "", cwd);
   const path = typeof a.path === "string" ? a.path : "";
   if (tool === READ_TOOL) {
@@ -88,7 +76,7 @@ export function completeFileToolItem(item: McpItem): ToolUpdate | undefined {
   if (!tool) return undefined;
   const result = item.result;
   const error = item.error;
-  const structured = result?.structuredContent && typeof result.structuredContent === "object" && !Array.isArray(result.structuredContent) ? fields(result.structuredContent) : undefined;
+  const structured = result?.structuredContent && typeof result.structuredContent === "object" && !Array.isArray(result.structuredContent) ? jsonFields(result.structuredContent) : undefined;
   const flaggedError = result !== null && "isError" in result && result.isError === true;
   const isError = item.status === "failed" || !!error || flaggedError || (structured !== undefined && "code" in structured && !("success" in structured) && !("total_lines" in structured));
   if (isError || !structured) {
@@ -117,7 +105,7 @@ export function completeFileToolItem(item: McpItem): ToolUpdate | undefined {
 
 function firstText(content: readonly unknown[] | undefined): string | undefined {
   for (const block of content ?? []) {
-    const b = fields(block);
+    const b = jsonFields(block);
     if (b.type === "text" && typeof b.text === "string") return b.text;
   }
   return undefined;

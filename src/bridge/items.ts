@@ -7,6 +7,7 @@ import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from "@
 import { describeCommand, outputTail } from "./commands.js";
 import { describeFileChange, fileChangeDiffs } from "./file-changes.js";
 import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
+import { objectFields } from "./json.js";
 import type { FileBefore, Item, ItemOf, TextFiles, ToolCallView } from "./view.js";
 
 export type { Item, ToolCallView };
@@ -182,11 +183,11 @@ export function completedItemUpdate(item: ToolItem, before: FileBefore | undefin
 
 /** One block of an MCP tool result as ACP content (text, image, embedded text resource). */
 function mcpContent(block: unknown): ToolCallContent[] {
-  if (!block || typeof block !== "object") return [];
-  const b = block as { type?: unknown; text?: unknown; data?: unknown; mimeType?: unknown; resource?: { text?: unknown } };
+  const b = objectFields(block);
+  const resourceText = objectFields(b.resource).text;
   if (b.type === "text" && typeof b.text === "string") return [text(b.text)];
   if (b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string") return [{ type: "content", content: { type: "image", data: b.data, mimeType: b.mimeType } }];
-  if (b.type === "resource" && typeof b.resource?.text === "string") return [text(b.resource.text)];
+  if (b.type === "resource" && typeof resourceText === "string") return [text(resourceText)];
   return [];
 }
 
