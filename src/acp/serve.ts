@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk";
 import type { CodexHost } from "../codex/index.js";
 import { routeConsoleToLogger, type Logger } from "../log/index.js";
-import { limitLineLength } from "../streams/index.js";
+import { limitLineLength, readPipeLines } from "../streams/index.js";
 
 /** The largest message accepted from the client (under the ACP SDK's own 32 MiB, which ends the connection). */
 const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
@@ -35,12 +35,14 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
     log.info({ code: err.code ?? err.message }, "the client closed its end of stdout; shutting down");
     outputClosed();
   });
-  const input = (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(
-    limitLineLength(MAX_MESSAGE_BYTES, () => {
-      log.warn({ limit: MAX_MESSAGE_BYTES }, "a message from the client is over the size limit; refused");
-      stdout.sendLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes` } }));
-    }),
-  );
+  const tooLong = (): void => {
+    log.warn({ limit: MAX_MESSAGE_BYTES }, "a message from the client is over the size limit; refused");
+    stdout.sendLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes` } }));
+  };
+  // Editors give us a pipe; a file or a terminal on stdin goes through Node's own stream.
+  const input =
+    readPipeLines(0, MAX_MESSAGE_BYTES, tooLong) ??
+    (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(limitLineLength(MAX_MESSAGE_BYTES, tooLong));
   const stream = acp.ndJsonStream(stdout.stream, input);
   const connection = agent.app.connect(stream);
   await Promise.race([connection.closed, outputGone]);

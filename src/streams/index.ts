@@ -1,4 +1,4 @@
 // Public surface of src/streams: helpers for byte and text streams shared by the codex client
 // and the transcript runner.
 export { LineSplitter } from "./line-splitter.js";
-export { limitLineLength } from "./line-limit.js";
+export { LimitedLines, limitLineLength, readPipeLines } from "./line-limit.js";

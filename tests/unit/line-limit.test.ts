@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { LimitedLines } from "../../src/streams/index.js";
+
+const text = (b: Uint8Array): string => Buffer.from(b).toString("utf8");
+
+describe("LimitedLines", () => {
+  it("passes lines through whole, across chunks, and drops the ones over the limit as they stream", () => {
+    const lines: string[] = [];
+    let tooLong = 0;
+    const limited = new LimitedLines(10, () => tooLong++, (line) => lines.push(text(line)));
+    for (const chunk of ["ab", "c\nde", "f\n0123456", "789abcdef", "\nlast"]) limited.write(Buffer.from(chunk));
+    limited.end();
+    expect(lines).toEqual(["abc\n", "def\n", "last"]);
+    expect(tooLong).toBe(1);
+  });
+
+  it("copies what it keeps when the reader reuses one buffer for every read", () => {
+    const lines: string[] = [];
+    const limited = new LimitedLines(100, () => {}, (line) => lines.push(text(line)), { copy: true });
+    const shared = Buffer.alloc(4);
+    for (const chunk of ["one\n", "two", "\nthr", "ee\n"]) {
+      shared.fill(0);
+      const n = shared.write(chunk);
+      limited.write(shared.subarray(0, n));
+    }
+    shared.fill(0x21);
+    expect(lines).toEqual(["one\n", "two\n", "three\n"]);
+  });
+
+  it("assembles a long line (past the small-copy size) intact from a reused buffer", () => {
+    const lines: Uint8Array[] = [];
+    const limited = new LimitedLines(2 * 1024 * 1024, () => {}, (line) => lines.push(line), { copy: true });
+    const shared = Buffer.alloc(64 * 1024);
+    const expected: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      shared.fill(0x61 + i);
+      limited.write(shared);
+      expected.push(0x61 + i);
+    }
+    limited.write(Buffer.from("\nnext\n"));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]!.byteLength).toBe(20 * 64 * 1024 + 1);
+    for (let i = 0; i < 20; i++) expect(lines[0]![i * 64 * 1024 + 5]).toBe(expected[i]);
+    expect(text(lines[1]!)).toBe("next\n");
+  });
+
+  it("holds nothing of a dropped line, however long", () => {
+    let tooLong = 0;
+    const limited = new LimitedLines(8, () => tooLong++, () => expect.fail("nothing is emitted"));
+    for (let i = 0; i < 1000; i++) limited.write(Buffer.alloc(1024, 0x78));
+    expect(limited.heldBytes).toBe(0);
+    limited.write(Buffer.from("\n"));
+    expect(tooLong).toBe(1);
+  });
+});
