@@ -12,6 +12,7 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "compact", description: "Summarize the conversation to free up context" },
   { name: "init", description: "Create an AGENTS.md file with instructions for Codex" },
   { name: "status", description: "Show the session's model, mode, token usage and directory" },
+  { name: "plan", description: "Plan mode: Codex explores, asks and proposes a plan without changing anything (/plan off to leave)", input: { hint: "optional: what to plan, or off" } },
 ];
 
 const INIT_PROMPT = [
@@ -96,6 +97,15 @@ async function runCommand(
           delivery: "inline",
         }),
       );
+    case "plan": {
+      const off = /^off$/i.test(cmd.args);
+      session.update({ settings: { collaborationMode: off ? "default" : "plan" } });
+      if (off || !cmd.args) {
+        await say(session, off ? "Plan mode is off: Codex works normally again.\n" : "Plan mode is on: Codex explores, asks and proposes a plan; it changes nothing. Send `/plan off` (or pick another collaboration mode) to leave.\n");
+        return { stopReason: "end_turn" };
+      }
+      return runPrompt([{ type: "text", text: cmd.args, text_elements: [] }]);
+    }
     case "compact":
       return session.runTurn("thread/compact/start", (client) => client.call("thread/compact/start", { threadId: session.id }));
     default:
@@ -110,6 +120,7 @@ function statusText(session: AcpSession, usage: Usage): string {
     "**Session status**",
     `- Model: ${s.model ?? "(Codex default)"}${s.effort ? ` (reasoning effort: ${s.effort})` : ""}`,
     `- Mode: ${mode?.name ?? session.mode} (approvals: ${s.approvalPolicy ?? "default"}, sandbox: ${s.sandbox ?? "default"})`,
+    `- Collaboration: ${s.collaborationMode === "plan" ? "plan mode (nothing is changed)" : "default"}`,
     `- Directory: ${session.cwd}`,
     usage.total !== undefined
       ? `- Tokens: ${usage.total} used in this session${usage.last !== undefined && usage.window ? `; context ${usage.last} of ${usage.window}` : ""}`

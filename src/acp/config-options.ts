@@ -1,9 +1,10 @@
-// Session config options: the mode (mirrors session modes), the model (Codex's `model/list`)
-// and the reasoning effort (the efforts the chosen model supports). A choice applies from the
-// next turn: turn/start carries `model` and `effort` from the session's settings.
+// Session config options: the mode (mirrors session modes), Codex's collaboration mode (plan or
+// default, from `collaborationMode/list`), the model (Codex's `model/list`) and the reasoning
+// effort (the efforts the chosen model supports). A choice applies from the next turn:
+// turn/start carries them from the session's settings.
 import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import type { CodexHost } from "../codex/index.js";
+import type { CodexHost, ModeKind } from "../codex/index.js";
 import { invalidParams } from "./errors.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import { MODES, setMode } from "./modes.js";
@@ -21,15 +22,34 @@ const modelSchema = z.looseObject({
 });
 type Model = z.infer<typeof modelSchema>;
 const modelListSchema = z.looseObject({ data: z.array(modelSchema), nextCursor: z.string().nullish() });
+const collaborationListSchema = z.looseObject({ data: z.array(z.looseObject({ name: z.string(), mode: z.string().nullable() })) });
 const storedModelSchema = z.looseObject({ model: z.string().nullish(), reasoningEffort: z.string().nullish() });
 
-/** The model catalog, fetched once per app-server child. */
-type Catalogs = WeakMap<CodexHost, { generation: number; models: Promise<Model[]> }>;
+/** What Codex lists (models, collaboration modes), fetched once per app-server child. */
+type Catalogs<T> = WeakMap<CodexHost, { generation: number; list: Promise<T[]> }>;
 
-async function listModels(services: AgentServices, catalogs: Catalogs): Promise<Model[]> {
+function cachedList<T>(services: AgentServices, catalogs: Catalogs<T>, fetch: () => Promise<T[]>): Promise<T[]> {
   const cached = catalogs.get(services.host);
-  if (cached && cached.generation === services.host.currentGeneration) return cached.models;
-  const models = (async () => {
+  if (cached && cached.generation === services.host.currentGeneration) return cached.list;
+  const list = fetch();
+  catalogs.set(services.host, { generation: services.host.currentGeneration, list });
+  list.catch(() => catalogs.delete(services.host));
+  return list;
+}
+
+export type CollaborationModeChoice = { mode: ModeKind; name: string };
+
+/** Codex's collaboration modes (plan, default), in its order; none when this codex has none. */
+function listCollaborationModes(services: AgentServices, catalogs: Catalogs<CollaborationModeChoice>): Promise<CollaborationModeChoice[]> {
+  return cachedList(services, catalogs, async () => {
+    const client = await services.host.client();
+    const res = await client.call("collaborationMode/list", {}, collaborationListSchema);
+    return res.data.flatMap((m) => (m.mode === "plan" || m.mode === "default" ? [{ mode: m.mode, name: m.name }] : []));
+  });
+}
+
+async function listModels(services: AgentServices, catalogs: Catalogs<Model>): Promise<Model[]> {
+  return cachedList(services, catalogs, async () => {
     const client = await services.host.client();
     const out: Model[] = [];
     let cursor: string | null | undefined;
@@ -40,13 +60,10 @@ async function listModels(services: AgentServices, catalogs: Catalogs): Promise<
       if (!cursor) break;
     }
     return out;
-  })();
-  catalogs.set(services.host, { generation: services.host.currentGeneration, models });
-  models.catch(() => catalogs.delete(services.host));
-  return models;
+  });
 }
 
-type ConfigState = { models: Model[] };
+type ConfigState = { models: Model[]; collaborationModes: CollaborationModeChoice[] };
 
 function modelEntry(state: ConfigState, slug: string | undefined): Model | undefined {
   return state.models.find((m) => m.model === slug || m.id === slug);
@@ -63,6 +80,16 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
       options: MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })),
     },
   ];
+  if (state.collaborationModes.length > 1 && session.settings.model) {
+    options.push({
+      id: "collaboration_mode",
+      name: "Collaboration mode",
+      category: "collaboration_mode",
+      type: "select",
+      currentValue: session.settings.collaborationMode ?? "default",
+      options: state.collaborationModes.map((m) => ({ value: m.mode, name: m.name, ...(m.mode === "plan" ? { description: "Codex explores, asks and proposes a plan; it changes nothing" } : {}) })),
+    });
+  }
   const current = session.settings.model;
   if (current) {
     const models = state.models.map((m) => ({ value: m.model, name: m.displayName || m.model, ...(m.description ? { description: m.description } : {}) }));
@@ -95,6 +122,12 @@ async function setConfigOption(session: AcpSession, state: ConfigState, configId
     case "mode":
       await setMode(session, value, services);
       break;
+    case "collaboration_mode": {
+      const choice = state.collaborationModes.find((m) => m.mode === value);
+      if (!choice) throw invalidParams({ value }, `Unknown collaboration mode "${value}"; available: ${state.collaborationModes.map((m) => m.mode).join(", ")}`);
+      session.update({ settings: { collaborationMode: choice.mode } });
+      break;
+    }
     case "model": {
       const model = modelEntry(state, value);
       if (!model && value !== session.settings.model) {
@@ -115,7 +148,7 @@ async function setConfigOption(session: AcpSession, state: ConfigState, configId
       break;
     }
     default:
-      throw invalidParams({ configId }, `Unknown config option "${configId}"; available: mode, model, reasoning_effort`);
+      throw invalidParams({ configId }, `Unknown config option "${configId}"; available: ${configOptions(session, state).map((o) => o.id).join(", ")}`);
   }
   services.log.info({ sessionId: session.id, configId, value }, "config option set");
   return configOptions(session, state);
@@ -123,9 +156,10 @@ async function setConfigOption(session: AcpSession, state: ConfigState, configId
 
 /** Puts `configOptions` in the session response, answers session/set_config_option, and tells the client when the mode changes elsewhere. */
 export function configOptionsFeature(): SessionFeature {
-  const catalogs: Catalogs = new WeakMap();
+  const catalogs: Catalogs<Model> = new WeakMap();
+  const collaborationCatalogs: Catalogs<CollaborationModeChoice> = new WeakMap();
   const states = new WeakMap<AcpSession, ConfigState>();
-  const stateOf = (session: AcpSession): ConfigState => states.get(session) ?? { models: [] };
+  const stateOf = (session: AcpSession): ConfigState => states.get(session) ?? { models: [], collaborationModes: [] };
   return {
     name: "config-options",
     install(app, agent) {
@@ -136,10 +170,16 @@ export function configOptionsFeature(): SessionFeature {
       });
     },
     async attach(session, opening, response, services) {
-      const state: ConfigState = { models: [] };
+      const state: ConfigState = { models: [], collaborationModes: [] };
       states.set(session, state);
       try {
-        state.models = await listModels(services, catalogs);
+        [state.models, state.collaborationModes] = await Promise.all([
+          listModels(services, catalogs),
+          listCollaborationModes(services, collaborationCatalogs).catch((err: unknown) => {
+            services.log.debug({ err: String(err) }, "no collaboration modes from codex");
+            return [];
+          }),
+        ]);
         if (!session.settings.model || !session.settings.effort) {
           const thread = storedModelSchema.parse(await opening.storedThread!());
           const model = session.settings.model ?? thread.model ?? undefined;
@@ -150,8 +190,11 @@ export function configOptionsFeature(): SessionFeature {
         services.log.warn({ err: String(err), sessionId: session.id }, "could not read the model catalog; model options hidden");
       }
       response.configOptions = configOptions(session, state);
+      // The mode or the collaboration mode changed elsewhere (session/set_mode, /plan): tell the client.
+      let collaborationMode = session.settings.collaborationMode;
       session.onChange((change) => {
-        if (change.type !== "mode") return;
+        if (change.type === "settings" && change.settings.collaborationMode === collaborationMode) return;
+        collaborationMode = session.settings.collaborationMode;
         void session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session, state) }).catch(() => undefined);
       });
     },

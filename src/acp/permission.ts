@@ -1,15 +1,15 @@
 // The one permission round trip: session/request_permission on a tool call, with the user's
 // choice mapped to an answer. Used for Codex's approval requests and for file-tool writes.
 import * as acp from "@agentclientprotocol/sdk";
+import { askClient } from "./ask.js";
 import type { AgentServices } from "./features.js";
 import type { AcpSession } from "./session.js";
 
 export type Choice<T> = { option: acp.PermissionOption; answer: T };
 
 /**
- * Asks the client (after every update queued so far reached it, so the tool call is known)
- * and resolves with the chosen answer. A cancel of the prompt resolves it with `cancelled`
- * at once, whether or not the client ever answers.
+ * Asks the client and resolves with the chosen answer: `onError` when the client fails or
+ * answers with an option it was not offered, `cancelled` when the prompt is cancelled.
  */
 export async function askPermission<T>(
   session: AcpSession,
@@ -19,45 +19,26 @@ export async function askPermission<T>(
   onError: T,
   cancelled: T,
 ): Promise<{ answer: T; optionId?: string }> {
-  await session.flush();
-  // The turn was cancelled (or the session closed) before Codex asked: ask nobody.
-  if (session.cancelling) return { answer: cancelled };
-  const controller = new AbortController();
-  let hook!: () => void;
-  const onCancel = new Promise<{ answer: T }>((resolve) => {
-    hook = () => {
-      controller.abort();
-      resolve({ answer: cancelled });
-    };
-  });
-  session.cancelHooks.add(hook);
   try {
-    const asked = services
-      .client()
-      .request(
-        acp.methods.client.session.requestPermission,
-        { sessionId: session.id, toolCall, options: choices.map((c) => c.option) },
-        { cancellationSignal: controller.signal, stopWaitingOnCancel: true },
-      )
-      .then(
-        (res): { answer: T; optionId?: string } => {
-          if (res.outcome.outcome !== "selected") return { answer: cancelled };
-          const optionId = res.outcome.optionId;
-          const choice = choices.find((c) => c.option.optionId === optionId);
-          if (!choice) {
-            services.log.warn({ sessionId: session.id, optionId }, "permission answer with an unknown option; declined");
-            return { answer: onError };
-          }
-          return { answer: choice.answer, optionId };
-        },
-        (err: unknown) => {
-          if (controller.signal.aborted) return { answer: cancelled };
-          services.log.warn({ sessionId: session.id, err: String(err) }, "permission request failed; declined");
-          return { answer: onError };
-        },
-      );
-    return await Promise.race([asked, onCancel]);
-  } finally {
-    session.cancelHooks.delete(hook);
+    const asked = await askClient(session, (signal) =>
+      services
+        .client()
+        .request(
+          acp.methods.client.session.requestPermission,
+          { sessionId: session.id, toolCall, options: choices.map((c) => c.option) },
+          { cancellationSignal: signal, stopWaitingOnCancel: true },
+        ),
+    );
+    if (asked.cancelled || asked.answer.outcome.outcome !== "selected") return { answer: cancelled };
+    const optionId = asked.answer.outcome.optionId;
+    const choice = choices.find((c) => c.option.optionId === optionId);
+    if (!choice) {
+      services.log.warn({ sessionId: session.id, optionId }, "permission answer with an unknown option; declined");
+      return { answer: onError };
+    }
+    return { answer: choice.answer, optionId };
+  } catch (err) {
+    services.log.warn({ sessionId: session.id, err: String(err) }, "permission request failed; declined");
+    return { answer: onError };
   }
 }

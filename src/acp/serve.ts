@@ -17,10 +17,11 @@ import { commandsFeature } from "./commands.js";
 import { configOptionsFeature } from "./config-options.js";
 import { mcpServersFeature } from "./mcp-servers.js";
 import { modesFeature } from "./modes.js";
+import { questionsFeature } from "./questions.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature, modesFeature, approvalsFeature(), configOptionsFeature(), commandsFeature()];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature, modesFeature, approvalsFeature(), questionsFeature, configOptionsFeature(), commandsFeature()];
 }
 
 

@@ -11,6 +11,7 @@ import {
   type CodexHost,
   type CodexServerRequest,
   type JsonValue,
+  type ModeKind,
   type ServerNotification,
   type UserInput,
   type v2,
@@ -31,6 +32,8 @@ export type ThreadSettings = {
   /** Codex's ReasoningEffort (a string in its schema). */
   effort?: string;
   developerInstructions?: string;
+  /** Codex's collaboration mode for the next turns ("plan": the model plans and asks, changes nothing). */
+  collaborationMode?: ModeKind;
   /** Per-thread config overrides (Codex's config.toml keys). */
   config?: { [key: string]: JsonValue };
   /**
@@ -188,6 +191,10 @@ export class AcpSession {
         ...(this.settings.effort ? { effort: this.settings.effort } : {}),
         ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
         ...(this.settings.sandboxPolicy ? { sandboxPolicy: this.settings.sandboxPolicy } : {}),
+        ...(this.settings.collaborationMode && this.settings.model
+          ? // null instructions: Codex's own for the mode. It overrides model and effort, so both go along.
+            { collaborationMode: { mode: this.settings.collaborationMode, settings: { model: this.settings.model, reasoning_effort: this.settings.effort ?? null, developer_instructions: null } } }
+          : {}),
       }),
     );
   }

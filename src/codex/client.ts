@@ -271,6 +271,7 @@ export class AppServerClient {
   }
 
   private onServerRequest(id: number | string, method: string, params: Record<string, unknown>): void {
+    if (this.log.isLevelEnabled("trace")) this.log.trace({ method, params }, "codex request");
     const scoped = threadScopedParamsSchema.safeParse(params);
     const listener = scoped.success ? this.threads.get(scoped.data.threadId) : undefined;
     const request = asServerRequest(method, params);

@@ -10,3 +10,4 @@ export type { ServerNotification } from "./generated/ServerNotification.js";
 export type { ServerRequest } from "./generated/ServerRequest.js";
 export { refusalFor, type CodexMethod, type CodexRequests, type CodexServerAnswer, type CodexServerAnswers, type CodexServerRequest } from "./requests.js";
 export type { JsonValue } from "./generated/serde_json/JsonValue.js";
+export type { ModeKind } from "./generated/ModeKind.js";

@@ -15,6 +15,8 @@ export type CodexRequests = {
   "thread/compact/start": { params: v2.ThreadCompactStartParams; result: v2.ThreadCompactStartResponse };
   "turn/start": { params: v2.TurnStartParams; result: v2.TurnStartResponse };
   "turn/interrupt": { params: v2.TurnInterruptParams; result: v2.TurnInterruptResponse };
+  "turn/steer": { params: v2.TurnSteerParams; result: v2.TurnSteerResponse };
+  "collaborationMode/list": { params: v2.CollaborationModeListParams; result: v2.CollaborationModeListResponse };
   "review/start": { params: v2.ReviewStartParams; result: v2.ReviewStartResponse };
   "model/list": { params: v2.ModelListParams; result: v2.ModelListResponse };
   "account/read": { params: v2.GetAccountParams; result: v2.GetAccountResponse };

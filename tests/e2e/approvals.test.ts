@@ -43,11 +43,13 @@ const escalated = (cmd: string, callId: string) => toolCall("exec_command", { cm
 const done: ScriptedResponse = { items: [{ type: "message", text: "finished" }] };
 const exists = (p: string) => access(p).then(() => true, () => false);
 
+// What Codex 0.169 offers for an escalated command (availableDecisions: accept, a prefix rule,
+// cancel): no session-wide allow; a plain reject is added so an editor's "no" lets the turn go on.
 const COMMAND_OPTIONS = [
   { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
-  { optionId: "allow_session", name: "Always allow this command in this session", kind: "allow_always" },
   { optionId: "allow_prefix", name: expect.stringMatching(/^Always allow commands starting with `.+` \(saved in Codex's rules\)$/), kind: "allow_always" },
   { optionId: "reject", name: "Reject", kind: "reject_once" },
+  { optionId: "reject_and_stop", name: "No, and tell Codex what to do differently", kind: "reject_once" },
 ];
 
 describe("command approvals", () => {
@@ -75,10 +77,10 @@ describe("command approvals", () => {
     expect(adapter!.updatesOf(sessionId)).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed" }));
   });
 
-  it("allow always: the second identical call is not asked again, both run", async () => {
+  it("allow always (Codex's prefix rule): the second identical call is not asked again, both run", async () => {
     const { asked, sessionId } = await withAnswers(
       [{ items: [escalated("echo again >> log.txt", "a1")] }, { items: [escalated("echo again >> log.txt", "a2")] }, done],
-      ["allow_session"],
+      ["allow_prefix"],
     );
     expect((await adapter!.prompt(sessionId, "twice")).stopReason).toBe("end_turn");
     expect(asked.map((a) => a.toolCall.toolCallId)).toEqual(["a1"]);
@@ -98,6 +100,14 @@ describe("command approvals", () => {
     const output = (adapter!.fake.requests[1]!.body.input as Array<{ type: string; call_id?: string; output?: unknown }>).find((i) => i.type === "function_call_output" && i.call_id === "r1");
     expect(JSON.stringify(output?.output)).toMatch(/reject|declin|denied/i);
     expect(updates).toContainEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "finished" }, messageId: expect.any(String) });
+  });
+
+  it("no, and tell Codex what to do differently: nothing ran and the turn stops for the user's word", async () => {
+    const { asked, sessionId } = await withAnswers([{ items: [escalated("echo no > out.txt", "s1")] }, done], ["reject_and_stop"]);
+    expect((await adapter!.prompt(sessionId, "try")).stopReason).toBe("cancelled");
+    expect(asked).toHaveLength(1);
+    expect(await exists(path.join(adapter!.workspace, "out.txt"))).toBe(false);
+    expect(adapter!.fake.requests).toHaveLength(1);
   });
 
   it("cancel while asking: the pending question is resolved, the prompt returns cancelled, nothing ran", async () => {
@@ -144,6 +154,7 @@ describe("patch approvals (read-only mode: every patch asks)", () => {
           { optionId: "allow_once", name: "Allow this change", kind: "allow_once" },
           { optionId: "allow_session", name: "Always allow changes to this file in this session", kind: "allow_always" },
           { optionId: "reject", name: "Reject", kind: "reject_once" },
+          { optionId: "reject_and_stop", name: "No, and tell Codex what to do differently", kind: "reject_once" },
         ],
       },
     ]);
@@ -190,3 +201,54 @@ async function waitFor(cond: () => boolean, timeoutMs = 15_000): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+describe("permission requests (Codex's request_permissions tool)", () => {
+  const requestNetwork = (callId: string): ScriptedResponse => ({ items: [toolCall("request_permissions", { permissions: { network: { enabled: true } }, reason: "to download the schema" }, { callId })] });
+  const grantOf = (callId: string) => {
+    const input = adapter!.fake.requests[1]!.body.input as Array<{ type: string; call_id?: string; output?: unknown }>;
+    return JSON.parse(String(input.find((i) => i.type === "function_call_output" && i.call_id === callId)?.output)) as unknown;
+  };
+  const start = async (answer: Answer) => {
+    const asked: Asked[] = [];
+    adapter = await startAdapter({
+      env: { CODEX_ACP_CODEX_ARGS: "--enable request_permissions_tool" },
+      responses: [requestNetwork("perm1"), done],
+      setupClient: (app) =>
+        app.onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
+          asked.push(params);
+          return answer === "never" ? new Promise<acp.RequestPermissionResponse>(() => undefined) : { outcome: { outcome: "selected", optionId: answer } };
+        }),
+    });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    return { asked, sessionId };
+  };
+
+  it("asks with this turn / this session / reject, naming what Codex wants; the grant reaches Codex", async () => {
+    const { asked, sessionId } = await start("allow_session");
+    expect((await adapter!.prompt(sessionId, "go")).stopReason).toBe("end_turn");
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.toolCall).toMatchObject({ toolCallId: "perm1", title: "Codex asks for more permissions", status: "pending" });
+    expect(JSON.stringify(asked[0]!.toolCall.content)).toContain("Codex asks for (to download the schema):\\n- network access");
+    expect(asked[0]!.options.map((o) => [o.optionId, o.kind])).toEqual([
+      ["allow_once", "allow_once"],
+      ["allow_session", "allow_always"],
+      ["reject", "reject_once"],
+    ]);
+    expect(grantOf("perm1")).toMatchObject({ permissions: { network: { enabled: true } }, scope: "session" });
+  });
+
+  it("reject grants nothing and the turn goes on", async () => {
+    const { sessionId } = await start("reject");
+    expect((await adapter!.prompt(sessionId, "go")).stopReason).toBe("end_turn");
+    expect(grantOf("perm1")).toMatchObject({ permissions: { network: null }, scope: "turn" });
+  });
+
+  it("cancel while asking ends the prompt cancelled", async () => {
+    const { asked, sessionId } = await start("never");
+    const pending = adapter!.prompt(sessionId, "go");
+    await waitFor(() => asked.length === 1);
+    await adapter!.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect((await pending).stopReason).toBe("cancelled");
+  });
+});

@@ -87,10 +87,10 @@ describe("modes", () => {
 });
 
 describe("config options", () => {
-  it("session/new lists mode, model (from model/list) and reasoning effort (the model's efforts)", async () => {
+  it("session/new lists mode, collaboration mode, model (from model/list) and reasoning effort (the model's efforts)", async () => {
     const { session } = await start([]);
     const byId = Object.fromEntries((session.configOptions ?? []).map((o) => [o.id, o]));
-    expect(Object.keys(byId)).toEqual(["mode", "model", "reasoning_effort"]);
+    expect(Object.keys(byId)).toEqual(["mode", "collaboration_mode", "model", "reasoning_effort"]);
     expect(byId.mode).toMatchObject({ type: "select", category: "mode", currentValue: "auto" });
     expect(byId.model).toMatchObject({ type: "select", category: "model", currentValue: "fake-model" });
     const models = (byId.model as { options: Array<{ value: string }> }).options.map((o) => o.value);

@@ -1,0 +1,36 @@
+// One question to the client (a permission prompt, a form) that a cancel of the turn resolves at
+// once, whether or not the client ever answers: the prompt must end `cancelled` within a second.
+import type { AcpSession } from "./session.js";
+
+export type Asked<T> = { answer: T; cancelled: false } | { cancelled: true };
+
+/**
+ * Sends `request` after every update queued so far reached the client (so the tool call it is
+ * about is known) and resolves with its answer, or with `cancelled` when the turn is cancelled
+ * (the request is aborted). A turn already cancelling asks nobody.
+ */
+export async function askClient<T>(session: AcpSession, request: (signal: AbortSignal) => Promise<T>): Promise<Asked<T>> {
+  await session.flush();
+  if (session.cancelling) return { cancelled: true };
+  const controller = new AbortController();
+  let hook!: () => void;
+  const onCancel = new Promise<Asked<T>>((resolve) => {
+    hook = () => {
+      controller.abort();
+      resolve({ cancelled: true });
+    };
+  });
+  session.cancelHooks.add(hook);
+  try {
+    const asked = request(controller.signal).then(
+      (answer): Asked<T> => ({ answer, cancelled: false }),
+      (err: unknown): Asked<T> => {
+        if (controller.signal.aborted) return { cancelled: true };
+        throw err;
+      },
+    );
+    return await Promise.race([asked, onCancel]);
+  } finally {
+    session.cancelHooks.delete(hook);
+  }
+}
