@@ -15,7 +15,8 @@ import type { Logger } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
 import { randomUUID } from "node:crypto";
 import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./features.js";
-import { AcpSession, threadParams, type SessionDeps, type ThreadSettings } from "./session.js";
+import { AcpSession, type SessionDeps, type ThreadSettings } from "./session.js";
+import { threadParams } from "./thread-config.js";
 import { authRequired, invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 
 export const AUTH_METHODS: acp.AuthMethod[] = [

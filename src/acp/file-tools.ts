@@ -16,7 +16,8 @@ import { FileToolCalls } from "./file-tool-calls.js";
 import type { ServerNotification } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
 import { askPermission } from "./permission.js";
-import { withMcpServers, type AcpSession } from "./session.js";
+import type { AcpSession } from "./session.js";
+import { withMcpServers } from "./thread-config.js";
 
 export { FILE_TOOLS_SERVER };
 

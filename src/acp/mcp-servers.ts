@@ -2,9 +2,11 @@
 // thread's `config.mcp_servers`: stdio as command/args/env, http as url + headers. SSE is
 // refused (Codex speaks stdio and streamable HTTP only).
 import * as acp from "@agentclientprotocol/sdk";
+import { z } from "zod";
 import type { JsonValue } from "../codex/index.js";
-import type { SessionFeature } from "./features.js";
-import { mcpServerNames, withMcpServers } from "./session.js";
+import type { AgentServices, SessionFeature, SessionOpening } from "./features.js";
+import type { AcpSession } from "./session.js";
+import { mcpServerNames, withMcpServers } from "./thread-config.js";
 
 /** A Codex config key for a server name: [a-zA-Z0-9_-] only, never empty, unique among `taken`. */
 export function safeServerName(name: string, taken: ReadonlySet<string>): string {
@@ -39,13 +41,111 @@ export function mcpServersConfig(servers: readonly acp.McpServer[], taken: Reado
   return out;
 }
 
-export const mcpServersFeature: SessionFeature = {
-  name: "mcp-servers",
-  prepare(opening, services) {
-    const servers = (opening.request as { mcpServers?: acp.McpServer[] }).mcpServers ?? [];
-    if (servers.length === 0) return;
-    const added = mcpServersConfig(servers, mcpServerNames(opening.settings.config));
-    opening.settings.config = withMcpServers(opening.settings.config, added);
-    services.log.info({ servers: Object.keys(added) }, "client MCP servers added to the thread");
-  },
-};
+const startupStatusSchema = z.looseObject({
+  threadId: z.string().nullable(),
+  name: z.string(),
+  status: z.string(),
+  error: z.string().nullable(),
+  failureReason: z.string().nullable().optional(),
+});
+type StartupStatus = z.infer<typeof startupStatusSchema>;
+
+/**
+ * An MCP server that fails to start is shown to the user (a failed tool call naming the server
+ * and Codex's error) and told to the model with its next prompt, so it does not go looking for
+ * tools that are not there. Codex reports startup while the thread is being opened, before the
+ * session listens to its thread: those reports are collected from `prepare` to `attach`.
+ */
+/** The longest a session's opening is watched for startup reports before it attaches. */
+const OPENING_WATCH_MS = 120_000;
+
+function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | "abandon">> {
+  const early = new WeakMap<SessionOpening, { statuses: StartupStatus[]; stop(): void }>();
+  return {
+    async prepare(opening, services) {
+      const statuses: StartupStatus[] = [];
+      const client = await services.host.client().catch(() => undefined);
+      const unsubscribe =
+        client?.onNotification((method, params) => {
+          if (method !== "mcpServer/startupStatus/updated") return;
+          const parsed = startupStatusSchema.safeParse(params);
+          if (parsed.success) statuses.push(parsed.data);
+        }) ?? (() => undefined);
+      // An opening that fails before attach or abandon (another feature's prepare threw) must
+      // not leave this listening for good.
+      const expiry = setTimeout(unsubscribe, OPENING_WATCH_MS);
+      expiry.unref();
+      early.set(opening, {
+        statuses,
+        stop: () => {
+          clearTimeout(expiry);
+          unsubscribe();
+        },
+      });
+    },
+    abandon(opening) {
+      early.get(opening)?.stop();
+      early.delete(opening);
+    },
+    attach(session, opening, _response, services) {
+      const reported = new Set<string>();
+      const onStatus = (status: StartupStatus): void => {
+        if (status.threadId !== session.id || status.status !== "failed" || reported.has(status.name)) return;
+        reported.add(status.name);
+        reportFailure(session, opening, services, status);
+      };
+      session.threadListeners.add((n) => {
+        if (n.method === "mcpServer/startupStatus/updated") onStatus(n.params);
+      });
+      const collected = early.get(opening);
+      early.delete(opening);
+      collected?.stop();
+      for (const status of collected?.statuses ?? []) onStatus(status);
+    },
+  };
+}
+
+function reportFailure(session: AcpSession, opening: SessionOpening, services: AgentServices, status: StartupStatus): void {
+  const { name } = status;
+  const error = status.error ?? (status.failureReason === "reauthenticationRequired" ? "it needs to be signed in again" : "no reason given");
+  services.log.warn({ sessionId: session.id, server: name, error }, "an MCP server failed to start");
+  session.addTurnContext(
+    `codex-cli-acp/mcp-unavailable/${name}`,
+    `The MCP server "${name}" is not available in this session (it failed to start: ${error}). Its tools cannot be called; tell the user if the task needs them.`,
+  );
+  const show = (): void => {
+    if (session.isClosed) return;
+    void session
+      .send({
+        sessionUpdate: "tool_call",
+        toolCallId: `mcp-startup-${name}`,
+        title: `MCP server ${name} failed to start`,
+        kind: "other",
+        status: "failed",
+        content: [{ type: "content", content: { type: "text", text: error } }],
+      })
+      .catch(() => undefined);
+  };
+  // During session/new the client does not know the session yet: after the response.
+  if (opening.kind === "new") setTimeout(show, 0);
+  else show();
+}
+
+/** The client's MCP servers into the thread's config, and the ones that fail to start reported. */
+export function mcpServersFeature(): SessionFeature {
+  const startup = startupWatcher();
+  return {
+    name: "mcp-servers",
+    attach: startup.attach,
+    abandon: startup.abandon,
+    async prepare(opening, services) {
+      const servers = (opening.request as { mcpServers?: acp.McpServer[] }).mcpServers ?? [];
+      if (servers.length > 0) {
+        const added = mcpServersConfig(servers, mcpServerNames(opening.settings.config));
+        opening.settings.config = withMcpServers(opening.settings.config, added);
+        services.log.info({ servers: Object.keys(added) }, "client MCP servers added to the thread");
+      }
+      await startup.prepare(opening, services);
+    },
+  };
+}

@@ -21,7 +21,7 @@ import { questionsFeature } from "./questions.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature, modesFeature, approvalsFeature(), questionsFeature, configOptionsFeature(), commandsFeature()];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, approvalsFeature(), questionsFeature, configOptionsFeature(), commandsFeature()];
 }
 
 

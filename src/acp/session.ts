@@ -17,31 +17,14 @@ import {
   type v2,
 } from "../codex/index.js";
 import fs from "node:fs";
-import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, type Item, type TextFiles } from "../bridge/index.js";
+import type { PromptResponse as UnstablePromptResponse } from "@agentclientprotocol/sdk/unstable";
+import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type Item, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 import type { SessionMode } from "../fs/index.js";
+import { threadParams, type ThreadSettings } from "./thread-config.js";
 
-/** What `thread/start` and `thread/resume` both take; modes and config options edit it. */
-export type ThreadSettings = {
-  cwd: string;
-  approvalPolicy?: v2.AskForApproval;
-  sandbox?: v2.SandboxMode;
-  /** Sent with every `turn/start` (the sandbox of a mode chosen after the thread started). */
-  sandboxPolicy?: v2.SandboxPolicy;
-  model?: string;
-  /** Codex's ReasoningEffort (a string in its schema). */
-  effort?: string;
-  developerInstructions?: string;
-  /** Codex's collaboration mode for the next turns ("plan": the model plans and asks, changes nothing). */
-  collaborationMode?: ModeKind;
-  /** Per-thread config overrides (Codex's config.toml keys). */
-  config?: { [key: string]: JsonValue };
-  /**
-   * Ask Codex for the model's raw response items (thread/start only; Codex ignores it on resume).
-   * The file tools need them to show a native apply_patch that Codex rejected, which has no item.
-   */
-  rawEvents?: boolean;
-};
+export type { ThreadSettings };
+
 
 /** What changed in a session (mode switches, new model or effort...). */
 export type SessionChange = { type: "mode"; mode: SessionMode } | { type: "settings"; settings: Readonly<ThreadSettings> };
@@ -59,6 +42,8 @@ type TurnOutcome = { status: string; error?: { message: string; codexErrorInfo?:
 
 type ActiveTurn = {
   turnId?: string;
+  /** Codex's thread token totals when the turn started (its usage is what they grow by). */
+  tokensBefore?: v2.TokenUsageBreakdown;
   cancelRequested: boolean;
   lastError?: string;
   settle(outcome: TurnOutcome | Error): void;
@@ -74,6 +59,9 @@ export class AcpSession {
     onUnknown: (what) => this.deps.log.info({ sessionId: this.id, what }, "codex sent something this version does not know; not shown"),
   });
   private active: ActiveTurn | undefined;
+  private readonly turnContext = new Map<string, string>();
+  /** Codex's latest token totals for this thread. */
+  private tokenTotals: v2.TokenUsageBreakdown | undefined;
   private outbox: Promise<void> = Promise.resolve();
   private attachedGeneration = 0;
   /** Turns given up after a cancel that Codex did not confirm in time; their events are dropped. */
@@ -182,11 +170,19 @@ export class AcpSession {
     return this.closed || this.active?.cancelRequested === true;
   }
 
+  /** Context the model gets with the next prompt only (e.g. an MCP server that failed to start), by source. */
+  addTurnContext(source: string, value: string): void {
+    this.turnContext.set(source, value);
+  }
+
   prompt(input: UserInput[]): Promise<PromptResponse> {
+    const context = [...this.turnContext].map(([source, value]): [string, v2.AdditionalContextEntry] => [source, { value, kind: "application" }]);
+    this.turnContext.clear();
     return this.runTurn("turn/start", (client) =>
       client.call("turn/start", {
         threadId: this.id,
         input,
+        ...(context.length > 0 ? { additionalContext: Object.fromEntries(context) } : {}),
         ...(this.settings.model ? { model: this.settings.model } : {}),
         ...(this.settings.effort ? { effort: this.settings.effort } : {}),
         ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
@@ -215,7 +211,7 @@ export class AcpSession {
     }
     let settle!: ActiveTurn["settle"];
     const outcome = new Promise<TurnOutcome | Error>((resolve) => (settle = resolve));
-    const turn: ActiveTurn = { cancelRequested: false, settle };
+    const turn: ActiveTurn = { cancelRequested: false, settle, ...(this.tokenTotals ? { tokensBefore: this.tokenTotals } : {}) };
     this.active = turn;
     this.translator.reset();
     try {
@@ -226,9 +222,12 @@ export class AcpSession {
       const result = await outcome;
       await this.flush();
       if (result instanceof Error) throw result;
-      if (turn.cancelRequested || result.status === "interrupted") return { stopReason: "cancelled" };
+      const usage = turnUsage(turn.tokensBefore, this.tokenTotals);
+      // PromptResponse.usage is in ACP's unstable schema; clients that do not know it ignore it.
+      const response: UnstablePromptResponse = { stopReason: "end_turn", ...(usage ? { usage } : {}) };
+      if (turn.cancelRequested || result.status === "interrupted") return { ...response, stopReason: "cancelled" };
       if (result.status === "failed") throw turnFailure(result.error, turn.lastError ?? `Codex could not run ${what}`);
-      return { stopReason: "end_turn" };
+      return response;
     } catch (err) {
       throw toRequestError(err);
     } finally {
@@ -309,6 +308,7 @@ export class AcpSession {
       return;
     }
     if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
+    if (n.method === "thread/tokenUsage/updated") this.tokenTotals = n.params.tokenUsage.total;
     for (const listener of this.threadListeners) listener(n);
     if (n.method === "item/completed") this.items.delete(n.params.item.id);
     const turn = this.active;
@@ -323,34 +323,6 @@ export class AcpSession {
       turn.settle({ status: done.status, ...(done.error ? { error: done.error } : {}) });
     }
   }
-}
-
-type JsonObject = { [key: string]: JsonValue };
-
-/** Config with `servers` added to its `mcp_servers` (keeping those already there). */
-export function withMcpServers(config: ThreadSettings["config"], servers: JsonObject): JsonObject {
-  const current = config?.mcp_servers;
-  const existing = current && typeof current === "object" && !Array.isArray(current) ? current : {};
-  return { ...config, mcp_servers: { ...existing, ...servers } };
-}
-
-/** The server names already in a config's `mcp_servers`. */
-export function mcpServerNames(config: ThreadSettings["config"]): Set<string> {
-  const current = config?.mcp_servers;
-  return new Set(current && typeof current === "object" && !Array.isArray(current) ? Object.keys(current) : []);
-}
-
-/** Fields of `thread/start` / `thread/resume` derived from the session's settings. */
-export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.ThreadResumeParams, "threadId"> {
-  return {
-    cwd: s.cwd,
-    ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
-    ...(s.sandbox ? { sandbox: s.sandbox } : {}),
-    ...(s.model ? { model: s.model } : {}),
-    ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
-    ...(s.config ? { config: s.config } : {}),
-    ...(s.rawEvents ? { experimentalRawEvents: true } : {}),
-  };
 }
 
 /** A failed turn as a JSON-RPC error: Codex's own message, its error code, and any details. */

@@ -2,5 +2,6 @@ export { ThreadEventTranslator, type TranslatorOptions } from "./translator.js";
 export { asToolItem, completedItemUpdate, describeItem, type Item, type ItemContext, type ToolCallView, type ToolItem } from "./items.js";
 export { replayTurns, type ReplayOptions } from "./history.js";
 export { MAX_DIFF_FILE_BYTES } from "./diff.js";
+export { turnUsage } from "./usage.js";
 export type { ItemOf, TextFiles } from "./view.js";
 export { FILE_TOOLS_SERVER, DIFF_META_KEY } from "../tool-contract/index.js";

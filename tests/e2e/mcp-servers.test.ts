@@ -82,3 +82,20 @@ describe("client MCP servers", () => {
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("old-events") });
   });
 });
+
+describe("an MCP server that fails to start", () => {
+  it("is named to the user (a failed tool call with Codex's error) and to the model on its next prompt, once", async () => {
+    adapter = await startAdapter({ responses: [done, done] });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "broken", command: "/nonexistent/mcp-server", args: [], env: [] }] });
+    await adapter.prompt(sessionId, "use the broken server");
+    const shown = adapter.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "mcp-startup-broken");
+    expect(shown).toMatchObject({ title: "MCP server broken failed to start", status: "failed", content: [{ type: "content", content: { type: "text", text: expect.stringMatching(/broken.*failed to start.*No such file/) } }] });
+    const told = JSON.stringify(adapter.fake.requests[0]!.body.input);
+    expect(told).toContain('The MCP server \\"broken\\" is not available in this session');
+    // Told once: the next prompt does not repeat it (the model's history has it).
+    await adapter.prompt(sessionId, "again");
+    const again = JSON.stringify(adapter.fake.requests[1]!.body.input);
+    expect(again.split("is not available in this session").length - 1).toBe(1);
+  });
+});

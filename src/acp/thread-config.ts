@@ -1,0 +1,53 @@
+// The thread/start and thread/resume fields a session's settings give, and its per-thread config.
+import type { JsonValue, ModeKind, v2 } from "../codex/index.js";
+
+/** What `thread/start` and `thread/resume` both take; modes and config options edit it. */
+export type ThreadSettings = {
+  cwd: string;
+  approvalPolicy?: v2.AskForApproval;
+  sandbox?: v2.SandboxMode;
+  /** Sent with every `turn/start` (the sandbox of a mode chosen after the thread started). */
+  sandboxPolicy?: v2.SandboxPolicy;
+  model?: string;
+  /** Codex's ReasoningEffort (a string in its schema). */
+  effort?: string;
+  developerInstructions?: string;
+  /** Codex's collaboration mode for the next turns ("plan": the model plans and asks, changes nothing). */
+  collaborationMode?: ModeKind;
+  /** Per-thread config overrides (Codex's config.toml keys). */
+  config?: { [key: string]: JsonValue };
+  /**
+   * Ask Codex for the model's raw response items (thread/start only; Codex ignores it on resume).
+   * The file tools need them to show a native apply_patch that Codex rejected, which has no item.
+   */
+  rawEvents?: boolean;
+};
+
+type JsonObject = { [key: string]: JsonValue };
+
+/** Config with `servers` added to its `mcp_servers` (keeping those already there). */
+export function withMcpServers(config: ThreadSettings["config"], servers: JsonObject): JsonObject {
+  const current = config?.mcp_servers;
+  const existing = current && typeof current === "object" && !Array.isArray(current) ? current : {};
+  return { ...config, mcp_servers: { ...existing, ...servers } };
+}
+
+/** The server names already in a config's `mcp_servers`. */
+export function mcpServerNames(config: ThreadSettings["config"]): Set<string> {
+  const current = config?.mcp_servers;
+  return new Set(current && typeof current === "object" && !Array.isArray(current) ? Object.keys(current) : []);
+}
+
+/** Fields of `thread/start` / `thread/resume` derived from the session's settings. */
+export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.ThreadResumeParams, "threadId"> {
+  return {
+    cwd: s.cwd,
+    ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
+    ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    ...(s.model ? { model: s.model } : {}),
+    ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
+    ...(s.config ? { config: s.config } : {}),
+    ...(s.rawEvents ? { experimentalRawEvents: true } : {}),
+  };
+}
+
