@@ -54,6 +54,8 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     list: {},
     resume: {},
     close: {},
+    // Extra workspace roots on new, load and resume (src/acp/directories.ts).
+    additionalDirectories: {},
   };
 
   const client = async (): Promise<AppServerClient> => {

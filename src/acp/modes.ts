@@ -52,7 +52,7 @@ function modeOfSettings(settings: ThreadSettings): SessionMode {
 }
 
 /** turn/start's sandboxPolicy for a preset (the sandbox of thread/start, in its v2 shape). */
-function sandboxPolicyOf(sandbox: ModePreset["sandbox"], roots: readonly string[]): v2.SandboxPolicy {
+export function sandboxPolicyOf(sandbox: ModePreset["sandbox"], roots: readonly string[]): v2.SandboxPolicy {
   switch (sandbox) {
     case "read-only":
       return { type: "readOnly", networkAccess: false };

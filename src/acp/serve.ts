@@ -16,12 +16,13 @@ import { approvalsFeature } from "./approvals.js";
 import { commandsFeature } from "./commands.js";
 import { configOptionsFeature } from "./config-options.js";
 import { mcpServersFeature } from "./mcp-servers.js";
+import { directoriesFeature } from "./directories.js";
 import { modesFeature } from "./modes.js";
 import { questionsFeature } from "./questions.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, approvalsFeature(), questionsFeature, configOptionsFeature(), commandsFeature()];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, configOptionsFeature(), commandsFeature()];
 }
 
 

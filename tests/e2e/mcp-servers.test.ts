@@ -87,7 +87,10 @@ describe("an MCP server that fails to start", () => {
   it("is named to the user (a failed tool call with Codex's error) and to the model on its next prompt, once", async () => {
     adapter = await startAdapter({ responses: [done, done] });
     await adapter.initialize();
+    const reported = adapter.waitForLine((m) => JSON.stringify(m).includes('"toolCallId":"mcp-startup-broken"'));
     const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "broken", command: "/nonexistent/mcp-server", args: [], env: [] }] });
+    // Codex starts servers in the background: the model hears of a failure with the prompt after it.
+    await reported;
     await adapter.prompt(sessionId, "use the broken server");
     const shown = adapter.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "mcp-startup-broken");
     expect(shown).toMatchObject({ title: "MCP server broken failed to start", status: "failed", content: [{ type: "content", content: { type: "text", text: expect.stringMatching(/broken.*failed to start.*No such file/) } }] });
