@@ -120,6 +120,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     return session;
   };
 
+  const initializeMeta: Record<string, unknown> = {};
   const app = acp
     .agent({ name: "codex-cli-acp" })
     .onConnect((connection) => {
@@ -138,6 +139,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
         agentCapabilities: state.agentCapabilities,
         authMethods: AUTH_METHODS,
         agentInfo: { name: "codex-cli-acp", title: "Codex CLI", version: VERSION },
+        ...(Object.keys(initializeMeta).length > 0 ? { _meta: initializeMeta } : {}),
       };
     })
     .onRequest(acp.methods.agent.authenticate, async ({ params }) => {
@@ -205,7 +207,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     }
   }
 
-  const handle: AgentHandle = { services, sessionOf };
+  const handle: AgentHandle = { services, sessionOf, initializeMeta };
   for (const feature of features) feature.install?.(app, handle);
 
   /**

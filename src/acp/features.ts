@@ -26,7 +26,12 @@ export type SessionOpening = {
 };
 
 /** What a feature's request handlers reach: the shared services and the open sessions. */
-export type AgentHandle = { services: AgentServices; sessionOf(sessionId: string): AcpSession };
+export type AgentHandle = {
+  services: AgentServices;
+  sessionOf(sessionId: string): AcpSession;
+  /** The initialize response's `_meta`: extensions a feature offers (e.g. steering). */
+  initializeMeta: Record<string, unknown>;
+};
 
 export interface SessionFeature {
   readonly name: string;

@@ -19,10 +19,11 @@ import { mcpServersFeature } from "./mcp-servers.js";
 import { directoriesFeature } from "./directories.js";
 import { modesFeature } from "./modes.js";
 import { questionsFeature } from "./questions.js";
+import { steeringFeature } from "./steering.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, configOptionsFeature(), commandsFeature()];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, configOptionsFeature(), commandsFeature(), steeringFeature];
 }
 
 

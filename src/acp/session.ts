@@ -141,6 +141,11 @@ export class AcpSession {
     return this.active !== undefined;
   }
 
+  /** Codex's id of the running turn, once known (steering needs it). */
+  get runningTurnId(): string | undefined {
+    return this.active?.turnId;
+  }
+
   /** Starts routing this thread's events from `client` (the child it was started or resumed on). */
   bind(client: AppServerClient, generation: number): void {
     this.detach?.();

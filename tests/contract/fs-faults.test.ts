@@ -18,10 +18,12 @@ describe("local writes under faults", () => {
     for (const delayMs of [50, 300, 800]) {
       fs.writeFileSync(target, "OLD CONTENT\n");
       const child = spawn(process.execPath, [tsx, path.join(import.meta.dirname, "crash-child.ts"), target, "200"], { stdio: ["ignore", "pipe", "inherit"] });
+      // Listened for from the start: a fast disk can finish the write before the kill.
+      const exited = new Promise((r) => child.once("exit", r));
       await new Promise<void>((resolve) => child.stdout.on("data", (c: Buffer) => c.toString().includes("writing") && resolve()));
       await new Promise((r) => setTimeout(r, delayMs));
       child.kill("SIGKILL");
-      await new Promise((r) => child.once("exit", r));
+      await exited;
       const size = fs.statSync(target).size;
       const old = size === "OLD CONTENT\n".length && fs.readFileSync(target, "utf8") === "OLD CONTENT\n";
       expect(old || size === 200 * 1024 * 1024, `size ${size} after a kill at ${delayMs} ms`).toBe(true);
