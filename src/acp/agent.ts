@@ -16,7 +16,7 @@ import { toUserInput } from "./prompt.js";
 import { randomUUID } from "node:crypto";
 import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session.js";
-import { threadParams } from "./thread-config.js";
+import { forkParams, threadParams } from "./thread-config.js";
 import { authRequired, invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 
 export const AUTH_METHODS: acp.AuthMethod[] = [
@@ -251,7 +251,9 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     const generation = host.currentGeneration;
     let session: AcpSession;
     if (opening.kind === "new") {
-      const started = await client.call("thread/start", threadParams(opening.settings), threadStartResponseSchema);
+      const started = opening.forkOf
+        ? await client.call("thread/fork", { threadId: opening.forkOf, ...forkParams(opening.settings), excludeTurns: true }, threadStartResponseSchema)
+        : await client.call("thread/start", threadParams(opening.settings), threadStartResponseSchema);
       session = new AcpSession(started.thread.id, opening.settings, deps);
       const thread = started.thread;
       opening.storedThread = () => Promise.resolve(thread);

@@ -5,6 +5,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import type { UserInput } from "../codex/index.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import { modePreset } from "./modes.js";
+import { setThreadName } from "./session-admin.js";
 import type { AcpSession } from "./session.js";
 
 const COMMANDS: acp.AvailableCommand[] = [
@@ -12,6 +13,7 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "compact", description: "Summarize the conversation to free up context" },
   { name: "init", description: "Create an AGENTS.md file with instructions for Codex" },
   { name: "status", description: "Show the session's model, mode, token usage and directory" },
+  { name: "rename", description: "Rename this session", input: { hint: "the new title" } },
   { name: "plan", description: "Plan mode: Codex explores, asks and proposes a plan without changing anything (/plan off to leave)", input: { hint: "optional: what to plan, or off" } },
 ];
 
@@ -97,6 +99,16 @@ async function runCommand(
           delivery: "inline",
         }),
       );
+    case "rename": {
+      const title = cmd.args.replace(/\s+/g, " ").trim();
+      if (!title) {
+        await say(session, "Give the new title: `/rename <title>`.\n");
+        return { stopReason: "end_turn" };
+      }
+      await setThreadName({ services }, session.id, title);
+      await say(session, `Renamed to “${title}”.\n`);
+      return { stopReason: "end_turn" };
+    }
     case "plan": {
       const off = /^off$/i.test(cmd.args);
       session.update({ settings: { collaborationMode: off ? "default" : "plan" } });

@@ -13,6 +13,8 @@ export type SessionOpening = {
   kind: SessionOpenKind;
   /** The client's request (session/new, session/load or session/resume params). */
   request: acp.NewSessionRequest | acp.LoadSessionRequest | acp.ResumeSessionRequest;
+  /** A fork (session/fork): the new thread is Codex's copy of this one (`thread/fork`), opened like a new session. */
+  forkOf?: string;
   /** Editable before `thread/start` / `thread/resume` is sent. */
   settings: ThreadSettings;
   /** A random key naming this session before Codex has given it a thread id. */

@@ -11,6 +11,7 @@ import { createAgent } from "./agent.js";
 import type { SessionFeature } from "./features.js";
 import { fileToolsFeature } from "./file-tools.js";
 import { registerLifecycle } from "./lifecycle.js";
+import { registerSessionAdmin } from "./session-admin.js";
 import { titlesFeature } from "./titles.js";
 import { approvalsFeature } from "./approvals.js";
 import { commandsFeature } from "./commands.js";
@@ -31,6 +32,7 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   routeConsoleToLogger(log);
   const agent = createAgent({ host, log, features: sessionFeatures() });
   registerLifecycle(agent);
+  registerSessionAdmin(agent);
   // The client closing our stdout (it quit mid-stream) is a normal end, like closing stdin.
   let outputClosed!: () => void;
   const outputGone = new Promise<void>((resolve) => (outputClosed = resolve));

@@ -51,3 +51,15 @@ export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.
   };
 }
 
+
+/** Fields of `thread/fork` from the settings (the fork runs with this session's settings, not the source's). */
+export function forkParams(s: ThreadSettings): Omit<v2.ThreadForkParams, "threadId"> {
+  return {
+    cwd: s.cwd,
+    ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
+    ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    ...(s.model ? { model: s.model } : {}),
+    ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
+    ...(s.config ? { config: s.config } : {}),
+  };
+}

@@ -11,6 +11,9 @@ export type CodexRequests = {
   "thread/read": { params: v2.ThreadReadParams; result: v2.ThreadReadResponse };
   "thread/list": { params: v2.ThreadListParams; result: v2.ThreadListResponse };
   "thread/turns/list": { params: v2.ThreadTurnsListParams; result: v2.ThreadTurnsListResponse };
+  "thread/fork": { params: v2.ThreadForkParams; result: v2.ThreadForkResponse };
+  "thread/archive": { params: v2.ThreadArchiveParams; result: v2.ThreadArchiveResponse };
+  "thread/name/set": { params: v2.ThreadSetNameParams; result: v2.ThreadSetNameResponse };
   "thread/unsubscribe": { params: v2.ThreadUnsubscribeParams; result: v2.ThreadUnsubscribeResponse };
   "thread/compact/start": { params: v2.ThreadCompactStartParams; result: v2.ThreadCompactStartResponse };
   "turn/start": { params: v2.TurnStartParams; result: v2.TurnStartResponse };
@@ -21,6 +24,9 @@ export type CodexRequests = {
   "model/list": { params: v2.ModelListParams; result: v2.ModelListResponse };
   "account/read": { params: v2.GetAccountParams; result: v2.GetAccountResponse };
   "account/login/start": { params: v2.LoginAccountParams; result: v2.LoginAccountResponse };
+  "account/login/cancel": { params: v2.CancelLoginAccountParams; result: v2.CancelLoginAccountResponse };
+  "account/logout": { params: undefined; result: v2.LogoutAccountResponse };
+  "skills/list": { params: v2.SkillsListParams; result: v2.SkillsListResponse };
 };
 
 export type CodexMethod = keyof CodexRequests;
