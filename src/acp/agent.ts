@@ -87,6 +87,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
   const deps: SessionDeps = {
     host,
     log,
+    showsTerminals: () => showsTerminals(state.clientCapabilities),
     sendUpdate: async (sessionId, update) => {
       if (!clientContext) throw new Error("no client connected");
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
@@ -285,4 +286,9 @@ async function validateCwd(cwd: string): Promise<string> {
   const info = await stat(cwd).catch(() => undefined);
   if (!info?.isDirectory()) throw invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
   return path.normalize(cwd);
+}
+
+/** Whether the client shows terminal cards (Zed's convention: `clientCapabilities._meta.terminal_output`). */
+export function showsTerminals(caps: acp.ClientCapabilities): boolean {
+  return caps._meta?.terminal_output === true;
 }

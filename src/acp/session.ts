@@ -34,6 +34,8 @@ export type SessionDeps = {
   log: Logger;
   /** Sends one `session/update` to the client; resolves when written. */
   sendUpdate(sessionId: string, update: SessionUpdate): Promise<void>;
+  /** Whether the client shows terminal cards (commands stream into them). */
+  showsTerminals(): boolean;
   /** Answers codex's server->client requests for this session (approvals, elicitations). */
   answerServerRequest(session: AcpSession, request: CodexServerRequest): Promise<unknown>;
 };
@@ -56,6 +58,7 @@ export class AcpSession {
   private readonly translator = new ThreadEventTranslator({
     cwd: () => this.settings.cwd,
     files: diskFiles,
+    terminalOutput: () => this.deps.showsTerminals(),
     onUnknown: (what) => this.deps.log.info({ sessionId: this.id, what }, "codex sent something this version does not know; not shown"),
   });
   private active: ActiveTurn | undefined;

@@ -34,6 +34,8 @@ export type ReplayOptions = {
   cwd?: string;
   /** Called for an item or input the replay cannot read (logged by the caller). */
   onSkip?: (reason: string, detail: unknown) => void;
+  /** The client shows terminal cards: commands replay as terminals with their output. */
+  terminalOutput?: boolean;
 };
 
 /** The updates that show `turns` (oldest first) to a client, in order. */
@@ -69,15 +71,18 @@ function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): S
       const text = itemText(item);
       if (text) return textUpdate(text.kind, text.text, item.id);
       const tool = asToolItem(item, onUnknown(opts));
-      return tool ? [toolCall(tool, turnEnded, opts)] : [];
+      return tool ? toolCall(tool, turnEnded, opts) : [];
     }
   }
 }
 
-/** A tool item as one `tool_call` with its final state: what it was, how it ended, what it printed. */
-function toolCall(item: ToolItem, turnEnded: boolean, opts: ReplayOptions): SessionUpdate {
+/**
+ * A tool item as one `tool_call` with its final state: what it was, how it ended, what it
+ * printed. A terminal card needs its output and exit after it exists: one update more.
+ */
+function toolCall(item: ToolItem, turnEnded: boolean, opts: ReplayOptions): SessionUpdate[] {
   // No file access: today's files say nothing about then.
-  const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}) };
+  const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}), ...(opts.terminalOutput ? { terminalOutput: true } : {}) };
   const view = describeItem(item, undefined, ctx);
   // The same rendering as live, without file access: a patch shows its hunks (full diffs for added files).
   const done = completedItemUpdate(item, undefined, ctx);
@@ -86,7 +91,7 @@ function toolCall(item: ToolItem, turnEnded: boolean, opts: ReplayOptions): Sess
   if (turnEnded && (status === "in_progress" || status === "pending")) status = "failed";
   const content = done.content ?? view.content;
   const locations = done.locations ?? view.locations;
-  return {
+  const call: SessionUpdate = {
     sessionUpdate: "tool_call",
     toolCallId: item.id,
     title: done.title ?? view.title,
@@ -96,7 +101,9 @@ function toolCall(item: ToolItem, turnEnded: boolean, opts: ReplayOptions): Sess
     ...(view.rawInput !== undefined ? { rawInput: view.rawInput } : {}),
     ...(content && content.length ? { content } : {}),
     ...(done.rawOutput !== undefined ? { rawOutput: done.rawOutput } : {}),
+    ...(view._meta ? { _meta: view._meta } : {}),
   };
+  return done._meta ? [call, { sessionUpdate: "tool_call_update", toolCallId: item.id, _meta: done._meta }] : [call];
 }
 
 function textUpdate(kind: "agent_message_chunk" | "agent_thought_chunk", text: string | undefined, messageId: string): SessionUpdate[] {

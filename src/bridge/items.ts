@@ -5,6 +5,7 @@
 // time (an older build against a newer Codex) it is shown generically and reported once.
 import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
 import { describeCommand, outputTail } from "./commands.js";
+import { isTerminalCommand, terminalExit, terminalView } from "./terminal.js";
 import { describeFileChange, fileChangeDiffs } from "./file-changes.js";
 import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
 import { objectFields } from "./json.js";
@@ -18,6 +19,8 @@ export type ItemContext = {
   files?: TextFiles;
   /** The session's working directory (relative paths of a patch). */
   cwd?: string;
+  /** The client shows terminal cards (Zed's `_meta.terminal_output`): commands become terminals. */
+  terminalOutput?: boolean;
   /** Called with the kind of an item this build does not know (a newer Codex). */
   onUnknown?: (kind: string) => void;
 };
@@ -80,8 +83,10 @@ export function mcpToolKind(tool: string, readOnlyHint: boolean | null | undefin
 /** How a tool item looks when it starts. */
 export function describeItem(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext = {}): ToolCallView {
   switch (item.type) {
-    case "commandExecution":
-      return describeCommand(item.command, item.cwd, item.commandActions);
+    case "commandExecution": {
+      const view = describeCommand(item.command, item.cwd, item.commandActions);
+      return isTerminalCommand(view, ctx.terminalOutput) ? terminalView(item, view) : view;
+    }
     case "fileChange":
       return describeFileChange(item, before, ctx.files);
     case "mcpToolCall":
@@ -127,7 +132,16 @@ function text(t: string): ToolCallContent {
 }
 
 /** The final update of a tool item. */
-export function completedItemUpdate(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext = {}): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
+export function completedItemUpdate(
+  item: ToolItem,
+  before: FileBefore | undefined,
+  ctx: ItemContext = {},
+  /** A terminal command's output already streamed to the client. */
+  outputShown = false,
+): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
+  if (item.type === "commandExecution" && isTerminalCommand(describeCommand(item.command, item.cwd, item.commandActions), ctx.terminalOutput)) {
+    return terminalExit(item, completedItemUpdate(item, before, { ...ctx, terminalOutput: false }), outputShown);
+  }
   const content: ToolCallContent[] = [];
   let rawOutput: unknown;
   switch (item.type) {

@@ -10,6 +10,7 @@ import { snapshotFileChange } from "./file-changes.js";
 import { itemText, notice } from "./item-text.js";
 import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from "./items.js";
 import { NativePatchWatcher } from "./native-patch.js";
+import { terminalOutput } from "./terminal.js";
 import type { FileBefore, Item, TextFiles, ToolCallView } from "./view.js";
 
 /** Streamed command output is re-sent at most this often (the final update always has it all). */
@@ -25,6 +26,8 @@ export type TranslatorOptions = {
   files?: TextFiles;
   /** Told once per notification method or item kind this build does not know. */
   onUnknown?: (what: string) => void;
+  /** The client shows terminal cards (Zed's `_meta.terminal_output`). */
+  terminalOutput?: () => boolean;
 };
 
 export class ThreadEventTranslator {
@@ -33,6 +36,8 @@ export class ThreadEventTranslator {
   private readonly views = new Map<string, ToolCallView>();
   private readonly before = new Map<string, FileBefore>();
   private readonly outputs = new Map<string, OutputState>();
+  /** Terminal commands whose output has streamed (their end need not repeat it). */
+  private readonly terminalStreamed = new Set<string>();
   private readonly nativePatches = new NativePatchWatcher();
   private readonly unknown = new Set<string>();
   private readonly now: () => number;
@@ -48,6 +53,7 @@ export class ThreadEventTranslator {
     this.views.clear();
     this.before.clear();
     this.outputs.clear();
+    this.terminalStreamed.clear();
     this.nativePatches.clear();
   }
 
@@ -175,6 +181,7 @@ export class ThreadEventTranslator {
     return {
       ...(this.opts.files ? { files: this.opts.files } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
+      ...(this.opts.terminalOutput?.() ? { terminalOutput: true } : {}),
       onUnknown: (kind) => this.reportOnce(`item kind ${kind}`),
     };
   }
@@ -200,6 +207,12 @@ export class ThreadEventTranslator {
 
   private outputDelta(itemId: string, delta: string): SessionUpdate[] {
     if (!this.announced.has(itemId)) return [];
+    if (this.views.get(itemId)?.content?.[0]?.type === "terminal") {
+      // A terminal shows every chunk once, in order; nothing is kept here.
+      if (!delta) return [];
+      this.terminalStreamed.add(itemId);
+      return [terminalOutput(itemId, delta)];
+    }
     const state = this.outputs.get(itemId) ?? { tail: "", total: 0, lastSent: 0 };
     this.outputs.set(itemId, state);
     state.total += delta.length;
@@ -230,7 +243,7 @@ export class ThreadEventTranslator {
     const item = asToolItem(completed, ctx);
     if (!item) return [];
     const updates: SessionUpdate[] = this.announced.has(item.id) ? [] : this.itemStarted(item);
-    updates.push(completedItemUpdate(item, this.before.get(item.id), ctx));
+    updates.push(completedItemUpdate(item, this.before.get(item.id), ctx, this.terminalStreamed.delete(item.id)));
     this.outputs.delete(item.id);
     this.before.delete(item.id);
     return updates;

@@ -40,7 +40,7 @@ function fakeServices(caps: acp.ClientCapabilities, answer: (s: Sent) => Promise
 }
 
 function newSession(id: string, settings: ThreadSettings): AcpSession {
-  return new AcpSession(id, settings, { host: {} as never, log: silent, sendUpdate: async () => undefined, answerServerRequest: async () => ({}) });
+  return new AcpSession(id, settings, { host: {} as never, log: silent, sendUpdate: async () => undefined, showsTerminals: () => false, answerServerRequest: async () => ({}) });
 }
 
 async function connect(settings: ThreadSettings): Promise<Client> {

@@ -1,0 +1,89 @@
+// Issue 13: live terminal cards for clients that declare Zed's terminal-output convention
+// (`clientCapabilities._meta.terminal_output`); text output for the others.
+import { readFile } from "node:fs/promises";
+import { afterEach, expect, it } from "vitest";
+import * as acp from "@agentclientprotocol/sdk";
+import { startAdapter, type Adapter } from "../support/adapter.js";
+import { textResponse, toolCall } from "../support/fake-model.js";
+
+let adapter: Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  adapter = undefined;
+});
+
+const TERMINALS: acp.ClientCapabilities = { _meta: { terminal_output: true } };
+type Meta = { terminal_info?: { terminal_id: string; cwd: string }; terminal_output?: { terminal_id: string; data: string }; terminal_exit?: { terminal_id: string; exit_code: number | null; signal: null } };
+const metaOf = (u: acp.SessionUpdate): Meta => ("_meta" in u && u._meta ? (u._meta as Meta) : {});
+
+async function run(caps: acp.ClientCapabilities, cmd: string) {
+  adapter = await startAdapter();
+  adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd }, { callId: "t1" })] }, textResponse("done"));
+  await adapter.initialize(caps);
+  const { sessionId } = await adapter.newSession();
+  expect((await adapter.prompt(sessionId, "run it")).stopReason).toBe("end_turn");
+  return { sessionId, updates: adapter.updatesOf(sessionId).filter((u) => "toolCallId" in u && u.toolCallId === "t1") };
+}
+
+it("a command is a terminal card: terminal content with terminal_info, its output streamed as terminal_output, then terminal_exit", async () => {
+  const { updates } = await run(TERMINALS, "printf 'one\\ntwo\\n'; exit 3");
+  const call = updates[0]!;
+  expect(call).toMatchObject({ sessionUpdate: "tool_call", kind: "execute", content: [{ type: "terminal", terminalId: "t1" }] });
+  expect(metaOf(call).terminal_info).toEqual({ terminal_id: "t1", cwd: adapter!.workspace });
+  const output = updates.map((u) => metaOf(u).terminal_output?.data ?? "").join("");
+  expect(output).toBe("one\ntwo\n");
+  const exits = updates.filter((u) => metaOf(u).terminal_exit);
+  expect(exits).toHaveLength(1);
+  expect(metaOf(exits[0]!).terminal_exit).toEqual({ terminal_id: "t1", exit_code: 3, signal: null });
+  expect(exits[0]).toMatchObject({ status: "failed" });
+  // The exit comes last, and no update replaced the terminal with text.
+  expect(updates.at(-1)).toBe(exits[0]);
+  for (const u of updates.slice(1)) expect("content" in u ? u.content : undefined).toBeUndefined();
+});
+
+it("without the declaration: text content only, no terminal", async () => {
+  const { updates } = await run({}, "printf 'one\\ntwo\\n'");
+  expect(JSON.stringify(updates)).not.toContain('"terminal"');
+  expect(JSON.stringify(updates)).not.toContain("terminal_output");
+  expect(JSON.stringify(updates.at(-1))).toContain("one\\ntwo");
+});
+
+it("a read stays a read card, not a terminal", async () => {
+  const { updates } = await run(TERMINALS, "cat package.json");
+  expect(updates[0]).toMatchObject({ kind: "read" });
+  expect(JSON.stringify(updates)).not.toContain("terminal_info");
+});
+
+it("history replays a command as a terminal with its output and exit", async () => {
+  const { sessionId } = await run(TERMINALS, "printf 'from history\\n'");
+  await adapter!.agent.request(acp.methods.agent.session.close, { sessionId });
+  const before = adapter!.updatesOf(sessionId).length;
+  await adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter!.workspace, mcpServers: [] });
+  const replayed = adapter!.updatesOf(sessionId).slice(before).filter((u) => "toolCallId" in u && u.toolCallId === "t1");
+  expect(replayed[0]).toMatchObject({ sessionUpdate: "tool_call", content: [{ type: "terminal", terminalId: "t1" }] });
+  expect(metaOf(replayed[1]!)).toEqual({ terminal_output: { terminal_id: "t1", data: "from history\n" }, terminal_exit: { terminal_id: "t1", exit_code: 0, signal: null } });
+});
+
+it("a 100 MB output streams through with the adapter's memory bounded", async () => {
+  adapter = await startAdapter();
+  // 100 lines of 1 MB, paced so that Codex streams them (it streams up to 10,000 chunks).
+  const cmd = "for i in $(seq 1 100); do head -c 1000000 /dev/zero | tr '\\0' 'x'; echo; sleep 0.02; done";
+  adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd, yield_time_ms: 60000 }, { callId: "big" })] }, textResponse("done"));
+  await adapter.initialize(TERMINALS);
+  const { sessionId } = await adapter.newSession();
+  const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${adapter!.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const before = await rss();
+  let peak = before;
+  const timer = setInterval(() => void rss().then((r) => (peak = Math.max(peak, r)), () => undefined), 50);
+  try {
+    expect((await adapter.prompt(sessionId, "print a lot")).stopReason).toBe("end_turn");
+  } finally {
+    clearInterval(timer);
+  }
+  const streamed = adapter.updatesOf(sessionId).reduce((n, u) => n + (metaOf(u).terminal_output?.data.length ?? 0), 0);
+  process.stderr.write(`[measure] terminal: ${streamed} characters streamed; adapter RSS ${before.toFixed(1)} -> peak ${peak.toFixed(1)} MiB\n`);
+  // Each chunk goes out as it comes (nothing accumulates): the peak is the heap's churn, far
+  // below the text streamed (held, it would take twice its size as JS strings).
+  expect(streamed).toBeGreaterThan(50_000_000);
+  expect(peak - before).toBeLessThan(128);
+}, 120_000);
