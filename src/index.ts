@@ -12,6 +12,9 @@ Usage:
                                     proxy an ACP agent and record the session as JSONL
   codex-cli-acp replay [--update] [--agent -- <cmd...>] FILE...
                                     replay recorded transcripts against an agent
+  codex-cli-acp login [--device-auth | --with-api-key]
+                                    sign in with the Codex bundled with this agent
+                                    (what the editor's "Sign in in a terminal" runs)
   codex-cli-acp --help | --version
 
 Environment:
@@ -43,6 +46,20 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (first === "record" || first === "replay") {
     const { runTranscriptCli } = await import("./transcripts/index.js");
     return runTranscriptCli(argv);
+  }
+  if (first === "login") {
+    // The bundled codex (not whatever `codex` is on PATH), in this terminal, with its own prompts.
+    const { locateCodex } = await import("./codex/locate.js");
+    const { spawn } = await import("node:child_process");
+    const codex = locateCodex();
+    const child = spawn(codex.file, [...codex.args, ...argv], { stdio: "inherit" });
+    return new Promise<number>((resolve) => {
+      child.on("error", (err) => {
+        process.stderr.write(`codex-cli-acp: cannot run codex: ${err.message}\n`);
+        resolve(1);
+      });
+      child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    });
   }
   if (first !== undefined) {
     process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${HELP}`);

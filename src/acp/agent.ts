@@ -17,20 +17,9 @@ import { randomUUID } from "node:crypto";
 import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session.js";
 import { forkParams, threadParams } from "./thread-config.js";
-import { authRequired, invalidParams, sessionNotFound, toRequestError } from "./errors.js";
+import { authMethods, requireCredentials } from "./auth.js";
+import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 
-export const AUTH_METHODS: acp.AuthMethod[] = [
-  {
-    id: "openai-api-key",
-    name: "OpenAI API key",
-    description: "Use the API key in OPENAI_API_KEY or CODEX_API_KEY from the agent's environment.",
-  },
-  {
-    id: "codex-login",
-    name: "Existing Codex login",
-    description: "Use the account you signed in with `codex login` (ChatGPT or API key).",
-  },
-];
 
 /** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
 export const DEFAULT_SETTINGS: Omit<ThreadSettings, "cwd"> = {
@@ -138,37 +127,14 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: state.agentCapabilities,
-        authMethods: AUTH_METHODS,
+        authMethods: authMethods(state.clientCapabilities),
         agentInfo: { name: "codex-cli-acp", title: "Codex CLI", version: VERSION },
         ...(Object.keys(initializeMeta).length > 0 ? { _meta: initializeMeta } : {}),
       };
     })
-    .onRequest(acp.methods.agent.authenticate, async ({ params }) => {
-      const client = await host.client().catch((err: unknown) => {
-        throw toRequestError(err);
-      });
-      if (params.methodId === "openai-api-key") {
-        const apiKey = process.env.OPENAI_API_KEY ?? process.env.CODEX_API_KEY;
-        if (!apiKey) throw authRequired("Set OPENAI_API_KEY (or CODEX_API_KEY) in the agent's environment");
-        await client.call("account/login/start", { type: "apiKey", apiKey }).catch((err: unknown) => {
-          throw toRequestError(err);
-        });
-        return {};
-      }
-      if (params.methodId === "codex-login") {
-        const account = await client.call("account/read", {}, accountResponseSchema).catch((err: unknown) => {
-          throw toRequestError(err);
-        });
-        if (!account.account && account.requiresOpenaiAuth) {
-          throw authRequired("Not signed in: run `codex login` in a terminal, then try again");
-        }
-        return {};
-      }
-      throw invalidParams({ methodId: params.methodId }, `Unknown auth method: ${params.methodId}`);
-    })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = await validateCwd(params.cwd);
-      await requireCredentials();
+      await requireCredentials(host, log, authMethods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
       const { response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
       return response as acp.NewSessionResponse;
     })
@@ -189,24 +155,6 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       }
       await session.cancel();
     });
-
-  /**
-   * Without credentials Codex would accept the session and then retry the model for minutes on
-   * the first prompt; the editor must instead hear ACP's auth-required error, which shows its
-   * sign-in choices. An API key in the environment counts (authenticate uses it).
-   */
-  async function requireCredentials(): Promise<void> {
-    if (process.env.OPENAI_API_KEY || process.env.CODEX_API_KEY) return;
-    const client = await host.client().catch((err: unknown) => {
-      throw toRequestError(err);
-    });
-    const account = await client.call("account/read", {}, accountResponseSchema).catch(() => undefined);
-    if (account && account.account === null && account.requiresOpenaiAuth) {
-      throw authRequired("Sign in to use Codex: run `codex login` in a terminal, or give the agent OPENAI_API_KEY, then try again", {
-        authMethods: AUTH_METHODS.map((m) => m.id),
-      });
-    }
-  }
 
   const handle: AgentHandle = { services, sessionOf, initializeMeta };
   for (const feature of features) feature.install?.(app, handle);

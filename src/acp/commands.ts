@@ -6,6 +6,7 @@ import type { UserInput } from "../codex/index.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import { modePreset } from "./modes.js";
 import { setThreadName } from "./session-admin.js";
+import { signOut } from "./auth-requests.js";
 import type { AcpSession } from "./session.js";
 
 const COMMANDS: acp.AvailableCommand[] = [
@@ -13,6 +14,7 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "compact", description: "Summarize the conversation to free up context" },
   { name: "init", description: "Create an AGENTS.md file with instructions for Codex" },
   { name: "status", description: "Show the session's model, mode, token usage and directory" },
+  { name: "logout", description: "Sign out of Codex (the next session asks to sign in)" },
   { name: "rename", description: "Rename this session", input: { hint: "the new title" } },
   { name: "plan", description: "Plan mode: Codex explores, asks and proposes a plan without changing anything (/plan off to leave)", input: { hint: "optional: what to plan, or off" } },
 ];
@@ -99,6 +101,10 @@ async function runCommand(
           delivery: "inline",
         }),
       );
+    case "logout":
+      await signOut({ services });
+      await say(session, "Signed out of Codex. New sessions will ask you to sign in.\n");
+      return { stopReason: "end_turn" };
     case "rename": {
       const title = cmd.args.replace(/\s+/g, " ").trim();
       if (!title) {

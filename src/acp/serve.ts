@@ -12,6 +12,7 @@ import type { SessionFeature } from "./features.js";
 import { fileToolsFeature } from "./file-tools.js";
 import { registerLifecycle } from "./lifecycle.js";
 import { registerSessionAdmin } from "./session-admin.js";
+import { registerAuthRequests } from "./auth-requests.js";
 import { titlesFeature } from "./titles.js";
 import { approvalsFeature } from "./approvals.js";
 import { commandsFeature } from "./commands.js";
@@ -33,6 +34,7 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   const agent = createAgent({ host, log, features: sessionFeatures() });
   registerLifecycle(agent);
   registerSessionAdmin(agent);
+  registerAuthRequests(agent);
   // The client closing our stdout (it quit mid-stream) is a normal end, like closing stdin.
   let outputClosed!: () => void;
   const outputGone = new Promise<void>((resolve) => (outputClosed = resolve));

@@ -5,6 +5,7 @@ import type { Logger } from "../log/index.js";
 import { deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
 import { AppServerClient, CodexExitedError, CodexStartError, type ExitInfo } from "./client.js";
 import { locateCodex, type CodexCommand } from "./locate.js";
+import { initializeResultSchema } from "./schemas.js";
 
 export type CodexHostOptions = {
   command?: CodexCommand;
@@ -29,6 +30,7 @@ export class CodexHost {
   private catalog: Promise<DerivedCatalog> | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private probing = false;
+  private home: string | undefined;
   /** Whether anything is waiting on codex (a running turn); set by the agent. */
   private busy: () => boolean = () => false;
 
@@ -58,7 +60,9 @@ export class CodexHost {
     const ready = client
       .request("initialize", { clientInfo: this.opts.clientInfo, capabilities: { experimentalApi: true } })
       .then(
-        () => {
+        (result) => {
+          const init = initializeResultSchema.safeParse(result);
+          if (init.success && init.data.codexHome) this.home = init.data.codexHome;
           client.notify("initialized");
           return client;
         },
@@ -75,6 +79,23 @@ export class CodexHost {
     void client.exited.then((exit) => {
       for (const listener of this.exitListeners) listener(exit, generation);
     });
+  }
+
+  /** CODEX_HOME as the running codex reported it (undefined before its first initialize). */
+  get codexHome(): string | undefined {
+    return this.home;
+  }
+
+  /**
+   * Replaces the child (the next client() starts a new one): for what codex reads only at start,
+   * such as credentials another process wrote. Sessions resume on the new child.
+   */
+  async restart(reason: string): Promise<void> {
+    const current = this.current;
+    if (!current?.client.alive) return;
+    this.log.info({ reason }, "restarting codex app-server");
+    current.client.kill("SIGTERM", reason);
+    await current.client.exited;
   }
 
   /** The live, initialized client, starting a new child when the previous one died. */

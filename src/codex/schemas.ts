@@ -60,6 +60,9 @@ export const turnCompletedSchema = z.looseObject({ threadId: z.string(), turn: t
 
 
 
+/** What the adapter reads from codex's `initialize` answer. */
+export const initializeResultSchema = z.looseObject({ codexHome: z.string().optional() });
+
 export const accountResponseSchema = z.looseObject({
   account: z.looseObject({ type: z.string() }).nullable(),
   requiresOpenaiAuth: z.boolean(),

@@ -18,7 +18,7 @@ async function start(responses: ScriptedResponse[] = []) {
 }
 
 describe("slash commands", () => {
-  it("available_commands_update lists review, compact, init, status, rename and plan", async () => {
+  it("available_commands_update lists review, compact, init, status, logout, rename and plan", async () => {
     const sessionId = await start();
     const update = adapter!.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update");
     expect(update).toEqual({
@@ -28,6 +28,7 @@ describe("slash commands", () => {
         { name: "compact", description: expect.any(String) },
         { name: "init", description: expect.any(String) },
         { name: "status", description: expect.any(String) },
+        { name: "logout", description: expect.any(String) },
         { name: "rename", description: expect.any(String), input: { hint: expect.any(String) } },
         { name: "plan", description: expect.any(String), input: { hint: expect.any(String) } },
       ],

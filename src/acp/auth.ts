@@ -1,0 +1,83 @@
+// Which sign-in methods the editor is offered, and whether Codex can be used now. A terminal
+// login or `codex login` writes CODEX_HOME/auth.json from another process, which a running
+// app-server never rereads: when that file appears while codex says "not signed in", the child
+// is restarted (only when no turn runs) so the new account takes effect without restarting us.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type * as acp from "@agentclientprotocol/sdk";
+import { accountResponseSchema, type CodexHost } from "../codex/index.js";
+import type { Logger } from "../log/index.js";
+import { authRequired, toRequestError } from "./errors.js";
+
+export const AUTH = {
+  apiKey: "openai-api-key",
+  browser: "chatgpt",
+  deviceCode: "chatgpt-device-code",
+  terminal: "codex-login-terminal",
+  terminalDeviceCode: "codex-login-terminal-device-code",
+  existing: "codex-login",
+} as const;
+
+/** Whether a browser can likely be opened here (not over SSH, a display on Linux, NO_BROWSER unset). */
+export function browserLikely(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
+  if (env.NO_BROWSER) return false;
+  if (env.SSH_CONNECTION || env.SSH_TTY) return false;
+  if (platform === "linux") return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
+  return true;
+}
+
+/** The sign-in methods for this client: each only where it can work. */
+export function authMethods(caps: acp.ClientCapabilities, env: NodeJS.ProcessEnv = process.env): acp.AuthMethod[] {
+  const methods: acp.AuthMethod[] = [
+    {
+      id: AUTH.apiKey,
+      name: "OpenAI API key",
+      description: "An API key given by the editor, or OPENAI_API_KEY / CODEX_API_KEY in the agent's environment.",
+      _meta: { "api-key": { provider: "openai" } },
+    },
+  ];
+  if (browserLikely(env)) methods.push({ id: AUTH.browser, name: "ChatGPT", description: "Sign in with your ChatGPT account in the browser." });
+  if (caps.elicitation?.url) {
+    methods.push({ id: AUTH.deviceCode, name: "ChatGPT (device code)", description: "Open a page on any device and enter a one-time code (works over SSH)." });
+  }
+  if (caps.auth?.terminal) {
+    methods.push(
+      { type: "terminal", id: AUTH.terminal, name: "Sign in in a terminal", description: "Runs the Codex login bundled with this agent in the editor's terminal.", args: ["login"] },
+      {
+        type: "terminal",
+        id: AUTH.terminalDeviceCode,
+        name: "Sign in in a terminal (device code)",
+        description: "The same, with a one-time code instead of a browser on this machine (SSH, containers).",
+        args: ["login", "--device-auth"],
+      },
+    );
+  }
+  methods.push({ id: AUTH.existing, name: "Existing Codex login", description: "Use the account you signed in with `codex login` (ChatGPT or API key)." });
+  return methods;
+}
+
+/**
+ * Fails with ACP's auth-required error (naming the methods) when Codex has no usable account,
+ * before any model request: without it Codex would accept the session and then retry the model
+ * for minutes on the first prompt. An API key in the environment counts.
+ */
+export async function requireCredentials(host: CodexHost, log: Logger, methods: readonly acp.AuthMethod[], busy: () => boolean): Promise<void> {
+  if (process.env.OPENAI_API_KEY || process.env.CODEX_API_KEY) return;
+  const signedIn = async (): Promise<boolean> => {
+    const client = await host.client().catch((err: unknown) => {
+      throw toRequestError(err);
+    });
+    const account = await client.call("account/read", {}, accountResponseSchema).catch(() => undefined);
+    return !(account && account.account === null && account.requiresOpenaiAuth);
+  };
+  if (await signedIn()) return;
+  const home = host.codexHome;
+  if (home && existsSync(path.join(home, "auth.json")) && !busy()) {
+    log.info("credentials were written by another process (a terminal login?); restarting codex to use them");
+    await host.restart("new credentials on disk");
+    if (await signedIn()) return;
+  }
+  throw authRequired("Sign in to use Codex: pick a sign-in method, run `codex login` in a terminal, or give the agent OPENAI_API_KEY, then try again", {
+    authMethods: methods.map((m) => m.id),
+  });
+}
