@@ -2,11 +2,13 @@
 // `available_commands_update` and run through the app-server method that does each one.
 // Unknown `/x` text is an ordinary prompt for the model.
 import * as acp from "@agentclientprotocol/sdk";
-import type { UserInput } from "../codex/index.js";
+import type { UserInput, v2 } from "../codex/index.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import { modePreset } from "./modes.js";
 import { setThreadName } from "./session-admin.js";
 import { signOut } from "./auth-requests.js";
+import { mcpStatusText } from "./mcp-servers.js";
+import { listSkills, skillCommand, skillInput, skillsText, type Skill } from "./skills.js";
 import type { AcpSession } from "./session.js";
 
 const COMMANDS: acp.AvailableCommand[] = [
@@ -16,6 +18,10 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "status", description: "Show the session's model, mode, token usage and directory" },
   { name: "logout", description: "Sign out of Codex (the next session asks to sign in)" },
   { name: "rename", description: "Rename this session", input: { hint: "the new title" } },
+  { name: "skills", description: "List the Codex skills available here (each is also a command)" },
+  { name: "mcp", description: "Show the MCP servers of this session and their state" },
+  { name: "review-branch", description: "Ask Codex to review this branch against a base branch", input: { hint: "base branch (default: main)" } },
+  { name: "review-commit", description: "Ask Codex to review one commit", input: { hint: "commit sha" } },
   { name: "plan", description: "Plan mode: Codex explores, asks and proposes a plan without changing anything (/plan off to leave)", input: { hint: "optional: what to plan, or off" } },
 ];
 
@@ -28,48 +34,77 @@ const INIT_PROMPT = [
 ].join(" ");
 
 type Usage = { total?: number; last?: number; window?: number | null };
+type CommandState = { usage: Usage; skills: Skill[] };
 
-/** Advertises the commands, runs them when a prompt is one, and keeps the token usage /status shows. */
+/** Advertises the commands (built-in and skills), runs them when a prompt is one, and keeps the token usage /status shows. */
 export function commandsFeature(): SessionFeature {
-  const usageOf = new WeakMap<AcpSession, Usage>();
+  const builtIn: ReadonlySet<string> = new Set(COMMANDS.map((c) => c.name));
+  const states = new WeakMap<AcpSession, CommandState>();
+  const unsubscribe = new WeakMap<AcpSession, () => void>();
   return {
-  name: "commands",
-  handlePrompt(session, prompt, agent) {
-    const cmd = parseCommand(prompt);
-    if (!cmd) return undefined;
-    return runCommand(session, cmd, agent.services, (input) => session.prompt(input), usageOf.get(session) ?? {});
-  },
-  detach(session) {
-    usageOf.delete(session);
-  },
-  attach(session, opening) {
-    const usage: Usage = {};
-    usageOf.set(session, usage);
-    session.threadListeners.add((n) => {
-      if (n.method !== "thread/tokenUsage/updated") return;
-      const u = n.params.tokenUsage;
-      usage.total = u.total.totalTokens;
-      usage.last = u.last.totalTokens;
-      usage.window = u.modelContextWindow;
-    });
-    const advertise = () => {
-      if (!session.isClosed) void session.send({ sessionUpdate: "available_commands_update", availableCommands: COMMANDS }).catch(() => undefined);
-    };
-    // session/load and session/resume: the client already knows the id, so queue it now,
-    // in order ahead of the history replay (a fixed position, as transcripts expect).
-    // session/new: only after the response is written, or the client would not know the session.
-    if (opening.kind === "new") setTimeout(advertise, 0);
-    else advertise();
-  },
+    name: "commands",
+    handlePrompt(session, prompt, agent) {
+      const state = states.get(session) ?? { usage: {}, skills: [] };
+      const cmd = parseCommand(prompt, builtIn, state.skills);
+      if (!cmd) return undefined;
+      const skill = state.skills.find((k) => k.command === cmd.name);
+      if (skill) return session.prompt(skillInput(skill, cmd.args));
+      return runCommand(session, cmd, agent.services, (input) => session.prompt(input), state);
+    },
+    detach(session) {
+      unsubscribe.get(session)?.();
+      unsubscribe.delete(session);
+      states.delete(session);
+    },
+    async attach(session, opening, _response, services) {
+      const state: CommandState = { usage: {}, skills: [] };
+      states.set(session, state);
+      session.threadListeners.add((n) => {
+        if (n.method !== "thread/tokenUsage/updated") return;
+        const u = n.params.tokenUsage;
+        state.usage.total = u.total.totalTokens;
+        state.usage.last = u.last.totalTokens;
+        state.usage.window = u.modelContextWindow;
+      });
+      const advertise = (): void => {
+        if (session.isClosed) return;
+        const availableCommands = [...COMMANDS, ...state.skills.map(skillCommand)];
+        void session.send({ sessionUpdate: "available_commands_update", availableCommands }).catch(() => undefined);
+      };
+      const refresh = async (forceReload = false): Promise<void> => {
+        try {
+          const client = await services.host.client();
+          state.skills = await listSkills(client, session.roots.slice(), builtIn, forceReload);
+        } catch (err) {
+          services.log.debug({ err: String(err), sessionId: session.id }, "skills/list failed; no skill commands");
+        }
+      };
+      const client = await services.host.client().catch(() => undefined);
+      const stop = client?.onNotification((method) => {
+        if (method === "skills/changed") void refresh(true).then(advertise);
+      });
+      if (stop) unsubscribe.set(session, stop);
+      // session/load and session/resume: the client already knows the id, so queue it now, in
+      // order ahead of the history replay (a fixed position, as transcripts expect). session/new:
+      // only after the response is written (the client would not know the session), and without
+      // holding the response up for the skills.
+      if (opening.kind === "new") {
+        const listed = refresh();
+        setTimeout(() => void listed.then(advertise), 0);
+      } else {
+        await refresh();
+        advertise();
+      }
+    },
   };
 }
 
-/** `/name rest` when the prompt starts with one of our commands, else undefined. */
-function parseCommand(prompt: acp.ContentBlock[]): { name: string; args: string } | undefined {
+/** `/name rest` when the prompt starts with one of our commands (or a skill's), else undefined. */
+function parseCommand(prompt: acp.ContentBlock[], builtIn: ReadonlySet<string>, skills: readonly Skill[]): { name: string; args: string } | undefined {
   const first = prompt[0];
   if (!first || first.type !== "text") return undefined;
-  const m = /^\/([a-zA-Z][\w-]*)(?:\s+([\s\S]*))?$/.exec(first.text.trim());
-  if (!m || !COMMANDS.some((c) => c.name === m[1])) return undefined;
+  const m = /^\/([a-zA-Z][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(first.text.trim());
+  if (!m || !(builtIn.has(m[1]!) || skills.some((k) => k.command === m[1]))) return undefined;
   const rest = [m[2] ?? "", ...prompt.slice(1).map((b) => (b.type === "text" ? b.text : ""))].join(" ").trim();
   return { name: m[1]!, args: rest };
 }
@@ -84,14 +119,14 @@ async function runCommand(
   cmd: { name: string; args: string },
   services: AgentServices,
   runPrompt: (input: UserInput[]) => Promise<acp.PromptResponse>,
-  usage: Usage,
+  state: CommandState,
 ): Promise<acp.PromptResponse> {
   services.log.info({ sessionId: session.id, command: cmd.name }, "slash command");
   switch (cmd.name) {
     case "init":
       return runPrompt([{ type: "text", text: cmd.args ? `${INIT_PROMPT}\n\nAlso: ${cmd.args}` : INIT_PROMPT, text_elements: [] }]);
     case "status":
-      await say(session, statusText(session, usage));
+      await say(session, statusText(session, state.usage));
       return { stopReason: "end_turn" };
     case "review":
       return session.runTurn("review/start", (client) =>
@@ -101,6 +136,18 @@ async function runCommand(
           delivery: "inline",
         }),
       );
+    case "skills":
+      await say(session, skillsText(state.skills));
+      return { stopReason: "end_turn" };
+    case "mcp":
+      await say(session, await mcpStatusText(session, services));
+      return { stopReason: "end_turn" };
+    case "review-branch":
+    case "review-commit": {
+      const target: v2.ReviewTarget =
+        cmd.name === "review-branch" ? { type: "baseBranch", branch: cmd.args || "main" } : cmd.args ? { type: "commit", sha: cmd.args, title: null } : { type: "commit", sha: "HEAD", title: null };
+      return session.runTurn("review/start", (client) => client.call("review/start", { threadId: session.id, target, delivery: "inline" }));
+    }
     case "logout":
       await signOut({ services });
       await say(session, "Signed out of Codex. New sessions will ask you to sign in.\n");

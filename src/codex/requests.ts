@@ -26,6 +26,7 @@ export type CodexRequests = {
   "account/login/start": { params: v2.LoginAccountParams; result: v2.LoginAccountResponse };
   "account/login/cancel": { params: v2.CancelLoginAccountParams; result: v2.CancelLoginAccountResponse };
   "account/logout": { params: undefined; result: v2.LogoutAccountResponse };
+  "mcpServerStatus/list": { params: v2.ListMcpServerStatusParams; result: v2.ListMcpServerStatusResponse };
   "skills/list": { params: v2.SkillsListParams; result: v2.SkillsListResponse };
 };
 

@@ -72,7 +72,8 @@ export const accountResponseSchema = z.looseObject({
 export type UserInput =
   | { type: "text"; text: string; text_elements: [] }
   | { type: "image"; url: string }
-  | { type: "localImage"; path: string };
+  | { type: "localImage"; path: string }
+  | { type: "skill"; name: string; path: string };
 
 export type AskForApproval = "untrusted" | "on-request" | "never";
 export type SandboxMode = "read-only" | "workspace-write" | "danger-full-access";

@@ -1,4 +1,6 @@
 // Issue 4: slash commands advertised after session/new and run through Codex's own methods.
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAdapter, messageText, type Adapter } from "../support/adapter.js";
 import type { ScriptedResponse } from "../support/fake-model.js";
@@ -18,10 +20,11 @@ async function start(responses: ScriptedResponse[] = []) {
 }
 
 describe("slash commands", () => {
-  it("available_commands_update lists review, compact, init, status, logout, rename and plan", async () => {
+  it("available_commands_update lists the built-in commands, then Codex's skills", async () => {
     const sessionId = await start();
     const update = adapter!.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update");
-    expect(update).toEqual({
+    const builtIn = update && "availableCommands" in update ? update.availableCommands.filter((c) => !c.description.startsWith("Skill: ")) : [];
+    expect({ sessionUpdate: "available_commands_update", availableCommands: builtIn }).toEqual({
       sessionUpdate: "available_commands_update",
       availableCommands: [
         { name: "review", description: expect.any(String), input: { hint: expect.any(String) } },
@@ -30,6 +33,10 @@ describe("slash commands", () => {
         { name: "status", description: expect.any(String) },
         { name: "logout", description: expect.any(String) },
         { name: "rename", description: expect.any(String), input: { hint: expect.any(String) } },
+        { name: "skills", description: expect.any(String) },
+        { name: "mcp", description: expect.any(String) },
+        { name: "review-branch", description: expect.any(String), input: { hint: expect.any(String) } },
+        { name: "review-commit", description: expect.any(String), input: { hint: expect.any(String) } },
         { name: "plan", description: expect.any(String), input: { hint: expect.any(String) } },
       ],
     });
@@ -66,6 +73,36 @@ describe("slash commands", () => {
     expect((await adapter!.prompt(sessionId, "/compact")).stopReason).toBe("end_turn");
     expect(adapter!.fake.requests).toHaveLength(2); // the summary request
     expect(messageText(adapter!.updatesOf(sessionId))).toContain("Context compacted.");
+  });
+
+  it("a project skill is a command: /<skill> sends $<skill> with Codex's skill item, and the model gets the skill", async () => {
+    adapter = await startAdapter({ responses: [{ items: [{ type: "message", text: "Hello!" }] }] });
+    await mkdir(path.join(adapter.workspace, ".agents/skills/greet"), { recursive: true });
+    await writeFile(path.join(adapter.workspace, ".agents/skills/greet/SKILL.md"), "---\nname: greet\ndescription: Greets the user warmly. More text.\n---\nSay hello in French.\n");
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
+    const update = adapter.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update");
+    expect(update && "availableCommands" in update ? update.availableCommands : []).toContainEqual({ name: "greet", description: "Skill: Greets the user warmly.", input: { hint: expect.any(String) } });
+    expect((await adapter.prompt(sessionId, "/greet briefly")).stopReason).toBe("end_turn");
+    const input = JSON.stringify(adapter.fake.requests[0]!.body.input);
+    expect(input).toContain("$greet briefly");
+    expect(input).toContain("Say hello in French.");
+    expect((await adapter.prompt(sessionId, "/skills")).stopReason).toBe("end_turn");
+    expect(messageText(adapter.updatesOf(sessionId))).toContain("`/greet`: Greets the user warmly.");
+  });
+
+  it("/mcp shows the session's MCP servers and their state", async () => {
+    const sessionId = await start();
+    expect((await adapter!.prompt(sessionId, "/mcp")).stopReason).toBe("end_turn");
+    expect(messageText(adapter!.updatesOf(sessionId))).toMatch(/\*\*acp_fs\*\*: connected, \d+ tools/);
+    expect(adapter!.fake.requests).toHaveLength(0);
+  });
+
+  it("/review-commit reviews a commit", async () => {
+    const sessionId = await start([{ items: [{ type: "message", text: "Looks fine." }] }]);
+    expect((await adapter!.prompt(sessionId, "/review-commit abc1234")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter!.fake.requests[0]!.body.input)).toContain("abc1234");
   });
 
   it("an unknown /command goes to the model unchanged", async () => {
