@@ -19,6 +19,8 @@ const modelSchema = z.looseObject({
   isDefault: z.boolean().optional(),
   supportedReasoningEfforts: z.array(z.looseObject({ reasoningEffort: z.string(), description: z.string().optional() })).default([]),
   defaultReasoningEffort: z.string().nullish(),
+  serviceTiers: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().optional() })).default([]),
+  defaultServiceTier: z.string().nullish(),
 });
 type Model = z.infer<typeof modelSchema>;
 const modelListSchema = z.looseObject({ data: z.array(modelSchema), nextCursor: z.string().nullish() });
@@ -107,8 +109,27 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
         options: efforts.map((e) => ({ value: e.reasoningEffort, name: effortName(e.reasoningEffort), ...(e.description ? { description: e.description } : {}) })),
       });
     }
+    const tiers = modelEntry(state, current)?.serviceTiers ?? [];
+    if (tiers.length > 0) {
+      options.push({
+        id: "service_tier",
+        name: "Speed",
+        category: "model",
+        type: "select",
+        currentValue: serviceTierOf(session, state),
+        options: [{ value: STANDARD_TIER, name: "Standard" }, ...tiers.map((t) => ({ value: t.id, name: t.name, ...(t.description ? { description: t.description } : {}) }))],
+      });
+    }
   }
   return options;
+}
+
+/** Codex's word for no particular service tier. */
+const STANDARD_TIER = "default";
+
+/** The tier in effect: the one chosen in this session, else the model's default. */
+function serviceTierOf(session: AcpSession, state: ConfigState): string {
+  return session.settings.serviceTier ?? modelEntry(state, session.settings.model)?.defaultServiceTier ?? STANDARD_TIER;
 }
 
 function effortName(effort: string): string {
@@ -136,7 +157,11 @@ async function setConfigOption(session: AcpSession, state: ConfigState, configId
       const efforts = model?.supportedReasoningEfforts.map((e) => e.reasoningEffort) ?? [];
       const effort = session.settings.effort;
       const keepEffort = !model || (effort !== undefined && efforts.includes(effort));
-      session.update({ settings: { model: model?.model ?? value, ...(keepEffort ? {} : { effort: model.defaultReasoningEffort ?? efforts[0] }) } });
+      const tier = session.settings.serviceTier;
+      const keepTier = tier === undefined || tier === STANDARD_TIER || model?.serviceTiers.some((t) => t.id === tier) === true;
+      session.update({
+        settings: { model: model?.model ?? value, ...(keepEffort ? {} : { effort: model.defaultReasoningEffort ?? efforts[0] }), ...(keepTier ? {} : { serviceTier: undefined }) },
+      });
       break;
     }
     case "reasoning_effort": {
@@ -145,6 +170,14 @@ async function setConfigOption(session: AcpSession, state: ConfigState, configId
         throw invalidParams({ value }, `The model ${session.settings.model ?? ""} supports the reasoning efforts ${efforts.join(", ") || "(none)"}; not "${value}"`);
       }
       session.update({ settings: { effort: value } });
+      break;
+    }
+    case "service_tier": {
+      const tiers = [STANDARD_TIER, ...(modelEntry(state, session.settings.model)?.serviceTiers.map((t) => t.id) ?? [])];
+      if (tiers.length === 1 || !tiers.includes(value)) {
+        throw invalidParams({ value }, `The model ${session.settings.model ?? ""} offers the speeds ${tiers.join(", ")}; not "${value}"`);
+      }
+      session.update({ settings: { serviceTier: value } });
       break;
     }
     default:

@@ -195,6 +195,7 @@ export class AcpSession {
         ...(this.settings.effort ? { effort: this.settings.effort } : {}),
         ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
         ...(this.settings.sandboxPolicy ? { sandboxPolicy: this.settings.sandboxPolicy } : {}),
+        ...(this.settings.serviceTier ? { serviceTier: this.settings.serviceTier === "default" ? null : this.settings.serviceTier } : {}),
         ...(this.settings.collaborationMode && this.settings.model
           ? // null instructions: Codex's own for the mode. It overrides model and effort, so both go along.
             { collaborationMode: { mode: this.settings.collaborationMode, settings: { model: this.settings.model, reasoning_effort: this.settings.effort ?? null, developer_instructions: null } } }

@@ -12,6 +12,8 @@ export type ThreadSettings = {
   /** Codex's ReasoningEffort (a string in its schema). */
   effort?: string;
   developerInstructions?: string;
+  /** The service tier chosen for the next turns ("default": standard speed); unset, the model's default. */
+  serviceTier?: string;
   /** Codex's collaboration mode for the next turns ("plan": the model plans and asks, changes nothing). */
   collaborationMode?: ModeKind;
   /** Per-thread config overrides (Codex's config.toml keys). */

@@ -87,10 +87,10 @@ describe("modes", () => {
 });
 
 describe("config options", () => {
-  it("session/new lists mode, collaboration mode, model (from model/list) and reasoning effort (the model's efforts)", async () => {
+  it("session/new lists mode, collaboration mode, model (from model/list), reasoning effort (the model's efforts) and speed", async () => {
     const { session } = await start([]);
     const byId = Object.fromEntries((session.configOptions ?? []).map((o) => [o.id, o]));
-    expect(Object.keys(byId)).toEqual(["mode", "collaboration_mode", "model", "reasoning_effort"]);
+    expect(Object.keys(byId)).toEqual(["mode", "collaboration_mode", "model", "reasoning_effort", "service_tier"]);
     expect(byId.mode).toMatchObject({ type: "select", category: "mode", currentValue: "auto" });
     expect(byId.model).toMatchObject({ type: "select", category: "model", currentValue: "fake-model" });
     const models = (byId.model as { options: Array<{ value: string }> }).options.map((o) => o.value);
@@ -129,5 +129,25 @@ describe("config options", () => {
     await expect(set("model", "no-such-model")).rejects.toMatchObject({ code: -32602 });
     await expect(set("reasoning_effort", "ludicrous")).rejects.toMatchObject({ code: -32602 });
     await expect(set("colour", "blue")).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe("speed (service tier)", () => {
+  it("offered for a model with service tiers; the choice reaches the model request, standard sends none", async () => {
+    const { session } = await start([done, done, done]);
+    const { sessionId } = session;
+    const afterModel = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "gpt-6-sol" });
+    expect(afterModel.configOptions.find((o) => o.id === "service_tier")).toMatchObject({
+      type: "select",
+      currentValue: "priority",
+      options: [{ value: "default", name: "Standard" }, expect.objectContaining({ value: "priority", name: "Fast" })],
+    });
+    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", value: "priority" });
+    await adapter!.prompt(sessionId, "fast");
+    expect(adapter!.fake.requests.at(-1)!.body.service_tier).toBe("priority");
+    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", value: "default" });
+    await adapter!.prompt(sessionId, "standard");
+    expect(adapter!.fake.requests.at(-1)!.body.service_tier ?? null).toBeNull();
+    await expect(adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", value: "warp" })).rejects.toMatchObject({ code: -32602 });
   });
 });
