@@ -14,6 +14,8 @@ export type ModePreset = {
   description: string;
   approvalPolicy: "on-request" | "never";
   sandbox: "read-only" | "workspace-write" | "danger-full-access";
+  /** Who answers Codex's approval requests: the user (unset) or Codex's auto-reviewer. */
+  approvalsReviewer?: "auto_review";
 };
 
 export const MODES: readonly ModePreset[] = [
@@ -32,6 +34,14 @@ export const MODES: readonly ModePreset[] = [
     sandbox: "workspace-write",
   },
   {
+    id: "auto-review",
+    name: "Auto-review",
+    description: "Like Auto, but Codex's own reviewer decides on going outside the workspace or using the network, instead of asking you.",
+    approvalPolicy: "on-request",
+    sandbox: "workspace-write",
+    approvalsReviewer: "auto_review",
+  },
+  {
     id: "full-access",
     name: "Full Access",
     description: "Codex edits files, runs commands and uses the network without asking. Use with care.",
@@ -48,7 +58,8 @@ export function modePreset(id: string): ModePreset | undefined {
 
 /** The mode whose preset the settings match (auto when they match none). */
 function modeOfSettings(settings: ThreadSettings): SessionMode {
-  return MODES.find((m) => m.approvalPolicy === settings.approvalPolicy && m.sandbox === settings.sandbox)?.id ?? DEFAULT_MODE;
+  const reviewer = settings.approvalsReviewer === "auto_review" ? "auto_review" : undefined;
+  return MODES.find((m) => m.approvalPolicy === settings.approvalPolicy && m.sandbox === settings.sandbox && m.approvalsReviewer === reviewer)?.id ?? DEFAULT_MODE;
 }
 
 /** turn/start's sandboxPolicy for a preset (the sandbox of thread/start, in its v2 shape). */
@@ -84,7 +95,13 @@ export async function setMode(session: AcpSession, modeId: string, services: Age
   const told = session.mode !== preset.id ? session.send({ sessionUpdate: "current_mode_update", currentModeId: preset.id }) : undefined;
   session.update({
     mode: preset.id,
-    settings: { approvalPolicy: preset.approvalPolicy, sandbox: preset.sandbox, sandboxPolicy: sandboxPolicyOf(preset.sandbox, session.roots) },
+    settings: {
+      approvalPolicy: preset.approvalPolicy,
+      sandbox: preset.sandbox,
+      sandboxPolicy: sandboxPolicyOf(preset.sandbox, session.roots),
+      // "user" explicitly: leaving auto-review must reach Codex too.
+      approvalsReviewer: preset.approvalsReviewer ?? "user",
+    },
   });
   services.log.info({ sessionId: session.id, mode: preset.id }, "mode set");
   await told;

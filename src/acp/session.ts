@@ -195,6 +195,7 @@ export class AcpSession {
         ...(this.settings.effort ? { effort: this.settings.effort } : {}),
         ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
         ...(this.settings.sandboxPolicy ? { sandboxPolicy: this.settings.sandboxPolicy } : {}),
+        ...(this.settings.approvalsReviewer ? { approvalsReviewer: this.settings.approvalsReviewer } : {}),
         ...(this.settings.serviceTier ? { serviceTier: this.settings.serviceTier === "default" ? null : this.settings.serviceTier } : {}),
         ...(this.settings.collaborationMode && this.settings.model
           ? // null instructions: Codex's own for the mode. It overrides model and effort, so both go along.

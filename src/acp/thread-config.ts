@@ -6,6 +6,8 @@ export type ThreadSettings = {
   cwd: string;
   approvalPolicy?: v2.AskForApproval;
   sandbox?: v2.SandboxMode;
+  /** Who answers Codex's approval requests (auto-review mode: Codex's reviewer). */
+  approvalsReviewer?: v2.ApprovalsReviewer;
   /** Sent with every `turn/start` (the sandbox of a mode chosen after the thread started). */
   sandboxPolicy?: v2.SandboxPolicy;
   model?: string;
@@ -46,6 +48,7 @@ export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.
     cwd: s.cwd,
     ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
     ...(s.sandbox ? { sandbox: s.sandbox } : {}),
+    ...(s.approvalsReviewer ? { approvalsReviewer: s.approvalsReviewer } : {}),
     ...(s.model ? { model: s.model } : {}),
     ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
     ...(s.config ? { config: s.config } : {}),

@@ -91,6 +91,9 @@ export class ThreadEventTranslator {
         return n.params.willRetry && n.params.error.message ? [notice(`${n.params.error.message} (retrying…)`)] : [];
       case "deprecationNotice":
         return [notice(`Deprecated: ${n.params.summary}${n.params.details ? ` ${n.params.details}` : ""}`)];
+      case "guardianWarning":
+        // What Codex's auto-reviewer decided (auto-review mode): the user should know.
+        return n.params.message ? [notice(n.params.message)] : [];
       case "model/rerouted":
         return [notice(`Codex switched this turn to the model ${n.params.toModel}.`)];
       // Thread and turn lifecycle: the session and its features follow these, not the client.
@@ -133,7 +136,6 @@ export class ThreadEventTranslator {
       case "item/mcpToolCall/progress":
       case "model/verification":
       case "model/safetyBuffering/updated":
-      case "guardianWarning":
       case "configWarning":
       // Not about a conversation: account, servers, processes, realtime audio, other clients.
       case "skills/changed":

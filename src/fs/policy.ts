@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-export type SessionMode = "read-only" | "auto" | "full-access";
+export type SessionMode = "read-only" | "auto" | "auto-review" | "full-access";
 export type WriteDecision = "allow" | "ask" | "deny";
 
 /**
@@ -66,8 +66,8 @@ export function isInsideRoots(p: string, roots: readonly string[]): boolean {
 }
 
 /**
- * read-only -> deny; full-access -> allow; auto -> allow when the canonical path is inside one of
- * the (canonical) roots, else ask.
+ * read-only -> deny; full-access -> allow; auto (and auto-review) -> allow when the canonical path
+ * is inside one of the (canonical) roots, else ask.
  */
 export function decideWrite(opts: { mode: SessionMode; roots: readonly string[]; path: string }): WriteDecision {
   if (opts.mode === "read-only") return "deny";

@@ -29,16 +29,34 @@ async function start(responses: ScriptedResponse[]) {
 }
 
 describe("modes", () => {
-  it("session/new offers the three modes, auto current", async () => {
+  it("session/new offers the four modes, auto current", async () => {
     const { session } = await start([]);
     expect(session.modes).toEqual({
       currentModeId: "auto",
       availableModes: [
         { id: "read-only", name: "Read Only", description: expect.any(String) },
         { id: "auto", name: "Auto", description: expect.any(String) },
+        { id: "auto-review", name: "Auto-review", description: expect.any(String) },
         { id: "full-access", name: "Full Access", description: expect.any(String) },
       ],
     });
+  });
+
+  it("auto-review: Codex's reviewer answers an approval instead of the user, and the user sees its decision", async () => {
+    const target = path.join("/var/tmp", `cca-auto-review-${process.pid}-${Date.now()}.txt`);
+    const escalated = toolCall("exec_command", { cmd: `echo hi > ${target}`, sandbox_permissions: "require_escalated", justification: "write outside" }, { callId: "g1" });
+    // The second model request is the reviewer's (model codex-auto-review); it approves.
+    const { asked, session } = await start([{ items: [escalated] }, { items: [{ type: "message", text: '{"outcome":"allow","risk_level":"low","rationale":"harmless echo"}' }] }, done]);
+    try {
+      await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "auto-review" });
+      expect((await adapter!.prompt(session.sessionId, "write it")).stopReason).toBe("end_turn");
+      expect(asked).toHaveLength(0);
+      expect(adapter!.fake.requests[1]!.body.model).toBe("codex-auto-review");
+      expect(await readFile(target, "utf8")).toBe("hi\n");
+      expect(JSON.stringify(adapter!.updatesOf(session.sessionId))).toContain("Automatic approval review approved");
+    } finally {
+      await rm(target, { force: true });
+    }
   });
 
   it("auto edits the workspace without asking; after set_mode read-only the very next patch asks (and a reject leaves the file)", async () => {
