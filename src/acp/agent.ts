@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto";
 import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session.js";
 import { forkParams, threadParams } from "./thread-config.js";
-import { authMethods, requireCredentials } from "./auth.js";
+import { authMethods, CredentialCheck } from "./auth.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 
 
@@ -111,6 +111,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
   };
 
   const initializeMeta: Record<string, unknown> = {};
+  const credentials = new CredentialCheck(host, log);
   const app = acp
     .agent({ name: "codex-cli-acp" })
     .onConnect((connection) => {
@@ -122,6 +123,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
       // After this answer is sent (setImmediate), so warming up never delays it.
       setImmediate(() => {
+        credentials.warm();
         for (const feature of features) feature.initialized?.(services);
       });
       return {
@@ -134,7 +136,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = await validateCwd(params.cwd);
-      await requireCredentials(host, log, authMethods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
+      await credentials.require(authMethods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
       const { response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
       return response as acp.NewSessionResponse;
     })

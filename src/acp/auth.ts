@@ -5,7 +5,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import { accountResponseSchema, type CodexHost } from "../codex/index.js";
+import { accountResponseSchema, type AppServerClient, type CodexHost } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import { authRequired, toRequestError } from "./errors.js";
 
@@ -57,27 +57,69 @@ export function authMethods(caps: acp.ClientCapabilities, env: NodeJS.ProcessEnv
 }
 
 /**
- * Fails with ACP's auth-required error (naming the methods) when Codex has no usable account,
- * before any model request: without it Codex would accept the session and then retry the model
- * for minutes on the first prompt. An API key in the environment counts.
+ * Whether Codex has a usable account, remembered per codex child until Codex says the account
+ * changed (`account/updated`: a login or logout): `session/new` asks it every time, and a read
+ * of Codex's account costs 4-16 ms on its critical path.
  */
-export async function requireCredentials(host: CodexHost, log: Logger, methods: readonly acp.AuthMethod[], busy: () => boolean): Promise<void> {
-  if (process.env.OPENAI_API_KEY || process.env.CODEX_API_KEY) return;
-  const signedIn = async (): Promise<boolean> => {
-    const client = await host.client().catch((err: unknown) => {
-      throw toRequestError(err);
-    });
-    const account = await client.call("account/read", {}, accountResponseSchema).catch(() => undefined);
-    return !(account && account.account === null && account.requiresOpenaiAuth);
-  };
-  if (await signedIn()) return;
-  const home = host.codexHome;
-  if (home && existsSync(path.join(home, "auth.json")) && !busy()) {
-    log.info("credentials were written by another process (a terminal login?); restarting codex to use them");
-    await host.restart("new credentials on disk");
-    if (await signedIn()) return;
+export class CredentialCheck {
+  private known: { generation: number; signedIn: Promise<boolean> } | undefined;
+  private watching: AppServerClient | undefined;
+
+  constructor(
+    private readonly host: CodexHost,
+    private readonly log: Logger,
+  ) {}
+
+  /** Reads the account now (e.g. right after initialize), so the first session/new finds it known. */
+  warm(): void {
+    void this.signedIn().catch(() => undefined);
   }
-  throw authRequired("Sign in to use Codex: pick a sign-in method, run `codex login` in a terminal, or give the agent OPENAI_API_KEY, then try again", {
-    authMethods: methods.map((m) => m.id),
-  });
+
+  forget(): void {
+    this.known = undefined;
+  }
+
+  private signedIn(): Promise<boolean> {
+    if (process.env.OPENAI_API_KEY || process.env.CODEX_API_KEY) return Promise.resolve(true);
+    const generation = this.host.currentGeneration;
+    if (this.known && this.known.generation === generation) return this.known.signedIn;
+    const signedIn = (async () => {
+      const client = await this.host.client();
+      if (this.watching !== client) {
+        this.watching = client;
+        client.onNotification((method) => {
+          if (method === "account/updated" || method === "account/login/completed") this.forget();
+        });
+      }
+      const account = await client.call("account/read", {}, accountResponseSchema).catch(() => undefined);
+      return !(account && account.account === null && account.requiresOpenaiAuth);
+    })();
+    this.known = { generation, signedIn };
+    signedIn.catch(() => this.forget());
+    return signedIn;
+  }
+
+  /**
+   * Fails with ACP's auth-required error (naming the methods) when Codex has no usable account,
+   * before any model request: without it Codex would accept the session and then retry the model
+   * for minutes on the first prompt. An API key in the environment counts. A login another process
+   * wrote (CODEX_HOME/auth.json) is read by restarting an idle codex child.
+   */
+  async require(methods: readonly acp.AuthMethod[], busy: () => boolean): Promise<void> {
+    const check = (): Promise<boolean> =>
+      this.signedIn().catch((err: unknown) => {
+        throw toRequestError(err);
+      });
+    if (await check()) return;
+    const home = this.host.codexHome;
+    if (home && existsSync(path.join(home, "auth.json")) && !busy()) {
+      this.log.info("credentials were written by another process (a terminal login?); restarting codex to use them");
+      await this.host.restart("new credentials on disk");
+      this.forget();
+      if (await check()) return;
+    }
+    throw authRequired("Sign in to use Codex: pick a sign-in method, run `codex login` in a terminal, or give the agent OPENAI_API_KEY, then try again", {
+      authMethods: methods.map((m) => m.id),
+    });
+  }
 }

@@ -79,10 +79,10 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     name: "file-tools",
 
     initialized(services: AgentServices): void {
-      if (!editorWrites(services)) return;
-      // Off the critical path: the first session/new then finds the catalog ready.
+      // Off the critical path: the first session/new then finds the endpoint listening, the MCP SDK
+      // loaded (loading it blocks the event loop for 20-35 ms) and the catalog derived.
       void getServer(services).start().catch(() => undefined);
-      void catalogPath(services);
+      if (editorWrites(services)) void catalogPath(services);
     },
 
     async prepare(opening: SessionOpening, services: AgentServices): Promise<void> {
