@@ -15,6 +15,8 @@ export type AdapterOptions = {
   responses?: ScriptedResponse[];
   /** Registers client-side handlers (fs/*, permissions) on the SDK client before it connects. */
   setupClient?: (app: acp.ClientApp) => void;
+  /** The agent's entry point (default: this checkout's dist/index.js). */
+  bin?: string;
   extraConfig?: string;
   env?: Record<string, string>;
   /** Reuse an existing fake model / CODEX_HOME (e.g. a second adapter process on the same history). */
@@ -50,7 +52,7 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
   if (opts.fake && opts.responses) fake.enqueue(...opts.responses);
   const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig }));
   const workspace = opts.workspace ?? (await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-ws-"))));
-  const child = spawn(process.execPath, [DIST_BIN], {
+  const child = spawn(process.execPath, [opts.bin ?? DIST_BIN], {
     env: { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", ...opts.env },
     stdio: ["pipe", "pipe", "pipe"],
   });

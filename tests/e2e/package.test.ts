@@ -1,0 +1,54 @@
+// Issue 16: the packed tarball is what users install. It holds what runs (no source maps, the
+// license, the README and every file the README links to) and, unpacked beside the dependencies,
+// completes a handshake and a turn against the fake model. (The dependencies come from this
+// checkout: a test may not reach the registry.)
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { messageText, startAdapter, type Adapter } from "../support/adapter.js";
+import { textResponse } from "../support/fake-model.js";
+
+const repo = path.resolve(import.meta.dirname, "../..");
+let dir: string;
+let pkg: string;
+let adapter: Adapter | undefined;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "cca-pack-"));
+  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: repo, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  execFileSync("tar", ["-xzf", path.join(dir, out), "-C", dir]);
+  pkg = path.join(dir, "package");
+  await symlink(path.join(repo, "node_modules"), path.join(pkg, "node_modules"), "dir");
+}, 60_000);
+
+afterAll(async () => {
+  await adapter?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+it("holds what runs: the bin, the license, the README and the files it links to; no source maps", async () => {
+  const manifest = JSON.parse(await readFile(path.join(pkg, "package.json"), "utf8")) as { bin: Record<string, string>; engines: { node: string }; license: string; scripts: Record<string, string> };
+  expect(existsSync(path.join(pkg, manifest.bin["codex-cli-acp"]!))).toBe(true);
+  expect(manifest.engines.node).toBe(">=20");
+  expect(manifest.scripts.prepare).toBeUndefined(); // nothing runs at install
+  expect((await readFile(path.join(pkg, "LICENSE"), "utf8")).startsWith("\n                                 Apache License")).toBe(true);
+  expect((await readdir(path.join(pkg, "dist"))).filter((f) => f.endsWith(".map"))).toEqual([]);
+  const readme = await readFile(path.join(pkg, "README.md"), "utf8");
+  const links = [...readme.matchAll(/\]\(([^)#]+)\)/g)].map((m) => m[1]!).filter((l) => !/^https?:/.test(l));
+  expect(links.length).toBeGreaterThan(0);
+  for (const link of links) expect(existsSync(path.join(pkg, link)), `README links to ${link}`).toBe(true);
+});
+
+it("runs from the package: --help, then a handshake and a turn", async () => {
+  const help = execFileSync(process.execPath, [path.join(pkg, "dist/index.js"), "--help"], { encoding: "utf8" });
+  expect(help).toContain("agent_servers");
+  adapter = await startAdapter({ bin: path.join(pkg, "dist/index.js"), responses: [textResponse("from the package")] });
+  const init = await adapter.initialize();
+  expect(init.agentInfo?.name).toBe("codex-cli-acp");
+  const { sessionId } = await adapter.newSession();
+  expect((await adapter.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
+  expect(messageText(adapter.updatesOf(sessionId))).toBe("from the package");
+}, 60_000);
