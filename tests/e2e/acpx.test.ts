@@ -1,0 +1,82 @@
+// Issue 16: a real third-party ACP client (acpx, a dev dependency) drives the agent: a text turn,
+// an approved command, a rejected command and a file-tool read served by acpx's own fs.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createCodexHome, startFakeModel, textResponse, toolCall, type FakeModel } from "../../src/fake-model/index.js";
+import { DIST_BIN } from "../support/adapter.js";
+
+const run = promisify(execFile);
+const ACPX = path.resolve(import.meta.dirname, "../../node_modules/acpx/dist/cli.js");
+let fake: FakeModel;
+let workspace: string;
+let env: NodeJS.ProcessEnv;
+const cleanup: string[] = [];
+
+beforeEach(async () => {
+  fake = await startFakeModel([]);
+  const home = await createCodexHome({ modelUrl: fake.url });
+  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-acpx-ws-")));
+  const acpxHome = await mkdtemp(path.join(os.tmpdir(), "cca-acpx-home-"));
+  cleanup.push(workspace, acpxHome);
+  // acpx keeps its own state under HOME: a fresh one per test.
+  env = { ...process.env, ...home.env, HOME: acpxHome, CODEX_ACP_LOG_LEVEL: "warn" };
+});
+
+afterEach(async () => {
+  await fake.close();
+  for (const d of cleanup.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+async function acpx(policy: "--approve-all" | "--deny-all", prompt: string): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [ACPX, "--agent", `${process.execPath} ${DIST_BIN}`, "--cwd", workspace, policy, "--format", "text", "--timeout", "60", "exec", prompt], { env, timeout: 90_000 });
+    return { stdout, stderr, code: 0 };
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; code?: number };
+    return { stdout: e.stdout ?? "", stderr: e.stderr ?? "", code: typeof e.code === "number" ? e.code : 1 };
+  }
+}
+
+const escalated = (cmd: string, callId: string) => toolCall("exec_command", { cmd, sandbox_permissions: "require_escalated", justification: "needs it" }, { callId });
+
+describe.skipIf(!existsSync(ACPX))("through acpx", () => {
+  it("a text turn", async () => {
+    fake.enqueue(textResponse("Hello from codex-cli-acp."));
+    const r = await acpx("--approve-all", "say hello");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Hello from codex-cli-acp.");
+  });
+
+  it("an approved command runs", async () => {
+    const target = path.join(workspace, "approved.txt");
+    fake.enqueue({ items: [escalated(`echo yes > ${target}`, "c1")] }, textResponse("ran it"));
+    const r = await acpx("--approve-all", "write the file");
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readFile(target, "utf8")).toBe("yes\n");
+  });
+
+  it("a rejected command does not run, and the turn still ends", async () => {
+    const target = path.join(workspace, "rejected.txt");
+    fake.enqueue({ items: [escalated(`echo no > ${target}`, "c2")] }, textResponse("could not"));
+    const r = await acpx("--deny-all", "write the file");
+    expect(existsSync(target)).toBe(false);
+    expect(r.stdout + r.stderr).toMatch(/could not|denied|reject|cancel/i);
+  });
+
+  it("a file-tool read is served by acpx's fs", async () => {
+    await writeFile(path.join(workspace, "notes.txt"), "read me through acpx\n");
+    fake.enqueue(
+      { items: [toolCall("read_text_file", { path: path.join(workspace, "notes.txt") }, { callId: "r1", namespace: "mcp__acp_fs" })] },
+      textResponse("read it"),
+    );
+    const r = await acpx("--approve-all", "read notes.txt");
+    expect(r.code, r.stderr).toBe(0);
+    const next = JSON.stringify(fake.requests[1]?.body.input ?? []);
+    expect(next).toContain("read me through acpx");
+  });
+});
