@@ -8,6 +8,7 @@
 // CODEX_HOME and `-c` overrides (the user's own `model_catalog_json` when set, else Codex's);
 // everything else of it is kept, so the model list and every model's behaviour stay the same.
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -44,6 +45,55 @@ function run(command: CodexCommand, args: string[], env: NodeJS.ProcessEnv): Pro
   });
 }
 
+/** The catalog in effect, as Codex prints it (falling back to its bundled one). */
+async function catalogInEffect(command: CodexCommand, overrides: string[], env: NodeJS.ProcessEnv, log: Logger): Promise<{ raw: string; source: DerivedCatalog["source"] }> {
+  try {
+    return { raw: await run(command, [...overrides, "debug", "models"], env), source: "in-effect" };
+  } catch (err) {
+    log.warn({ reason: err instanceof Error ? err.message.slice(0, 300) : String(err) }, "codex debug models failed; deriving from the bundled catalog");
+    return { raw: await run(command, [...overrides, "debug", "models", "--bundled"], env), source: "bundled" };
+  }
+}
+
+function withoutNativePatch(raw: string): { json: string; slugs: string[] } {
+  const catalog = catalogSchema.parse(JSON.parse(raw));
+  const derived = { ...catalog, models: catalog.models.map((m) => ({ ...m, apply_patch_tool_type: null })) };
+  return { json: JSON.stringify(derived), slugs: catalog.models.map((m) => m.slug) };
+}
+
+/** Replaces a file's content at once (a thread starting meanwhile reads the old or the new). */
+async function replaceFile(file: string, content: string): Promise<void> {
+  const tmp = `${file}.${process.pid}.tmp`;
+  await fs.writeFile(tmp, content, { mode: 0o600 });
+  await fs.rename(tmp, file);
+}
+
+/**
+ * The last derived catalog, kept across launches (`codex debug models` costs 30-250 ms while codex
+ * starts, on the first session/new's critical path). Keyed by what decides the catalog: the codex
+ * binary, the `-c` overrides, CODEX_HOME and its config.toml; a model list Codex refreshes from the
+ * network can still change it, so each launch re-derives in the background and updates both the
+ * cache and this process's copy. Kept in a directory only this user can use (checked, not assumed).
+ */
+async function catalogCache(command: CodexCommand, overrides: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  try {
+    const home = env.CODEX_HOME ?? path.join(os.homedir(), ".codex");
+    const [bin, config] = await Promise.all([fs.stat(command.file), fs.stat(path.join(home, "config.toml")).catch(() => undefined)]);
+    const key = createHash("sha256")
+      .update(JSON.stringify([command.file, command.args, bin.size, bin.mtimeMs, overrides, home, config?.mtimeMs ?? null]))
+      .digest("hex")
+      .slice(0, 32);
+    const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+    const dir = path.join(os.tmpdir(), `codex-cli-acp-cache-${uid ?? "user"}`);
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    const st = await fs.lstat(dir);
+    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o077) !== 0) return undefined;
+    return path.join(dir, `catalog-${key}.json`);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Derives the catalog into a private temporary directory; `dispose` removes it. */
 export async function deriveCatalogWithoutNativePatch(opts: {
   command: CodexCommand;
@@ -53,21 +103,43 @@ export async function deriveCatalogWithoutNativePatch(opts: {
 }): Promise<DerivedCatalog> {
   const env = opts.env ?? process.env;
   const overrides = configOverrides(opts.args);
-  let source: DerivedCatalog["source"] = "in-effect";
-  let raw: string;
-  try {
-    raw = await run(opts.command, [...overrides, "debug", "models"], env);
-  } catch (err) {
-    opts.log.warn({ reason: err instanceof Error ? err.message.slice(0, 300) : String(err) }, "codex debug models failed; deriving from the bundled catalog");
-    source = "bundled";
-    raw = await run(opts.command, [...overrides, "debug", "models", "--bundled"], env);
-  }
-  const catalog = catalogSchema.parse(JSON.parse(raw));
-  const derived = { ...catalog, models: catalog.models.map((m) => ({ ...m, apply_patch_tool_type: null })) };
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "codex-cli-acp-catalog-")); // 0700: only this user
   const file = path.join(dir, "models.json");
-  await fs.writeFile(file, JSON.stringify(derived), { mode: 0o600 });
-  const slugs = catalog.models.map((m) => m.slug);
-  opts.log.debug({ file, source, models: slugs.length }, "model catalog without the native apply_patch written");
+  const cacheFile = await catalogCache(opts.command, overrides, env);
+  const fresh = (async () => {
+    const { raw, source } = await catalogInEffect(opts.command, overrides, env, opts.log);
+    const derived = withoutNativePatch(raw);
+    if (cacheFile) await replaceFile(cacheFile, derived.json).catch(() => undefined);
+    return { ...derived, source };
+  })();
+  const cached = cacheFile ? await fs.readFile(cacheFile, "utf8").catch(() => undefined) : undefined;
+  let slugs: string[] | undefined;
+  if (cached) {
+    try {
+      slugs = catalogSchema.parse(JSON.parse(cached)).models.map((m) => m.slug);
+      await fs.writeFile(file, cached, { mode: 0o600 });
+      // Still derived in the background: a changed catalog serves the threads started after it.
+      void fresh
+        .then(
+        async (derived) => {
+          if (derived.json === cached) return;
+          await replaceFile(file, derived.json);
+          opts.log.info({ models: derived.slugs.length }, "the model catalog changed since the last launch; updated");
+        },
+        () => undefined,
+      )
+      .catch(() => undefined); // disposed meanwhile
+    } catch {
+      slugs = undefined; // unreadable: derive now
+    }
+  }
+  let source: DerivedCatalog["source"] = "in-effect";
+  if (!slugs) {
+    const derived = await fresh;
+    await fs.writeFile(file, derived.json, { mode: 0o600 });
+    slugs = derived.slugs;
+    source = derived.source;
+  } else fresh.catch(() => undefined);
+  opts.log.debug({ file, source, models: slugs.length, cached: Boolean(cached) }, "model catalog without the native apply_patch written");
   return { path: file, slugs, source, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
 }

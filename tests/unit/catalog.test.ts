@@ -49,6 +49,38 @@ describe("the catalog without the native apply_patch", () => {
     }
   });
 
+  it("a later launch starts from the cached catalog at once; a changed catalog replaces it in the background", async () => {
+    const own = path.join(home, "cached.json");
+    const probe = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: env(), log });
+    const base = (JSON.parse(await readFile(probe.path, "utf8")) as Catalog).models[0]!;
+    await probe.dispose();
+    const ownHome = await mkdtemp(path.join(os.tmpdir(), "cca-catalog-cache-"));
+    const ownEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, CODEX_HOME: ownHome, HOME: ownHome });
+    await writeFile(path.join(ownHome, "config.toml"), `model_catalog_json = ${JSON.stringify(own)}\n`);
+    const write = (slug: string) => writeFile(own, JSON.stringify({ models: [{ ...base, slug }] }));
+    try {
+      await write("first");
+      const one = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
+      expect(one.slugs).toEqual(["first"]);
+      await one.dispose();
+      // The catalog changes where the cache key cannot see it (a model list Codex refreshed).
+      await write("second");
+      const two = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
+      expect(two.slugs).toEqual(["first"]); // at once, from the cache
+      const until = Date.now() + 15_000;
+      while (!(await readFile(two.path, "utf8")).includes('"second"')) {
+        if (Date.now() > until) throw new Error("the background refresh never updated the catalog");
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await two.dispose();
+      const three = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
+      expect(three.slugs).toEqual(["second"]);
+      await three.dispose();
+    } finally {
+      await rm(ownHome, { recursive: true, force: true });
+    }
+  });
+
   it("passes on only the arguments `codex debug models` takes", () => {
     expect(configOverrides(["-c", "a=1", "--listen", "stdio://", "--enable", "x", "--config=b=2", "-cc=3", "--disable", "y"])).toEqual(["-c", "a=1", "--enable", "x", "--config=b=2", "-cc=3", "--disable", "y"]);
   });
