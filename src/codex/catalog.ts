@@ -18,6 +18,9 @@ import type { CodexCommand } from "./locate.js";
 
 const catalogSchema = z.looseObject({ models: z.array(z.looseObject({ slug: z.string() })) });
 
+/** With a cached catalog, how long after start-up it is derived again. */
+const REFRESH_DELAY_MS = 3_000;
+
 /** How long `codex debug models` may take (it may refresh a remote list) before the bundled catalog is used. */
 const DEBUG_MODELS_TIMEOUT_MS = 8_000;
 
@@ -106,40 +109,54 @@ export async function deriveCatalogWithoutNativePatch(opts: {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "codex-cli-acp-catalog-")); // 0700: only this user
   const file = path.join(dir, "models.json");
   const cacheFile = await catalogCache(opts.command, overrides, env);
-  const fresh = (async () => {
+  const derive = async (): Promise<{ json: string; slugs: string[]; source: DerivedCatalog["source"] }> => {
     const { raw, source } = await catalogInEffect(opts.command, overrides, env, opts.log);
     const derived = withoutNativePatch(raw);
     if (cacheFile) await replaceFile(cacheFile, derived.json).catch(() => undefined);
     return { ...derived, source };
-  })();
+  };
   const cached = cacheFile ? await fs.readFile(cacheFile, "utf8").catch(() => undefined) : undefined;
   let slugs: string[] | undefined;
+  let refresh: NodeJS.Timeout | undefined;
   if (cached) {
     try {
       slugs = catalogSchema.parse(JSON.parse(cached)).models.map((m) => m.slug);
       await fs.writeFile(file, cached, { mode: 0o600 });
-      // Still derived in the background: a changed catalog serves the threads started after it.
-      void fresh
-        .then(
-        async (derived) => {
-          if (derived.json === cached) return;
-          await replaceFile(file, derived.json);
-          opts.log.info({ models: derived.slugs.length }, "the model catalog changed since the last launch; updated");
-        },
-        () => undefined,
-      )
-      .catch(() => undefined); // disposed meanwhile
+      // Still derived, once start-up is over (a process spawned now would compete with codex's
+      // own start and the first session/new): a changed catalog serves the threads after it.
+      refresh = setTimeout(() => void refreshCopy(file, cached, derive, opts.log), REFRESH_DELAY_MS);
+      refresh.unref();
     } catch {
       slugs = undefined; // unreadable: derive now
     }
   }
   let source: DerivedCatalog["source"] = "in-effect";
   if (!slugs) {
-    const derived = await fresh;
+    const derived = await derive();
     await fs.writeFile(file, derived.json, { mode: 0o600 });
     slugs = derived.slugs;
     source = derived.source;
-  } else fresh.catch(() => undefined);
+  }
   opts.log.debug({ file, source, models: slugs.length, cached: Boolean(cached) }, "model catalog without the native apply_patch written");
-  return { path: file, slugs, source, dispose: () => fs.rm(dir, { recursive: true, force: true }) };
+  return {
+    path: file,
+    slugs,
+    source,
+    dispose: () => {
+      clearTimeout(refresh);
+      return fs.rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Derives the catalog again and puts it in `file` when it differs from what was cached. */
+async function refreshCopy(file: string, cached: string, derive: () => Promise<{ json: string; slugs: string[] }>, log: Logger): Promise<void> {
+  try {
+    const derived = await derive();
+    if (derived.json === cached) return;
+    await replaceFile(file, derived.json);
+    log.info({ models: derived.slugs.length }, "the model catalog changed since the last launch; updated");
+  } catch {
+    // Disposed meanwhile, or codex could not print it: the cached copy stays.
+  }
 }

@@ -2,8 +2,9 @@
 // with one endpoint per ACP session, each at its own random URL path and with its own random
 // bearer token. Requests are refused before any MCP handling when the Host header is not
 // loopback:port (403, DNS-rebinding protection), the path is unknown (404), or the token is not
-// this path's own (401). The MCP SDK is imported in the background when the server starts and
-// awaited only by the first request, so neither adapter start-up nor session/new wait for it.
+// this path's own (401). The MCP SDK is imported by the first request (codex connecting, right
+// after a thread starts): loading it blocks the event loop for 20-50 ms, which at start-up landed
+// on the first session/new; after thread/start it costs only the MCP handshake.
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -69,7 +70,7 @@ export class FileToolsServer {
 
   constructor(private readonly opts: FileToolsServerOptions) {}
 
-  /** Starts listening (idempotent) and begins loading the MCP SDK in the background. Resolves with the port. */
+  /** Starts listening (idempotent). Resolves with the port. */
   start(): Promise<number> {
     if (this.listening) return this.listening;
     this.listening = new Promise<number>((resolve, reject) => {
@@ -103,7 +104,6 @@ export class FileToolsServer {
         resolve((server.address() as AddressInfo).port);
       });
     });
-    void this.listening.then(() => this.loadSdk()).catch(() => undefined);
     return this.listening;
   }
 
