@@ -94,7 +94,10 @@ describe("slash commands", () => {
 
   it("/mcp shows the session's MCP servers and their state", async () => {
     const sessionId = await start();
-    expect((await adapter!.prompt(sessionId, "/mcp")).stopReason).toBe("end_turn");
+    // Codex connects to its servers in the background: "starting" first, then "connected".
+    const until = Date.now() + 10_000;
+    do expect((await adapter!.prompt(sessionId, "/mcp")).stopReason).toBe("end_turn");
+    while (!/\*\*acp_fs\*\*: connected/.test(messageText(adapter!.updatesOf(sessionId))) && Date.now() < until);
     expect(messageText(adapter!.updatesOf(sessionId))).toMatch(/\*\*acp_fs\*\*: connected, \d+ tools/);
     expect(adapter!.fake.requests).toHaveLength(0);
   });
