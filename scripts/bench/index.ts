@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCodexHome, startFakeModel, defaultCodexPath, type ScriptedResponse } from "../../src/fake-model/index.js";
+import { preparePeers } from "./peers.js";
 import { LinePeer } from "./rpc.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -32,13 +33,21 @@ const bigAnswer = (): ScriptedResponse => ({
   items: [{ type: "message", text: Array.from({ length: STREAM_DELTAS }, (_, i) => `w${i % 10} `).join(""), deltas: STREAM_DELTAS }],
 });
 
-type Side = "plain" | "adapter" | "adapter-fs";
-const SIDES: Side[] = ["plain", "adapter", "adapter-fs"];
-const LABEL: Record<Side, string> = { plain: "plain codex app-server", adapter: "codex-cli-acp (no caps)", "adapter-fs": "codex-cli-acp (fs, as Zed)" };
+type Side = string;
+const { peers, notes } = await preparePeers(path.resolve(import.meta.dirname, "../.."), env, CODEX);
+const SIDES: Side[] = ["plain", "adapter", "adapter-fs", ...peers.map((p) => p.name)];
+const LABEL: Record<Side, string> = {
+  plain: "plain codex app-server",
+  adapter: "codex-cli-acp (no caps)",
+  "adapter-fs": "codex-cli-acp (fs, as Zed)",
+  ...Object.fromEntries(peers.map((p) => [p.name, p.label])),
+};
 /** What Zed advertises: the editor's buffers for reads and writes, terminal cards. */
 const ZED_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { terminal_output: true } };
 
 function start(side: Side): LinePeer {
+  const peer = peers.find((p) => p.name === side);
+  if (peer) return new LinePeer(peer.file, peer.args, peer.env, { jsonrpc: true });
   return side === "plain"
     ? new LinePeer(CODEX, ["app-server"], env, { jsonrpc: false })
     : new LinePeer(process.execPath, [BIN], env, { jsonrpc: true });
@@ -49,7 +58,7 @@ async function handshake(peer: LinePeer, side: Side): Promise<void> {
     await peer.request("initialize", { clientInfo: { name: "bench", title: null, version: "1" }, capabilities: { experimentalApi: true } });
     peer.notify("initialized");
   } else {
-    await peer.request("initialize", { protocolVersion: 1, clientCapabilities: side === "adapter-fs" ? ZED_CAPS : {} });
+    await peer.request("initialize", { protocolVersion: 1, clientCapabilities: side === "adapter" ? {} : ZED_CAPS });
   }
 }
 
@@ -104,8 +113,8 @@ async function peakRss(pid: number): Promise<number> {
 
 const samples: Record<string, Record<Side, number[]>> = {};
 const add = (k: string, side: Side, v: number) => {
-  samples[k] ??= { plain: [], adapter: [], "adapter-fs": [] };
-  samples[k][side].push(v);
+  samples[k] ??= Object.fromEntries(SIDES.map((s) => [s, []]));
+  samples[k][side]!.push(v);
 };
 
 process.stderr.write(`bench: ${RUNS} runs per side, interleaved\n`);
@@ -133,25 +142,25 @@ for (let i = 0; i < RUNS; i++) {
 
 // Throughput and memory: one process per side, 5,000-delta turns alternating between the
 // sides (so drift in the machine's load hits both alike), then cancel latency.
-const rss: Record<Side, number> = { plain: 0, adapter: 0, "adapter-fs": 0 };
+const rss: Record<Side, number> = {};
 const cancelMs: number[] = [];
-const peers = {} as Record<Side, { peer: LinePeer; id: string }>;
+const open = {} as Record<Side, { peer: LinePeer; id: string }>;
 for (const side of SIDES) {
   const peer = start(side);
   await handshake(peer, side);
-  peers[side] = { peer, id: await openSession(peer, side) };
+  open[side] = { peer, id: await openSession(peer, side) };
 }
 for (let i = 0; i < Math.max(7, RUNS); i++) {
   for (const side of SIDES) {
     fake.enqueue(bigAnswer());
-    const r = await turn(peers[side].peer, side, peers[side].id, "stream please");
+    const r = await turn(open[side]!.peer, side, open[side]!.id, "stream please");
     if (r.chunks !== STREAM_DELTAS) process.stderr.write(`warning: ${side} saw ${r.chunks} chunks\n`);
     add(`chunks per second (${STREAM_DELTAS}-delta stream)`, side, (r.chunks - 1) / (r.span / 1000));
   }
 }
 {
   // Cancel latency: session/cancel mid-stream -> prompt result.
-  const { peer, id } = peers["adapter-fs"];
+  const { peer, id } = open["adapter-fs"]!;
   for (let i = 0; i < 5; i++) {
     fake.enqueue({ items: [{ type: "message", text: "a b c d e f g h", deltas: 8 }], delayMs: 100, hang: true });
     let t = 0;
@@ -170,18 +179,21 @@ for (let i = 0; i < Math.max(7, RUNS); i++) {
   }
 }
 for (const side of SIDES) {
-  rss[side] = await peakRss(peers[side].peer.child.pid!);
-  await peers[side].peer.close();
+  rss[side] = await peakRss(open[side]!.peer.child.pid!);
+  await open[side]!.peer.close();
 }
 
-const rows: string[][] = [["measure", ...SIDES.map((s) => LABEL[s]), "ratio fs / plain"]];
+// Ratios of codex-cli-acp with Zed's capabilities to each other side.
+const others = SIDES.filter((s) => s !== "adapter-fs" && s !== "adapter");
+const rows: string[][] = [["measure", ...SIDES.map((s) => LABEL[s]!), ...others.map((o) => `fs / ${o}`)]];
 for (const [name, s] of Object.entries(samples)) {
   const unit = name.startsWith("chunks") ? "/s" : " ms";
-  const fmt = (v: number) => (unit === "/s" ? `${Math.round(v).toLocaleString("en-US")}${unit}` : `${v.toFixed(1)}${unit}`);
-  rows.push([name, ...SIDES.map((side) => fmt(median(s[side]))), (median(s["adapter-fs"]) / median(s.plain)).toFixed(2)]);
+  const fmt = (v: number) => (Number.isNaN(v) ? "-" : unit === "/s" ? `${Math.round(v).toLocaleString("en-US")}${unit}` : `${v.toFixed(1)}${unit}`);
+  const med = (side: Side) => (s[side]?.length ? median(s[side]!) : NaN);
+  rows.push([name, ...SIDES.map((side) => fmt(med(side))), ...others.map((o) => (med("adapter-fs") / med(o)).toFixed(2))]);
 }
-rows.push(["peak RSS (adapter process only; codex child excluded)", `${rss.plain.toFixed(1)} MB (codex)`, `${rss.adapter.toFixed(1)} MB`, `${rss["adapter-fs"].toFixed(1)} MB`, "-"]);
-rows.push(["session/cancel -> prompt result (median of 5)", "-", "-", `${median(cancelMs).toFixed(1)} ms`, "-"]);
+rows.push(["peak RSS (adapter process; codex child excluded)", ...SIDES.map((side) => `${(rss[side] ?? 0).toFixed(1)} MB`), ...others.map(() => "-")]);
+rows.push(["session/cancel -> prompt result (median of 5)", ...SIDES.map((side) => (side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : "-")), ...others.map(() => "-")]);
 
 let extra: Row[] = [];
 try {
@@ -196,6 +208,7 @@ try {
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
 const out = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ")).join("\n");
 process.stdout.write(`\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.version}; ${os.cpus().length} cores)\n${out}\n`);
+if (notes.length) process.stdout.write(`${notes.map((n) => `note: ${n}`).join("\n")}\n`);
 if (extra.length) {
   process.stdout.write(`\nfile tools\n${extra.map((r) => `${r.name.padEnd(60)} ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ""}`).join("\n")}\n`);
 }
