@@ -21,11 +21,12 @@ import { mcpServersFeature } from "./mcp-servers.js";
 import { directoriesFeature } from "./directories.js";
 import { modesFeature } from "./modes.js";
 import { questionsFeature } from "./questions.js";
+import { mcpElicitationsFeature } from "./mcp-elicitations.js";
 import { steeringFeature } from "./steering.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, configOptionsFeature(), commandsFeature(), steeringFeature];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), commandsFeature(), steeringFeature];
 }
 
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
 import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
 import { toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
@@ -100,5 +101,46 @@ describe("an MCP server that fails to start", () => {
     await adapter.prompt(sessionId, "again");
     const again = JSON.stringify(adapter.fake.requests[1]!.body.input);
     expect(again.split("is not available in this session").length - 1).toBe(1);
+  });
+});
+
+describe("an MCP server asking the user (elicitation)", () => {
+  async function ask(caps: acp.ClientCapabilities, answer: acp.CreateElicitationResponse) {
+    const asked: acp.CreateElicitationRequest[] = [];
+    adapter = await startAdapter({
+      responses: [{ items: [toolCall("ask_color", {}, { namespace: "mcp__test_notes", callId: "ask1" })] }, done],
+      setupClient: (app) =>
+        app.onRequest(acp.methods.client.elicitation.create, ({ params }) => {
+          asked.push(params);
+          return answer;
+        }),
+    });
+    await adapter.initialize(caps);
+    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "test notes!", command: process.execPath, args: [SERVER], env: [] }] });
+    expect((await adapter.prompt(sessionId, "ask me")).stopReason).toBe("end_turn");
+    // What the model got back from the tool: the server's own account of the answer.
+    return { asked, output: JSON.stringify(adapter.fake.requests[1]!.body.input) };
+  }
+
+  it("is asked as an ACP form (titled choices kept), and the answer reaches the server", async () => {
+    const { asked, output } = await ask({ elicitation: { form: {} } }, { action: "accept", content: { color: "blue", shade: 3 } });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({
+      mode: "form",
+      message: "test_notes: Pick a color",
+      requestedSchema: {
+        type: "object",
+        properties: { color: { type: "string", title: "Color", oneOf: [{ const: "red", title: "Red" }, { const: "blue", title: "Blue" }] }, shade: { type: "integer", minimum: 1, maximum: 9 } },
+        required: ["color"],
+      },
+    });
+    expect(output).toMatch(/answer: .*action.*accept/);
+    expect(output).toMatch(/color.{0,8}blue/);
+  });
+
+  it("without form support the client is not asked and the server hears a decline", async () => {
+    const { asked, output } = await ask({}, { action: "accept", content: { color: "red" } });
+    expect(asked).toHaveLength(0);
+    expect(output).toMatch(/answer: .*action.*decline/);
   });
 });

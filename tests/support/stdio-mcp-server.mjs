@@ -2,6 +2,7 @@
 // TypeScript loader). Tools:
 //   lookup_word {word}  read-only (readOnlyHint): returns "definition of <word>"
 //   save_note {text}    not read-only (Codex asks before calling it): returns "saved: <text>"
+//   ask_color {}        read-only; asks the user (MCP elicitation, a form) and returns the answer
 // Every call is appended to $MCP_CALL_LOG (one JSON line) when that variable is set.
 import { appendFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -28,6 +29,26 @@ server.registerTool(
   async ({ text }) => {
     record("save_note", { text });
     return { content: [{ type: "text", text: `saved: ${text}` }] };
+  },
+);
+
+server.registerTool(
+  "ask_color",
+  { description: "Ask the user for a color", inputSchema: {}, annotations: { readOnlyHint: true } },
+  async () => {
+    record("ask_color", {});
+    const answer = await server.server.elicitInput({
+      message: "Pick a color",
+      requestedSchema: {
+        type: "object",
+        properties: {
+          color: { type: "string", title: "Color", enum: ["red", "blue"], enumNames: ["Red", "Blue"] },
+          shade: { type: "integer", title: "Shade", minimum: 1, maximum: 9 },
+        },
+        required: ["color"],
+      },
+    });
+    return { content: [{ type: "text", text: `answer: ${JSON.stringify(answer)}` }] };
   },
 );
 
