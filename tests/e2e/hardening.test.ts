@@ -175,6 +175,8 @@ describe("codex that cannot start", () => {
   it.each([
     ["bad CODEX_ACP_CODEX_ARGS", { CODEX_ACP_CODEX_ARGS: "--bogus-flag" }, "unexpected argument '--bogus-flag'"],
     ["a CODEX_HOME that does not exist", { CODEX_HOME: "/nonexistent/codex-home" }, 'CODEX_HOME points to "/nonexistent/codex-home"'],
+    // Unusable for writing whoever runs the test (a read-only directory does not stop root): a file.
+    ["a CODEX_HOME codex cannot use", { CODEX_HOME: process.execPath }, "that path is not a directory"],
   ])("%s: session/new says what is wrong, and not that a turn was interrupted", async (_what, env, said) => {
     adapter = await startAdapter({ env });
     await adapter.initialize({});
