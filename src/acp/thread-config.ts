@@ -42,8 +42,8 @@ export function mcpServerNames(config: ThreadSettings["config"]): Set<string> {
   return new Set(current && typeof current === "object" && !Array.isArray(current) ? Object.keys(current) : []);
 }
 
-/** Fields of `thread/start` / `thread/resume` derived from the session's settings. */
-export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.ThreadResumeParams, "threadId"> {
+/** What thread/start, thread/resume and thread/fork all take from the settings. */
+function commonParams(s: ThreadSettings) {
   return {
     cwd: s.cwd,
     ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
@@ -52,19 +52,15 @@ export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.
     ...(s.model ? { model: s.model } : {}),
     ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
     ...(s.config ? { config: s.config } : {}),
-    ...(s.rawEvents ? { experimentalRawEvents: true } : {}),
   };
 }
 
+/** Fields of `thread/start` / `thread/resume` derived from the session's settings. */
+export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.ThreadResumeParams, "threadId"> {
+  return { ...commonParams(s), ...(s.rawEvents ? { experimentalRawEvents: true } : {}) };
+}
 
 /** Fields of `thread/fork` from the settings (the fork runs with this session's settings, not the source's). */
 export function forkParams(s: ThreadSettings): Omit<v2.ThreadForkParams, "threadId"> {
-  return {
-    cwd: s.cwd,
-    ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
-    ...(s.sandbox ? { sandbox: s.sandbox } : {}),
-    ...(s.model ? { model: s.model } : {}),
-    ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
-    ...(s.config ? { config: s.config } : {}),
-  };
+  return commonParams(s);
 }
