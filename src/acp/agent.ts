@@ -166,7 +166,13 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
    * resumed (load/resume, `threadId` = the ACP session id), then features attach.
    */
   async function openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }> {
-    for (const feature of features) await feature.prepare?.(opening, services);
+    try {
+      for (const feature of features) await feature.prepare?.(opening, services);
+    } catch (err) {
+      // A refused request (a bad directory...): release what the features before it took.
+      for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
+      throw toRequestError(err);
+    }
     let session: AcpSession | undefined;
     // A codex that died (or was found hung and restarted) while the thread was being opened:
     // once more, on a new child.
@@ -206,6 +212,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
         ? await client.call("thread/fork", { threadId: opening.forkOf, ...forkParams(opening.settings), excludeTurns: true }, threadStartResponseSchema)
         : await client.call("thread/start", threadParams(opening.settings), threadStartResponseSchema);
       session = new AcpSession(started.thread.id, opening.settings, deps);
+      if (!opening.forkOf) session.countTokensFromZero();
       const thread = started.thread;
       opening.storedThread = () => Promise.resolve(thread);
     } else {

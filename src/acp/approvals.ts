@@ -37,7 +37,9 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
   const command = params.command ?? "";
   const choices = commandChoices(params);
   const forSession = choices.find((c) => c.answer === "acceptForSession");
-  if (command && forSession && state.commands.has(command)) return { decision: "acceptForSession" };
+  // What "always" was given for: the command, and for network access the host too.
+  const remembered = `${params.networkApprovalContext?.host ?? ""}\u0000${command}`;
+  if (command && forSession && state.commands.has(remembered)) return { decision: "acceptForSession" };
 
   const view = viewFor(session, itemId);
   const rawCommand = view?.rawInput && typeof view.rawInput === "object" && "command" in view.rawInput ? view.rawInput.command : undefined;
@@ -53,7 +55,7 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
     content: [text(`${why}\n\n$ ${shown}`)],
   };
   const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel");
-  if (optionId === OPTION.session && command) state.commands.add(command);
+  if (optionId === OPTION.session && command) state.commands.add(remembered);
   services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "command approval answered");
   return { decision: answer };
 }
@@ -83,7 +85,8 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
   const itemId = params.itemId;
   const item = session.items.get(itemId);
   const paths = item?.type === "fileChange" ? item.changes.map((c) => c.path) : [];
-  if (paths.length > 0 && paths.every((p) => state.paths.has(p))) return { decision: "acceptForSession" };
+  // A request for write access under a root is asked about whatever was allowed before.
+  if (!params.grantRoot && paths.length > 0 && paths.every((p) => state.paths.has(p))) return { decision: "acceptForSession" };
   const view = viewFor(session, itemId);
   const choices = fileChangeChoices(paths.length);
   const reason = params.reason || undefined;

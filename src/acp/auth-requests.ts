@@ -16,26 +16,50 @@ const LOGIN_TIMEOUT_MS = 10 * 60_000;
 const loginCompletedSchema = z.looseObject({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() });
 const apiKeyMetaSchema = z.looseObject({ "api-key": z.looseObject({ apiKey: z.string().min(1) }) });
 
-/** Opens a URL in the user's browser, detached (written by hand: three platform commands). */
-function openInBrowser(url: string): void {
-  const [cmd, args] = process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+/**
+ * Opens an https URL in the user's browser, detached (written by hand: three platform commands).
+ * Anything else is refused: the URL comes from codex and goes to a program that opens any scheme;
+ * on Windows no shell sees it (a `&` in a query would split a cmd line).
+ */
+function openInBrowser(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== "https:") return false;
+  const [cmd, args] = process.platform === "darwin" ? ["open", [parsed.href]] : process.platform === "win32" ? ["rundll32", ["url.dll,FileProtocolHandler", parsed.href]] : ["xdg-open", [parsed.href]];
   const child = spawn(cmd, args, { detached: true, stdio: "ignore" });
   child.on("error", () => undefined);
   child.unref();
+  return true;
 }
 
-/** Resolves when Codex reports the end of sign-in `loginId`. */
+/**
+ * Resolves when Codex reports the end of sign-in `loginId`; a cancel, the time limit or codex
+ * exiting end the wait (and Codex's login, which would otherwise keep its local server running).
+ */
 function loginCompleted(client: AppServerClient, loginId: string, signal: AbortSignal): Promise<{ success: boolean; error: string | null }> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(() => reject(authRequired("The sign-in did not complete within 10 minutes; try again"))), LOGIN_TIMEOUT_MS);
+    const giveUp = (message: string) => () => {
+      void client.call("account/login/cancel", { loginId }).catch(() => undefined);
+      reject(authRequired(message));
+    };
+    if (signal.aborted) return giveUp("The sign-in was cancelled")();
+    const timer = setTimeout(() => finish(giveUp("The sign-in did not complete within 10 minutes; try again")), LOGIN_TIMEOUT_MS);
+    void client.exited.then(() => finish(() => reject(authRequired("Codex stopped during the sign-in; try again"))));
     const stop = client.onNotification((method, params) => {
       if (method !== "account/login/completed") return;
       const done = loginCompletedSchema.safeParse(params);
       if (done.success && (done.data.loginId === loginId || done.data.loginId === null)) finish(() => resolve(done.data));
     });
-    const onAbort = (): void => finish(() => reject(authRequired("The sign-in was cancelled")));
+    const onAbort = (): void => finish(giveUp("The sign-in was cancelled"));
     signal.addEventListener("abort", onAbort);
+    let done = false;
     function finish(then: () => void): void {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
       stop();
       signal.removeEventListener("abort", onAbort);
@@ -56,8 +80,11 @@ export function registerAuthRequests(agent: Agent): void {
   async function signIn(c: AppServerClient, methodId: string, requestId: acp.RequestId | undefined, signal: AbortSignal): Promise<void> {
     const started = await c.call("account/login/start", { type: methodId === AUTH.browser ? "chatgpt" : "chatgptDeviceCode" });
     if (started.type === "chatgpt") {
+      if (!openInBrowser(started.authUrl)) {
+        void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
+        throw authRequired("Codex gave a sign-in address that is not https; not opened");
+      }
       log.info("browser sign-in started");
-      openInBrowser(started.authUrl);
     } else if (started.type === "chatgptDeviceCode") {
       log.info("device-code sign-in started");
       // Shown to the user by the client; the sign-in goes on whatever the user clicks, until done or declined.
@@ -68,19 +95,27 @@ export function registerAuthRequests(agent: Agent): void {
         url: started.verificationUrl,
         message: `Sign in to ChatGPT: open ${started.verificationUrl} and enter the code ${started.userCode}`,
       };
+      // Declined, or not shown at all (the user would never see the code): the login ends.
       void agent.services
         .client()
-        .request(acp.methods.client.elicitation.create, page)
+        .request(acp.methods.client.elicitation.create, page, { cancellationSignal: signal })
         .then(
-          (answer) => {
-            if (answer.action !== "accept") void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
+          (answer) => answer.action === "accept",
+          (err: unknown) => {
+            log.warn({ err: String(err) }, "the client could not show the sign-in page");
+            return false;
           },
-          (err: unknown) => log.warn({ err: String(err) }, "the client could not show the sign-in page"),
-        );
+        )
+        .then((shown) => {
+          if (!shown) void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
+        });
     } else return;
-    const done = await loginCompleted(c, started.loginId, signal);
-    if (started.type === "chatgptDeviceCode") void agent.services.client().notify(acp.methods.client.elicitation.complete, { elicitationId: started.loginId }).catch(() => undefined);
-    if (!done.success) throw authRequired(`Sign-in failed${done.error ? `: ${done.error}` : ""}`);
+    try {
+      const done = await loginCompleted(c, started.loginId, signal);
+      if (!done.success) throw authRequired(`Sign-in failed${done.error ? `: ${done.error}` : ""}`);
+    } finally {
+      if (started.type === "chatgptDeviceCode") void agent.services.client().notify(acp.methods.client.elicitation.complete, { elicitationId: started.loginId }).catch(() => undefined);
+    }
   }
 
   agent.app

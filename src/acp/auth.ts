@@ -2,7 +2,7 @@
 // login or `codex login` writes CODEX_HOME/auth.json from another process, which a running
 // app-server never rereads: when that file appears while codex says "not signed in", the child
 // is restarted (only when no turn runs) so the new account takes effect without restarting us.
-import { existsSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
 import { accountResponseSchema, type AppServerClient, type CodexHost } from "../codex/index.js";
@@ -112,7 +112,9 @@ export class CredentialCheck {
       });
     if (await check()) return;
     const home = this.host.codexHome;
-    if (home && existsSync(path.join(home, "auth.json")) && !busy()) {
+    const written = home ? statSync(path.join(home, "auth.json"), { throwIfNoEntry: false })?.mtimeMs : undefined;
+    // Only a login written after this codex started (a stale or unusable file would restart it every time).
+    if (written !== undefined && written > (this.host.startedAt ?? Infinity) && !busy()) {
       this.log.info("credentials were written by another process (a terminal login?); restarting codex to use them");
       await this.host.restart("new credentials on disk");
       this.forget();

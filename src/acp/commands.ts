@@ -164,6 +164,11 @@ async function runCommand(
     }
     case "plan": {
       const off = /^off$/i.test(cmd.args);
+      // Codex takes the mode with a model: without one known, saying "on" would be untrue.
+      if (!off && !session.settings.model) {
+        await say(session, "Plan mode is not available: the session's model is not known (Codex's model list could not be read).\n");
+        return { stopReason: "end_turn" };
+      }
       session.update({ settings: { collaborationMode: off ? "default" : "plan" } });
       if (off || !cmd.args) {
         await say(session, off ? "Plan mode is off: Codex works normally again.\n" : "Plan mode is on: Codex explores, asks and proposes a plan; it changes nothing. Send `/plan off` (or pick another collaboration mode) to leave.\n");

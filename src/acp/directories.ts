@@ -1,7 +1,8 @@
 // Multi-root workspaces: the client's `additionalDirectories` (session/new, load, resume) become
 // workspace roots, for the file tools' write rule (no prompt inside them in `auto`) and as
 // writable roots of Codex's sandbox (turn/start's workspace-write policy lists them).
-import { stat } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
+import { isSystemPath } from "../fs/index.js";
 import path from "node:path";
 import { invalidParams } from "./errors.js";
 import type { SessionFeature, SessionOpening } from "./features.js";
@@ -15,7 +16,12 @@ async function additionalDirectories(opening: SessionOpening): Promise<string[]>
     if (!path.isAbsolute(dir)) throw invalidParams({ additionalDirectories: dir }, `additionalDirectories[${i}] must be an absolute path: ${dir}`);
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) throw invalidParams({ additionalDirectories: dir }, `additionalDirectories[${i}] is not an existing directory: ${dir}`);
-    const normal = path.normalize(dir);
+    // A root makes its whole tree writable without asking: not the file system's root or a system tree.
+    const normal = await realpath(dir);
+    // (isSystemPath says whether a path lies inside /proc, /sys or /dev; a child tells for the tree itself.)
+    if (normal === path.parse(normal).root || isSystemPath(path.join(normal, "entry"))) {
+      throw invalidParams({ additionalDirectories: dir }, `additionalDirectories[${i}] cannot be a workspace root (the whole disk or a system directory): ${dir}`);
+    }
     if (normal !== opening.settings.cwd && !out.includes(normal)) out.push(normal);
   }
   return out;

@@ -78,7 +78,8 @@ async function forward(session: AcpSession, params: v2.McpServerElicitationReque
     services.log.warn({ ...log, err: String(err) }, "asking the user for an MCP server failed; declined");
     return undefined;
   });
-  if (!asked || asked.cancelled) return { action: "cancel", content: null, _meta: null };
+  if (!asked) return DECLINE;
+  if (asked.cancelled) return { action: "cancel", content: null, _meta: null };
   services.log.info({ ...log, action: asked.answer.action }, "MCP server elicitation answered");
   if (acp.CreateElicitationResponse.isAccept(asked.answer)) return { action: "accept", content: asked.answer.content ?? {}, _meta: null };
   return asked.answer.action === "cancel" ? { action: "cancel", content: null, _meta: null } : DECLINE;

@@ -184,13 +184,13 @@ export class AcpSession {
   }
 
   prompt(input: UserInput[]): Promise<PromptResponse> {
-    const context = [...this.turnContext].map(([source, value]): [string, v2.AdditionalContextEntry] => [source, { value, kind: "application" }]);
-    this.turnContext.clear();
-    return this.runTurn("turn/start", (client) =>
-      client.call("turn/start", {
+    return this.runTurn("turn/start", async (client) => {
+      // Taken when the turn really starts (not while queued), and dropped only once it has.
+      const context = [...this.turnContext];
+      const started = await client.call("turn/start", {
         threadId: this.id,
         input,
-        ...(context.length > 0 ? { additionalContext: Object.fromEntries(context) } : {}),
+        ...(context.length > 0 ? { additionalContext: Object.fromEntries(context.map(([source, value]) => [source, { value, kind: "application" as const }])) } : {}),
         ...(this.settings.model ? { model: this.settings.model } : {}),
         ...(this.settings.effort ? { effort: this.settings.effort } : {}),
         ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
@@ -201,8 +201,15 @@ export class AcpSession {
           ? // null instructions: Codex's own for the mode. It overrides model and effort, so both go along.
             { collaborationMode: { mode: this.settings.collaborationMode, settings: { model: this.settings.model, reasoning_effort: this.settings.effort ?? null, developer_instructions: null } } }
           : {}),
-      }),
-    );
+      });
+      for (const [source] of context) this.turnContext.delete(source);
+      return started;
+    });
+  }
+
+  /** A thread that starts now has used no tokens: its first turn's usage is all of its totals. */
+  countTokensFromZero(): void {
+    this.tokenTotals ??= { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
   }
 
   /**

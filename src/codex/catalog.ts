@@ -53,7 +53,9 @@ async function catalogInEffect(command: CodexCommand, overrides: string[], env: 
   try {
     return { raw: await run(command, [...overrides, "debug", "models"], env), source: "in-effect" };
   } catch (err) {
-    log.warn({ reason: err instanceof Error ? err.message.slice(0, 300) : String(err) }, "codex debug models failed; deriving from the bundled catalog");
+    // Not the message: it repeats the command line, whose -c overrides may hold secrets.
+    const field = (name: string): unknown => (err && typeof err === "object" ? Reflect.get(err, name) : undefined);
+    log.warn({ code: field("code") ?? null, signal: field("signal") ?? null, timedOut: field("killed") === true }, "codex debug models failed; deriving from the bundled catalog");
     return { raw: await run(command, [...overrides, "debug", "models", "--bundled"], env), source: "bundled" };
   }
 }
@@ -107,6 +109,15 @@ export async function deriveCatalogWithoutNativePatch(opts: {
   const env = opts.env ?? process.env;
   const overrides = configOverrides(opts.args);
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "codex-cli-acp-catalog-")); // 0700: only this user
+  try {
+    return await derivedInto(dir, opts, overrides, env);
+  } catch (err) {
+    await fs.rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logger }, overrides: string[], env: NodeJS.ProcessEnv): Promise<DerivedCatalog> {
   const file = path.join(dir, "models.json");
   const cacheFile = await catalogCache(opts.command, overrides, env);
   const derive = async (): Promise<{ json: string; slugs: string[]; source: DerivedCatalog["source"] }> => {

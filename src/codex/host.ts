@@ -22,7 +22,7 @@ export type CodexHostOptions = {
 };
 
 export class CodexHost {
-  private current: { client: AppServerClient; ready: Promise<AppServerClient>; generation: number } | undefined;
+  private current: { client: AppServerClient; ready: Promise<AppServerClient>; generation: number; startedAt: number } | undefined;
   private generation = 0;
   private readonly exitListeners = new Set<(exit: ExitInfo, generation: number) => void>();
   private closed = false;
@@ -74,11 +74,16 @@ export class CodexHost {
       );
     // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
     ready.catch(() => undefined);
-    this.current = { client, ready, generation };
+    this.current = { client, ready, generation, startedAt: Date.now() };
     this.watch();
     void client.exited.then((exit) => {
       for (const listener of this.exitListeners) listener(exit, generation);
     });
+  }
+
+  /** When the current child was started (ms since the epoch). */
+  get startedAt(): number | undefined {
+    return this.current?.startedAt;
   }
 
   /** CODEX_HOME as the running codex reported it (undefined before its first initialize). */
@@ -95,7 +100,9 @@ export class CodexHost {
     if (!current?.client.alive) return;
     this.log.info({ reason }, "restarting codex app-server");
     current.client.kill("SIGTERM", reason);
+    const stubborn = setTimeout(() => current.client.kill("SIGKILL", reason), 2_000);
     await current.client.exited;
+    clearTimeout(stubborn);
   }
 
   /** The live, initialized client, starting a new child when the previous one died. */

@@ -15,5 +15,5 @@ export {
 } from "./access.js";
 export { MAX_PATCH_FILE_BYTES, type PatchedFile, type PatchParams, type PatchResult } from "./patch-files.js";
 export { ErrorCode, FileToolError } from "./errors.js";
-export { canonicalPath, decideWrite, type SessionMode, type WriteDecision } from "./policy.js";
+export { canonicalPath, decideWrite, isSystemPath, type SessionMode, type WriteDecision } from "./policy.js";
 export { validateReadParams, validateWriteParams, type ReadParams, type WriteParams } from "./validate.js";

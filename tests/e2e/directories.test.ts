@@ -85,10 +85,16 @@ describe("additional directories", () => {
     expect(await readFile(path.join(extra, "later.txt"), "utf8")).toBe("later\n");
   });
 
-  it("a relative or missing directory is refused with -32602 naming it", async () => {
+  it("a relative, missing or whole-disk directory is refused with -32602 naming it", async () => {
     adapter = await startAdapter();
     await adapter.initialize();
     await expect(adapter.newSession(undefined, { additionalDirectories: ["relative/dir"] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("relative/dir") });
     await expect(adapter.newSession(undefined, { additionalDirectories: ["/nonexistent/cca-dir"] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("/nonexistent/cca-dir") });
+    // Writable without asking, these would be the whole disk or the kernel's views.
+    for (const dir of ["/", "/proc"]) {
+      await expect(adapter.newSession(undefined, { additionalDirectories: [dir] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("cannot be a workspace root") });
+    }
+    // Nothing of the refused openings is left behind: a session still opens.
+    expect((await adapter.newSession()).sessionId).toBeTruthy();
   });
 });
