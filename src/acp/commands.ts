@@ -79,11 +79,12 @@ export function commandsFeature(): SessionFeature {
           services.log.debug({ err: String(err), sessionId: session.id }, "skills/list failed; no skill commands");
         }
       };
-      const client = await services.host.client().catch(() => undefined);
-      const stop = client?.onNotification((method) => {
-        if (method === "skills/changed") void refresh(true).then(advertise);
-      });
-      if (stop) unsubscribe.set(session, stop);
+      unsubscribe.set(
+        session,
+        services.host.onNotification((method) => {
+          if (method === "skills/changed") void refresh(true).then(advertise);
+        }),
+      );
       // session/load and session/resume: the client already knows the id, so queue it now, in
       // order ahead of the history replay (a fixed position, as transcripts expect). session/new:
       // only after the response is written (the client would not know the session), and without
@@ -92,8 +93,12 @@ export function commandsFeature(): SessionFeature {
         const listed = refresh();
         setTimeout(() => void listed.then(advertise), 0);
       } else {
-        await refresh();
+        // Before the history replay (its place in the stream is fixed), but never holding up the
+        // load for long: without skills after a second, the skills follow in a later update.
+        const listed = refresh();
+        const inTime = await Promise.race([listed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]);
         advertise();
+        if (!inTime) void listed.then(advertise);
       }
     },
   };

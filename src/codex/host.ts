@@ -31,6 +31,8 @@ export class CodexHost {
   private watchdog: NodeJS.Timeout | undefined;
   private probing = false;
   private home: string | undefined;
+  /** Listeners that follow codex's notifications across restarts. */
+  private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
   /** Whether anything is waiting on codex (a running turn); set by the agent. */
   private busy: () => boolean = () => false;
 
@@ -75,10 +77,19 @@ export class CodexHost {
     // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
     ready.catch(() => undefined);
     this.current = { client, ready, generation, startedAt: Date.now() };
+    client.onNotification((method, params) => {
+      for (const listener of this.notificationListeners) listener(method, params);
+    });
     this.watch();
     void client.exited.then((exit) => {
       for (const listener of this.exitListeners) listener(exit, generation);
     });
+  }
+
+  /** Hears every notification of the current child and of every later one (a restart keeps it). */
+  onNotification(listener: (method: string, params: unknown) => void): () => void {
+    this.notificationListeners.add(listener);
+    return () => this.notificationListeners.delete(listener);
   }
 
   /** When the current child was started (ms since the epoch). */
