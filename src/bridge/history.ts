@@ -101,6 +101,7 @@ function toolCall(item: ToolItem, turnEnded: boolean, opts: ReplayOptions): Sess
     ...(view.rawInput !== undefined ? { rawInput: view.rawInput } : {}),
     ...(content && content.length ? { content } : {}),
     ...(done.rawOutput !== undefined ? { rawOutput: done.rawOutput } : {}),
+    ...(view.name ? { name: view.name } : {}),
     ...(view._meta ? { _meta: view._meta } : {}),
   };
   return done._meta ? [call, { sessionUpdate: "tool_call_update", toolCallId: item.id, _meta: done._meta }] : [call];

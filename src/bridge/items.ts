@@ -80,8 +80,35 @@ export function mcpToolKind(tool: string, readOnlyHint: boolean | null | undefin
   return "other";
 }
 
-/** How a tool item looks when it starts. */
+/** How a tool item looks when it starts, with the tool's programmatic name (ACP's `ToolCall.name`). */
 export function describeItem(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext = {}): ToolCallView {
+  const name = toolName(item);
+  return { ...viewOf(item, before, ctx), ...(name ? { name } : {}) };
+}
+
+/** The name the model called the tool by. */
+function toolName(item: ToolItem): string | undefined {
+  switch (item.type) {
+    case "commandExecution":
+      return "exec_command";
+    case "fileChange":
+      return "apply_patch";
+    case "mcpToolCall":
+    case "dynamicToolCall":
+    case "collabAgentToolCall":
+      return item.tool;
+    case "webSearch":
+      return "web_search";
+    case "imageView":
+      return "view_image";
+    case "imageGeneration":
+      return "image_generation";
+    default:
+      return undefined;
+  }
+}
+
+function viewOf(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext): ToolCallView {
   switch (item.type) {
     case "commandExecution": {
       const view = describeCommand(item.command, item.cwd, item.commandActions);

@@ -12,6 +12,8 @@ export type ToolCallView = {
   locations?: ToolCallLocation[];
   rawInput?: unknown;
   content?: ToolCallContent[];
+  /** The tool's programmatic name (ACP's unstable `ToolCall.name`). */
+  name?: string;
   /** Extension data of the tool call (Zed's terminal_info for terminal cards). */
   _meta?: Record<string, unknown>;
 };

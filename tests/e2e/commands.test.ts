@@ -93,14 +93,15 @@ describe("slash commands", () => {
   });
 
   it("/mcp shows the session's MCP servers and their state", async () => {
-    const sessionId = await start();
-    // Codex connects to its servers in the background: "starting" first, then "connected".
-    const until = Date.now() + 10_000;
+    // A turn first: Codex has connected to its servers by the time it calls the model.
+    const sessionId = await start([{ items: [{ type: "message", text: "hi" }] }]);
+    await adapter!.prompt(sessionId, "hello");
+    const until = Date.now() + 20_000;
     do expect((await adapter!.prompt(sessionId, "/mcp")).stopReason).toBe("end_turn");
     while (!/\*\*acp_fs\*\*: connected/.test(messageText(adapter!.updatesOf(sessionId))) && Date.now() < until);
     expect(messageText(adapter!.updatesOf(sessionId))).toMatch(/\*\*acp_fs\*\*: connected, \d+ tools/);
-    expect(adapter!.fake.requests).toHaveLength(0);
-  });
+    expect(adapter!.fake.requests).toHaveLength(1);
+  }, 30_000);
 
   it("/review-commit reviews a commit", async () => {
     const sessionId = await start([{ items: [{ type: "message", text: "Looks fine." }] }]);

@@ -41,7 +41,7 @@ describe("client MCP servers", () => {
     expect(await readFile(log, "utf8")).toBe(`${JSON.stringify({ tool: "lookup_word", args: { word: "ossify" } })}\n`);
     const updates = adapter!.updatesOf(sessionId).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
     expect(updates).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: "m1", status: "in_progress", title: "test_notes: lookup_word", kind: "read", rawInput: { word: "ossify" } },
+      { sessionUpdate: "tool_call", toolCallId: "m1", status: "in_progress", title: "test_notes: lookup_word", kind: "read", name: "lookup_word", rawInput: { word: "ossify" } },
       {
         sessionUpdate: "tool_call_update",
         toolCallId: "m1",

@@ -41,7 +41,7 @@ describe("commands", () => {
     const { result, updates } = await run([{ items: [toolCall("exec_command", { cmd: "echo hello; exit 3" }, { callId: "c1" })] }, done()]);
     expect(result.stopReason).toBe("end_turn");
     expect(toolUpdates(updates)).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: "c1", status: "in_progress", title: "echo hello; exit 3", kind: "execute", rawInput: { command: "echo hello; exit 3", cwd: expect.any(String) } },
+      { sessionUpdate: "tool_call", toolCallId: "c1", status: "in_progress", title: "echo hello; exit 3", kind: "execute", name: "exec_command", rawInput: { command: "echo hello; exit 3", cwd: expect.any(String) } },
       {
         sessionUpdate: "tool_call_update",
         toolCallId: "c1",
@@ -60,7 +60,7 @@ describe("commands", () => {
       setup: (w) => writeFile(path.join(w, "notes.txt"), "some notes\n"),
     });
     expect(toolUpdates(updates)).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: "r1", status: "in_progress", title: "Read notes.txt", kind: "read", locations: [{ path: path.join(ws, "notes.txt") }], rawInput: { command: "cat notes.txt", cwd: ws } },
+      { sessionUpdate: "tool_call", toolCallId: "r1", status: "in_progress", title: "Read notes.txt", kind: "read", name: "exec_command", locations: [{ path: path.join(ws, "notes.txt") }], rawInput: { command: "cat notes.txt", cwd: ws } },
       {
         sessionUpdate: "tool_call_update",
         toolCallId: "r1",
@@ -98,7 +98,7 @@ describe("patches", () => {
     const file = path.join(ws, "a.txt");
     const diff = { type: "diff", path: file, oldText: "zero\none\ntwo\nthree\nfour\n", newText: "zero\none\nTWO\nthree\nfour\n" };
     expect(toolUpdates(updates)).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: "p1", status: "in_progress", title: `Edit ${file}`, kind: "edit", locations: [{ path: file }], rawInput: { changes: [{ path: file, kind: "update" }] }, content: [diff] },
+      { sessionUpdate: "tool_call", toolCallId: "p1", status: "in_progress", title: `Edit ${file}`, kind: "edit", name: "apply_patch", locations: [{ path: file }], rawInput: { changes: [{ path: file, kind: "update" }] }, content: [diff] },
       { sessionUpdate: "tool_call_update", toolCallId: "p1", status: "completed", content: [diff], rawOutput: { status: "completed" } },
     ]);
     expect(await readFile(file, "utf8")).toBe("zero\none\nTWO\nthree\nfour\n");

@@ -16,7 +16,7 @@ const patchItem = (input: string, extra: Record<string, unknown> = {}): ItemOf<"
 describe("our apply_patch items", () => {
   it("title, kind and every location, relative paths resolved against the session's cwd", () => {
     const view = describeItem(patchItem(patch("*** Update File: src/a.ts", "*** Move to: src/b.ts", "@@", "-x", "+y")), undefined, { cwd: "/ws" });
-    expect(view).toEqual({ title: "Move /ws/src/a.ts to /ws/src/b.ts", kind: "move", locations: [{ path: "/ws/src/a.ts" }, { path: "/ws/src/b.ts" }], rawInput: { input: expect.stringContaining("*** Move to") } });
+    expect(view).toEqual({ name: "apply_patch", title: "Move /ws/src/a.ts to /ws/src/b.ts", kind: "move", locations: [{ path: "/ws/src/a.ts" }, { path: "/ws/src/b.ts" }], rawInput: { input: expect.stringContaining("*** Move to") } });
     expect(describeItem(patchItem("not a patch"), undefined, { cwd: "/ws" })).toMatchObject({ title: "Apply patch", kind: "edit", locations: [] });
   });
 
