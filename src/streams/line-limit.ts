@@ -105,9 +105,12 @@ export function limitLineLength(maxBytes: number, onTooLong: () => void): Transf
  * reused 64 KiB buffer: only the lines kept are copied. Node's default reads allocate a buffer
  * per read, and a burst of input (a 50 MB line) left tens of MiB of freed buffers that the C
  * allocator never gave back. Waits for the consumer (the read pauses while `highWaterMark`
- * lines are queued). Undefined when the descriptor is not a pipe or socket (a file, a TTY).
+ * lines are queued). Undefined when the descriptor is not a pipe or socket (a file, a TTY), and on
+ * Windows.
  */
 export function readPipeLines(fd: number, maxBytes: number, onTooLong: () => void, highWaterMark = 64): ReadableStream<Uint8Array> | undefined {
+  // (Windows hands pipes to Node differently: its own stream there.)
+  if (process.platform === "win32") return undefined;
   const stat = fstatSync(fd);
   if (!stat.isFIFO() && !stat.isSocket()) return undefined;
   let socket: net.Socket | undefined;
