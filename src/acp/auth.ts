@@ -5,7 +5,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk";
-import { accountResponseSchema, type AppServerClient, type CodexHost } from "../codex/index.js";
+import { accountResponseSchema, type CodexHost } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import { authRequired, toRequestError } from "./errors.js";
 
@@ -63,12 +63,16 @@ export function authMethods(caps: acp.ClientCapabilities, env: NodeJS.ProcessEnv
  */
 export class CredentialCheck {
   private known: { generation: number; signedIn: Promise<boolean> } | undefined;
-  private watching: AppServerClient | undefined;
 
   constructor(
     private readonly host: CodexHost,
     private readonly log: Logger,
-  ) {}
+  ) {
+    // Heard from every codex child, including ones started after a restart.
+    host.onNotification((method) => {
+      if (method === "account/updated" || method === "account/login/completed") this.forget();
+    });
+  }
 
   /** Reads the account now (e.g. right after initialize), so the first session/new finds it known. */
   warm(): void {
@@ -85,12 +89,6 @@ export class CredentialCheck {
     if (this.known && this.known.generation === generation) return this.known.signedIn;
     const signedIn = (async () => {
       const client = await this.host.client();
-      if (this.watching !== client) {
-        this.watching = client;
-        client.onNotification((method) => {
-          if (method === "account/updated" || method === "account/login/completed") this.forget();
-        });
-      }
       const account = await client.call("account/read", {}, accountResponseSchema).catch(() => undefined);
       return !(account && account.account === null && account.requiresOpenaiAuth);
     })();

@@ -41,6 +41,9 @@ export function mcpServersConfig(servers: readonly acp.McpServer[], taken: Reado
   return out;
 }
 
+/** The longest a session's opening is watched for startup reports before it attaches. */
+const OPENING_WATCH_MS = 120_000;
+
 const startupStatusSchema = z.looseObject({
   threadId: z.string().nullable(),
   name: z.string(),
@@ -56,21 +59,16 @@ type StartupStatus = z.infer<typeof startupStatusSchema>;
  * tools that are not there. Codex reports startup while the thread is being opened, before the
  * session listens to its thread: those reports are collected from `prepare` to `attach`.
  */
-/** The longest a session's opening is watched for startup reports before it attaches. */
-const OPENING_WATCH_MS = 120_000;
-
 function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | "abandon">> {
   const early = new WeakMap<SessionOpening, { statuses: StartupStatus[]; stop(): void }>();
   return {
-    async prepare(opening, services) {
+    prepare(opening, services) {
       const statuses: StartupStatus[] = [];
-      const client = await services.host.client().catch(() => undefined);
-      const unsubscribe =
-        client?.onNotification((method, params) => {
-          if (method !== "mcpServer/startupStatus/updated") return;
-          const parsed = startupStatusSchema.safeParse(params);
-          if (parsed.success) statuses.push(parsed.data);
-        }) ?? (() => undefined);
+      const unsubscribe = services.host.onNotification((method, params) => {
+        if (method !== "mcpServer/startupStatus/updated") return;
+        const parsed = startupStatusSchema.safeParse(params);
+        if (parsed.success) statuses.push(parsed.data);
+      });
       // An opening that fails before attach or abandon (another feature's prepare threw) must
       // not leave this listening for good.
       const expiry = setTimeout(unsubscribe, OPENING_WATCH_MS);
@@ -138,14 +136,14 @@ export function mcpServersFeature(): SessionFeature {
     name: "mcp-servers",
     attach: startup.attach,
     abandon: startup.abandon,
-    async prepare(opening, services) {
-      const servers = (opening.request as { mcpServers?: acp.McpServer[] }).mcpServers ?? [];
+    prepare(opening, services) {
+      const servers = opening.request.mcpServers ?? [];
       if (servers.length > 0) {
         const added = mcpServersConfig(servers, mcpServerNames(opening.settings.config));
         opening.settings.config = withMcpServers(opening.settings.config, added);
         services.log.info({ servers: Object.keys(added) }, "client MCP servers added to the thread");
       }
-      await startup.prepare(opening, services);
+      startup.prepare(opening, services);
     },
   };
 }
