@@ -6,7 +6,7 @@
 // an identical later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
-import { asToolItem, describeItem, type ItemOf, type ToolCallView } from "../bridge/index.js";
+import { asToolItem, describeItem, textContent as text, type ItemOf, type ToolCallView } from "../bridge/index.js";
 import type { v2 } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature } from "./features.js";
 import { commandChoices, describePermissions, fileChangeChoices, OPTION, permissionChoices } from "./approval-options.js";
@@ -20,9 +20,6 @@ type ApprovalState = {
   mcpTools: Set<string>;
 };
 
-function text(t: string): acp.ToolCallContent {
-  return { type: "content", content: { type: "text", text: t } };
-}
 
 function viewFor(session: AcpSession, itemId: string): ToolCallView | undefined {
   const started = session.items.get(itemId);

@@ -3,6 +3,7 @@
 // refused (Codex speaks stdio and streamable HTTP only).
 import * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
+import { textContent } from "../bridge/index.js";
 import type { JsonValue } from "../codex/index.js";
 import type { AgentServices, SessionFeature, SessionOpening } from "./features.js";
 import type { AcpSession } from "./session.js";
@@ -120,7 +121,7 @@ function reportFailure(session: AcpSession, opening: SessionOpening, services: A
         title: `MCP server ${name} failed to start`,
         kind: "other",
         status: "failed",
-        content: [{ type: "content", content: { type: "text", text: error } }],
+        content: [textContent(error)],
       })
       .catch(() => undefined);
   };

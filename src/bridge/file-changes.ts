@@ -3,7 +3,7 @@
 // injected TextFiles port (history replay passes none: today's files say nothing about then).
 import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
 import { addedFileText, applyUnifiedDiff } from "./diff.js";
-import type { FileBefore, ItemOf, TextFiles, ToolCallView } from "./view.js";
+import { textContent, type FileBefore, type ItemOf, type TextFiles, type ToolCallView } from "./view.js";
 
 type FileChangeItem = ItemOf<"fileChange">;
 
@@ -38,7 +38,7 @@ export function fileChangeDiffs(item: FileChangeItem, before: FileBefore | undef
       content.push({ type: "diff", path: target, oldText, newText });
     } else {
       // Too large or unreadable: show Codex's hunks as text rather than a wrong diff.
-      content.push({ type: "content", content: { type: "text", text: `${target}\n${c.diff}` } });
+      content.push(textContent(`${target}\n${c.diff}`));
     }
   }
   return content;

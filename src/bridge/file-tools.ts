@@ -9,7 +9,7 @@ import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import { describePatch } from "../patch/index.js";
 import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../tool-contract/index.js";
 import { jsonFields } from "./json.js";
-import type { ItemOf, ToolCallView } from "./view.js";
+import { textContent, type ItemOf, type ToolCallView } from "./view.js";
 
 type McpItem = ItemOf<"mcpToolCall">;
 /** rawInput.content / rawOutput.content are cut past this many bytes (the model still gets everything). */
@@ -85,7 +85,7 @@ export function completeFileToolItem(item: McpItem): ToolUpdate | undefined {
       sessionUpdate: "tool_call_update",
       toolCallId: item.id,
       status: "failed",
-      content: [{ type: "content", content: { type: "text", text: message } }],
+      content: [textContent(message)],
       rawOutput: structured && typeof structured.code === "number" ? { code: structured.code, message } : { message },
     };
   }

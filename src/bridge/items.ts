@@ -9,7 +9,7 @@ import { isTerminalCommand, terminalExit, terminalView } from "./terminal.js";
 import { describeFileChange, fileChangeDiffs } from "./file-changes.js";
 import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
 import { objectFields } from "./json.js";
-import type { FileBefore, Item, ItemOf, TextFiles, ToolCallView } from "./view.js";
+import { textContent as text, type FileBefore, type Item, type ItemOf, type TextFiles, type ToolCallView } from "./view.js";
 
 export type { Item, ToolCallView };
 
@@ -154,9 +154,6 @@ function statusOf(item: Item): ToolCallStatus {
   }
 }
 
-function text(t: string): ToolCallContent {
-  return { type: "content", content: { type: "text", text: t } };
-}
 
 /** The final update of a tool item. */
 export function completedItemUpdate(

@@ -5,6 +5,7 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import type { v2 } from "../codex/index.js";
 import { describePatchCall } from "./file-tools.js";
+import { textContent } from "./view.js";
 
 type ResponseItem = v2.RawResponseItemCompletedNotification["item"];
 
@@ -42,7 +43,7 @@ export class NativePatchWatcher {
             toolCallId: id,
             status: "failed",
             ...describePatchCall(input, cwd),
-            content: [{ type: "content", content: { type: "text", text: output } }],
+            content: [textContent(output)],
             rawOutput: { output },
           },
         ];

@@ -6,7 +6,7 @@
 // declaration get text content only (a terminal they cannot show would be an empty box).
 import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
 import { outputTail } from "./commands.js";
-import type { ItemOf, ToolCallView } from "./view.js";
+import { textContent, type ItemOf, type ToolCallView } from "./view.js";
 
 type Command = ItemOf<"commandExecution">;
 type ToolCallUpdate = Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }>;
@@ -40,7 +40,7 @@ export function terminalExit(item: Command, done: ToolCallUpdate, outputShown: b
     ...(done.status ? { status: done.status } : {}),
     ...(done.rawOutput !== undefined ? { rawOutput: done.rawOutput } : {}),
     // A rejected command never ran: say so instead of an empty terminal.
-    ...(declined ? { content: [{ type: "content", content: { type: "text", text: "Not run: the command was rejected." } }] } : {}),
+    ...(declined ? { content: [textContent("Not run: the command was rejected.")] } : {}),
     _meta: {
       ...(!outputShown && output ? { terminal_output: { terminal_id: item.id, data: outputTail(output) } } : {}),
       terminal_exit: { terminal_id: item.id, exit_code: item.exitCode, signal: null },

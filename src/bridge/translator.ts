@@ -11,7 +11,7 @@ import { itemText, notice } from "./item-text.js";
 import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from "./items.js";
 import { NativePatchWatcher } from "./native-patch.js";
 import { terminalOutput } from "./terminal.js";
-import type { FileBefore, Item, TextFiles, ToolCallView } from "./view.js";
+import { textContent, type FileBefore, type Item, type TextFiles, type ToolCallView } from "./view.js";
 
 /** Streamed command output is re-sent at most this often (the final update always has it all). */
 const OUTPUT_UPDATE_INTERVAL_MS = 100;
@@ -224,7 +224,7 @@ export class ThreadEventTranslator {
     state.lastSent = now;
     const cut = state.total - state.tail.length;
     const shown = cut > 0 ? `[… ${cut} earlier characters not shown]\n${state.tail}` : state.tail;
-    return [{ sessionUpdate: "tool_call_update", toolCallId: itemId, status: "in_progress", content: [{ type: "content", content: { type: "text", text: shown } }] }];
+    return [{ sessionUpdate: "tool_call_update", toolCallId: itemId, status: "in_progress", content: [textContent(shown)] }];
   }
 
   private itemStarted(started: Item): SessionUpdate[] {

@@ -18,6 +18,11 @@ export type ToolCallView = {
   _meta?: Record<string, unknown>;
 };
 
+/** Text as tool-call content. */
+export function textContent(text: string): ToolCallContent {
+  return { type: "content", content: { type: "text", text } };
+}
+
 /**
  * How the bridge reads a file's current text (for full before/after diffs of Codex's own
  * patches). Injected, so the mapping stays pure: history replay and tests pass none.
