@@ -23,6 +23,13 @@ export type Scenario = {
   drive(ctx: Ctx): Promise<void>;
 };
 
+/**
+ * Declared by every golden client that prompts: warnings about the machine (Codex's "bubblewrap
+ * not found" on Linux without it) then arrive as ACP notices, which replay does not match
+ * (contracts/transcript-format.md), instead of agent text that would tie a golden to a machine.
+ */
+const SHOWS_NOTICES = { session: { notices: {} } } satisfies acp.ClientCapabilities;
+
 const done = { items: [{ type: "message", text: "Done." }] };
 
 async function newSession(ctx: Ctx): Promise<string> {
@@ -76,7 +83,7 @@ export const SCENARIOS: Record<string, Scenario> = {
         },
       ],
     },
-    clientCapabilities: {},
+    clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
       expectStop(await prompt(ctx, sid, "say hello"), "end_turn");
@@ -86,7 +93,7 @@ export const SCENARIOS: Record<string, Scenario> = {
   cancel: {
     // One chunk, then the stream hangs: the client cancels once it has seen that chunk.
     fakeModel: { responses: [{ items: [{ type: "message", text: "Working on it", deltas: ["Working on it"] }], hang: true }] },
-    clientCapabilities: {},
+    clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
       const chunk = ctx.waitForUpdate("agent_message_chunk");
@@ -106,7 +113,7 @@ export const SCENARIOS: Record<string, Scenario> = {
       ],
     },
     files: { "notes.txt": "on disk\n" },
-    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+    clientCapabilities: { ...SHOWS_NOTICES, fs: { readTextFile: true, writeTextFile: true } },
     handlers: unsavedBufferEditor,
     async drive(ctx) {
       const sid = await newSession(ctx);
@@ -132,7 +139,7 @@ export const SCENARIOS: Record<string, Scenario> = {
       ],
     },
     files: { "notes.txt": "on disk\n" },
-    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true } },
+    clientCapabilities: { ...SHOWS_NOTICES, fs: { readTextFile: true, writeTextFile: true } },
     handlers: unsavedBufferEditor,
     async drive(ctx) {
       const sid = await newSession(ctx);
@@ -151,7 +158,7 @@ export const SCENARIOS: Record<string, Scenario> = {
       ],
     },
     files: { "disk.txt": "disk text\n" },
-    clientCapabilities: {},
+    clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
       expectStop(await prompt(ctx, sid, "copy it"), "end_turn");
@@ -176,7 +183,7 @@ export const SCENARIOS: Record<string, Scenario> = {
         done,
       ],
     },
-    clientCapabilities: {},
+    clientCapabilities: SHOWS_NOTICES,
     handlers: answerPermission("allow_once"),
     async drive(ctx) {
       const sid = await newSession(ctx);
@@ -195,7 +202,7 @@ export const SCENARIOS: Record<string, Scenario> = {
       ],
     },
     files: { "a.txt": "old\n" },
-    clientCapabilities: {},
+    clientCapabilities: SHOWS_NOTICES,
     handlers: answerPermission("reject"),
     async drive(ctx) {
       const sid = await newSession(ctx);
@@ -210,7 +217,7 @@ export const SCENARIOS: Record<string, Scenario> = {
     // A thread is made and prompted, then loaded again (the open session is closed and
     // reopened): the load replays its history as updates before its response.
     fakeModel: { responses: [{ items: [{ type: "message", text: "Remember: the answer is 42." }] }] },
-    clientCapabilities: {},
+    clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
       expectStop(await prompt(ctx, sid, "what is the answer?"), "end_turn");
@@ -221,7 +228,7 @@ export const SCENARIOS: Record<string, Scenario> = {
   "plan-mode": {
     // The client picks Codex's plan mode; the model answers with a proposed plan.
     fakeModel: { responses: [{ items: [{ type: "message", text: "<proposed_plan>\n# Add a cache\n1. Measure.\n2. Cache the lookups.\n</proposed_plan>" }] }] },
-    clientCapabilities: {},
+    clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
       await ctx.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: sid, configId: "collaboration_mode", value: "plan" });
@@ -246,7 +253,7 @@ export const SCENARIOS: Record<string, Scenario> = {
         { items: [{ type: "message", text: "Blue it is." }] },
       ],
     },
-    clientCapabilities: { elicitation: { form: {} } },
+    clientCapabilities: { ...SHOWS_NOTICES, elicitation: { form: {} } },
     handlers: (app) => {
       app.onRequest(acp.methods.client.elicitation.create, () => ({ action: "accept", content: { color: "Blue" } }));
     },
@@ -260,7 +267,7 @@ export const SCENARIOS: Record<string, Scenario> = {
   "queued-prompt": {
     // A second prompt sent while the first turn runs waits for it; both end end_turn, in order.
     fakeModel: { responses: [{ items: [{ type: "message", text: "First answer." }], delayMs: 200 }, { items: [{ type: "message", text: "Second answer." }] }] },
-    clientCapabilities: {},
+    clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
       const [first, second] = await Promise.all([prompt(ctx, sid, "first"), prompt(ctx, sid, "second")]);

@@ -2,7 +2,7 @@
 // `codex app-server` child: one child serves every session, and each ACP session is one Codex thread.
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import {
   CodexExitedError,
   refusalFor,
@@ -13,6 +13,7 @@ import {
 import { VERSION } from "../config/index.js";
 import type { Logger } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
+import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";
 import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session.js";
@@ -76,7 +77,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
   const deps: SessionDeps = {
     host,
     log,
-    showsTerminals: () => showsTerminals(state.clientCapabilities),
+    display: () => clientDisplay(state.clientCapabilities),
     sendUpdate: async (sessionId, update) => {
       if (!clientContext) throw new Error("no client connected");
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
@@ -245,7 +246,12 @@ async function validateCwd(cwd: string): Promise<string> {
   return path.normalize(cwd);
 }
 
-/** Whether the client shows terminal cards (Zed's convention: `clientCapabilities._meta.terminal_output`). */
-export function showsTerminals(caps: acp.ClientCapabilities): boolean {
-  return caps._meta?.terminal_output === true;
+/** What the client can show, from its capabilities (terminal cards are Zed's `_meta.terminal_output`). */
+export function clientDisplay(caps: acp.ClientCapabilities): ClientDisplay {
+  return {
+    terminalOutput: caps._meta?.terminal_output === true,
+    notices: caps.session?.notices != null,
+    compaction: caps.session?.compaction != null,
+    planUpdates: caps.plan != null,
+  };
 }

@@ -4,7 +4,7 @@
 // "Reject" declines that one call and the turn goes on; "No, and tell Codex what to do
 // differently" and a cancel stop the turn. "Always for this session" is also remembered here so
 // an identical later call is answered without asking again.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { asToolItem, describeItem, textContent as text, type ItemOf, type ToolCallView } from "../bridge/index.js";
 import type { v2 } from "../codex/index.js";

@@ -3,7 +3,7 @@
 // opens the URL Codex gives with the platform's opener; device code shows its page and code to
 // the user through a URL elicitation; terminal methods are run by the editor, never here.
 import { spawn } from "node:child_process";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { accountResponseSchema, type AppServerClient } from "../codex/index.js";
 import type { Agent } from "./agent.js";

@@ -4,7 +4,7 @@
 // is restarted (only when no turn runs) so the new account takes effect without restarting us.
 import { statSync } from "node:fs";
 import path from "node:path";
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { accountResponseSchema, type CodexHost } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import { authRequired, toRequestError } from "./errors.js";

@@ -1,7 +1,7 @@
 // Slash commands: the Codex commands that make sense in an editor, advertised with
 // `available_commands_update` and run through the app-server method that does each one.
 // Unknown `/x` text is an ordinary prompt for the model.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserInput, v2 } from "../codex/index.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import { modePreset } from "./modes.js";

@@ -2,7 +2,7 @@
 // itself, and toRequestError for what it meets (Codex crashes, Codex errors, anything else).
 // Codes: JSON-RPC's own (-32600/-32602/-32603) and ACP's (-32000 auth required, -32002 resource
 // not found).
-import { RequestError } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { CodexExitedError, CodexRpcError, CodexStartError } from "../codex/index.js";
 
 export { RequestError };

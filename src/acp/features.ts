@@ -1,7 +1,7 @@
 // Extension points of a session, so each capability (file tools, modes and config
 // options, the client's MCP servers, titles, ...) lives in its own module and the
 // agent's core stays small. Features run in registration order.
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { CodexHost, CodexServerAnswer, CodexServerRequest } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import type { AcpSession, ThreadSettings } from "./session.js";

@@ -7,7 +7,7 @@
 // a per-thread model catalog (src/codex/catalog.ts). Writes outside the workspace ask the user
 // once per call; Codex is told to auto-approve our tools, so one call never shows two prompts.
 // ACP tool-call updates come from the app-server items (src/bridge/file-tools.ts), not from here.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { VERSION } from "../config/index.js";
 import { createFileAccess, type EditorFiles, type FileAccess, type FileChange } from "../fs/index.js";
 import { FileToolsServer, callFileTool, type ToolCaller } from "../mcp/index.js";

@@ -9,11 +9,11 @@
 // output, exit codes and statuses; `thread/items/list` gives the same items flattened.
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
 import { replayTurns } from "../bridge/index.js";
-import { DEFAULT_SETTINGS, showsTerminals, type Agent } from "./agent.js";
+import { DEFAULT_SETTINGS, clientDisplay, type Agent } from "./agent.js";
 import type { SessionOpening } from "./features.js";
 import { sessionNotFound, toRequestError } from "./errors.js";
 import { isoTime, threadTitle } from "./titles.js";
@@ -135,7 +135,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
         const turns = await history(await client(), session.id);
         const updates = replayTurns(turns, {
           cwd: session.cwd,
-          terminalOutput: showsTerminals(agent.state.clientCapabilities),
+          display: clientDisplay(agent.state.clientCapabilities),
           onSkip: (reason, detail) => log.warn({ sessionId: session.id, reason, detail }, "history entry not replayed"),
         });
         for (const update of updates) session.send(update).catch(() => undefined);

@@ -3,7 +3,7 @@
 // (Codex's own tool-call approvals arrive the same way and are answered in approvals.ts.)
 // A form is passed on only when every field has an ACP equivalent; else, as when the client
 // cannot show it, the request is declined, so the server is never answered with a guess.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import type { v2 } from "../codex/index.js";
 import { askClient } from "./ask.js";

@@ -1,7 +1,7 @@
 // The client's MCP servers (session/new, load, resume `mcpServers`) forwarded into the
 // thread's `config.mcp_servers`: stdio as command/args/env, http as url + headers. SSE is
 // refused (Codex speaks stdio and streamable HTTP only).
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { textContent } from "../bridge/index.js";
 import type { JsonValue } from "../codex/index.js";

@@ -1,7 +1,7 @@
 // Session modes: what Codex may do without asking. Each mode is a Codex approval policy plus
 // a sandbox preset; `session.mode` also drives the embedded file tools' write rule.
 // A change applies from the next turn (turn/start carries the policy and the sandbox).
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { v2 } from "../codex/index.js";
 import type { SessionMode } from "../fs/index.js";
 import { invalidParams } from "./errors.js";

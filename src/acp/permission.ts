@@ -1,6 +1,6 @@
 // The one permission round trip: session/request_permission on a tool call, with the user's
 // choice mapped to an answer. Used for Codex's approval requests and for file-tool writes.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { askClient } from "./ask.js";
 import type { AgentServices } from "./features.js";
 import type { AcpSession } from "./session.js";

@@ -1,5 +1,5 @@
 // ACP prompt content -> app-server `turn/start` input.
-import { RequestError, type ContentBlock } from "@agentclientprotocol/sdk";
+import { RequestError, type ContentBlock } from "@agentclientprotocol/sdk/unstable";
 import type { UserInput } from "../codex/index.js";
 
 function text(t: string): UserInput {

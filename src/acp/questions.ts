@@ -1,7 +1,7 @@
 // Codex asking the user (`item/tool/requestUserInput`, offered to the model in plan mode) ->
 // ACP `elicitation/create` as a form, the answers mapped back in Codex's shape. A client
 // without form elicitation cannot be asked: the model is told so, in the shape Codex expects.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { v2 } from "../codex/index.js";
 import { askClient } from "./ask.js";
 import type { AgentServices, SessionFeature } from "./features.js";

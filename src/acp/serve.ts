@@ -1,6 +1,6 @@
 // Serves ACP on this process's stdio until the editor closes stdin.
 import { Readable } from "node:stream";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { CodexHost } from "../codex/index.js";
 import { routeConsoleToLogger, type Logger } from "../log/index.js";
 import { limitLineLength, readPipeLines } from "../streams/index.js";
@@ -23,10 +23,12 @@ import { modesFeature } from "./modes.js";
 import { questionsFeature } from "./questions.js";
 import { mcpElicitationsFeature } from "./mcp-elicitations.js";
 import { steeringFeature } from "./steering.js";
+import { codexWarningsFeature } from "./codex-warnings.js";
+import { subagentsFeature } from "./subagents.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), commandsFeature(), steeringFeature];
+  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), subagentsFeature()];
 }
 
 

@@ -4,7 +4,7 @@
 // A fork is Codex's copy of the thread (`thread/fork`), opened as a new session: its first
 // prompt carries the source's history.
 import { randomUUID } from "node:crypto";
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexRpcError, threadSchema } from "../codex/index.js";
 import { DEFAULT_SETTINGS, type Agent } from "./agent.js";

@@ -2,7 +2,7 @@
 // events to the client in order, and re-attaches the thread to a new app-server
 // child when the previous one died (nothing the user said is lost: Codex keeps the
 // rollout on disk and `thread/resume` reloads it).
-import type { PromptResponse, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "./errors.js";
 import {
   turnCompletedSchema,
@@ -18,7 +18,7 @@ import {
 } from "../codex/index.js";
 import fs from "node:fs";
 import type { PromptResponse as UnstablePromptResponse } from "@agentclientprotocol/sdk/unstable";
-import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type Item, type TextFiles } from "../bridge/index.js";
+import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 import type { SessionMode } from "../fs/index.js";
 import { threadParams, type ThreadSettings } from "./thread-config.js";
@@ -34,8 +34,8 @@ export type SessionDeps = {
   log: Logger;
   /** Sends one `session/update` to the client; resolves when written. */
   sendUpdate(sessionId: string, update: SessionUpdate): Promise<void>;
-  /** Whether the client shows terminal cards (commands stream into them). */
-  showsTerminals(): boolean;
+  /** What the client can show (terminal cards, notices, compactions, plan documents). */
+  display(): ClientDisplay;
   /** Answers codex's server->client requests for this session (approvals, elicitations). */
   answerServerRequest(session: AcpSession, request: CodexServerRequest): Promise<unknown>;
 };
@@ -58,7 +58,7 @@ export class AcpSession {
   private readonly translator = new ThreadEventTranslator({
     cwd: () => this.settings.cwd,
     files: diskFiles,
-    terminalOutput: () => this.deps.showsTerminals(),
+    display: () => this.deps.display(),
     onUnknown: (what) => this.deps.log.info({ sessionId: this.id, what }, "codex sent something this version does not know; not shown"),
   });
   private active: ActiveTurn | undefined;
@@ -72,6 +72,9 @@ export class AcpSession {
   /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
   private readonly queued: Array<(go: boolean) => void> = [];
   private detach: (() => void) | undefined;
+  private boundClient: AppServerClient | undefined;
+  /** Subagent threads routed to this session, with their unsubscribe. */
+  private readonly adopted = new Map<string, () => void>();
   private closed = false;
   /** Listeners other features hang on this session's raw thread events (e.g. titles). */
   readonly threadListeners = new Set<(n: ServerNotification) => void>();
@@ -152,11 +155,28 @@ export class AcpSession {
   /** Starts routing this thread's events from `client` (the child it was started or resumed on). */
   bind(client: AppServerClient, generation: number): void {
     this.detach?.();
-    this.detach = client.attachThread(this.id, {
+    const own = client.attachThread(this.id, {
       notification: (n) => this.onNotification(n),
       request: (request) => this.deps.answerServerRequest(this, request),
     });
+    this.boundClient = client;
+    this.detach = () => {
+      own();
+      for (const off of this.adopted.values()) off();
+      this.adopted.clear();
+      this.boundClient = undefined;
+    };
     this.attachedGeneration = generation;
+  }
+
+  /**
+   * Routes a thread this session's turns spawned (a subagent) to `listener`, and answers the
+   * requests it sends (approvals, questions) as this session's, where they would otherwise be
+   * refused as unknown. Until the session closes or moves to another codex child.
+   */
+  adoptThread(threadId: string, listener: (n: ServerNotification) => void): void {
+    if (!this.boundClient || this.adopted.has(threadId) || threadId === this.id) return;
+    this.adopted.set(threadId, this.boundClient.attachThread(threadId, { notification: listener, request: (request) => this.deps.answerServerRequest(this, request) }));
   }
 
   /** Sends an update in order with every other update of this session. */

@@ -2,7 +2,7 @@
 // enabled skill (a name taken by a built-in command becomes `skill:<name>`), refreshed when Codex
 // says they changed. Running one sends `$<name>` plus Codex's `skill` input item (the file the
 // model should load), the way Codex's own clients invoke a skill.
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import type { AppServerClient, UserInput } from "../codex/index.js";
 

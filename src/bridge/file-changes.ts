@@ -1,7 +1,7 @@
 // Codex's own patches (fileChange items) as diffs: the full before and after of every file
 // when they can be known, Codex's hunks as text otherwise. Files are read only through the
 // injected TextFiles port (history replay passes none: today's files say nothing about then).
-import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
+import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk/unstable";
 import { addedFileText, applyUnifiedDiff } from "./diff.js";
 import { textContent, type FileBefore, type ItemOf, type TextFiles, type ToolCallView } from "./view.js";
 

@@ -5,7 +5,8 @@
 // The app-server `mcpToolCall` item is the single source of these tool calls (one
 // `tool_call` at item/started, one `tool_call_update` at item/completed); the MCP
 // handler itself sends no updates. Shapes: contracts/*_text_file.md, "ACP events".
-import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
+import type { SessionUpdate } from "./view.js";
 import { describePatch } from "../patch/index.js";
 import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../tool-contract/index.js";
 import { jsonFields } from "./json.js";

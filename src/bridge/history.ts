@@ -6,10 +6,12 @@
 // What Codex 0.169 does not keep in its item history cannot be replayed: `update_plan`
 // calls (live `plan` updates) and streamed text of a turn that was killed before the
 // item completed. Text items render exactly as live (src/bridge/item-text.ts).
-import type { ContentBlock, SessionUpdate, ToolCallStatus } from "@agentclientprotocol/sdk";
+import type { ContentBlock, ToolCallStatus } from "@agentclientprotocol/sdk/unstable";
+import type { SessionUpdate } from "./view.js";
 import { z } from "zod";
 import { asToolItem, completedItemUpdate, describeItem, type Item, type ToolItem } from "./items.js";
 import { itemText } from "./item-text.js";
+import { completedItemDisplay, type ClientDisplay } from "./display.js";
 import type { ItemOf } from "./view.js";
 
 /** One stored item: only the fields every item has are required; the rest is read defensively. */
@@ -34,8 +36,8 @@ export type ReplayOptions = {
   cwd?: string;
   /** Called for an item or input the replay cannot read (logged by the caller). */
   onSkip?: (reason: string, detail: unknown) => void;
-  /** The client shows terminal cards: commands replay as terminals with their output. */
-  terminalOutput?: boolean;
+  /** What the client can show: terminal cards (commands replay as terminals), notices, compactions, plan documents. */
+  display?: ClientDisplay;
 };
 
 /** The updates that show `turns` (oldest first) to a client, in order. */
@@ -67,7 +69,10 @@ function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): S
     case "userMessage":
       return userMessage(item, opts).map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: item.id }));
     default: {
-      // The same text as live (src/bridge/item-text.ts): messages, plans, thoughts, reviews.
+      // The same as live: plans and compactions as the client can show them (display.ts), then
+      // messages, plans, thoughts, reviews as text (item-text.ts).
+      const shown = completedItemDisplay(item, opts.display ?? {});
+      if (shown) return shown;
       const text = itemText(item);
       if (text) return textUpdate(text.kind, text.text, item.id);
       const tool = asToolItem(item, onUnknown(opts));
@@ -82,7 +87,7 @@ function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): S
  */
 function toolCall(item: ToolItem, turnEnded: boolean, opts: ReplayOptions): SessionUpdate[] {
   // No file access: today's files say nothing about then.
-  const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}), ...(opts.terminalOutput ? { terminalOutput: true } : {}) };
+  const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}), ...(opts.display?.terminalOutput ? { terminalOutput: true } : {}) };
   const view = describeItem(item, undefined, ctx);
   // The same rendering as live, without file access: a patch shows its hunks (full diffs for added files).
   const done = completedItemUpdate(item, undefined, ctx);

@@ -3,5 +3,6 @@ export { asToolItem, completedItemUpdate, describeItem, type Item, type ItemCont
 export { replayTurns, type ReplayOptions } from "./history.js";
 export { MAX_DIFF_FILE_BYTES } from "./diff.js";
 export { turnUsage } from "./usage.js";
-export { textContent, type ItemOf, type TextFiles } from "./view.js";
+export { textContent, type ItemOf, type SessionUpdate, type TextFiles } from "./view.js";
+export { noticeUpdate, type ClientDisplay } from "./display.js";
 export { FILE_TOOLS_SERVER, DIFF_META_KEY } from "../tool-contract/index.js";

@@ -1,7 +1,7 @@
 // The text a completed item shows, the same live and in history: agent messages and plans as
-// agent text, reasoning as thoughts, a compaction as a notice. (A review's result also arrives as
-// an agent message, inline: the exitedReviewMode item's copy of it is not shown twice.)
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+// agent text, reasoning as thoughts. (Compactions, and plans for clients with plan documents,
+// are in display.ts. A review's result also arrives as an agent message, inline: the
+// exitedReviewMode item's copy of it is not shown twice.)
 import type { Item } from "./view.js";
 
 export type ItemText = { kind: "agent_message_chunk" | "agent_thought_chunk"; text: string };
@@ -16,18 +16,7 @@ export function itemText(item: Item): ItemText | undefined {
       const text = item.summary.join("\n\n") || item.content.join("\n\n");
       return text ? { kind: "agent_thought_chunk", text } : undefined;
     }
-    case "contextCompaction":
-      return { kind: "agent_message_chunk", text: noticeText("Context compacted.") };
     default:
       return undefined;
   }
-}
-
-/** Visible agent text for a warning or notice, on its own line. */
-function noticeText(text: string): string {
-  return `\n> ${text}\n\n`;
-}
-
-export function notice(text: string): SessionUpdate {
-  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: noticeText(text) } };
 }

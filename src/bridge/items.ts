@@ -3,7 +3,8 @@
 // a call does (read/search/edit/fetch/execute...), not which tool ran it. The switches are
 // exhaustive over Codex's item kinds: a kind added by a newer Codex fails `tsc` here, and at run
 // time (an older build against a newer Codex) it is shown generically and reported once.
-import type { SessionUpdate, ToolCallContent, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk";
+import type { ToolCallContent, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk/unstable";
+import type { SessionUpdate } from "./view.js";
 import { describeCommand, outputTail } from "./commands.js";
 import { isTerminalCommand, terminalExit, terminalView } from "./terminal.js";
 import { describeFileChange, fileChangeDiffs } from "./file-changes.js";
@@ -125,7 +126,7 @@ function viewOf(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext
     case "imageView":
       return { title: item.path ? `View image ${item.path}` : "View image", kind: "read", locations: item.path ? [{ path: item.path }] : [], rawInput: { path: item.path } };
     case "collabAgentToolCall":
-      return { title: `Agent: ${item.tool}`, kind: "think", rawInput: { prompt: item.prompt } };
+      return { title: collabTitle(item), kind: "think", rawInput: { prompt: item.prompt, ...(item.receiverThreadIds.length ? { agents: item.receiverThreadIds } : {}) } };
     case "subAgentActivity":
       return { title: `Subagent ${item.agentPath}: ${item.kind}`, kind: "think", rawInput: { agentThreadId: item.agentThreadId } };
     case "imageGeneration":
@@ -150,6 +151,7 @@ function statusOf(item: Item): ToolCallStatus {
     case "completed":
       return "completed";
     default:
+      if (item.type === "imageGeneration" && item.failure) return "failed";
       return item.type === "mcpToolCall" && item.error ? "failed" : "completed";
   }
 }
@@ -201,9 +203,14 @@ export function completedItemUpdate(
     case "webSearch":
       rawOutput = { action: item.action };
       break;
-    case "imageView":
     case "collabAgentToolCall":
+      content.push(...collabStates(item));
+      break;
     case "imageGeneration":
+      content.push(...generatedImage(item));
+      rawOutput = { status: item.status, ...(item.savedPath ? { savedPath: item.savedPath } : {}) };
+      break;
+    case "imageView":
     case "sleep":
     case "subAgentActivity":
       break;
@@ -217,6 +224,57 @@ export function completedItemUpdate(
     ...(content.length ? { content } : {}),
     ...(rawOutput !== undefined ? { rawOutput } : {}),
   };
+}
+
+/** What a collab tool call does, in words (the subagents themselves are cards of their own: acp/subagents.ts). */
+function collabTitle(item: ItemOf<"collabAgentToolCall">): string {
+  const n = item.receiverThreadIds.length;
+  const them = n > 1 ? `${n} subagents` : "a subagent";
+  switch (item.tool) {
+    case "spawnAgent":
+      return "Start a subagent";
+    case "wait":
+      return `Wait for ${them}`;
+    case "sendInput":
+    case "sendMessage":
+    case "followupTask":
+      return `Message ${them}`;
+    case "closeAgent":
+      return `Close ${them}`;
+    case "resumeAgent":
+      return `Resume ${them}`;
+    case "interruptAgent":
+      return `Interrupt ${them}`;
+    case "listAgents":
+      return "List subagents";
+    default:
+      return `Subagents: ${String(item.tool)}`;
+  }
+}
+
+/** Where each subagent a collab call names stands, with its last message (what a wait returns). */
+function collabStates(item: ItemOf<"collabAgentToolCall">): ToolCallContent[] {
+  const lines = Object.entries(item.agentsStates).flatMap(([thread, state]) => (state ? [`${thread}: ${state.status}${state.message ? `\n${state.message}` : ""}`] : []));
+  return lines.length ? [text(lines.join("\n\n"))] : [];
+}
+
+/** A generated image as image content (never base64 in rawInput), and where Codex saved it. */
+function generatedImage(item: ItemOf<"imageGeneration">): ToolCallContent[] {
+  const out: ToolCallContent[] = [];
+  const data = "result" in item ? item.result : "";
+  if (data) out.push({ type: "content", content: { type: "image", data, mimeType: imageMimeType(data) } });
+  if (item.savedPath) out.push(text(`Saved to ${item.savedPath}`));
+  if (item.failure?.type === "usageLimitExceeded") out.push(text("Image generation failed: the usage limit is reached."));
+  else if (item.failure) out.push(text(`Image generation failed (${String(item.failure.type)}).`));
+  return out;
+}
+
+/** The image format from the first bytes of its base64 (Codex's results are PNG unless they say). */
+function imageMimeType(base64: string): string {
+  if (base64.startsWith("/9j/")) return "image/jpeg";
+  if (base64.startsWith("UklGR")) return "image/webp";
+  if (base64.startsWith("R0lGOD")) return "image/gif";
+  return "image/png";
 }
 
 /** One block of an MCP tool result as ACP content (text, image, embedded text resource). */

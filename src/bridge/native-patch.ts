@@ -2,7 +2,7 @@
 // item at all: the model sees the error and the user would see nothing. The raw response items
 // (requested with experimentalRawEvents) show the call and its output; a call that never became an
 // item is shown as one failed tool call.
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionUpdate } from "./view.js";
 import type { v2 } from "../codex/index.js";
 import { describePatchCall } from "./file-tools.js";
 import { textContent } from "./view.js";

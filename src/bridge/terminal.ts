@@ -4,7 +4,8 @@
 // `_meta.terminal_output` {terminal_id, data} (each chunk once, nothing accumulated here); the
 // end carries `_meta.terminal_exit` {terminal_id, exit_code, signal}. Clients without the
 // declaration get text content only (a terminal they cannot show would be an empty box).
-import type { SessionUpdate, ToolCallContent } from "@agentclientprotocol/sdk";
+import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
+import type { SessionUpdate } from "./view.js";
 import { outputTail } from "./commands.js";
 import { textContent, type ItemOf, type ToolCallView } from "./view.js";
 

@@ -3,11 +3,13 @@
 // was streamed, so nothing is shown twice and nothing is dropped. The switch is exhaustive over
 // Codex's notification methods (the ones with no ACP counterpart are listed as such), so a method
 // added by a newer Codex fails `tsc` here; at run time an unknown one is reported once.
-import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { PlanEntry } from "@agentclientprotocol/sdk/unstable";
+import type { SessionUpdate } from "./view.js";
 import type { ServerNotification, v2 } from "../codex/index.js";
 import { OUTPUT_TAIL_CHARS } from "./commands.js";
 import { snapshotFileChange } from "./file-changes.js";
-import { itemText, notice } from "./item-text.js";
+import { completedItemDisplay, noticeUpdate, planDocument, type ClientDisplay } from "./display.js";
+import { itemText } from "./item-text.js";
 import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from "./items.js";
 import { NativePatchWatcher } from "./native-patch.js";
 import { terminalOutput } from "./terminal.js";
@@ -26,8 +28,8 @@ export type TranslatorOptions = {
   files?: TextFiles;
   /** Told once per notification method or item kind this build does not know. */
   onUnknown?: (what: string) => void;
-  /** The client shows terminal cards (Zed's `_meta.terminal_output`). */
-  terminalOutput?: () => boolean;
+  /** What the client can show (terminal cards, notices, compactions, plan documents). */
+  display?: () => ClientDisplay;
 };
 
 export class ThreadEventTranslator {
@@ -36,6 +38,8 @@ export class ThreadEventTranslator {
   private readonly views = new Map<string, ToolCallView>();
   private readonly before = new Map<string, FileBefore>();
   private readonly outputs = new Map<string, OutputState>();
+  /** Proposed plans streaming as documents: the text so far, what was last sent, and when. */
+  private readonly plans = new Map<string, { text: string; sent: string; lastSent: number }>();
   /** Terminal commands whose output has streamed (their end need not repeat it). */
   private readonly terminalStreamed = new Set<string>();
   private readonly nativePatches = new NativePatchWatcher();
@@ -53,6 +57,7 @@ export class ThreadEventTranslator {
     this.views.clear();
     this.before.clear();
     this.outputs.clear();
+    this.plans.clear();
     this.terminalStreamed.clear();
     this.nativePatches.clear();
   }
@@ -84,18 +89,18 @@ export class ThreadEventTranslator {
         return [plan(n.params.plan)];
       case "rawResponseItem/completed":
         return this.nativePatches.onRawItem(n.params.item, (id) => this.announced.has(id), this.opts.cwd?.());
-      case "warning":
-        return n.params.message ? [notice(`Warning: ${n.params.message}`)] : [];
       case "error":
         // A retried error is worth a line in the chat; a final one fails the prompt instead.
-        return n.params.willRetry && n.params.error.message ? [notice(`${n.params.error.message} (retrying…)`)] : [];
+        return n.params.willRetry && n.params.error.message ? [this.notice("info", `${n.params.error.message} (retrying…)`)] : [];
       case "deprecationNotice":
-        return [notice(`Deprecated: ${n.params.summary}${n.params.details ? ` ${n.params.details}` : ""}`)];
+        return [this.notice("warning", `Deprecated: ${n.params.summary}`, n.params.details)];
       case "guardianWarning":
         // What Codex's auto-reviewer decided (auto-review mode): the user should know.
-        return n.params.message ? [notice(n.params.message)] : [];
+        return n.params.message ? [this.notice("warning", n.params.message)] : [];
       case "model/rerouted":
-        return [notice(`Codex switched this turn to the model ${n.params.toModel}.`)];
+        return [this.notice("info", `Codex switched this turn to the model ${n.params.toModel}.`)];
+      case "item/plan/delta":
+        return this.planDelta(n.params.itemId, n.params.delta);
       // Thread and turn lifecycle: the session and its features follow these, not the client.
       case "thread/started":
       case "thread/status/changed":
@@ -129,14 +134,15 @@ export class ThreadEventTranslator {
       case "item/autoApprovalReview/started":
       case "item/autoApprovalReview/completed":
       case "autoApprovalReview/strictReviewRequired":
-      case "item/plan/delta":
       case "item/commandExecution/terminalInteraction":
       case "item/fileChange/outputDelta":
       case "item/fileChange/patchUpdated":
       case "item/mcpToolCall/progress":
       case "model/verification":
       case "model/safetyBuffering/updated":
+      // Codex's warnings: acp/codex-warnings.ts (a thread's warning often repeats a global one).
       case "configWarning":
+      case "warning":
       // Not about a conversation: account, servers, processes, realtime audio, other clients.
       case "skills/changed":
       case "project/changed":
@@ -183,9 +189,30 @@ export class ThreadEventTranslator {
     return {
       ...(this.opts.files ? { files: this.opts.files } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
-      ...(this.opts.terminalOutput?.() ? { terminalOutput: true } : {}),
+      ...(this.display().terminalOutput ? { terminalOutput: true } : {}),
       onUnknown: (kind) => this.reportOnce(`item kind ${kind}`),
     };
+  }
+
+  private display(): ClientDisplay {
+    return this.opts.display?.() ?? {};
+  }
+
+  private notice(severity: "info" | "warning", title: string, description?: string | null): SessionUpdate {
+    return noticeUpdate(this.display(), severity, title, description);
+  }
+
+  /** A proposed plan as it streams (plan documents only; without them it is agent text once complete). */
+  private planDelta(itemId: string, delta: string): SessionUpdate[] {
+    if (!this.display().planUpdates || !delta) return [];
+    const state = this.plans.get(itemId) ?? { text: "", sent: "", lastSent: 0 };
+    this.plans.set(itemId, state);
+    state.text += delta;
+    const now = this.now();
+    if (state.lastSent !== 0 && now - state.lastSent < OUTPUT_UPDATE_INTERVAL_MS) return [];
+    state.lastSent = now;
+    state.sent = state.text;
+    return [planDocument(itemId, state.text)];
   }
 
   private reportOnce(what: string): void {
@@ -228,6 +255,9 @@ export class ThreadEventTranslator {
   }
 
   private itemStarted(started: Item): SessionUpdate[] {
+    if (started.type === "contextCompaction" && this.display().compaction) {
+      return [{ sessionUpdate: "compaction_update", compactionId: started.id, status: "in_progress" }];
+    }
     const ctx = this.context();
     const item = asToolItem(started, ctx);
     if (!item || this.announced.has(item.id)) return [];
@@ -240,6 +270,14 @@ export class ThreadEventTranslator {
 
   private itemCompleted(completed: Item): SessionUpdate[] {
     const ctx = this.context();
+    const shown = completedItemDisplay(completed, this.display());
+    if (shown) {
+      const streamed = this.plans.get(completed.id);
+      this.plans.delete(completed.id);
+      // The last streamed snapshot was already the whole plan: nothing new to send.
+      if (completed.type === "plan" && streamed?.sent === completed.text) return [];
+      return shown;
+    }
     const text = itemText(completed);
     if (text) return this.unstreamedText(completed.id, text.text, text.kind);
     const item = asToolItem(completed, ctx);

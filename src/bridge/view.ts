@@ -1,9 +1,16 @@
 // Types the bridge's mappings share: the Codex item (typed from Codex's generated schema), how
 // a tool call looks to the client, and the one port through which the bridge sees files.
-import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
+import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk/unstable";
+import type { SessionUpdate as AcpSessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import type { v2 } from "../codex/index.js";
 
 export type Item = v2.ThreadItem;
+
+/**
+ * A `session/update` the bridge emits: ACP's schema including its unstable updates
+ * (`plan_update`); the unstable ones are only sent to clients that declared them.
+ */
+export type SessionUpdate = AcpSessionUpdate;
 export type ItemOf<T extends Item["type"]> = Extract<Item, { type: T }>;
 
 export type ToolCallView = {

@@ -72,7 +72,8 @@ describe("slash commands", () => {
     await adapter!.prompt(sessionId, "hi");
     expect((await adapter!.prompt(sessionId, "/compact")).stopReason).toBe("end_turn");
     expect(adapter!.fake.requests).toHaveLength(2); // the summary request
-    expect(messageText(adapter!.updatesOf(sessionId))).toContain("Context compacted.");
+    // A notice for this client (it declares notices; tests/e2e/display.test.ts has the others).
+    expect(adapter!.updatesOf(sessionId)).toContainEqual({ sessionUpdate: "notice", severity: "info", title: "Context compacted." });
   });
 
   it("a project skill is a command: /<skill> sends $<skill> with Codex's skill item, and the model gets the skill", async () => {

@@ -16,7 +16,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const caps = { fs: { readTextFile: true, writeTextFile: true } };
+// Notices: a warning about this machine (no bubblewrap) is then a notice, which replay ignores.
+const caps = { fs: { readTextFile: true, writeTextFile: true }, session: { notices: {} } };
 const lines = [
   {
     type: "header",

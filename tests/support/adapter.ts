@@ -128,7 +128,10 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
     initialize: (caps) =>
       agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: caps ?? {},
+        // Notices by default: a warning about this machine (Codex's "bubblewrap not found") is
+        // then a notice, not agent text in some test's first turn. A test about clients without
+        // notices passes its own `session` capabilities.
+        clientCapabilities: { session: { notices: {} }, ...caps },
         clientInfo: { name: "test-client", version: "1.0.0" },
       }),
     newSession: (cwd, extra) => agent.request(acp.methods.agent.session.new, { cwd: cwd ?? workspace, mcpServers: [], ...extra }),

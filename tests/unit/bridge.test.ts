@@ -69,9 +69,9 @@ describe("MCP tool kinds", () => {
 });
 
 describe("notices and plans", () => {
-  it("warnings and retried errors are visible text; final errors are left to the prompt", () => {
+  it("retried errors are visible text; final errors are left to the prompt; warnings are left to acp/codex-warnings", () => {
     const t = new ThreadEventTranslator();
-    expect(t.translate(note("warning", { threadId: "t", message: "disk low" }))).toEqual([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Warning: disk low\n\n" } }]);
+    expect(t.translate(note("warning", { threadId: "t", message: "disk low" }))).toEqual([]);
     expect(t.translate(note("error", { willRetry: true, error: { message: "stream dropped" } }))).toHaveLength(1);
     expect(t.translate(note("error", { willRetry: false, error: { message: "fatal" } }))).toEqual([]);
   });

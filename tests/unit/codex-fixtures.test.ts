@@ -5,7 +5,7 @@
 // the folded live state is kept as a file snapshot.
 import fs from "node:fs";
 import path from "node:path";
-import type { SessionUpdate } from "@agentclientprotocol/sdk";
+import type { SessionUpdate } from "@agentclientprotocol/sdk/unstable";
 import { describe, expect, it } from "vitest";
 import { replayTurns } from "../../src/bridge/history.js";
 import { ThreadEventTranslator } from "../../src/bridge/translator.js";

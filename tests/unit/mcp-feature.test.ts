@@ -8,7 +8,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { fileToolsFeature, FILE_TOOLS_SERVER } from "../../src/acp/file-tools.js";
 import type { AgentServices, SessionOpening } from "../../src/acp/features.js";
 import { AcpSession, type ThreadSettings } from "../../src/acp/session.js";
@@ -40,7 +40,7 @@ function fakeServices(caps: acp.ClientCapabilities, answer: (s: Sent) => Promise
 }
 
 function newSession(id: string, settings: ThreadSettings): AcpSession {
-  return new AcpSession(id, settings, { host: {} as never, log: silent, sendUpdate: async () => undefined, showsTerminals: () => false, answerServerRequest: async () => ({}) });
+  return new AcpSession(id, settings, { host: {} as never, log: silent, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
 }
 
 async function connect(settings: ThreadSettings): Promise<Client> {

@@ -16,7 +16,7 @@ import {
   show,
 } from "../normalise.js";
 import type { AcpValidator } from "../schema.js";
-import { idKey, kindOf, labelOf, sessionIdOf, streamKey, type Json, type Kind } from "./messages.js";
+import { idKey, isAdvisory, kindOf, labelOf, sessionIdOf, streamKey, type Json, type Kind } from "./messages.js";
 import type { RecordedAgent, RecordingIndex } from "./recording.js";
 import type { Mismatch } from "./types.js";
 
@@ -212,6 +212,7 @@ export class Matcher {
   }
 
   private onAgentNotification(msg: Json): void {
+    if (isAdvisory(msg)) return;
     const method = String(msg.method);
     const liveSession = sessionIdOf(msg);
     let recordedSession: unknown = liveSession;

@@ -38,3 +38,13 @@ export function labelOf(entry: TranscriptEntry, requestMethod?: string): string 
   if (msg.method === "session/update" && typeof update?.sessionUpdate === "string") label += ` (${update.sessionUpdate})`;
   return label;
 }
+
+/**
+ * Advisory agent messages are not matched either way: ACP `notice` updates are live,
+ * fire-and-forget information that an agent may or may not send (a warning about the machine it
+ * runs on, such as Codex's "bubblewrap not found"), and no client may rely on one.
+ */
+export function isAdvisory(msg: Json): boolean {
+  const update = (msg.params as Json | undefined)?.update as Json | undefined;
+  return msg.method === "session/update" && update?.sessionUpdate === "notice";
+}

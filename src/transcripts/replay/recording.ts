@@ -1,7 +1,7 @@
 // The recording, indexed for matching: every agent message it expects (by response id, by
 // request method, by notification stream), and the client's recorded answers to agent requests.
 import type { LocatedEntry, Transcript } from "../format.js";
-import { idKey, kindOf, labelOf, sessionIdOf, streamKey } from "./messages.js";
+import { idKey, isAdvisory, kindOf, labelOf, sessionIdOf, streamKey } from "./messages.js";
 
 /** One agent message the recording expects, and whether a live one matched it yet. */
 export interface RecordedAgent {
@@ -42,6 +42,7 @@ export class RecordingIndex {
         return;
       }
       const msg = entry.msg;
+      if (isAdvisory(msg)) return;
       const kind = kindOf(msg);
       const rec: RecordedAgent = { entry, pos, matched: false, label: labelOf(entry, clientRequestMethods.get(idKey(msg.id))) };
       this.agent.push(rec);

@@ -1,0 +1,105 @@
+// Subagents: when a turn spawns one (Codex's collab tools), its thread is routed to the session
+// (Session.adoptThread: its events here, its approvals asked like the session's own) and shown
+// as one tool call per subagent that updates as it works: what it ran, read and edited, then
+// its last message, in progress while its turn runs. Clients that declare `subagents` (ACP's
+// unstable schema) also hear `subagent_update` with the child's title and running/idle state.
+import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
+import { asToolItem, describeItem, textContent, type SessionUpdate } from "../bridge/index.js";
+import type { ServerNotification, v2 } from "../codex/index.js";
+import type { SessionFeature } from "./features.js";
+
+/** The most activity lines a subagent's card shows (the newest). */
+const MAX_ACTIVITY_LINES = 30;
+
+type Card = {
+  toolCallId: string;
+  title: string;
+  activity: string[];
+  lastMessage: string;
+};
+
+/** One line of a title: the prompt's first line, shortened. */
+function shortTitle(prompt: string | null): string {
+  const first = (prompt ?? "").split("\n").find((l) => l.trim())?.trim() ?? "";
+  return first.length > 60 ? `${first.slice(0, 59)}…` : first;
+}
+
+function cardContent(card: Card): ToolCallContent[] {
+  const lines = card.activity.slice(-MAX_ACTIVITY_LINES);
+  const hidden = card.activity.length - lines.length;
+  const text = [...(hidden > 0 ? [`… ${hidden} earlier steps`] : []), ...lines, ...(card.lastMessage ? ["", card.lastMessage] : [])].join("\n");
+  return text ? [textContent(text)] : [];
+}
+
+/** What one of the subagent's items adds to its card (a step, or its latest message). */
+function record(card: Card, item: v2.ThreadItem): boolean {
+  if (item.type === "agentMessage") {
+    card.lastMessage = item.text;
+    return item.text.length > 0;
+  }
+  const tool = asToolItem(item);
+  if (!tool) return false;
+  card.activity.push(`• ${describeItem(tool, undefined).title}`);
+  return true;
+}
+
+export function subagentsFeature(): SessionFeature {
+  return {
+    name: "subagents",
+    attach(session, _opening, _response, services) {
+      const cards = new Map<string, Card>();
+      const announcesChildren = (): boolean => services.clientCapabilities().subagents != null;
+
+      const send = (update: SessionUpdate): void => void session.send(update).catch(() => undefined);
+      const childState = (threadId: string, running: boolean, card: Card): void => {
+        if (!announcesChildren()) return;
+        send({ sessionUpdate: "subagent_update", sessionId: threadId, title: card.title, state: running ? { state: "running" } : { state: "idle", stopReason: "end_turn" } });
+      };
+
+      const onChild = (threadId: string, card: Card) => (n: ServerNotification): void => {
+        switch (n.method) {
+          case "turn/started":
+            send({ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: "in_progress" });
+            childState(threadId, true, card);
+            return;
+          case "item/completed":
+            if (record(card, n.params.item)) send({ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, content: cardContent(card) });
+            return;
+          case "turn/completed": {
+            const failed = n.params.turn.status === "failed";
+            const error = n.params.turn.error?.message;
+            if (error) card.activity.push(`Failed: ${error}`);
+            send({ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: failed ? "failed" : "completed", content: cardContent(card) });
+            childState(threadId, false, card);
+            return;
+          }
+          default:
+            return;
+        }
+      };
+
+      const adopt = (threadId: string, spawn: v2.ThreadItem & { type: "collabAgentToolCall" }): void => {
+        const title = shortTitle(spawn.prompt);
+        const card: Card = { toolCallId: `subagent-${threadId}`, title: title ? `Subagent: ${title}` : "Subagent", activity: [], lastMessage: "" };
+        cards.set(threadId, card);
+        send({
+          sessionUpdate: "tool_call",
+          toolCallId: card.toolCallId,
+          title: card.title,
+          kind: "think",
+          status: "in_progress",
+          rawInput: { prompt: spawn.prompt, model: spawn.model, threadId },
+        });
+        childState(threadId, true, card);
+        session.adoptThread(threadId, onChild(threadId, card));
+      };
+
+      session.threadListeners.add((n) => {
+        if (n.method !== "item/started" && n.method !== "item/completed") return;
+        const item = n.params.item;
+        if (item.type !== "collabAgentToolCall") return;
+        for (const threadId of item.receiverThreadIds) if (!cards.has(threadId)) adopt(threadId, item);
+      });
+    },
+  };
+}

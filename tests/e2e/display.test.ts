@@ -1,0 +1,110 @@
+// Issue 12, visibility: what the client declares it can show (notices, compactions, plan
+// documents) decides how Codex's warnings, compactions and proposed plans reach it, against the
+// real codex and the fake model. Without a capability the same information is agent text.
+import { afterEach, describe, expect, it } from "vitest";
+import * as acp from "@agentclientprotocol/sdk";
+import { startAdapter, type Adapter } from "../support/adapter.js";
+import type { ScriptedResponse } from "../support/fake-model.js";
+
+let adapter: Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  adapter = undefined;
+});
+
+const say = (text: string): ScriptedResponse => ({ items: [{ type: "message", text }] });
+const PROPOSED_PLAN = "<proposed_plan>\n# Add a cache\n1. Measure.\n2. Cache the lookups.\n</proposed_plan>";
+
+/** The session/update payloads of a session as they were written on the adapter's stdout (unstable ones included). */
+function rawUpdates(a: Adapter, sessionId: string): Array<Record<string, unknown>> {
+  return a.stdoutLines.flatMap((line) => {
+    const msg = JSON.parse(line) as { method?: string; params?: { sessionId?: string; update?: Record<string, unknown> } };
+    return msg.method === "session/update" && msg.params?.sessionId === sessionId && msg.params.update ? [msg.params.update] : [];
+  });
+}
+
+function agentText(updates: ReadonlyArray<Record<string, unknown>>): string {
+  return updates
+    .filter((u) => u.sessionUpdate === "agent_message_chunk")
+    .map((u) => (u.content as { text?: string }).text ?? "")
+    .join("");
+}
+
+async function planModeSession(a: Adapter, caps: acp.ClientCapabilities & { plan?: object }): Promise<string> {
+  await a.initialize(caps);
+  const { sessionId } = await a.newSession();
+  await a.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "collaboration_mode", value: "plan" });
+  return sessionId;
+}
+
+describe("proposed plans", () => {
+  it("are plan_update markdown documents for a client that declares plan support", async () => {
+    adapter = await startAdapter({ responses: [say(PROPOSED_PLAN)] });
+    const sessionId = await planModeSession(adapter, { plan: {} });
+    expect((await adapter.prompt(sessionId, "plan a cache")).stopReason).toBe("end_turn");
+    const updates = rawUpdates(adapter, sessionId);
+    const docs = updates.filter((u) => u.sessionUpdate === "plan_update");
+    expect(docs.length).toBeGreaterThan(0);
+    expect(docs.at(-1)).toEqual({ sessionUpdate: "plan_update", plan: { type: "markdown", planId: expect.any(String), content: "# Add a cache\n1. Measure.\n2. Cache the lookups.\n" } });
+    // One plan, not repeated as text.
+    expect(new Set(docs.map((d) => (d.plan as { planId: string }).planId)).size).toBe(1);
+    expect(agentText(updates)).not.toContain("Cache the lookups");
+  });
+
+  it("are agent text for a client without it", async () => {
+    adapter = await startAdapter({ responses: [say(PROPOSED_PLAN)] });
+    const sessionId = await planModeSession(adapter, {});
+    await adapter.prompt(sessionId, "plan a cache");
+    const updates = rawUpdates(adapter, sessionId);
+    expect(updates.some((u) => u.sessionUpdate === "plan_update")).toBe(false);
+    expect(agentText(updates)).toContain("2. Cache the lookups.");
+  });
+});
+
+describe("compactions", () => {
+  const responses = [say("hello"), say("SUMMARY")];
+  it("/compact is a compaction_update that goes in_progress then completed for a client that declares compaction", async () => {
+    adapter = await startAdapter({ responses });
+    await adapter.initialize({ session: { compaction: {} } });
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "hi");
+    expect((await adapter.prompt(sessionId, "/compact")).stopReason).toBe("end_turn");
+    const compactions = rawUpdates(adapter, sessionId).filter((u) => u.sessionUpdate === "compaction_update");
+    expect(compactions.map((u) => u.status)).toEqual(["in_progress", "completed"]);
+    expect(compactions[0]!.compactionId).toBe(compactions[1]!.compactionId);
+    expect(agentText(rawUpdates(adapter, sessionId))).not.toContain("Context compacted.");
+  });
+});
+
+describe("Codex's warnings that belong to no session", () => {
+  // An unknown setting makes Codex send a configWarning when it starts (before any session).
+  const extraConfig = "no_such_setting_for_the_test = true";
+  const ignoring = /unrecognized configuration setting/;
+
+  it("are a notice, once, in the first turn that runs after them", async () => {
+    adapter = await startAdapter({ responses: [say("one"), say("two"), say("three")], extraConfig });
+    await adapter.initialize({ session: { notices: {} } });
+    const first = (await adapter.newSession()).sessionId;
+    const second = (await adapter.newSession()).sessionId;
+    await adapter.prompt(first, "a");
+    await adapter.prompt(first, "b");
+    await adapter.prompt(second, "c");
+    const notices = [...rawUpdates(adapter, first), ...rawUpdates(adapter, second)].filter((u) => u.sessionUpdate === "notice" && ignoring.test(String(u.title)));
+    expect(notices).toEqual([{ sessionUpdate: "notice", severity: "warning", title: expect.stringMatching(/^Codex configuration: Codex is ignoring 1 unrecognized configuration setting\b[^\n]*$/), description: expect.stringContaining("no_such_setting_for_the_test") }]);
+    // Before the turn's own output.
+    const firstUpdates = rawUpdates(adapter, first);
+    expect(firstUpdates.findIndex((u) => u.sessionUpdate === "notice")).toBeLessThan(firstUpdates.findIndex((u) => u.sessionUpdate === "agent_message_chunk"));
+  });
+
+  it("are a line of agent text, once, for a client without notices", async () => {
+    adapter = await startAdapter({ responses: [say("one"), say("two")], extraConfig });
+    await adapter.initialize({ session: {} });
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "a");
+    await adapter.prompt(sessionId, "b");
+    const text = agentText(rawUpdates(adapter, sessionId));
+    expect(text.match(/unrecognized configuration setting/g)).toHaveLength(1);
+    expect(text).toMatch(/^\n> Codex configuration: /);
+    expect(text).toContain("one");
+  });
+});

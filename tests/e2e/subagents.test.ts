@@ -1,0 +1,88 @@
+// Issue 12, subagents: a turn that spawns a Codex subagent (the multi-agent collab tools) shows
+// it as a tool call of its own that updates as the subagent works, announces it with the
+// unstable subagent_update to clients that declare subagents, and asks the user for the
+// subagent's approvals instead of refusing them. Real codex, fake model.
+//
+// The parent's next model request and the subagent's first one race for the fake model's next
+// scripted response, so each pair of responses below is the same for both.
+import { afterEach, describe, expect, it } from "vitest";
+import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
+import { toolCall, type ScriptedResponse } from "../support/fake-model.js";
+
+let adapter: Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  adapter = undefined;
+});
+
+const spawn: ScriptedResponse = { items: [{ type: "function_call", namespace: "multi_agent_v1", name: "spawn_agent", arguments: { message: "count the files\nin the workspace" }, callId: "spawn1" }] };
+const say = (text: string): ScriptedResponse => ({ items: [{ type: "message", text }] });
+
+type Update = Record<string, unknown>;
+
+/** Every session/update of the session as written on stdout (unstable ones included). */
+function rawUpdates(a: Adapter, sessionId: string): Update[] {
+  return a.stdoutLines.flatMap((line) => {
+    const msg = JSON.parse(line) as { method?: string; params?: { sessionId?: string; update?: Update } };
+    return msg.method === "session/update" && msg.params?.sessionId === sessionId && msg.params.update ? [msg.params.update] : [];
+  });
+}
+
+/** The subagent's work goes on after the parent's turn ends: wait until its card is final. */
+async function waitForCard(a: Adapter, sessionId: string, toolCallId: string): Promise<Update[]> {
+  for (let i = 0; i < 200; i++) {
+    const card = rawUpdates(a, sessionId).filter((u) => u.toolCallId === toolCallId);
+    if (card.some((u) => u.status === "completed" || u.status === "failed")) return card;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the subagent card ${toolCallId} never ended`);
+}
+
+describe("subagents", () => {
+  it("a spawned subagent is a tool call that shows its work and ends with its last message", async () => {
+    adapter = await startAdapter({ responses: [spawn, say("There are 3 files."), say("There are 3 files.")] });
+    await adapter.initialize({ session: { notices: {} }, subagents: {} } as Parameters<Adapter["initialize"]>[0]);
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "use a subagent")).stopReason).toBe("end_turn");
+
+    const updates = rawUpdates(adapter, sessionId);
+    expect(updates).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "spawn1", title: "Start a subagent", kind: "think" }));
+    const opened = updates.find((u) => u.sessionUpdate === "tool_call" && String(u.toolCallId).startsWith("subagent-"));
+    expect(opened).toMatchObject({ title: "Subagent: count the files", kind: "think", status: "in_progress", rawInput: { prompt: "count the files\nin the workspace" } });
+    const childId = String(opened!.toolCallId).slice("subagent-".length);
+
+    const card = await waitForCard(adapter, sessionId, String(opened!.toolCallId));
+    const last = card.at(-1)!;
+    expect(last).toMatchObject({ sessionUpdate: "tool_call_update", status: "completed" });
+    expect(JSON.stringify(last.content)).toContain("There are 3 files.");
+
+    // Announced to a client that declares subagents: running, then idle.
+    const announced = rawUpdates(adapter, sessionId).filter((u) => u.sessionUpdate === "subagent_update");
+    expect(announced[0]).toEqual({ sessionUpdate: "subagent_update", sessionId: childId, title: "Subagent: count the files", state: { state: "running" } });
+    expect(announced.at(-1)).toMatchObject({ sessionId: childId, state: { state: "idle", stopReason: "end_turn" } });
+  });
+
+  it("without the subagents capability there is no subagent_update, and the card still works", async () => {
+    adapter = await startAdapter({ responses: [spawn, say("Done."), say("Done.")] });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "use a subagent");
+    const opened = rawUpdates(adapter, sessionId).find((u) => String(u.toolCallId ?? "").startsWith("subagent-"));
+    await waitForCard(adapter, sessionId, String(opened!.toolCallId));
+    expect(rawUpdates(adapter, sessionId).some((u) => u.sessionUpdate === "subagent_update")).toBe(false);
+  });
+
+  it("the subagent's approvals are asked through the session (not refused as an unknown thread)", async () => {
+    const { asked, setupClient } = answerPermissions("reject");
+    const escalated: ScriptedResponse = { items: [toolCall("exec_command", { cmd: "echo hi > /var/tmp/never-written", sandbox_permissions: "require_escalated", justification: "needs it" }, { callId: "esc" })] };
+    adapter = await startAdapter({ responses: [spawn, escalated, escalated, say("Done."), say("Done.")], setupClient });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "use a subagent");
+    const opened = rawUpdates(adapter, sessionId).find((u) => String(u.toolCallId ?? "").startsWith("subagent-"));
+    await waitForCard(adapter, sessionId, String(opened!.toolCallId));
+    // One from the parent and one from the subagent, both asked; none refused unseen.
+    expect(asked).toHaveLength(2);
+    expect(adapter.stderr()).not.toContain("codex request for no known thread");
+  });
+});

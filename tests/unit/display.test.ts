@@ -1,0 +1,107 @@
+// What the client declared it can show changes how notices, compactions and proposed plans
+// reach it, live and in history; without a capability the same information is agent text.
+import { describe, expect, it } from "vitest";
+import { ThreadEventTranslator, replayTurns, type ClientDisplay } from "../../src/bridge/index.js";
+import { codexItem, note } from "../support/codex-messages.js";
+
+function translator(display: ClientDisplay, now = () => 0): ThreadEventTranslator {
+  return new ThreadEventTranslator({ display: () => display, now });
+}
+
+describe("notices", () => {
+  it("are ACP notices with a severity for a client that shows them", () => {
+    const t = translator({ notices: true });
+    expect(t.translate(note("deprecationNotice", { summary: "`x` is deprecated.", details: "Use `y`." }))).toEqual([
+      { sessionUpdate: "notice", severity: "warning", title: "Deprecated: `x` is deprecated.", description: "Use `y`." },
+    ]);
+    expect(t.translate(note("model/rerouted", { threadId: "t", turnId: "u", fromModel: "a", toModel: "b", reason: "x" }))).toEqual([
+      { sessionUpdate: "notice", severity: "info", title: "Codex switched this turn to the model b." },
+    ]);
+  });
+  it("are a line of agent text for a client that does not", () => {
+    const t = translator({});
+    expect(t.translate(note("deprecationNotice", { summary: "`x` is deprecated.", details: "Use `y`.\nSoon." }))).toEqual([
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Deprecated: `x` is deprecated.\n> Use `y`.\n> Soon.\n\n" } },
+    ]);
+  });
+});
+
+describe("compactions", () => {
+  const item = codexItem({ type: "contextCompaction", id: "c1" });
+  it("are compaction_update in_progress then completed for a client that declares compaction", () => {
+    const t = translator({ compaction: true });
+    expect(t.translate(note("item/started", { threadId: "t", turnId: "u", item }))).toEqual([{ sessionUpdate: "compaction_update", compactionId: "c1", status: "in_progress" }]);
+    expect(t.translate(note("item/completed", { threadId: "t", turnId: "u", item }))).toEqual([{ sessionUpdate: "compaction_update", compactionId: "c1", status: "completed" }]);
+    expect(replayTurns([{ id: "u", status: "completed", items: [item] }], { display: { compaction: true } })).toEqual([
+      { sessionUpdate: "compaction_update", compactionId: "c1", status: "completed" },
+    ]);
+  });
+  it("are a notice, or text, otherwise", () => {
+    expect(translator({ notices: true }).translate(note("item/completed", { threadId: "t", turnId: "u", item }))).toEqual([
+      { sessionUpdate: "notice", severity: "info", title: "Context compacted." },
+    ]);
+    const t = translator({});
+    expect(t.translate(note("item/started", { threadId: "t", turnId: "u", item }))).toEqual([]);
+    expect(t.translate(note("item/completed", { threadId: "t", turnId: "u", item }))).toEqual([
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Context compacted.\n\n" }, messageId: "c1" },
+    ]);
+  });
+});
+
+describe("proposed plans", () => {
+  const plan = codexItem({ type: "plan", id: "p1", text: "# Plan\n1. a\n2. b" });
+  it("stream as plan_update markdown documents at a bounded rate, the whole text each time", () => {
+    let now = 1000;
+    const t = translator({ planUpdates: true }, () => now);
+    const delta = (d: string) => t.translate(note("item/plan/delta", { threadId: "t", turnId: "u", itemId: "p1", delta: d }));
+    expect(delta("# Plan\n")).toEqual([{ sessionUpdate: "plan_update", plan: { type: "markdown", planId: "p1", content: "# Plan\n" } }]);
+    now += 10;
+    expect(delta("1. a\n")).toEqual([]); // too soon: the next one carries it
+    now += 200;
+    expect(delta("2. b")).toEqual([{ sessionUpdate: "plan_update", plan: { type: "markdown", planId: "p1", content: "# Plan\n1. a\n2. b" } }]);
+    // The completed item says nothing new.
+    expect(t.translate(note("item/completed", { threadId: "t", turnId: "u", item: plan }))).toEqual([]);
+  });
+  it("end with the complete document when the last snapshot was behind, and replay as one", () => {
+    let now = 1000;
+    const t = translator({ planUpdates: true }, () => now);
+    t.translate(note("item/plan/delta", { threadId: "t", turnId: "u", itemId: "p1", delta: "# Plan\n" }));
+    now += 1;
+    t.translate(note("item/plan/delta", { threadId: "t", turnId: "u", itemId: "p1", delta: "1. a\n2. b" }));
+    const doc = { sessionUpdate: "plan_update", plan: { type: "markdown", planId: "p1", content: "# Plan\n1. a\n2. b" } };
+    expect(t.translate(note("item/completed", { threadId: "t", turnId: "u", item: plan }))).toEqual([doc]);
+    expect(replayTurns([{ id: "u", status: "completed", items: [plan] }], { display: { planUpdates: true } })).toEqual([doc]);
+  });
+  it("are agent text for a client without plan documents", () => {
+    const t = translator({});
+    expect(t.translate(note("item/plan/delta", { threadId: "t", turnId: "u", itemId: "p1", delta: "# Plan" }))).toEqual([]);
+    expect(t.translate(note("item/completed", { threadId: "t", turnId: "u", item: plan }))).toEqual([
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "# Plan\n1. a\n2. b" }, messageId: "p1" },
+    ]);
+  });
+});
+
+describe("generated images", () => {
+  // Codex 0.169 surfaces the item only when its image tool was offered (a ChatGPT sign-in), which
+  // the offline fake model cannot give: the mapping is tested here, on Codex's item shape.
+  const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+  const item = codexItem({ type: "imageGeneration", id: "ig1", status: "completed", revisedPrompt: "a red dot", result: PNG, savedPath: "/ws/red.png", failure: null, generationId: null });
+  it("are image content, with where Codex saved them; the base64 never goes into rawInput", () => {
+    const t = translator({});
+    const [started] = t.translate(note("item/started", { threadId: "t", turnId: "u", item }));
+    expect(started).toMatchObject({ sessionUpdate: "tool_call", title: "Generate an image", name: "image_generation", rawInput: { prompt: "a red dot" } });
+    expect(JSON.stringify(started)).not.toContain(PNG);
+    const [done] = t.translate(note("item/completed", { threadId: "t", turnId: "u", item }));
+    expect(done).toMatchObject({ sessionUpdate: "tool_call_update", status: "completed", rawOutput: { status: "completed", savedPath: "/ws/red.png" } });
+    expect(done && "content" in done ? done.content : []).toEqual([
+      { type: "content", content: { type: "image", data: PNG, mimeType: "image/png" } },
+      { type: "content", content: { type: "text", text: "Saved to /ws/red.png" } },
+    ]);
+    expect(JSON.stringify(done?.sessionUpdate === "tool_call_update" ? done.rawOutput : null)).not.toContain(PNG);
+  });
+  it("a failed generation says why and fails", () => {
+    const failed = codexItem({ type: "imageGeneration", id: "ig2", status: "failed", revisedPrompt: null, result: "", failure: { type: "usageLimitExceeded", limitId: "x", resetsAt: null }, generationId: null });
+    const [, done] = translator({}).translate(note("item/completed", { threadId: "t", turnId: "u", item: failed }));
+    expect(done).toMatchObject({ status: "failed", content: [{ type: "content", content: { type: "text", text: "Image generation failed: the usage limit is reached." } }] });
+  });
+});
