@@ -2,7 +2,7 @@
 // default, from `collaborationMode/list`), the model (Codex's `model/list`) and the reasoning
 // effort (the efforts the chosen model supports). A choice applies from the next turn:
 // turn/start carries them from the session's settings.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import type { CodexHost, ModeKind } from "../codex/index.js";
 import { invalidParams } from "./errors.js";
@@ -65,7 +65,12 @@ async function listModels(services: AgentServices, catalogs: Catalogs<Model>): P
   });
 }
 
-type ConfigState = { models: Model[]; collaborationModes: CollaborationModeChoice[] };
+type ConfigState = {
+  models: Model[];
+  collaborationModes: CollaborationModeChoice[];
+  /** The client takes boolean options (`session.configOptions.boolean`): a model's one fast tier is a switch. */
+  booleans?: boolean;
+};
 
 function modelEntry(state: ConfigState, slug: string | undefined): Model | undefined {
   return state.models.find((m) => m.model === slug || m.id === slug);
@@ -110,7 +115,18 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
       });
     }
     const tiers = modelEntry(state, current)?.serviceTiers ?? [];
-    if (tiers.length > 0) {
+    const [only] = tiers;
+    if (only && tiers.length === 1 && state.booleans) {
+      // One tier besides standard (Codex's "Fast"): a switch, on = that tier.
+      options.push({
+        id: "service_tier",
+        name: only.name,
+        category: "model",
+        type: "boolean",
+        currentValue: serviceTierOf(session, state) === only.id,
+        ...(only.description ? { description: only.description } : {}),
+      });
+    } else if (tiers.length > 0) {
       options.push({
         id: "service_tier",
         name: "Speed",
@@ -132,12 +148,23 @@ function serviceTierOf(session: AcpSession, state: ConfigState): string {
   return session.settings.serviceTier ?? modelEntry(state, session.settings.model)?.defaultServiceTier ?? STANDARD_TIER;
 }
 
+/** The tier a fast-mode switch stands for: the model's only tier when on, standard when off. */
+function booleanTier(session: AcpSession, state: ConfigState, on: boolean): string {
+  const tiers = modelEntry(state, session.settings.model)?.serviceTiers ?? [];
+  const [only] = tiers;
+  if (!only || tiers.length !== 1) {
+    throw invalidParams({ value: on }, `The model ${session.settings.model ?? ""} has ${tiers.length === 0 ? "no speeds to switch" : "several speeds: choose one by id"}`);
+  }
+  return on ? only.id : STANDARD_TIER;
+}
+
 function effortName(effort: string): string {
   return effort === "xhigh" ? "Extra high" : effort.charAt(0).toUpperCase() + effort.slice(1);
 }
 
 /** session/set_config_option. */
 async function setConfigOption(session: AcpSession, state: ConfigState, configId: string, value: unknown, services: AgentServices): Promise<acp.SessionConfigOption[]> {
+  if (typeof value === "boolean" && configId === "service_tier") value = booleanTier(session, state, value);
   if (typeof value !== "string") throw invalidParams({ configId }, `The option "${configId}" takes a value id (a string)`);
   switch (configId) {
     case "mode":
@@ -208,7 +235,7 @@ export function configOptionsFeature(): SessionFeature {
       });
     },
     async attach(session, opening, response, services) {
-      const state: ConfigState = { models: [], collaborationModes: [] };
+      const state: ConfigState = { models: [], collaborationModes: [], booleans: services.clientCapabilities().session?.configOptions?.boolean != null };
       states.set(session, state);
       try {
         [state.models, state.collaborationModes] = await Promise.all([

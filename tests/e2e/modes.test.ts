@@ -169,3 +169,22 @@ describe("speed (service tier)", () => {
     await expect(adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", value: "warp" })).rejects.toMatchObject({ code: -32602 });
   });
 });
+
+describe("fast mode as a switch", () => {
+  it("a client with boolean options gets the model's one fast tier as a boolean; true and false reach the model", async () => {
+    adapter = await startAdapter({ responses: [done, done] });
+    await adapter.initialize({ session: { notices: {}, configOptions: { boolean: {} } } });
+    const { sessionId } = await adapter.newSession();
+    const afterModel = await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "gpt-6-sol" });
+    expect(afterModel.configOptions.find((o) => o.id === "service_tier")).toMatchObject({ type: "boolean", name: "Fast", currentValue: true });
+    const off = await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", type: "boolean", value: false });
+    expect(off.configOptions.find((o) => o.id === "service_tier")).toMatchObject({ type: "boolean", currentValue: false });
+    await adapter.prompt(sessionId, "standard");
+    expect(adapter.fake.requests.at(-1)!.body.service_tier ?? null).toBeNull();
+    await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", type: "boolean", value: true });
+    await adapter.prompt(sessionId, "fast");
+    expect(adapter.fake.requests.at(-1)!.body.service_tier).toBe("priority");
+    // A switch only where it means something.
+    await expect(adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", type: "boolean", value: true })).rejects.toMatchObject({ code: -32602 });
+  });
+});
