@@ -349,14 +349,15 @@ export class AcpSession {
     for (const listener of this.threadListeners) listener(n);
     if (n.method === "item/completed") this.items.delete(n.params.item.id);
     const turn = this.active;
-    if (n.method === "turn/started" && turn && !turn.turnId) turn.turnId = n.params.turn.id;
+    // A review's turn/started names its own id, its start and end name the review's (the root).
+    if (n.method === "turn/started" && turn && !turn.turnId) turn.turnId = n.params.turn.rootTurnId ?? n.params.turn.id;
     if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error.message;
     for (const update of this.translator.translate(n)) void this.send(update).catch(() => undefined);
     if (n.method === "turn/completed" && turn) {
       const parsed = turnCompletedSchema.safeParse(n.params);
       if (!parsed.success) return;
       const done = parsed.data.turn;
-      if (turn.turnId && done.id !== turn.turnId) return;
+      if (turn.turnId && done.id !== turn.turnId && done.rootTurnId !== turn.turnId) return;
       turn.settle({ status: done.status, ...(done.error ? { error: done.error } : {}) });
     }
   }

@@ -32,6 +32,7 @@ export const threadScopedParamsSchema = z.looseObject({ threadId: z.string() });
 
 const turnSchema = z.looseObject({
   id: z.string(),
+  rootTurnId: z.string().nullish(),
   status: z.enum(["completed", "interrupted", "failed", "inProgress"]),
   error: z.looseObject({ message: z.string(), codexErrorInfo: z.unknown().optional(), additionalDetails: z.string().nullish() }).nullish(),
   items: z.array(z.unknown()).optional(),
