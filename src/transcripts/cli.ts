@@ -3,14 +3,21 @@
 // replay: run by a human or CI; the report goes to stdout.
 
 export const TRANSCRIPT_USAGE = `Usage:
-  codex-cli-acp record --out FILE -- <agent command...>
+  codex-cli-acp record --out FILE [--fake-model SCRIPT.json] -- <agent command...>
       Proxy an ACP session between the editor (stdin/stdout) and the agent command,
       writing every JSON-RPC message to FILE (JSONL, contracts/transcript-format.md).
-  codex-cli-acp replay [--update] [--timeout SECONDS] [--agent -- <agent command...>] FILE|DIR...
+      --fake-model runs the project's fake model with SCRIPT ({"responses": [...]}) and a
+      hermetic CODEX_HOME for the agent, in a fresh workspace (printed on stderr: use it as
+      the session's cwd); the script goes into the header and this run's paths and the
+      model's address are stored as placeholders, so the transcript replays anywhere.
+  codex-cli-acp replay [--update] [--timeout SECONDS] [--stop-after-eof SECONDS]
+                       [--agent -- <agent command...>] FILE|DIR...
       Play the client side of each transcript against the agent (default: the command in
       the transcript's header) and compare the agent's messages with the recording.
       A DIR stands for its *.jsonl files.
       --update rewrites each FILE with the live messages instead of failing on differences.
+      --stop-after-eof stops (SIGTERM) an agent still running SECONDS after its stdin closed,
+      for agents that do not exit on EOF; without it that is a failure (after 5 s).
       With --agent, the agent command is everything after "--", so put the FILEs first:
         codex-cli-acp replay a.jsonl b.jsonl --agent -- node dist/index.js
 
@@ -23,6 +30,7 @@ class UsageError extends Error {}
 interface RecordArgs {
   out: string;
   command: string[];
+  fakeModelFile?: string;
 }
 
 interface ReplayArgs {
@@ -30,6 +38,7 @@ interface ReplayArgs {
   update: boolean;
   agentCommand?: string[];
   timeoutMs?: number;
+  stopAfterEofMs?: number;
 }
 
 function splitAtDashes(args: string[]): [string[], string[] | undefined] {
@@ -40,17 +49,21 @@ function splitAtDashes(args: string[]): [string[], string[] | undefined] {
 export function parseRecordArgs(args: string[]): RecordArgs {
   const [opts, command] = splitAtDashes(args);
   let out: string | undefined;
+  let fakeModelFile: string | undefined;
   for (let i = 0; i < opts.length; i++) {
     const a = opts[i]!;
     if (a === "--out" || a === "-o") {
       out = opts[++i];
       if (!out) throw new UsageError("record: --out needs a file name");
     } else if (a.startsWith("--out=")) out = a.slice("--out=".length);
-    else throw new UsageError(`record: unexpected argument ${JSON.stringify(a)}`);
+    else if (a === "--fake-model") {
+      fakeModelFile = opts[++i];
+      if (!fakeModelFile) throw new UsageError("record: --fake-model needs a script file");
+    } else throw new UsageError(`record: unexpected argument ${JSON.stringify(a)}`);
   }
   if (!out) throw new UsageError("record: --out FILE is required");
   if (!command || command.length === 0) throw new UsageError('record: the agent command goes after "--"');
-  return { out, command };
+  return { out, command, ...(fakeModelFile ? { fakeModelFile } : {}) };
 }
 
 export function parseReplayArgs(args: string[]): ReplayArgs {
@@ -63,6 +76,10 @@ export function parseReplayArgs(args: string[]): ReplayArgs {
       const v = Number(args[++i]);
       if (!Number.isFinite(v) || v <= 0) throw new UsageError("replay: --timeout needs a number of seconds");
       result.timeoutMs = v * 1000;
+    } else if (a === "--stop-after-eof") {
+      const v = Number(args[++i]);
+      if (!Number.isFinite(v) || v < 0) throw new UsageError("replay: --stop-after-eof needs a number of seconds");
+      result.stopAfterEofMs = v * 1000;
     } else if (a === "--agent") {
       if (args[i + 1] !== "--") throw new UsageError('replay: --agent must be followed by "--" and the agent command');
       const command = args.slice(i + 2);
@@ -85,7 +102,8 @@ export async function runTranscriptCli(argv: string[]): Promise<number> {
     if (sub === "record") {
       const args = parseRecordArgs(rest);
       const { runRecorder } = await import("./record.js");
-      return await runRecorder(args);
+      const fakeModel = args.fakeModelFile ? await readFakeModel(args.fakeModelFile) : undefined;
+      return await runRecorder({ out: args.out, command: args.command, ...(fakeModel ? { fakeModel } : {}) });
     }
     if (sub === "replay") {
       const args = parseReplayArgs(rest);
@@ -103,6 +121,25 @@ export async function runTranscriptCli(argv: string[]): Promise<number> {
     }
     throw error;
   }
+}
+
+/** A fake model script file: `{responses: [...], approvalPolicy?, sandboxMode?, extraConfig?}` or a bare array of responses, validated. */
+async function readFakeModel(file: string): Promise<{ responses: unknown[] } & Record<string, unknown>> {
+  const { readFile } = await import("node:fs/promises");
+  const { parseFakeModelScript } = await import("../fake-model/index.js");
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`record: cannot read the fake model script ${file}: ${(error as Error).message}`);
+  }
+  const settings = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  try {
+    parseFakeModelScript(Array.isArray(json) ? json : { responses: settings.responses });
+  } catch (error) {
+    throw new UsageError(`record: ${file} is not a fake model script: ${(error as Error).message.split("\n")[0]}`);
+  }
+  return { ...settings, responses: Array.isArray(json) ? json : (settings.responses as unknown[]) };
 }
 
 /** The transcripts of a directory: its *.jsonl files (not recursive), sorted by name. */
@@ -144,6 +181,7 @@ async function runReplays(args: ReplayArgs): Promise<number> {
         update: args.update,
         ...(args.agentCommand ? { agentCommand: args.agentCommand } : {}),
         ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+        ...(args.stopAfterEofMs !== undefined ? { stopAfterEof: true, exitTimeoutMs: args.stopAfterEofMs } : {}),
       });
       process.stdout.write(formatReplayReport(result));
       if (!result.ok) failed++;

@@ -2,13 +2,15 @@
 // Bytes are forwarded unchanged in both directions (our stdout carries exactly the agent's
 // stdout); a tap on each direction splits lines on "\n" and appends them to a transcript.
 import { LineSplitter } from "../streams/index.js";
-import { spawn } from "node:child_process";
+import { execa } from "execa";
 import { rename, writeFile } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { log } from "../log/index.js";
 import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
+import { pathsToPlaceholders } from "./normalise.js";
+import { prepareSandbox } from "./replay/sandbox.js";
 
 export interface RecorderOptions {
   /** Transcript file to write. */
@@ -21,6 +23,13 @@ export interface RecorderOptions {
   stderr?: Writable;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /**
+   * A fake model script (the header's `fakeModel`: `{responses, approvalPolicy?, ...}`): the
+   * project's fake model runs on 127.0.0.1 with a hermetic CODEX_HOME, as in a replay, the agent
+   * runs in a fresh workspace with that environment, the script goes into the header, and this
+   * run's paths and the model's address are stored as placeholders, so anyone can replay it.
+   */
+  fakeModel?: { responses: unknown[] } & Record<string, unknown>;
 }
 
 
@@ -65,6 +74,15 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     protocolVersion: 1,
     recordedAt: new Date().toISOString(),
   };
+  const sandbox = options.fakeModel ? await prepareSandbox({ ...header, fakeModel: options.fakeModel }, undefined) : undefined;
+  if (sandbox && options.fakeModel) {
+    header.fakeModel = options.fakeModel;
+    // No cwd: like the goldens, a replay runs the command from where it is started (a checkout).
+    header.agent = { command: pathsToPlaceholders(options.command, sandbox.placeholders) as string[] };
+    stderr.write(`record: fake model at ${String(sandbox.placeholders["<FAKE_MODEL_URL>"])}; workspace ${sandbox.workspace} (the session's cwd)\n`);
+  }
+  /** What is written: with a sandbox, its paths and address as placeholders (it is gone after). */
+  const portable = <T>(value: T): T => (sandbox ? (pathsToPlaceholders(value, sandbox.placeholders) as T) : value);
   const entries: TranscriptEntry[] = [];
   let initializeSeen = false;
   let cwdSeen = false;
@@ -78,7 +96,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     // Canonical key order (header fields filled in late still print near the top).
     const { type, version, agent, protocolVersion, clientCapabilities, paths, recordedAt, ...rest } = header;
     const ordered: TranscriptHeader = { type, version, agent, protocolVersion, ...(clientCapabilities ? { clientCapabilities } : {}), ...rest, ...(paths ? { paths } : {}), recordedAt };
-    const text = serializeTranscript(ordered, entries);
+    const text = serializeTranscript(ordered, sandbox ? entries.map(portable) : entries);
     writing = writing
       .then(async () => {
         const t0 = performance.now();
@@ -115,7 +133,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
           header.clientCapabilities = p.clientCapabilities as Record<string, unknown>;
         }
       }
-      if ((method === "session/new" || method === "session/load") && !cwdSeen && typeof p.cwd === "string") {
+      if ((method === "session/new" || method === "session/load") && !cwdSeen && !sandbox && typeof p.cwd === "string") {
         cwdSeen = true;
         header.paths = { "<CWD>": p.cwd };
       }
@@ -123,11 +141,18 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     scheduleFlush();
   };
 
-  const child = spawn(cmd, args, {
+  // execa (no shell, nothing buffered: the bytes flow through): its cleanup stops the agent if
+  // the recorder dies; the exit is read from the process events.
+  const child = execa(cmd, args, {
     cwd: options.cwd,
-    env: options.env ?? process.env,
-    stdio: ["pipe", "pipe", "pipe"],
-    shell: false,
+    env: sandbox ? { ...sandbox.env, ...options.env } : (options.env ?? process.env),
+    extendEnv: false,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    buffer: false,
+    reject: false,
+    cleanup: true,
   });
 
   const fromClient = new LineSplitter((line) => onEntry(entryForLine("client->agent", now(), line)));
@@ -174,6 +199,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
   dirty = true;
   initializeSeen = true; // write the file even when the client never initialized
   await flush();
+  await sandbox?.dispose();
   log.debug({ out, entries: entries.length, code }, "record: transcript written");
   return code;
 }

@@ -261,4 +261,58 @@ describe("replay", () => {
     // The next live chunk is compared with the duplicated one, or the wait times out: either way named.
     expect(result.mismatches[0]?.summary).toMatch(/session\/update|timed out/);
   });
+
+  it("reports every difference in one run: a summary of all, the first in full", async () => {
+    const edited = await editedCopy("three-diffs.jsonl", (entries) => {
+      let n = 0;
+      for (const e of entries) {
+        if (e.type !== "message" || e.dir !== "agent->client" || e.msg.method !== "session/update") continue;
+        const update = (e.msg.params as { update: { sessionUpdate: string; content?: { text: string } } }).update;
+        if (update.sessionUpdate === "agent_message_chunk" && update.content) update.content.text = `changed ${++n}`;
+      }
+      expect(n).toBeGreaterThanOrEqual(3);
+    });
+    const result = await replayTranscript(edited);
+    expect(result.ok).toBe(false);
+    const differences = result.mismatches.filter((m) => m.kind === "difference");
+    expect(differences.length).toBeGreaterThanOrEqual(3);
+    const report = formatReplayReport(result);
+    expect(report).toContain('expected: "changed 1"');
+    expect(report).toContain(`${result.mismatches.length - 1} more problem(s):`);
+    for (const m of result.mismatches.slice(1)) expect(report).toContain(m.summary);
+  });
+
+  it("an agent that does not exit on EOF fails, unless the replay may stop it (--stop-after-eof)", async () => {
+    // Answers initialize, then ignores EOF (as Zed's adapter does).
+    const agent = `process.stdin.on("data",d=>{for(const l of String(d).split("\\n")){if(!l)continue;const m=JSON.parse(l);process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:1}})+"\\n")}});process.stdin.on("end",()=>{});setInterval(()=>{},1000);`;
+    const file = path.join(dir, "no-eof.jsonl");
+    const lines = [
+      { type: "header", version: 1, agent: { command: ["node", "-e", agent] }, protocolVersion: 1, recordedAt: new Date().toISOString() },
+      { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } } },
+      { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } } },
+    ];
+    await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const strict = await replayTranscript(file, { exitTimeoutMs: 300 });
+    expect(strict.mismatches).toEqual([expect.objectContaining({ kind: "agent-exit", summary: expect.stringContaining("--stop-after-eof") })]);
+    const res = await runCli(["replay", "--stop-after-eof", "0.3", file]);
+    expect(res.stdout).toContain(`PASS ${file}`);
+    expect(res.code).toBe(0);
+  });
+
+  it("a failing agent's report shows its error lines, not a backtrace's frames", async () => {
+    const agent = `for(let i=0;i<30;i++)console.error("starting step "+i);console.error("Error: cannot open the model catalog");for(let i=0;i<12;i++)console.error("    at frame"+i+" (file.js:"+i+":1)");process.exit(1);`;
+    const file = path.join(dir, "crash.jsonl");
+    const lines = [
+      { type: "header", version: 1, agent: { command: ["node", "-e", agent] }, protocolVersion: 1, recordedAt: new Date().toISOString() },
+      { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } } },
+      { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } } },
+    ];
+    await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const report = formatReplayReport(await replayTranscript(file));
+    expect(report).toContain("agent stderr (error lines, then the last lines):");
+    expect(report).toContain("| Error: cannot open the model catalog");
+    expect(report).not.toContain("starting step 3\n");
+    expect(report.match(/\| {4}at frame/g)?.length ?? 0).toBeLessThanOrEqual(3);
+  });
 });
+

@@ -2,7 +2,31 @@
 import { show } from "../normalise.js";
 import type { ReplayResult } from "./types.js";
 
-/** A human-readable report of one replay (PASS/FAIL line, then the first problem in full). */
+/** Problems listed by their summary after the first (shown in full). */
+const MAX_LISTED = 50;
+
+/** Lines that say what went wrong: error-ish text, or pino lines at error level and above. */
+const ERROR_LINE = /\b(error|exception|panic|fatal|failed|cannot|refused)\b/i;
+
+/**
+ * The agent's stderr lines worth a reader's time: its error lines (a stack trace's frames are
+ * not: "at f (file:1:2)"), and the last few lines for context; all of it when it is short.
+ */
+function stderrWorthShowing(tail: string): { label: string; lines: string[]; length: number } {
+  const all = tail.trimEnd().split("\n").filter((l) => l.trim() !== "");
+  if (all.length <= 10) return { label: "last lines", lines: all, length: all.length };
+  const isError = (l: string): boolean => {
+    if (/^\s+at /.test(l)) return false;
+    const level = /"level":(\d+)/.exec(l);
+    return level ? Number(level[1]) >= 50 : ERROR_LINE.test(l);
+  };
+  const errors = all.filter(isError).slice(-8);
+  const last = all.slice(-3).filter((l) => !errors.includes(l));
+  const lines = [...errors, ...(last.length && errors.length ? ["…"] : []), ...last];
+  return { label: errors.length ? "error lines, then the last lines" : "last lines", lines, length: lines.length };
+}
+
+/** A human-readable report of one replay (PASS/FAIL line, the first problem in full, a summary of the rest). */
 export function formatReplayReport(result: ReplayResult): string {
   const secs = (result.durationMs / 1000).toFixed(1);
   if (result.ok) {
@@ -20,11 +44,10 @@ export function formatReplayReport(result: ReplayResult): string {
   }
   if (rest.length > 0) {
     lines.push(`  ${rest.length} more problem(s):`);
-    for (const m of rest.slice(0, 5)) lines.push(`    - ${m.summary}`);
+    for (const m of rest.slice(0, MAX_LISTED)) lines.push(`    - ${m.summary}`);
+    if (rest.length > MAX_LISTED) lines.push(`    - … and ${rest.length - MAX_LISTED} more`);
   }
-  if (result.stderrTail.trim() !== "") {
-    const tail = result.stderrTail.trimEnd().split("\n").slice(-10);
-    lines.push("  agent stderr (last lines):", ...tail.map((l) => `    | ${l}`));
-  }
+  const stderr = stderrWorthShowing(result.stderrTail);
+  if (stderr.length > 0) lines.push(`  agent stderr (${stderr.label}):`, ...stderr.lines.map((l) => `    | ${l}`));
   return `${lines.join("\n")}\n`;
 }

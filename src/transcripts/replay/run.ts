@@ -2,12 +2,12 @@
 // order (each once the agent messages recorded before it have arrived), feeds the agent's lines
 // to the matcher, closes stdin at the end and expects the agent to exit; with --update, rewrites
 // the transcript from what the agent said.
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { execa } from "execa";
 import { writeFile } from "node:fs/promises";
 import { log } from "../../log/index.js";
 import { LineSplitter } from "../../streams/index.js";
 import { type Transcript, type TranscriptEntry, serializeTranscript } from "../format.js";
-import { pathsToPlaceholders, type Placeholders } from "../normalise.js";
+import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../normalise.js";
 import { entryForLine } from "../record.js";
 import { loadAcpValidator } from "../schema.js";
 import { Matcher } from "./matcher.js";
@@ -15,13 +15,20 @@ import { kindOf, labelOf, type Json } from "./messages.js";
 import { Waiters } from "./pacing.js";
 import { RecordingIndex, type RecordedAgent } from "./recording.js";
 import { prepareSandbox } from "./sandbox.js";
-import type { Mismatch, ReplayOptions, ReplayResult, StartAgentSpec } from "./types.js";
+import type { AgentProcess, Mismatch, ReplayOptions, ReplayResult, StartAgentSpec } from "./types.js";
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_EXIT_TIMEOUT_MS = 5_000;
 /** Quiet time after the last expected message, to catch extra messages before stdin is closed. */
 const SETTLE_MS = 150;
+/**
+ * Quiet time after which recorded notifications that never came are given up as missing: long
+ * enough that a loaded machine's slow codex is not mistaken for an agent that will never send.
+ */
+const GIVE_UP_QUIET_MS = 10_000;
 const STDERR_TAIL_BYTES = 8 * 1024;
+/** Failures after which nothing more can be compared: the agent is gone, hung or never started. */
+const STOPS_THE_RUN: ReadonlySet<Mismatch["kind"]> = new Set(["setup", "agent-exit", "timeout"]);
 
 export class ReplayRun {
   private readonly started = performance.now();
@@ -42,7 +49,7 @@ export class ReplayRun {
   private exited = false;
   private exitCode: number | null = null;
   private stderrTail = "";
-  private child: ChildProcessWithoutNullStreams | undefined;
+  private child: AgentProcess | undefined;
 
   constructor(
     private readonly transcript: Transcript,
@@ -70,11 +77,12 @@ export class ReplayRun {
         send: (msg) => this.write({ type: "message", dir: "client->agent", t: 0, msg }, JSON.stringify(msg)),
         aborted: () => this.aborted,
       });
-      await this.runAgent(this.matcher, { command: this.agentCommand, cwd: sandbox.cwd, env: sandbox.env });
+      const command = placeholdersToPaths(this.agentCommand, sandbox.placeholders) as string[];
+      await this.runAgent(this.matcher, { command, cwd: sandbox.cwd, env: sandbox.env });
     } catch (error) {
       this.fail({ kind: "setup", summary: `cannot run the replay: ${(error as Error).message}` });
     } finally {
-      if (this.child && !this.exited) this.child.kill("SIGKILL");
+      if (this.child && !this.exited) this.kill("SIGKILL");
       await dispose?.();
     }
 
@@ -105,13 +113,27 @@ export class ReplayRun {
   private fail(m: Mismatch): void {
     this.mismatches.push(m);
     log.debug({ mismatch: m.summary }, "replay: mismatch");
-    if (!this.update || m.kind === "setup" || m.kind === "agent-exit") this.abort();
+    // A message that differs (or is extra, or off-schema) still counts as arrived: the run goes on
+    // so the report names every difference. What leaves nothing to compare stops it.
+    if (STOPS_THE_RUN.has(m.kind)) this.abort();
+  }
+
+  /** Signals the agent's process group (see runAgent), or the agent alone where there is none. */
+  private kill(signal: NodeJS.Signals): void {
+    const pid = this.child?.pid;
+    if (pid === undefined) return;
+    try {
+      if (process.platform !== "win32") process.kill(-pid, signal);
+      else this.child?.kill(signal);
+    } catch {
+      this.child?.kill(signal);
+    }
   }
 
   private abort(): void {
     if (this.aborted) return;
     this.aborted = true;
-    if (this.child && !this.exited) this.child.kill("SIGKILL");
+    if (this.child && !this.exited) this.kill("SIGKILL");
     this.waiters.wake();
   }
 
@@ -121,7 +143,22 @@ export class ReplayRun {
       ((s: StartAgentSpec) => {
         const [cmd, ...args] = s.command;
         if (!cmd) throw new Error("empty agent command");
-        return spawn(cmd, args, { cwd: s.cwd, env: s.env, stdio: ["pipe", "pipe", "pipe"], shell: false });
+        // Its own process group: stopping the agent stops what it started too (a launcher's
+        // child, an adapter's codex), so none of them keeps the pipes open after it. execa's
+        // cleanup stops it if the replay itself dies; its result never rejects (reject: false),
+        // the exit is read from the process events like any agent's.
+        return execa(cmd, args, {
+          cwd: s.cwd,
+          env: s.env,
+          extendEnv: false,
+          stdin: "pipe",
+          stdout: "pipe",
+          stderr: "pipe",
+          buffer: false,
+          reject: false,
+          cleanup: true,
+          detached: process.platform !== "win32",
+        });
       });
     log.debug({ command: spec.command, cwd: spec.cwd }, "replay: starting agent");
     const child = start(spec);
@@ -163,9 +200,15 @@ export class ReplayRun {
       const exitTimeout = this.opts.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS;
       const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), exitTimeout).unref());
       const inTime = await Promise.race([exited.then(() => true), timer]);
-      if (!inTime) this.fail({ kind: "agent-exit", summary: `agent still running ${exitTimeout / 1000} s after its stdin was closed` });
+      if (!inTime && this.opts.stopAfterEof) {
+        // An agent that does not exit on EOF by design (Zed's adapter): stopped, not failed.
+        log.debug({ graceMs: exitTimeout }, "replay: stopping the agent after EOF");
+        this.kill("SIGTERM");
+        const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref())]);
+        if (!stopped) this.kill("SIGKILL");
+      } else if (!inTime) this.fail({ kind: "agent-exit", summary: `agent still running ${exitTimeout / 1000} s after its stdin was closed (an agent that must be stopped: --stop-after-eof SECONDS)` });
     }
-    if (this.child && !this.exited) child.kill("SIGKILL");
+    if (this.child && !this.exited) this.kill("SIGKILL");
     await exited;
     if (!this.aborted) matcher.finish();
   }
@@ -202,6 +245,7 @@ export class ReplayRun {
         });
         return false;
       }
+      if (!this.update && this.givenUp(matcher, before)) continue;
       const left = deadline - performance.now();
       if (left <= 0) {
         this.fail({
@@ -212,10 +256,28 @@ export class ReplayRun {
         });
         return false;
       }
-      await this.waiters.next(left);
+      await this.waiters.next(this.update ? left : Math.min(left, GIVE_UP_QUIET_MS));
     }
     if (this.update) await this.quiet(SETTLE_MS);
     return !this.aborted;
+  }
+
+  /**
+   * A recorded notification or request the agent does not send (another agent's extension, a
+   * feature it lacks) must not hide every later difference: once each response recorded so far
+   * has arrived and the agent has been quiet for a while, the ones still outstanding are
+   * reported missing and the replay goes on. True when it gave some up.
+   */
+  private givenUp(matcher: Matcher, before: readonly RecordedAgent[]): boolean {
+    if (performance.now() - this.lastTraffic < GIVE_UP_QUIET_MS) return false;
+    const isResponse = (r: RecordedAgent): boolean => r.entry.type === "message" && kindOf(r.entry.msg) === "response";
+    if (before.some((r) => isResponse(r) && !r.matched)) return false;
+    const missing = before.filter((r) => !r.matched);
+    for (const r of missing) {
+      r.matched = true;
+      this.fail({ kind: "missing", line: r.entry.line, summary: `missing ${r.label} (recording line ${r.entry.line})`, expected: r.entry.type === "message" ? r.entry.msg : r.entry.text });
+    }
+    return missing.length > 0;
   }
 
   private write(entry: TranscriptEntry, line: string): void {

@@ -1,6 +1,7 @@
 // Where a replay runs: a fresh directory with the workspace (seeded with the header's files) and,
 // when the header carries a fake model script, that model on 127.0.0.1 and a hermetic
-// CODEX_HOME. Also the placeholders (<CWD>, <CODEX_HOME>, ...) that stand for this run's paths.
+// CODEX_HOME. Also the placeholders (<CWD>, <CODEX_HOME>, ..., <FAKE_MODEL_URL>) that stand for
+// this run's paths and address. `record --fake-model` records in one too.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -45,6 +46,8 @@ export async function prepareSandbox(header: Transcript["header"], extraEnv: Rec
       const script = fm.parseFakeModelScript({ responses: placeholdersToPaths(responses, { "<CWD>": workspace }) });
       const model = await fm.startFakeModel(script);
       cleanups.push(() => model.close());
+      // An agent given the model's address in its command or env (a peer adapter) records it as this.
+      placeholders["<FAKE_MODEL_URL>"] = model.url;
       const homeOpts: Parameters<typeof fm.createCodexHome>[0] = { modelUrl: model.url, dir: path.join(runDir, "codex") };
       if (typeof approvalPolicy === "string") homeOpts.approvalPolicy = approvalPolicy;
       if (typeof sandboxMode === "string") homeOpts.sandboxMode = sandboxMode;

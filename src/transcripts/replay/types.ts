@@ -1,5 +1,16 @@
 // What a replay takes and gives back (contracts/transcript-format.md).
-import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
+
+/** What the replay uses of the agent's process (a node ChildProcess, or execa's, which is one). */
+export interface AgentProcess {
+  readonly stdin: Writable;
+  readonly stdout: Readable;
+  readonly stderr: Readable;
+  readonly pid?: number | undefined;
+  kill(signal?: NodeJS.Signals): boolean;
+  on(event: "close", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
 
 export interface StartAgentSpec {
   command: string[];
@@ -16,10 +27,12 @@ export interface ReplayOptions {
   timeoutMs?: number;
   /** How long the agent may take to exit after its stdin is closed (default 5 s); longer is a failure. */
   exitTimeoutMs?: number;
+  /** An agent still running `exitTimeoutMs` after EOF is stopped (SIGTERM, then SIGKILL), not failed. */
+  stopAfterEof?: boolean;
   /** Extra environment for the agent (over process.env, the fake model's env and header.env). */
   env?: Record<string, string>;
-  /** Starts the agent process (tests); default: node:child_process spawn, no shell. */
-  startAgent?: (spec: StartAgentSpec) => ChildProcessWithoutNullStreams;
+  /** Starts the agent process (tests); default: execa, no shell, in its own process group. */
+  startAgent?: (spec: StartAgentSpec) => AgentProcess;
 }
 
 export type MismatchKind = "difference" | "schema" | "unexpected" | "missing" | "timeout" | "agent-exit" | "setup";
