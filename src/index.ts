@@ -1,42 +1,18 @@
 // codex-cli-acp: the bin. In serve mode (no arguments) stdout carries ACP only.
 // Start-up order matters: codex is spawned first, then the ACP side is loaded,
 // so the two overlap (scripts/bench measures spawn -> initialize).
-import { ENVIRONMENT, VERSION, readConfig } from "./config/index.js";
+import { VERSION, readConfig } from "./config/index.js";
 
-const HELP = `codex-cli-acp ${VERSION}
-Runs the OpenAI Codex CLI as an Agent Client Protocol (ACP) agent over stdio.
 
-Usage:
-  codex-cli-acp                     serve ACP on stdin/stdout (what an editor starts)
-  codex-cli-acp record --out FILE -- <agent command...>
-                                    proxy an ACP agent and record the session as JSONL
-  codex-cli-acp replay [--update] [--agent -- <cmd...>] FILE...
-                                    replay recorded transcripts against an agent
-  codex-cli-acp login [--device-auth | --with-api-key]
-                                    sign in with the Codex bundled with this agent
-                                    (what the editor's "Sign in in a terminal" runs)
-  codex-cli-acp --help | --version
-
-Environment:
-${ENVIRONMENT.map(([name, text]) => `  ${name.padEnd(32)}${text}`).join("\n")}
-
-Zed (settings.json):
-  "agent_servers": {
-    "Codex CLI": {
-      "type": "custom",
-      "command": "npx",
-      "args": ["-y", "codex-cli-acp"],
-      "env": {}
-    }
-  }
-
-Logs go to stderr (or CODEX_ACP_LOG_FILE), never stdout.
-`;
+async function help(): Promise<string> {
+  const [{ helpText }, { realpathSync }] = await Promise.all([import("./help.js"), import("node:fs")]);
+  return helpText(process.execPath, realpathSync(process.argv[1] ?? "codex-cli-acp"));
+}
 
 async function main(argv: string[]): Promise<number | undefined> {
   const [first] = argv;
   if (first === "--help" || first === "-h" || first === "help") {
-    process.stdout.write(HELP);
+    process.stdout.write(await help());
     return 0;
   }
   if (first === "--version" || first === "-v") {
@@ -62,7 +38,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     });
   }
   if (first !== undefined) {
-    process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${HELP}`);
+    process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${await help()}`);
     return 2;
   }
   // Spawn codex first (tiny modules only), so it boots while the ACP side loads.

@@ -1,0 +1,40 @@
+// --help as a user meets it: it fits a terminal, its Zed entry is valid JSON with this
+// installation's absolute paths, its synopsis works when followed literally, and it lists every
+// environment variable the README's table lists.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ENVIRONMENT } from "../../src/config/index.js";
+import { helpText } from "../../src/help.js";
+import { parseReplayArgs } from "../../src/transcripts/cli.js";
+
+const text = helpText("/opt/node/bin/node", "/home/me/codex-cli-acp/dist/index.js");
+
+describe("--help", () => {
+  it("fits 100 columns", () => {
+    for (const line of text.split("\n")) expect(line.length, line).toBeLessThanOrEqual(100);
+  });
+  it("gives a Zed entry that is valid JSON with absolute paths and a default mode", () => {
+    const start = text.indexOf('  "agent_servers"');
+    const end = text.indexOf("\n  default_config_options sets");
+    const zed = JSON.parse(`{${text.slice(start, end)}}`) as { agent_servers: Record<string, { command: string; args: string[]; default_config_options: Record<string, string> }> };
+    expect(zed.agent_servers["Codex CLI"]).toMatchObject({ command: "/opt/node/bin/node", args: ["/home/me/codex-cli-acp/dist/index.js"], default_config_options: { mode: "auto" } });
+    expect(text).toContain('"command": "npx", "args": ["-y", "codex-cli-acp"]');
+  });
+  it("a replay line written as the synopsis shows it parses", () => {
+    expect(parseReplayArgs(["--update", "--timeout", "5", "--stop-after-eof", "2", "a.jsonl", "b.jsonl", "--agent", "--", "node", "x.js"])).toEqual({
+      files: ["a.jsonl", "b.jsonl"],
+      update: true,
+      timeoutMs: 5000,
+      stopAfterEofMs: 2000,
+      agentCommand: ["node", "x.js"],
+    });
+  });
+  it("lists every environment variable, as the README's table does", () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+    for (const [name] of ENVIRONMENT) {
+      expect(text).toContain(name);
+      for (const one of name.split(" / ")) expect(readme, one).toContain(`\`${one}\``);
+    }
+  });
+});
