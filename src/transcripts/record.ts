@@ -2,7 +2,7 @@
 // Bytes are forwarded unchanged in both directions (our stdout carries exactly the agent's
 // stdout); a tap on each direction splits lines on "\n" and appends them to a transcript.
 import { LineSplitter } from "../streams/index.js";
-import { execa } from "execa";
+import { startAgentProcess } from "./agent-process.js";
 import { rename, writeFile } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
@@ -61,7 +61,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
   const stdin = options.stdin ?? process.stdin;
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const [cmd, ...args] = options.command;
+  const [cmd] = options.command;
   if (!cmd) throw new Error("record: missing agent command");
   const out = path.resolve(options.out);
   const started = performance.now();
@@ -141,18 +141,9 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     scheduleFlush();
   };
 
-  // execa (no shell, nothing buffered: the bytes flow through): its cleanup stops the agent if
-  // the recorder dies; the exit is read from the process events.
-  const child = execa(cmd, args, {
+  const child = startAgentProcess(options.command, {
     cwd: options.cwd,
     env: sandbox ? { ...sandbox.env, ...options.env } : (options.env ?? process.env),
-    extendEnv: false,
-    stdin: "pipe",
-    stdout: "pipe",
-    stderr: "pipe",
-    buffer: false,
-    reject: false,
-    cleanup: true,
   });
 
   const fromClient = new LineSplitter((line) => onEntry(entryForLine("client->agent", now(), line)));

@@ -2,7 +2,7 @@
 // order (each once the agent messages recorded before it have arrived), feeds the agent's lines
 // to the matcher, closes stdin at the end and expects the agent to exit; with --update, rewrites
 // the transcript from what the agent said.
-import { execa } from "execa";
+import { startAgentProcess } from "../agent-process.js";
 import { writeFile } from "node:fs/promises";
 import { log } from "../../log/index.js";
 import { LineSplitter } from "../../streams/index.js";
@@ -140,26 +140,8 @@ export class ReplayRun {
   private async runAgent(matcher: Matcher, spec: StartAgentSpec): Promise<void> {
     const start =
       this.opts.startAgent ??
-      ((s: StartAgentSpec) => {
-        const [cmd, ...args] = s.command;
-        if (!cmd) throw new Error("empty agent command");
-        // Its own process group: stopping the agent stops what it started too (a launcher's
-        // child, an adapter's codex), so none of them keeps the pipes open after it. execa's
-        // cleanup stops it if the replay itself dies; its result never rejects (reject: false),
-        // the exit is read from the process events like any agent's.
-        return execa(cmd, args, {
-          cwd: s.cwd,
-          env: s.env,
-          extendEnv: false,
-          stdin: "pipe",
-          stdout: "pipe",
-          stderr: "pipe",
-          buffer: false,
-          reject: false,
-          cleanup: true,
-          detached: process.platform !== "win32",
-        });
-      });
+      // Its own process group: kill() signals the group (see there).
+      ((s: StartAgentSpec) => startAgentProcess(s.command, { cwd: s.cwd, env: s.env, ownGroup: true }));
     log.debug({ command: spec.command, cwd: spec.cwd }, "replay: starting agent");
     const child = start(spec);
     this.child = child;

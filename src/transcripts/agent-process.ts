@@ -1,0 +1,31 @@
+// How the runner starts the agent it records or replays: execa, no shell, nothing buffered (the
+// bytes flow through its pipes), stopped by execa's cleanup if the runner itself dies. Its
+// result never rejects (`reject: false`): the exit is read from the process events.
+import { execa } from "execa";
+
+export type AgentProcessOptions = {
+  cwd?: string | undefined;
+  env: NodeJS.ProcessEnv;
+  /**
+   * A process group of its own (POSIX), so signalling the group stops what the agent started
+   * too (a launcher's child, an adapter's codex): none of them keeps the pipes open after it.
+   */
+  ownGroup?: boolean;
+};
+
+export function startAgentProcess(command: readonly string[], opts: AgentProcessOptions) {
+  const [cmd, ...args] = command;
+  if (!cmd) throw new Error("empty agent command");
+  return execa(cmd, args, {
+    ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+    env: opts.env,
+    extendEnv: false,
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+    buffer: false,
+    reject: false,
+    cleanup: true,
+    detached: opts.ownGroup === true && process.platform !== "win32",
+  });
+}
