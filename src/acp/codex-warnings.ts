@@ -1,5 +1,6 @@
 // Codex's warnings: `configWarning` (a config.toml Codex could not read, an unknown setting, a
-// missing sandbox helper) and `warning`, global or about one thread. The global ones come once,
+// missing sandbox helper), `deprecationNotice` (it names no thread) and `warning`, global or
+// about one thread. The global ones come once,
 // when codex starts, before any session exists: each is logged and shown to the user once per
 // process, in the next turn of whichever session runs one first. A thread's warning is shown in
 // its session at once, unless it repeats a global one already shown (Codex says "unknown
@@ -12,7 +13,7 @@ import { clientDisplay } from "./agent.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import type { AcpSession } from "./session.js";
 
-/** A warning as shown: a one-line title and the rest; `text` is Codex's own text (what repeats). */
+/** A warning as shown (title, details); `text` is Codex's own text (what repeats). */
 type Warning = { text: string; title: string; description?: string };
 
 const configWarningSchema = z.looseObject({
@@ -21,24 +22,34 @@ const configWarningSchema = z.looseObject({
   path: z.string().optional(),
 }) satisfies z.ZodType<Pick<v2.ConfigWarningNotification, "summary" | "path"> & Partial<Pick<v2.ConfigWarningNotification, "details">>>;
 
+const deprecationSchema = z.looseObject({
+  summary: z.string(),
+  details: z.string().nullable().optional(),
+}) satisfies z.ZodType<Pick<v2.DeprecationNoticeNotification, "summary"> & Partial<Pick<v2.DeprecationNoticeNotification, "details">>>;
+
 const warningSchema = z.looseObject({
   threadId: z.string().nullable().optional(),
   message: z.string(),
 }) satisfies z.ZodType<Partial<Pick<v2.WarningNotification, "threadId">> & Pick<v2.WarningNotification, "message">>;
 
-/** A notice's title stands alone on one line; Codex's text may go on (the settings it names). */
+/** A warning as Codex wrote it, with a prefix saying what it is (noticeUpdate makes its first line the title). */
 function warningOf(prefix: string, text: string, ...more: Array<string | null | undefined>): Warning {
-  const [first = "", ...rest] = text.split("\n");
-  const description = [rest.join("\n").trim(), ...more].filter(Boolean).join("\n");
-  return { text, title: `${prefix}${first.trim()}`, ...(description ? { description } : {}) };
+  const description = more.filter(Boolean).join("\n");
+  return { text, title: `${prefix}${text.trim()}`, ...(description ? { description } : {}) };
 }
 
 /** The warning a notification carries and the thread it is about (null: global), or undefined. */
-function warningIn(method: string, params: unknown): { warning: Warning; threadId: string | null } | undefined {
+export function warningIn(method: string, params: unknown): { warning: Warning; threadId: string | null } | undefined {
   if (method === "configWarning") {
     const w = configWarningSchema.safeParse(params);
     if (!w.success) return undefined;
     return { warning: warningOf("Codex configuration: ", w.data.summary, w.data.details, w.data.path ? `(${w.data.path})` : undefined), threadId: null };
+  }
+  if (method === "deprecationNotice") {
+    // No thread id: Codex means the whole installation (a deprecated setting or feature).
+    const d = deprecationSchema.safeParse(params);
+    if (!d.success) return undefined;
+    return { warning: warningOf("Deprecated: ", d.data.summary, d.data.details), threadId: null };
   }
   if (method === "warning") {
     const w = warningSchema.safeParse(params);

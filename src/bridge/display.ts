@@ -20,7 +20,10 @@ export type ClientDisplay = {
 export type NoticeSeverity = "info" | "warning" | "error";
 
 /** A notice for the user: an ACP `notice` when the client shows them, else a line of agent text. */
-export function noticeUpdate(display: ClientDisplay, severity: NoticeSeverity, title: string, description?: string | null): SessionUpdate {
+export function noticeUpdate(display: ClientDisplay, severity: NoticeSeverity, text: string, more?: string | null): SessionUpdate {
+  // A notice's title stands alone on one line; what follows a line break is its description.
+  const [title = "", ...rest] = text.split("\n");
+  const description = [rest.join("\n"), more ?? ""].filter((part) => part.trim() !== "").join("\n");
   if (display.notices) return { sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) };
   const lines = [title, ...(description ? description.split("\n") : [])];
   return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n${lines.map((line) => `> ${line}`).join("\n")}\n\n` } };

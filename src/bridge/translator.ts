@@ -92,8 +92,6 @@ export class ThreadEventTranslator {
       case "error":
         // A retried error is worth a line in the chat; a final one fails the prompt instead.
         return n.params.willRetry && n.params.error.message ? [this.notice("info", `${n.params.error.message} (retrying…)`)] : [];
-      case "deprecationNotice":
-        return [this.notice("warning", `Deprecated: ${n.params.summary}`, n.params.details)];
       case "guardianWarning":
         // What Codex's auto-reviewer decided (auto-review mode): the user should know.
         return n.params.message ? [this.notice("warning", n.params.message)] : [];
@@ -140,8 +138,10 @@ export class ThreadEventTranslator {
       case "item/mcpToolCall/progress":
       case "model/verification":
       case "model/safetyBuffering/updated":
-      // Codex's warnings: acp/codex-warnings.ts (a thread's warning often repeats a global one).
+      // Codex's warnings: acp/codex-warnings.ts (a thread's warning often repeats a global one,
+      // and a deprecation names no thread).
       case "configWarning":
+      case "deprecationNotice":
       case "warning":
       // Not about a conversation: account, servers, processes, realtime audio, other clients.
       case "skills/changed":

@@ -11,8 +11,8 @@ function translator(display: ClientDisplay, now = () => 0): ThreadEventTranslato
 describe("notices", () => {
   it("are ACP notices with a severity for a client that shows them", () => {
     const t = translator({ notices: true });
-    expect(t.translate(note("deprecationNotice", { summary: "`x` is deprecated.", details: "Use `y`." }))).toEqual([
-      { sessionUpdate: "notice", severity: "warning", title: "Deprecated: `x` is deprecated.", description: "Use `y`." },
+    expect(t.translate(note("guardianWarning", { threadId: "t", message: "The reviewer declined `rm -rf`." }))).toEqual([
+      { sessionUpdate: "notice", severity: "warning", title: "The reviewer declined `rm -rf`." },
     ]);
     expect(t.translate(note("model/rerouted", { threadId: "t", turnId: "u", fromModel: "a", toModel: "b", reason: "x" }))).toEqual([
       { sessionUpdate: "notice", severity: "info", title: "Codex switched this turn to the model b." },
@@ -20,8 +20,8 @@ describe("notices", () => {
   });
   it("are a line of agent text for a client that does not", () => {
     const t = translator({});
-    expect(t.translate(note("deprecationNotice", { summary: "`x` is deprecated.", details: "Use `y`.\nSoon." }))).toEqual([
-      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Deprecated: `x` is deprecated.\n> Use `y`.\n> Soon.\n\n" } },
+    expect(t.translate(note("error", { threadId: "t", turnId: "u", willRetry: true, error: { message: "stream dropped\nreconnecting" } }))).toEqual([
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> stream dropped\n> reconnecting (retrying…)\n\n" } },
     ]);
   });
 });
