@@ -1,6 +1,8 @@
 // How the runner starts the agent it records or replays: execa, no shell, nothing buffered (the
-// bytes flow through its pipes), stopped by execa's cleanup if the runner itself dies. Its
-// result never rejects (`reject: false`): the exit is read from the process events.
+// bytes flow through its pipes). Its result never rejects (`reject: false`): the exit is read
+// from the process events. execa's cleanup stops the agent if the runner exits — except an agent
+// in a group of its own (execa leaves detached processes alone): replay stops that group itself,
+// on every path out of a run.
 import { execa } from "execa";
 
 export type AgentProcessOptions = {
