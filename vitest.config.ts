@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Tests that measure the adapter's memory (RSS peaks and plateaus under a 100 MB output, a fuzz
- * storm, 300 turns): run alone, after everything else, one file at a time. Beside a full
+ * storm, 300 turns): run alone, after everything else, one file at a time (one fork). Beside a full
  * parallel run their figures measured the machine's load (a GC that falls behind on two busy
  * cores), not the adapter: each failed about one full run in four.
  */
@@ -18,7 +18,7 @@ export default defineConfig({
     minWorkers: 1,
     projects: [
       { extends: true, test: { name: "main", include: ["tests/**/*.test.ts"], exclude: MEMORY, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: "memory", include: MEMORY, fileParallelism: false, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "memory", include: MEMORY, poolOptions: { forks: { singleFork: true } }, sequence: { groupOrder: 1 } } },
     ],
   },
 });
