@@ -6,7 +6,14 @@ import { VERSION, readConfig } from "./config/index.js";
 
 async function help(): Promise<string> {
   const [{ helpText }, { realpathSync }] = await Promise.all([import("./help.js"), import("node:fs")]);
-  return helpText(process.execPath, realpathSync(process.argv[1] ?? "codex-cli-acp"));
+  const bin = process.argv[1] ?? "codex-cli-acp";
+  let real = bin;
+  try {
+    real = realpathSync(bin);
+  } catch {
+    // Started some other way (a wrapper, a missing path): show the name as given.
+  }
+  return helpText(process.execPath, real);
 }
 
 async function main(argv: string[]): Promise<number | undefined> {

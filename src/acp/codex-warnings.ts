@@ -60,8 +60,10 @@ export function warningIn(method: string, params: unknown): { warning: Warning; 
 }
 
 export function codexWarningsFeature(): SessionFeature {
-  /** Codex's text of every warning shown or queued: a restarted codex, or a thread, repeats them. */
+  /** Every global warning shown or queued (title and details): a restarted codex repeats them. */
   const seen = new Set<string>();
+  /** Codex's own text of those warnings: what a thread's `warning` repeats. */
+  const texts = new Set<string>();
   /** Global warnings not shown yet, oldest first. */
   const unshown: Warning[] = [];
 
@@ -77,10 +79,16 @@ export function codexWarningsFeature(): SessionFeature {
       const { host, log } = agent.services;
       host.onNotification((method, params) => {
         const heard = warningIn(method, params);
-        if (!heard || heard.threadId !== null || seen.has(heard.warning.text)) return;
-        seen.add(heard.warning.text);
+        if (!heard || heard.threadId !== null) return;
+        // The whole warning is its identity: two "Invalid configuration" with other details are two.
+        const key = `${heard.warning.title}\n${heard.warning.description ?? ""}`;
+        if (seen.has(key)) return;
+        seen.add(key);
+        texts.add(heard.warning.text);
         unshown.push(heard.warning);
-        log.warn({ warning: heard.warning.title, details: heard.warning.description }, "codex warned");
+        // Details may quote config.toml lines: debug only.
+        log.warn({ warning: heard.warning.title }, "codex warned");
+        log.debug({ details: heard.warning.description }, "codex warning details");
       });
     },
     attach(session, _opening, _response, services) {
@@ -89,7 +97,7 @@ export function codexWarningsFeature(): SessionFeature {
         if (n.method !== "warning") return;
         const heard = warningIn(n.method, n.params);
         if (!heard) return;
-        if (!seen.has(heard.warning.text)) return show(session, services, [heard.warning]);
+        if (!texts.has(heard.warning.text)) return show(session, services, [heard.warning]);
         // A repeat of a global warning: shown here if it was still waiting for a turn.
         const waiting = unshown.findIndex((w) => w.text === heard.warning.text);
         if (waiting >= 0) show(session, services, unshown.splice(waiting, 1));

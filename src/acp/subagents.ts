@@ -98,7 +98,12 @@ export function subagentsFeature(): SessionFeature {
         if (n.method !== "item/started" && n.method !== "item/completed") return;
         const item = n.params.item;
         if (item.type !== "collabAgentToolCall") return;
-        for (const threadId of item.receiverThreadIds) if (!cards.has(threadId)) adopt(threadId, item);
+        for (const threadId of item.receiverThreadIds) {
+          const card = cards.get(threadId);
+          if (!card) adopt(threadId, item);
+          // Known, but a restarted codex child forgot the routing: take it up again (a no-op if routed).
+          else session.adoptThread(threadId, onChild(threadId, card));
+        }
       });
     },
   };

@@ -140,6 +140,8 @@ function viewOf(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext
 }
 
 function statusOf(item: Item): ToolCallStatus {
+  // A generated image that failed says so in `failure`, whatever its status string.
+  if (item.type === "imageGeneration" && item.failure) return "failed";
   const status = "status" in item ? item.status : undefined;
   switch (status) {
     case "inProgress":
@@ -151,7 +153,6 @@ function statusOf(item: Item): ToolCallStatus {
     case "completed":
       return "completed";
     default:
-      if (item.type === "imageGeneration" && item.failure) return "failed";
       return item.type === "mcpToolCall" && item.error ? "failed" : "completed";
   }
 }

@@ -82,7 +82,8 @@ export class ReplayRun {
     } catch (error) {
       this.fail({ kind: "setup", summary: `cannot run the replay: ${(error as Error).message}` });
     } finally {
-      if (this.child && !this.exited) this.kill("SIGKILL");
+      // The group too when the agent itself exited: what it started must not outlive the run.
+      if (this.child) this.kill("SIGKILL");
       await dispose?.();
     }
 
@@ -238,7 +239,7 @@ export class ReplayRun {
         });
         return false;
       }
-      await this.waiters.next(this.update ? left : Math.min(left, GIVE_UP_QUIET_MS));
+      await this.waiters.next(this.update ? left : Math.min(left, this.giveUpQuietMs()));
     }
     if (this.update) await this.quiet(SETTLE_MS);
     return !this.aborted;
@@ -251,7 +252,7 @@ export class ReplayRun {
    * reported missing and the replay goes on. True when it gave some up.
    */
   private givenUp(matcher: Matcher, before: readonly RecordedAgent[]): boolean {
-    if (performance.now() - this.lastTraffic < GIVE_UP_QUIET_MS) return false;
+    if (performance.now() - this.lastTraffic < this.giveUpQuietMs()) return false;
     const isResponse = (r: RecordedAgent): boolean => r.entry.type === "message" && kindOf(r.entry.msg) === "response";
     if (before.some((r) => isResponse(r) && !r.matched)) return false;
     const missing = before.filter((r) => !r.matched);
@@ -262,7 +263,14 @@ export class ReplayRun {
     return missing.length > 0;
   }
 
+  /** Longer with a longer --timeout: a slow machine is given the time its user asked for. */
+  private giveUpQuietMs(): number {
+    return Math.max(GIVE_UP_QUIET_MS, this.timeoutMs / 3);
+  }
+
   private write(entry: TranscriptEntry, line: string): void {
+    // A message sent starts a new wait for the agent's answer to it.
+    this.lastTraffic = performance.now();
     this.liveLog.push({ ...entry, t: this.now() });
     this.sent++;
     if (this.exited || !this.child) return;
