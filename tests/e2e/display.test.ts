@@ -3,7 +3,7 @@
 // real codex and the fake model. Without a capability the same information is agent text.
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { rawUpdatesOf, startAdapter, type Adapter } from "../support/adapter.js";
 import type { ScriptedResponse } from "../support/fake-model.js";
 
 let adapter: Adapter | undefined;
@@ -14,14 +14,6 @@ afterEach(async () => {
 
 const say = (text: string): ScriptedResponse => ({ items: [{ type: "message", text }] });
 const PROPOSED_PLAN = "<proposed_plan>\n# Add a cache\n1. Measure.\n2. Cache the lookups.\n</proposed_plan>";
-
-/** The session/update payloads of a session as they were written on the adapter's stdout (unstable ones included). */
-function rawUpdates(a: Adapter, sessionId: string): Array<Record<string, unknown>> {
-  return a.stdoutLines.flatMap((line) => {
-    const msg = JSON.parse(line) as { method?: string; params?: { sessionId?: string; update?: Record<string, unknown> } };
-    return msg.method === "session/update" && msg.params?.sessionId === sessionId && msg.params.update ? [msg.params.update] : [];
-  });
-}
 
 function agentText(updates: ReadonlyArray<Record<string, unknown>>): string {
   return updates
@@ -42,7 +34,7 @@ describe("proposed plans", () => {
     adapter = await startAdapter({ responses: [say(PROPOSED_PLAN)] });
     const sessionId = await planModeSession(adapter, { plan: {} });
     expect((await adapter.prompt(sessionId, "plan a cache")).stopReason).toBe("end_turn");
-    const updates = rawUpdates(adapter, sessionId);
+    const updates = rawUpdatesOf(adapter, sessionId);
     const docs = updates.filter((u) => u.sessionUpdate === "plan_update");
     expect(docs.length).toBeGreaterThan(0);
     expect(docs.at(-1)).toEqual({ sessionUpdate: "plan_update", plan: { type: "markdown", planId: expect.any(String), content: "# Add a cache\n1. Measure.\n2. Cache the lookups.\n" } });
@@ -55,7 +47,7 @@ describe("proposed plans", () => {
     adapter = await startAdapter({ responses: [say(PROPOSED_PLAN)] });
     const sessionId = await planModeSession(adapter, {});
     await adapter.prompt(sessionId, "plan a cache");
-    const updates = rawUpdates(adapter, sessionId);
+    const updates = rawUpdatesOf(adapter, sessionId);
     expect(updates.some((u) => u.sessionUpdate === "plan_update")).toBe(false);
     expect(agentText(updates)).toContain("2. Cache the lookups.");
   });
@@ -69,10 +61,10 @@ describe("compactions", () => {
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "hi");
     expect((await adapter.prompt(sessionId, "/compact")).stopReason).toBe("end_turn");
-    const compactions = rawUpdates(adapter, sessionId).filter((u) => u.sessionUpdate === "compaction_update");
+    const compactions = rawUpdatesOf(adapter, sessionId).filter((u) => u.sessionUpdate === "compaction_update");
     expect(compactions.map((u) => u.status)).toEqual(["in_progress", "completed"]);
     expect(compactions[0]!.compactionId).toBe(compactions[1]!.compactionId);
-    expect(agentText(rawUpdates(adapter, sessionId))).not.toContain("Context compacted.");
+    expect(agentText(rawUpdatesOf(adapter, sessionId))).not.toContain("Context compacted.");
   });
 });
 
@@ -89,10 +81,10 @@ describe("Codex's warnings that belong to no session", () => {
     await adapter.prompt(first, "a");
     await adapter.prompt(first, "b");
     await adapter.prompt(second, "c");
-    const notices = [...rawUpdates(adapter, first), ...rawUpdates(adapter, second)].filter((u) => u.sessionUpdate === "notice" && ignoring.test(String(u.title)));
+    const notices = [...rawUpdatesOf(adapter, first), ...rawUpdatesOf(adapter, second)].filter((u) => u.sessionUpdate === "notice" && ignoring.test(String(u.title)));
     expect(notices).toEqual([{ sessionUpdate: "notice", severity: "warning", title: expect.stringMatching(/^Codex configuration: Codex is ignoring 1 unrecognized configuration setting\b[^\n]*$/), description: expect.stringContaining("no_such_setting_for_the_test") }]);
     // Before the turn's own output.
-    const firstUpdates = rawUpdates(adapter, first);
+    const firstUpdates = rawUpdatesOf(adapter, first);
     expect(firstUpdates.findIndex((u) => u.sessionUpdate === "notice")).toBeLessThan(firstUpdates.findIndex((u) => u.sessionUpdate === "agent_message_chunk"));
   });
 
@@ -102,7 +94,7 @@ describe("Codex's warnings that belong to no session", () => {
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "a");
     await adapter.prompt(sessionId, "b");
-    const text = agentText(rawUpdates(adapter, sessionId));
+    const text = agentText(rawUpdatesOf(adapter, sessionId));
     expect(text.match(/unrecognized configuration setting/g)).toHaveLength(1);
     expect(text).toMatch(/^\n> Codex configuration: /);
     expect(text).toContain("one");

@@ -6,7 +6,7 @@
 // The parent's next model request and the subagent's first one race for the fake model's next
 // scripted response, so each pair of responses below is the same for both.
 import { afterEach, describe, expect, it } from "vitest";
-import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
+import { answerPermissions, rawUpdatesOf, startAdapter, type Adapter } from "../support/adapter.js";
 import { toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
 let adapter: Adapter | undefined;
@@ -20,18 +20,10 @@ const say = (text: string): ScriptedResponse => ({ items: [{ type: "message", te
 
 type Update = Record<string, unknown>;
 
-/** Every session/update of the session as written on stdout (unstable ones included). */
-function rawUpdates(a: Adapter, sessionId: string): Update[] {
-  return a.stdoutLines.flatMap((line) => {
-    const msg = JSON.parse(line) as { method?: string; params?: { sessionId?: string; update?: Update } };
-    return msg.method === "session/update" && msg.params?.sessionId === sessionId && msg.params.update ? [msg.params.update] : [];
-  });
-}
-
 /** The subagent's work goes on after the parent's turn ends: wait until its card is final. */
 async function waitForCard(a: Adapter, sessionId: string, toolCallId: string): Promise<Update[]> {
   for (let i = 0; i < 200; i++) {
-    const card = rawUpdates(a, sessionId).filter((u) => u.toolCallId === toolCallId);
+    const card = rawUpdatesOf(a, sessionId).filter((u) => u.toolCallId === toolCallId);
     if (card.some((u) => u.status === "completed" || u.status === "failed")) return card;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -45,7 +37,7 @@ describe("subagents", () => {
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "use a subagent")).stopReason).toBe("end_turn");
 
-    const updates = rawUpdates(adapter, sessionId);
+    const updates = rawUpdatesOf(adapter, sessionId);
     expect(updates).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "spawn1", title: "Start a subagent", kind: "think" }));
     const opened = updates.find((u) => u.sessionUpdate === "tool_call" && String(u.toolCallId).startsWith("subagent-"));
     expect(opened).toMatchObject({ title: "Subagent: count the files", kind: "think", status: "in_progress", rawInput: { prompt: "count the files\nin the workspace" } });
@@ -57,7 +49,7 @@ describe("subagents", () => {
     expect(JSON.stringify(last.content)).toContain("There are 3 files.");
 
     // Announced to a client that declares subagents: running, then idle.
-    const announced = rawUpdates(adapter, sessionId).filter((u) => u.sessionUpdate === "subagent_update");
+    const announced = rawUpdatesOf(adapter, sessionId).filter((u) => u.sessionUpdate === "subagent_update");
     expect(announced[0]).toEqual({ sessionUpdate: "subagent_update", sessionId: childId, title: "Subagent: count the files", state: { state: "running" } });
     expect(announced.at(-1)).toMatchObject({ sessionId: childId, state: { state: "idle", stopReason: "end_turn" } });
   });
@@ -67,9 +59,9 @@ describe("subagents", () => {
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "use a subagent");
-    const opened = rawUpdates(adapter, sessionId).find((u) => String(u.toolCallId ?? "").startsWith("subagent-"));
+    const opened = rawUpdatesOf(adapter, sessionId).find((u) => String(u.toolCallId ?? "").startsWith("subagent-"));
     await waitForCard(adapter, sessionId, String(opened!.toolCallId));
-    expect(rawUpdates(adapter, sessionId).some((u) => u.sessionUpdate === "subagent_update")).toBe(false);
+    expect(rawUpdatesOf(adapter, sessionId).some((u) => u.sessionUpdate === "subagent_update")).toBe(false);
   });
 
   it("the subagent's approvals are asked through the session (not refused as an unknown thread)", async () => {
@@ -79,7 +71,7 @@ describe("subagents", () => {
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "use a subagent");
-    const opened = rawUpdates(adapter, sessionId).find((u) => String(u.toolCallId ?? "").startsWith("subagent-"));
+    const opened = rawUpdatesOf(adapter, sessionId).find((u) => String(u.toolCallId ?? "").startsWith("subagent-"));
     await waitForCard(adapter, sessionId, String(opened!.toolCallId));
     // One from the parent and one from the subagent, both asked; none refused unseen.
     expect(asked).toHaveLength(2);

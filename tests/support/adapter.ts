@@ -203,3 +203,14 @@ export function answerPermissions(optionId: string): { asked: acp.RequestPermiss
       }),
   };
 }
+
+/**
+ * A session's `session/update` payloads as the adapter wrote them on stdout, ACP's unstable
+ * updates included (the stable test client's schema drops those: plan_update, subagent_update).
+ */
+export function rawUpdatesOf(adapter: Pick<Adapter, "stdoutLines">, sessionId: string): Array<Record<string, unknown>> {
+  return adapter.stdoutLines.flatMap((line) => {
+    const msg = JSON.parse(line) as { method?: string; params?: { sessionId?: string; update?: Record<string, unknown> } };
+    return msg.method === "session/update" && msg.params?.sessionId === sessionId && msg.params.update ? [msg.params.update] : [];
+  });
+}
