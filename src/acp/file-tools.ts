@@ -79,8 +79,8 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     name: "file-tools",
 
     initialized(services: AgentServices): void {
-      // Off the critical path: the first session/new then finds the endpoint listening, the MCP SDK
-      // loaded (loading it blocks the event loop for 20-35 ms) and the catalog derived.
+      // Off the critical path: the first session/new then finds the endpoint listening and the
+      // catalog derived.
       void getServer(services).start().catch(() => undefined);
       if (editorWrites(services)) void catalogPath(services);
     },

@@ -1,6 +1,6 @@
 // Public surface of src/mcp: the embedded MCP server hosting the file tools
-// (contracts/read_text_file.md, write_text_file.md, apply_patch.md). Importing this module does
-// not load the MCP SDK; the server loads it in the background once it starts listening.
+// (contracts/read_text_file.md, write_text_file.md, apply_patch.md), MCP spoken by
+// endpoint-protocol.ts.
 export { FileToolsServer, type EndpointInfo, type FileToolsServerOptions } from "./server.js";
 export {
   callFileTool,
@@ -14,4 +14,4 @@ export {
   type ToolDefinition,
   type ToolResult,
 } from "./tools.js";
-export type { ToolCaller } from "./sdk-endpoint.js";
+export type { ToolCaller } from "./endpoint-protocol.js";

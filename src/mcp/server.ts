@@ -2,15 +2,13 @@
 // with one endpoint per ACP session, each at its own random URL path and with its own random
 // bearer token. Requests are refused before any MCP handling when the Host header is not
 // loopback:port (403, DNS-rebinding protection), the path is unknown (404), or the token is not
-// this path's own (401). The MCP SDK is imported by the first request (codex connecting, right
-// after a thread starts): loading it blocks the event loop for 20-50 ms, which at start-up landed
-// on the first session/new; after thread/start it costs only the MCP handshake.
+// this path's own (401); then the MCP messages go to the endpoint's protocol (endpoint-protocol.ts).
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../log/index.js";
 import { writeHttpError } from "./http-error.js";
-import type { EndpointProtocol, ToolCaller } from "./sdk-endpoint.js";
+import { createEndpointProtocol, type EndpointProtocol, type ToolCaller } from "./endpoint-protocol.js";
 import { errorToolResult, toolDefinitions, type ToolDefinition, type ToolResult } from "./tools.js";
 import { PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
 
@@ -47,7 +45,7 @@ type Endpoint = {
   bind(caller: ToolCaller): void;
   /** The tools this endpoint lists (a session without the editor's write capability has no apply_patch). */
   tools: readonly ToolDefinition[];
-  protocol?: Promise<EndpointProtocol>;
+  protocol?: EndpointProtocol;
   closed: boolean;
 };
 
@@ -64,7 +62,6 @@ export type FileToolsServerOptions = {
 export class FileToolsServer {
   private server: http.Server | undefined;
   private listening: Promise<number> | undefined;
-  private sdk: Promise<typeof import("./sdk-endpoint.js")> | undefined;
   private readonly byPath = new Map<string, Endpoint>();
   private readonly byKey = new Map<string, Endpoint>();
 
@@ -155,7 +152,7 @@ export class FileToolsServer {
     endpoint.closed = true;
     this.byKey.delete(key);
     this.byPath.delete(endpoint.path);
-    void endpoint.protocol?.then((p) => p.close()).catch(() => undefined);
+    endpoint.protocol?.close();
   }
 
   get endpointCount(): number {
@@ -170,11 +167,6 @@ export class FileToolsServer {
     if (!server) return;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
-
-  private loadSdk(): Promise<typeof import("./sdk-endpoint.js")> {
-    this.sdk ??= import("./sdk-endpoint.js");
-    return this.sdk;
   }
 
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -211,17 +203,14 @@ export class FileToolsServer {
         return writeHttpError(res, 400, "Parse error", -32700);
       }
     }
-    endpoint.protocol ??= this.loadSdk().then(({ createEndpointProtocol }) =>
-      createEndpointProtocol({
-        name: this.opts.name ?? "codex-cli-acp",
-        version: this.opts.version ?? "0",
-        tools: endpoint.tools,
-        log: this.opts.log,
-        call: (name, args) => callBound(endpoint, name, args),
-      }),
-    );
-    const protocol = await endpoint.protocol;
-    await protocol.handle(req, res, body);
+    endpoint.protocol ??= createEndpointProtocol({
+      name: this.opts.name ?? "codex-cli-acp",
+      version: this.opts.version ?? "0",
+      tools: endpoint.tools,
+      log: this.opts.log,
+      call: (name, args) => callBound(endpoint, name, args),
+    });
+    await endpoint.protocol.handle(req, res, body);
   }
 }
 

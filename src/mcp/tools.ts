@@ -1,7 +1,6 @@
 // The embedded file tools as MCP sees them: definitions (input schemas exactly as in
 // contracts/read_text_file.md, write_text_file.md and apply_patch.md) and the tool results the
-// model receives. No MCP SDK import here: this module is loaded at start-up by the session
-// feature, the SDK only when the first MCP request arrives.
+// model receives.
 import {
   FileToolError,
   LARGE_FILE_BYTES,

@@ -1,0 +1,135 @@
+// The MCP protocol side of one endpoint: Streamable HTTP with JSON responses (no server-initiated
+// stream: the file tools never call the client), for the five messages a tool-only server needs
+// (initialize, notifications/initialized, ping, tools/list, tools/call).
+//
+// Written here rather than with the MCP SDK's Server + StreamableHTTPServerTransport: importing
+// the SDK blocked the event loop for ~33 ms and added ~6 MiB (measured: scripts/bench and an
+// import timing), and that import landed on the critical path of the first session/new or the
+// first prompt, whichever met Codex's MCP handshake. The SDK's client still checks this server in
+// tests/contract (mcp-tools, mcp-endpoint-attacks); tests/contract/mcp-protocol checks the wire.
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { z } from "zod";
+import type { Logger } from "../log/index.js";
+import { writeHttpError } from "./http-error.js";
+import type { ToolDefinition, ToolResult } from "./tools.js";
+
+export type ToolCaller = (name: string, args: unknown) => Promise<ToolResult>;
+
+export type EndpointProtocol = {
+  handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
+  close(): void;
+};
+
+/** Newest first: an initialize asking for another version gets the first. */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+
+const idSchema = z.union([z.string(), z.number()]);
+const requestSchema = z.object({ jsonrpc: z.literal("2.0"), id: idSchema, method: z.string(), params: z.unknown().optional() });
+const notificationSchema = z.object({ jsonrpc: z.literal("2.0"), method: z.string(), params: z.unknown().optional() });
+const responseSchema = z.union([
+  z.object({ jsonrpc: z.literal("2.0"), id: idSchema.nullable(), result: z.unknown() }),
+  z.object({ jsonrpc: z.literal("2.0"), id: idSchema.nullable(), error: z.looseObject({ code: z.number(), message: z.string() }) }),
+]);
+const initializeParamsSchema = z.looseObject({
+  protocolVersion: z.string(),
+  capabilities: z.looseObject({}),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
+});
+const callToolParamsSchema = z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+
+type Request = z.infer<typeof requestSchema>;
+type RpcError = { code: number; message: string };
+
+const INVALID_PARAMS = -32602;
+const METHOD_NOT_FOUND = -32601;
+const INTERNAL_ERROR = -32603;
+
+class RpcFailure extends Error {
+  constructor(readonly code: number, message: string) {
+    super(message);
+  }
+}
+
+export function createEndpointProtocol(opts: { name: string; version: string; tools: readonly ToolDefinition[]; call: ToolCaller; log: Logger }): EndpointProtocol {
+  /** Open MCP sessions (one endpoint serves one ACP session; codex connects once per thread). */
+  const sessions = new Set<string>();
+
+  async function dispatch(request: Request, session: string | undefined): Promise<unknown> {
+    switch (request.method) {
+      case "initialize": {
+        const params = initializeParamsSchema.safeParse(request.params);
+        if (!params.success) throw new RpcFailure(INVALID_PARAMS, `Invalid initialize params: ${params.error.issues[0]?.message ?? "invalid"}`);
+        const asked = params.data.protocolVersion;
+        return {
+          protocolVersion: MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0],
+          capabilities: { tools: {} },
+          serverInfo: { name: opts.name, version: opts.version },
+        };
+      }
+      case "ping":
+        return {};
+      case "tools/list":
+        return { tools: [...opts.tools] };
+      case "tools/call": {
+        const params = callToolParamsSchema.safeParse(request.params);
+        if (!params.success) throw new RpcFailure(INVALID_PARAMS, `Invalid tools/call params: ${params.error.issues[0]?.message ?? "invalid"}`);
+        opts.log.debug({ tool: params.data.name, mcpSession: session }, "mcp tools/call");
+        return opts.call(params.data.name, params.data.arguments ?? {});
+      }
+      default:
+        throw new RpcFailure(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+    }
+  }
+
+  async function answer(res: ServerResponse, request: Request, session: string | undefined, headers: Record<string, string> = {}): Promise<void> {
+    let reply: { result: unknown } | { error: RpcError };
+    try {
+      reply = { result: await dispatch(request, session) };
+    } catch (err) {
+      const code = err instanceof RpcFailure ? err.code : INTERNAL_ERROR;
+      reply = { error: { code, message: err instanceof Error ? err.message : String(err) } };
+    }
+    if ("error" in reply) delete headers["mcp-session-id"];
+    else if (headers["mcp-session-id"]) sessions.add(headers["mcp-session-id"]);
+    // The client may be gone by now (codex killed mid-call): nothing to answer.
+    if (res.destroyed) return;
+    res.writeHead(200, { "content-type": "application/json", ...headers }).end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...reply }));
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const header = req.headers["mcp-session-id"];
+    const session = Array.isArray(header) ? header[0] : header;
+    if (req.method === "GET") {
+      res.setHeader("Allow", "POST, DELETE");
+      return writeHttpError(res, 405, "Method not allowed: this server sends no server-initiated messages");
+    }
+    if (req.method === "DELETE") {
+      if (session === undefined || !sessions.delete(session)) return writeHttpError(res, 404, "Session not found", -32001);
+      res.writeHead(200).end();
+      return;
+    }
+    if (Array.isArray(body)) return writeHttpError(res, 400, "Invalid Request: batches are not supported", -32600);
+    const request = requestSchema.safeParse(body);
+    if (request.success && request.data.method === "initialize") {
+      // A new initialize is codex connecting again (a new thread, a restarted child): the
+      // earlier sessions of this endpoint are stale.
+      sessions.clear();
+      return answer(res, request.data, undefined, { "mcp-session-id": randomUUID() });
+    }
+    if (session === undefined) return writeHttpError(res, 400, "Bad Request: no valid session id");
+    if (!sessions.has(session)) return writeHttpError(res, 404, "Session not found", -32001);
+    const version = req.headers["mcp-protocol-version"];
+    if (typeof version === "string" && !MCP_PROTOCOL_VERSIONS.includes(version)) {
+      return writeHttpError(res, 400, `Bad Request: unsupported protocol version ${version}`);
+    }
+    if (request.success) return answer(res, request.data, session);
+    if (notificationSchema.safeParse(body).success || responseSchema.safeParse(body).success) {
+      res.writeHead(202).end();
+      return;
+    }
+    return writeHttpError(res, 400, "Invalid Request: not a JSON-RPC 2.0 message", -32600);
+  }
+
+  return { handle, close: () => sessions.clear() };
+}

@@ -1,0 +1,150 @@
+// The embedded endpoint's MCP protocol on the wire (Streamable HTTP, JSON responses), message by
+// message with raw HTTP: what the MCP specification says a server answers to a handshake, a
+// notification, a request outside a session, a stale or deleted session, an unknown method, bad
+// params and an unsupported protocol version. The MCP SDK's own client drives the same endpoint
+// in mcp-tools.test.ts and mcp-endpoint-attacks.test.ts.
+import http from "node:http";
+import os from "node:os";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFileAccess } from "../../src/fs/index.js";
+import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/mcp/index.js";
+
+const silent = pino({ level: "silent" });
+const server = new FileToolsServer({ log: silent });
+let endpoint: EndpointInfo;
+
+type Reply = { status: number; headers: http.IncomingHttpHeaders; body: unknown };
+
+function post(body: unknown, headers: Record<string, string> = {}, method = "POST"): Promise<Reply> {
+  const url = new URL(endpoint.url);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: url.port,
+        path: url.pathname,
+        method,
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...endpoint.headers, ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text ? JSON.parse(text) : undefined });
+        });
+      },
+    );
+    req.on("error", reject);
+    req.end(body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body));
+  });
+}
+
+const initialize = (protocolVersion = "2025-06-18", id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "wire-test", version: "1" } },
+});
+
+/** A fresh MCP session on the endpoint: its id, after the initialized notification. */
+async function openSession(): Promise<string> {
+  const init = await post(initialize());
+  const sessionId = init.headers["mcp-session-id"];
+  expect(typeof sessionId).toBe("string");
+  expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": sessionId as string })).status).toBe(202);
+  return sessionId as string;
+}
+
+beforeAll(async () => {
+  endpoint = await server.register("wire");
+  const access = createFileAccess({ logger: silent });
+  server.bind("wire", (name, args) => callFileTool(access, name, args, { cwd: os.tmpdir() }));
+});
+afterAll(() => server.close());
+
+describe("the embedded MCP endpoint speaks MCP", () => {
+  it("initialize: a session id header, the client's protocol version when supported, tools capability, server info", async () => {
+    const reply = await post(initialize("2025-06-18", "init-1"));
+    expect(reply.status).toBe(200);
+    expect(reply.headers["content-type"]).toMatch(/^application\/json/);
+    expect(reply.headers["mcp-session-id"]).toMatch(/^[\x21-\x7e]+$/);
+    expect(reply.body).toMatchObject({
+      jsonrpc: "2.0",
+      id: "init-1",
+      result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "codex-cli-acp" } },
+    });
+  });
+
+  it("initialize with a version it does not know: answers with the latest it supports", async () => {
+    const reply = await post(initialize("1999-01-01"));
+    const result = (reply.body as { result: { protocolVersion: string } }).result;
+    expect(result.protocolVersion).not.toBe("1999-01-01");
+    expect(result.protocolVersion).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it("initialize without params: -32602, and no session", async () => {
+    const reply = await post({ jsonrpc: "2.0", id: 3, method: "initialize" });
+    expect(reply.body).toMatchObject({ id: 3, error: { code: -32602 } });
+    expect(reply.headers["mcp-session-id"]).toBeUndefined();
+  });
+
+  it("tools/list, tools/call and ping within a session", async () => {
+    const sid = await openSession();
+    const list = await post({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, { "mcp-session-id": sid });
+    const names = (list.body as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
+    expect(names).toEqual(["read_text_file", "write_text_file", "apply_patch"]);
+    const call = await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_text_file", arguments: { path: "relative" } } }, { "mcp-session-id": sid });
+    expect(call.body).toMatchObject({ id: 3, result: { isError: true, structuredContent: { code: -32600 } } });
+    const ping = await post({ jsonrpc: "2.0", id: 4, method: "ping" }, { "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" });
+    expect(ping.body).toEqual({ jsonrpc: "2.0", id: 4, result: {} });
+  });
+
+  it("requests outside a session: 400 without a session id, 404 with an unknown one", async () => {
+    const none = await post({ jsonrpc: "2.0", id: 5, method: "tools/list" });
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
+    const unknown = await post({ jsonrpc: "2.0", id: 6, method: "tools/list" }, { "mcp-session-id": "no-such-session" });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("an unknown method is -32601; tools/call without a name is -32602; a non-JSON-RPC body is -32600", async () => {
+    const sid = await openSession();
+    const unknown = await post({ jsonrpc: "2.0", id: 7, method: "resources/list" }, { "mcp-session-id": sid });
+    expect(unknown.body).toMatchObject({ id: 7, error: { code: -32601 } });
+    const noName = await post({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { arguments: {} } }, { "mcp-session-id": sid });
+    expect(noName.body).toMatchObject({ id: 8, error: { code: -32602 } });
+    const junk = await post({ hello: "world" }, { "mcp-session-id": sid });
+    expect(junk.status).toBe(400);
+    expect(junk.body).toMatchObject({ error: { code: -32600 }, id: null });
+    const batch = await post([{ jsonrpc: "2.0", id: 9, method: "ping" }], { "mcp-session-id": sid });
+    expect(batch.status).toBe(400);
+  });
+
+  it("an unsupported MCP-Protocol-Version header is 400", async () => {
+    const sid = await openSession();
+    const reply = await post({ jsonrpc: "2.0", id: 10, method: "ping" }, { "mcp-session-id": sid, "mcp-protocol-version": "1999-01-01" });
+    expect(reply.status).toBe(400);
+  });
+
+  it("notifications and responses are accepted with 202 and no body", async () => {
+    const sid = await openSession();
+    const reply = await post({ jsonrpc: "2.0", id: 99, result: {} }, { "mcp-session-id": sid });
+    expect(reply.status).toBe(202);
+    expect(reply.body).toBeUndefined();
+  });
+
+  it("GET (no server-initiated stream here) is 405; DELETE ends the session and its id is 404 after", async () => {
+    const sid = await openSession();
+    expect((await post(undefined, { "mcp-session-id": sid }, "GET")).status).toBe(405);
+    expect((await post(undefined, { "mcp-session-id": sid }, "DELETE")).status).toBe(200);
+    expect((await post({ jsonrpc: "2.0", id: 11, method: "ping" }, { "mcp-session-id": sid })).status).toBe(404);
+  });
+
+  it("a new initialize (codex reconnecting) ends the earlier sessions", async () => {
+    const first = await openSession();
+    await openSession();
+    expect((await post({ jsonrpc: "2.0", id: 12, method: "ping" }, { "mcp-session-id": first })).status).toBe(404);
+  });
+});
