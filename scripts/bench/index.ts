@@ -205,6 +205,14 @@ try {
   process.stderr.write(`file-tool bench skipped: ${err instanceof Error ? err.message : String(err)}\n`);
 }
 
+let huge: string[] = [];
+try {
+  const { benchHugeSession } = await import("./huge-session.js");
+  huge = await benchHugeSession({ codexPath: CODEX, bin: BIN, peers, caps: ZED_CAPS });
+} catch (err) {
+  huge = [`huge session bench failed: ${err instanceof Error ? err.message : String(err)}`];
+}
+
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
 const out = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ")).join("\n");
 process.stdout.write(`\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.version}; ${os.cpus().length} cores)\n${out}\n`);
@@ -212,6 +220,8 @@ if (notes.length) process.stdout.write(`${notes.map((n) => `note: ${n}`).join("\
 if (extra.length) {
   process.stdout.write(`\nfile tools\n${extra.map((r) => `${r.name.padEnd(60)} ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ""}`).join("\n")}\n`);
 }
+
+if (huge.length) process.stdout.write(`\n${huge.join("\n")}\n`);
 
 await fake.close();
 await home.cleanup();

@@ -17,22 +17,27 @@ export class LinePeer {
     this.child = spawn(file, args, { env, stdio: ["pipe", "pipe", "ignore"] });
     this.child.stdout!.setEncoding("utf8");
     this.child.stdout!.on("data", (chunk: string) => {
-      this.buf += chunk;
+      // Newlines are looked for in the new chunk only: a page of history can be a 10 MB line.
+      let start = 0;
       let nl: number;
-      while ((nl = this.buf.indexOf("\n")) >= 0) {
-        const line = this.buf.slice(0, nl);
-        this.buf = this.buf.slice(nl + 1);
-        if (!line.trim()) continue;
-        const msg = JSON.parse(line) as Msg;
-        for (const w of this.watchers) w(msg);
-        if (msg.method && msg.id !== undefined) this.answerServerRequest(msg);
-        else if (msg.id !== undefined && !msg.method) {
-          const done = this.waiting.get(msg.id);
-          this.waiting.delete(msg.id);
-          done?.(msg);
-        }
+      while ((nl = chunk.indexOf("\n", start)) >= 0) {
+        const line = this.buf + chunk.slice(start, nl);
+        this.buf = "";
+        start = nl + 1;
+        if (line.trim()) this.receive(JSON.parse(line) as Msg);
       }
+      this.buf += chunk.slice(start);
     });
+  }
+
+  private receive(msg: Msg): void {
+    for (const w of this.watchers) w(msg);
+    if (msg.method && msg.id !== undefined) this.answerServerRequest(msg);
+    else if (msg.id !== undefined && !msg.method) {
+      const done = this.waiting.get(msg.id);
+      this.waiting.delete(msg.id);
+      done?.(msg);
+    }
   }
 
   request(method: string, params: unknown): Promise<Msg> {

@@ -6,13 +6,14 @@
 // History comes from `thread/resume {excludeTurns: true}` followed by paginated
 // `thread/turns/list {itemsView: "full", sortDirection: "asc"}`: in codex 0.169 both this
 // and the (deprecated) full `thread/resume` return complete items, with the command
-// output, exit codes and statuses; `thread/items/list` gives the same items flattened.
+// output, exit codes and statuses; `thread/items/list` gives the same items flattened. The
+// pages are streamed to the client as they arrive (history-replay.ts).
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
-import { replayTurns } from "../bridge/index.js";
+import { replayHistory } from "./history-replay.js";
 import { DEFAULT_SETTINGS, clientDisplay, type Agent } from "./agent.js";
 import type { SessionOpening } from "./features.js";
 import { sessionNotFound, toRequestError } from "./errors.js";
@@ -20,17 +21,12 @@ import { isoTime, threadTitle } from "./titles.js";
 
 /** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
 const DEFAULT_LIST_PAGE_SIZE = 50;
-const TURNS_PAGE_SIZE = 50;
 
 const threadListResponseSchema = z.looseObject({
   data: z.array(threadSchema),
   nextCursor: z.string().nullish(),
 });
 const threadReadResponseSchema = z.looseObject({ thread: threadSchema });
-const turnsPageSchema = z.looseObject({
-  data: z.array(z.looseObject({ id: z.string(), status: z.string(), items: z.array(z.unknown()) })),
-  nextCursor: z.string().nullish(),
-});
 
 export type LifecycleOptions = {
   /** Sessions per session/list page. */
@@ -100,48 +96,16 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     return { session, response };
   }
 
-  /** Every turn of a thread, oldest first, items included. */
-  async function history(c: AppServerClient, threadId: string): Promise<unknown[]> {
-    try {
-      return await pagedHistory(c, threadId);
-    } catch (err) {
-      if (!(err instanceof CodexRpcError)) throw err;
-      // Older (legacy) rollouts may not page: read them whole.
-      log.info({ sessionId: threadId, err: err.message }, "thread/turns/list failed; reading the whole thread");
-      const read = await c.call("thread/read", { threadId, includeTurns: true }, threadReadResponseSchema);
-      return read.thread.turns ?? [];
-    }
-  }
-
-  async function pagedHistory(c: AppServerClient, threadId: string): Promise<unknown[]> {
-    const turns: unknown[] = [];
-    let cursor: string | null | undefined;
-    do {
-      const page = await c.call(
-        "thread/turns/list",
-        { threadId, itemsView: "full", sortDirection: "asc", limit: TURNS_PAGE_SIZE, ...(cursor ? { cursor } : {}) },
-        turnsPageSchema,
-      );
-      turns.push(...page.data);
-      cursor = page.data.length > 0 ? page.nextCursor : undefined;
-    } while (cursor);
-    return turns;
-  }
-
   agent.app
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       const { session, response } = await reopen("load", params);
       try {
-        const turns = await history(await client(), session.id);
-        const updates = replayTurns(turns, {
-          cwd: session.cwd,
+        // Streamed page by page; the whole history reaches the client before the load is answered.
+        const replayed = await replayHistory(await client(), session, {
           display: clientDisplay(agent.state.clientCapabilities),
           onSkip: (reason, detail) => log.warn({ sessionId: session.id, reason, detail }, "history entry not replayed"),
-        });
-        for (const update of updates) session.send(update).catch(() => undefined);
-        // The whole history reaches the client before the load is answered.
-        await session.flush();
-        log.info({ sessionId: session.id, turns: turns.length, updates: updates.length }, "session history replayed");
+        }, log);
+        log.info({ sessionId: session.id, ...replayed }, "session history replayed");
       } catch (err) {
         await agent.closeSession(session);
         throw toRequestError(err);

@@ -1,0 +1,79 @@
+// session/load of a long stored session (many turns, large command outputs): the history is
+// read from Codex page by page and streamed (src/acp/history-replay.ts); across page boundaries
+// every turn arrives once, in order, with its user and agent text complete, and every command's
+// output is capped with a visible note. The size figures (hundreds of MB) are in `npm run bench`.
+import { mkdtemp, realpath } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as acp from "@agentclientprotocol/sdk";
+import { createCodexHome, defaultCodexPath, startFakeModel, type CodexHome, type FakeModel } from "../../src/fake-model/index.js";
+import { OUTPUT_TAIL_CHARS } from "../../src/bridge/commands.js";
+import { HISTORY_PAGE_TURNS } from "../../src/acp/history-replay.js";
+import { startAdapter, type Adapter } from "../support/adapter.js";
+import { makeStoredSession, primeStoredSession, type StoredSession } from "../support/stored-session.js";
+
+const TURNS = HISTORY_PAGE_TURNS * 2 + 5; // three pages, the last one short
+const OUTPUT_BYTES = 100_000;
+
+let fake: FakeModel;
+let home: CodexHome;
+let workspace: string;
+let stored: StoredSession;
+let adapter: Adapter;
+
+beforeAll(async () => {
+  fake = await startFakeModel([]);
+  home = await createCodexHome({ modelUrl: fake.url });
+  workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-long-")));
+  stored = await makeStoredSession({ codexHome: home.codexHome, cwd: workspace, turns: TURNS, outputBytes: OUTPUT_BYTES });
+  await primeStoredSession({ codexPath: defaultCodexPath(), env: { ...process.env, ...home.env }, threadId: stored.threadId });
+  adapter = await startAdapter({ fake, home, workspace });
+  await adapter.initialize();
+}, 120_000);
+
+afterAll(async () => {
+  await adapter?.close();
+  await fake?.close();
+  await home?.cleanup();
+});
+
+const textOf = (u: acp.SessionUpdate): string => ("content" in u && u.content && !Array.isArray(u.content) && u.content.type === "text" ? u.content.text : "");
+
+describe("a long stored session", () => {
+  it("loads every turn once, in order, text complete, command outputs capped with a note", async () => {
+    await adapter.agent.request(acp.methods.agent.session.load, { sessionId: stored.threadId, cwd: workspace, mcpServers: [] });
+    const updates = adapter.updatesOf(stored.threadId);
+
+    const users = updates.filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
+    expect(users).toEqual(Array.from({ length: TURNS }, (_, t) => `Turn ${t + 1} of ${TURNS}: please run the listing for batch #${t + 1} and summarise it.`));
+    const answers = updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map(textOf);
+    expect(answers).toHaveLength(TURNS);
+    answers.forEach((text, t) => expect(text).toMatch(new RegExp(`^Turn ${t + 1} done: .*nothing unusual in batch #${t + 1}\\.$`)));
+
+    const calls = updates.filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }> => u.sessionUpdate === "tool_call");
+    expect(calls.map((c) => c.toolCallId)).toEqual(Array.from({ length: TURNS }, (_, t) => `call_t${t + 1}_exec`));
+    for (const [t, call] of calls.entries()) {
+      expect(call.status).toBe("completed");
+      const output = call.content?.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("\n") ?? "";
+      // The tail of the output, a note saying how much was left out, and the exit code.
+      expect(output).toContain(`[… ${OUTPUT_BYTES - OUTPUT_TAIL_CHARS} earlier characters not shown]`);
+      expect(output.length).toBeLessThan(OUTPUT_TAIL_CHARS + 200);
+      expect(output).toMatch(new RegExp(`t${t + 1} line \\d+`));
+      expect(output).toContain("Exit code: 0");
+    }
+
+    // Each turn's updates stay together and in order: user, thought, command, answer.
+    const order = updates.filter((u) => ["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"].includes(u.sessionUpdate)).map((u) => u.sessionUpdate);
+    expect(order).toEqual(Array.from({ length: TURNS }, () => ["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"]).flat());
+  });
+
+  it("is continued after the load: the model gets the stored turns as history", async () => {
+    fake.enqueue({ items: [{ type: "message", text: "continued" }] });
+    const result = await adapter.prompt(stored.threadId, "one more");
+    expect(result.stopReason).toBe("end_turn");
+    const request = JSON.stringify(fake.requests.at(-1)?.body ?? {});
+    expect(request).toContain(`batch #${TURNS}`);
+    expect(request).toContain("one more");
+  });
+});
