@@ -66,6 +66,18 @@ function withoutNativePatch(raw: string): { json: string; slugs: string[] } {
   return { json: JSON.stringify(derived), slugs: catalog.models.map((m) => m.slug) };
 }
 
+/** Cached catalogs kept (newest first): one per codex binary, home and config.toml edit would otherwise pile up. */
+export const CATALOG_CACHE_ENTRIES = 8;
+
+/** Removes all but the `keep` most recently written catalogs of a cache directory. */
+export async function pruneCatalogCache(dir: string, keep = CATALOG_CACHE_ENTRIES): Promise<void> {
+  const names = (await fs.readdir(dir)).filter((n) => /^catalog-[0-9a-f]+\.json$/.test(n));
+  if (names.length <= keep) return;
+  const dated = await Promise.all(names.map(async (n) => ({ n, t: (await fs.stat(path.join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })));
+  dated.sort((a, b) => b.t - a.t);
+  await Promise.all(dated.slice(keep).map(({ n }) => fs.rm(path.join(dir, n), { force: true })));
+}
+
 /** Replaces a file's content at once (a thread starting meanwhile reads the old or the new). */
 async function replaceFile(file: string, content: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
@@ -123,7 +135,10 @@ async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logg
   const derive = async (): Promise<{ json: string; slugs: string[]; source: DerivedCatalog["source"] }> => {
     const { raw, source } = await catalogInEffect(opts.command, overrides, env, opts.log);
     const derived = withoutNativePatch(raw);
-    if (cacheFile) await replaceFile(cacheFile, derived.json).catch(() => undefined);
+    if (cacheFile) {
+      await replaceFile(cacheFile, derived.json).catch(() => undefined);
+      await pruneCatalogCache(path.dirname(cacheFile)).catch(() => undefined);
+    }
     return { ...derived, source };
   };
   const cached = cacheFile ? await fs.readFile(cacheFile, "utf8").catch(() => undefined) : undefined;

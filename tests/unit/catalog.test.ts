@@ -1,11 +1,12 @@
 // src/codex/catalog.ts with the real codex binary: the derived catalog keeps every model and field
 // but Codex's native apply_patch, follows the user's own model_catalog_json, and passes -c overrides.
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { configOverrides, deriveCatalogWithoutNativePatch, locateCodex } from "../../src/codex/index.js";
+import { pruneCatalogCache } from "../../src/codex/catalog.js";
 
 const log = pino({ level: "silent" });
 let home: string;
@@ -78,6 +79,23 @@ describe("the catalog without the native apply_patch", () => {
       await three.dispose();
     } finally {
       await rm(ownHome, { recursive: true, force: true });
+    }
+  });
+
+  it("the cache keeps only the newest catalogs and nothing else is touched", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "cca-catalog-prune-"));
+    try {
+      const names = Array.from({ length: 11 }, (_, i) => `catalog-${i.toString(16).padStart(32, "0")}.json`);
+      for (const [i, name] of names.entries()) {
+        await writeFile(path.join(dir, name), "{}");
+        await utimes(path.join(dir, name), 1_000 + i, 1_000 + i); // older first
+      }
+      await writeFile(path.join(dir, "catalog-abc.json.123.tmp"), "{}");
+      await writeFile(path.join(dir, "notes.txt"), "mine");
+      await pruneCatalogCache(dir, 8);
+      expect((await readdir(dir)).sort()).toEqual([...names.slice(3), "catalog-abc.json.123.tmp", "notes.txt"].sort());
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
