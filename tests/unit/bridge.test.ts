@@ -51,7 +51,7 @@ describe("commands", () => {
       toolCallId: "c",
       status: "failed",
       content: [{ type: "content", content: { type: "text", text: "Not run: the command was rejected." } }],
-      rawOutput: { exitCode: null, output: "" },
+      rawOutput: { exitCode: null },
     });
   });
 });
