@@ -21,6 +21,11 @@ export type CodexHostOptions = {
   deadlineMs?: number;
 };
 
+/** Silence while a request of ours waits on codex before it is probed (ms). */
+const REQUEST_QUIET_MS = 2_000;
+/** How long the probe may go unanswered before codex is declared hung (ms). */
+const PROBE_DEADLINE_MS = 5_000;
+
 export class CodexHost {
   private current: { client: AppServerClient; ready: Promise<AppServerClient>; generation: number; startedAt: number } | undefined;
   private generation = 0;
@@ -130,10 +135,13 @@ export class CodexHost {
   }
 
   /**
-   * Codex health: while something waits on codex (a request, a running turn) and codex has said
-   * nothing for `hangMs`, it is asked a cheap question; if that goes unanswered for another
-   * `hangMs`, the child is treated as dead (killed; sessions end their turn with a clear error
-   * and resume on a new child with the next prompt). A stopped or deadlocked codex looks so.
+   * Codex health: while something waits on codex and codex has said nothing for a while, it is
+   * asked a cheap question; unanswered, the child is treated as dead (killed; sessions end their
+   * turn with a clear error and resume on a new child with the next prompt; a request that was
+   * waiting is retried there). A stopped or deadlocked codex looks so. "A while" is `hangMs` for
+   * a running turn (a model may think for long), but at most REQUEST_QUIET_MS when a request of
+   * ours waits: codex answers requests in milliseconds, and answers the probe even while it works
+   * on a long one (checked during a 300 MB thread/resume), so session/new never waits `hangMs`.
    */
   private watch(): void {
     const hangMs = this.opts.hangMs ?? 30_000;
@@ -141,12 +149,13 @@ export class CodexHost {
     this.watchdog = setInterval(() => {
       const client = this.current?.client;
       if (!client?.alive || this.probing) return;
-      if (client.pendingCount === 0 && !this.busy()) return;
-      if (client.silentForMs < hangMs) return;
+      const requestWaits = client.pendingCount > 0;
+      if (!requestWaits && !this.busy()) return;
+      if (client.silentForMs < (requestWaits ? Math.min(hangMs, REQUEST_QUIET_MS) : hangMs)) return;
       this.probing = true;
       const silentMs = client.silentForMs;
       client
-        .request("thread/loaded/list", { limit: 1 }, undefined, hangMs)
+        .request("thread/loaded/list", { limit: 1 }, undefined, Math.min(hangMs, PROBE_DEADLINE_MS))
         .then(
           () => undefined,
           () => {

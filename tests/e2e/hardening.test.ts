@@ -128,6 +128,26 @@ describe("a hung codex (SIGSTOP)", () => {
     process.stderr.write(`[measure] cancel -> cancelled with a stopped codex: ${cancelMs} ms\n`);
   });
 
+  it("with the default hang timeout (30 s), session/new on a stopped idle codex still opens a working session", async () => {
+    // Nothing else waits on codex: only session/new's own request finds it stopped. A request is
+    // answered in milliseconds, so a few seconds of silence on one is probed at once (a busy
+    // codex answers the probe; verified against a 300 MB thread/resume), unlike a running turn.
+    adapter = await startAdapter();
+    await adapter.initialize({});
+    await adapter.newSession();
+    const pid = (await codexChildPid(adapter.child.pid!))!;
+    process.kill(pid, "SIGSTOP");
+    stopped.push(pid);
+    const asked = Date.now();
+    adapter.fake.enqueue(textResponse("a new codex answers"));
+    const { sessionId } = await adapter.newSession();
+    const openedMs = Date.now() - asked;
+    expect((await adapter.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
+    expect(adapter.stderr()).toContain("codex stopped responding");
+    expectOnlyLogLines(adapter.stderr());
+    process.stderr.write(`[measure] session/new with a stopped codex (default hang timeout): ${openedMs} ms\n`);
+  });
+
   it("a prompt waiting on a stopped codex ends with an error that says so", async () => {
     adapter = await startAdapter({ env: { CODEX_ACP_HANG_TIMEOUT_MS: "800" } });
     adapter.fake.enqueue({ ...textResponse("partial", { deltas: 1 }), hang: true });
