@@ -38,6 +38,8 @@ export class ThreadEventTranslator {
   private readonly views = new Map<string, ToolCallView>();
   private readonly before = new Map<string, FileBefore>();
   private readonly outputs = new Map<string, OutputState>();
+  /** Compactions shown as running (compaction_update in_progress) and not yet completed. */
+  private readonly compacting = new Set<string>();
   /** Proposed plans streaming as documents: the text so far, what was last sent, and when. */
   private readonly plans = new Map<string, { text: string; sent: string; lastSent: number }>();
   /** Terminal commands whose output has streamed (their end need not repeat it). */
@@ -58,6 +60,7 @@ export class ThreadEventTranslator {
     this.before.clear();
     this.outputs.clear();
     this.plans.clear();
+    this.compacting.clear();
     this.terminalStreamed.clear();
     this.nativePatches.clear();
   }
@@ -99,6 +102,8 @@ export class ThreadEventTranslator {
         return [this.notice("info", `Codex switched this turn to the model ${n.params.toModel}.`)];
       case "item/plan/delta":
         return this.planDelta(n.params.itemId, n.params.delta);
+      case "turn/completed":
+        return this.unfinishedCompactions(n.params.turn.status);
       // Thread and turn lifecycle: the session and its features follow these, not the client.
       case "thread/started":
       case "thread/status/changed":
@@ -121,7 +126,6 @@ export class ThreadEventTranslator {
       case "thread/settings/updated":
       case "thread/compacted":
       case "turn/started":
-      case "turn/completed":
       case "turn/diff/updated":
       case "turn/moderationMetadata":
       case "serverRequest/resolved":
@@ -256,6 +260,7 @@ export class ThreadEventTranslator {
 
   private itemStarted(started: Item): SessionUpdate[] {
     if (started.type === "contextCompaction" && this.display().compaction) {
+      this.compacting.add(started.id);
       return [{ sessionUpdate: "compaction_update", compactionId: started.id, status: "in_progress" }];
     }
     const ctx = this.context();
@@ -268,7 +273,16 @@ export class ThreadEventTranslator {
     return [{ sessionUpdate: "tool_call", toolCallId: item.id, status: "in_progress", ...view }];
   }
 
+  /** A turn that ended (interrupted, failed) before its compaction did: the client must not show it running. */
+  private unfinishedCompactions(turnStatus: string): SessionUpdate[] {
+    const status = turnStatus === "interrupted" ? "cancelled" : turnStatus === "failed" ? "failed" : "completed";
+    const open = [...this.compacting];
+    this.compacting.clear();
+    return open.map((compactionId) => ({ sessionUpdate: "compaction_update", compactionId, status }));
+  }
+
   private itemCompleted(completed: Item): SessionUpdate[] {
+    if (completed.type === "contextCompaction") this.compacting.delete(completed.id);
     const ctx = this.context();
     const shown = completedItemDisplay(completed, this.display());
     if (shown) {

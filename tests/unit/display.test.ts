@@ -36,6 +36,18 @@ describe("compactions", () => {
       { sessionUpdate: "compaction_update", compactionId: "c1", status: "completed" },
     ]);
   });
+  it("one the turn ended before it finished is closed as cancelled (interrupted) or failed, not left running", () => {
+    const turn = (status: string) => ({ id: "u", status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: 1, durationMs: 1 });
+    for (const [status, closed] of [["interrupted", "cancelled"], ["failed", "failed"]] as const) {
+      const t = translator({ compaction: true });
+      t.translate(note("item/started", { threadId: "t", turnId: "u", item }));
+      expect(t.translate(note("turn/completed", { threadId: "t", turn: turn(status) }))).toEqual([{ sessionUpdate: "compaction_update", compactionId: "c1", status: closed }]);
+    }
+    const done = translator({ compaction: true });
+    done.translate(note("item/started", { threadId: "t", turnId: "u", item }));
+    done.translate(note("item/completed", { threadId: "t", turnId: "u", item }));
+    expect(done.translate(note("turn/completed", { threadId: "t", turn: turn("completed") }))).toEqual([]);
+  });
   it("are a notice, or text, otherwise", () => {
     expect(translator({ notices: true }).translate(note("item/completed", { threadId: "t", turnId: "u", item }))).toEqual([
       { sessionUpdate: "notice", severity: "info", title: "Context compacted." },
