@@ -10,7 +10,7 @@ import type { Readable, Writable } from "node:stream";
 import { log } from "../log/index.js";
 import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
 import { pathsToPlaceholders } from "./normalise.js";
-import { prepareSandbox } from "./replay/sandbox.js";
+import { prepareSandbox, type Sandbox } from "./replay/sandbox.js";
 
 export interface RecorderOptions {
   /** Transcript file to write. */
@@ -74,123 +74,131 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     protocolVersion: 1,
     recordedAt: new Date().toISOString(),
   };
-  const sandbox = options.fakeModel ? await prepareSandbox({ ...header, fakeModel: options.fakeModel }, undefined) : undefined;
-  if (sandbox && options.fakeModel) {
-    header.fakeModel = options.fakeModel;
-    // No cwd: like the goldens, a replay runs the command from where it is started (a checkout).
-    header.agent = { command: pathsToPlaceholders(options.command, sandbox.placeholders) as string[] };
-    stderr.write(`record: fake model at ${String(sandbox.placeholders["<FAKE_MODEL_URL>"])}; workspace ${sandbox.workspace} (the session's cwd)\n`);
+  // The caller's environment under the hermetic home's variables: a recording never reaches the user's own CODEX_HOME.
+  const sandbox = options.fakeModel ? await prepareSandbox({ ...header, fakeModel: options.fakeModel }, undefined, options.env ?? process.env) : undefined;
+  try {
+    return await record(sandbox);
+  } finally {
+    await sandbox?.dispose();
   }
-  /** What is written: with a sandbox, its paths and address as placeholders (it is gone after). */
-  const portable = <T>(value: T): T => (sandbox ? (pathsToPlaceholders(value, sandbox.placeholders) as T) : value);
-  const entries: TranscriptEntry[] = [];
-  let initializeSeen = false;
-  let cwdSeen = false;
-  // Writes are serialised; each rewrites the file (transcripts are small) so a crash mid-session
-  // still leaves a valid, parseable file up to the last flushed line.
-  let writing: Promise<void> = Promise.resolve();
-  let dirty = false;
-  const flush = (): Promise<void> => {
-    if (!initializeSeen && !dirty) return writing;
-    dirty = false;
-    // Canonical key order (header fields filled in late still print near the top).
-    const { type, version, agent, protocolVersion, clientCapabilities, paths, recordedAt, ...rest } = header;
-    const ordered: TranscriptHeader = { type, version, agent, protocolVersion, ...(clientCapabilities ? { clientCapabilities } : {}), ...rest, ...(paths ? { paths } : {}), recordedAt };
-    const text = serializeTranscript(ordered, sandbox ? entries.map(portable) : entries);
-    writing = writing
-      .then(async () => {
-        const t0 = performance.now();
-        await writeFile(`${out}.tmp`, text);
-        await rename(`${out}.tmp`, out);
-        lastWriteMs = performance.now() - t0;
-      })
-      .catch((error: unknown) => log.error({ err: error, out }, "record: cannot write transcript"));
-    return writing;
-  };
-  let flushTimer: NodeJS.Timeout | undefined;
-  // Each rewrite costs time proportional to the transcript: space them by 20x the last
-  // write, so writing stays a small share of a long session instead of growing with its square.
-  let lastWriteMs = 0;
-  const scheduleFlush = () => {
-    dirty = true;
-    if (!initializeSeen || flushTimer) return;
-    flushTimer = setTimeout(() => {
-      flushTimer = undefined;
-      void flush();
-    }, Math.max(50, lastWriteMs * 20));
-  };
 
-  const onEntry = (entry: TranscriptEntry | null) => {
-    if (!entry) return;
-    entries.push(entry);
-    if (entry.type === "message" && entry.dir === "client->agent") {
-      const { method, params } = entry.msg as { method?: unknown; params?: unknown };
-      const p = (params ?? {}) as Record<string, unknown>;
-      if (method === "initialize" && !initializeSeen) {
-        initializeSeen = true;
-        if (typeof p.protocolVersion === "number") header.protocolVersion = p.protocolVersion;
-        if (p.clientCapabilities && typeof p.clientCapabilities === "object") {
-          header.clientCapabilities = p.clientCapabilities as Record<string, unknown>;
+  async function record(sandbox: Sandbox | undefined): Promise<number> {
+    if (sandbox && options.fakeModel) {
+      header.fakeModel = options.fakeModel;
+      // No cwd: like the goldens, a replay runs the command from where it is started (a checkout).
+      header.agent = { command: pathsToPlaceholders(options.command, sandbox.placeholders) as string[] };
+      stderr.write(`record: fake model at ${String(sandbox.placeholders["<FAKE_MODEL_URL>"])}; workspace ${sandbox.workspace} (the session's cwd)\n`);
+    }
+    /** What is written: with a sandbox, its paths and address as placeholders (it is gone after). */
+    const portable = <T>(value: T): T => (sandbox ? (pathsToPlaceholders(value, sandbox.placeholders) as T) : value);
+    const entries: TranscriptEntry[] = [];
+    let initializeSeen = false;
+    let cwdSeen = false;
+    // Writes are serialised; each rewrites the file (transcripts are small) so a crash mid-session
+    // still leaves a valid, parseable file up to the last flushed line.
+    let writing: Promise<void> = Promise.resolve();
+    let dirty = false;
+    const flush = (): Promise<void> => {
+      if (!initializeSeen && !dirty) return writing;
+      dirty = false;
+      // Canonical key order (header fields filled in late still print near the top).
+      const { type, version, agent, protocolVersion, clientCapabilities, paths, recordedAt, ...rest } = header;
+      const ordered: TranscriptHeader = { type, version, agent, protocolVersion, ...(clientCapabilities ? { clientCapabilities } : {}), ...rest, ...(paths ? { paths } : {}), recordedAt };
+      const text = serializeTranscript(ordered, sandbox ? entries.map(portable) : entries);
+      writing = writing
+        .then(async () => {
+          const t0 = performance.now();
+          await writeFile(`${out}.tmp`, text);
+          await rename(`${out}.tmp`, out);
+          lastWriteMs = performance.now() - t0;
+        })
+        .catch((error: unknown) => log.error({ err: error, out }, "record: cannot write transcript"));
+      return writing;
+    };
+    let flushTimer: NodeJS.Timeout | undefined;
+    // Each rewrite costs time proportional to the transcript: space them by 20x the last
+    // write, so writing stays a small share of a long session instead of growing with its square.
+    let lastWriteMs = 0;
+    const scheduleFlush = () => {
+      dirty = true;
+      if (!initializeSeen || flushTimer) return;
+      flushTimer = setTimeout(() => {
+        flushTimer = undefined;
+        void flush();
+      }, Math.max(50, lastWriteMs * 20));
+    };
+
+    const onEntry = (entry: TranscriptEntry | null) => {
+      if (!entry) return;
+      entries.push(entry);
+      if (entry.type === "message" && entry.dir === "client->agent") {
+        const { method, params } = entry.msg as { method?: unknown; params?: unknown };
+        const p = (params ?? {}) as Record<string, unknown>;
+        if (method === "initialize" && !initializeSeen) {
+          initializeSeen = true;
+          if (typeof p.protocolVersion === "number") header.protocolVersion = p.protocolVersion;
+          if (p.clientCapabilities && typeof p.clientCapabilities === "object") {
+            header.clientCapabilities = p.clientCapabilities as Record<string, unknown>;
+          }
+        }
+        if ((method === "session/new" || method === "session/load") && !cwdSeen && !sandbox && typeof p.cwd === "string") {
+          cwdSeen = true;
+          header.paths = { "<CWD>": p.cwd };
         }
       }
-      if ((method === "session/new" || method === "session/load") && !cwdSeen && !sandbox && typeof p.cwd === "string") {
-        cwdSeen = true;
-        header.paths = { "<CWD>": p.cwd };
-      }
-    }
-    scheduleFlush();
-  };
+      scheduleFlush();
+    };
 
-  const child = startAgentProcess(options.command, {
-    cwd: options.cwd,
-    env: sandbox ? { ...sandbox.env, ...options.env } : (options.env ?? process.env),
-  });
-
-  const fromClient = new LineSplitter((line) => onEntry(entryForLine("client->agent", now(), line)));
-  const fromAgent = new LineSplitter((line) => onEntry(entryForLine("agent->client", now(), line)));
-
-  // client -> agent: bytes unchanged; ending our stdin ends the child's.
-  const onStdinData = (chunk: Buffer) => fromClient.push(chunk);
-  const onStdinEnd = () => fromClient.end();
-  stdin.on("data", onStdinData);
-  stdin.on("end", onStdinEnd);
-  stdin.pipe(child.stdin);
-  child.stdin.on("error", (error) => log.debug({ err: error }, "record: agent stdin closed"));
-
-  // agent -> client: bytes unchanged.
-  child.stdout.on("data", (chunk: Buffer) => fromAgent.push(chunk));
-  child.stdout.pipe(stdout, { end: false });
-  child.stderr.pipe(stderr, { end: false });
-
-  const forward = (signal: NodeJS.Signals) => () => {
-    if (child.exitCode === null) child.kill(signal);
-  };
-  const onSigint = forward("SIGINT");
-  const onSigterm = forward("SIGTERM");
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigterm);
-
-  const code = await new Promise<number>((resolve) => {
-    child.on("error", (error) => {
-      log.error({ err: error, command: options.command }, "record: cannot start agent");
-      stderr.write(`record: cannot start ${JSON.stringify(cmd)}: ${error.message}\n`);
-      resolve(127);
+    const child = startAgentProcess(options.command, {
+      cwd: options.cwd,
+      env: sandbox ? sandbox.env : (options.env ?? process.env),
     });
-    child.on("close", (exitCode, signal) => resolve(exitCode ?? signalExitCode(signal)));
-  });
-  fromAgent.end();
 
-  process.off("SIGINT", onSigint);
-  process.off("SIGTERM", onSigterm);
-  stdin.unpipe(child.stdin);
-  stdin.off("data", onStdinData);
-  stdin.off("end", onStdinEnd);
-  if (stdin === process.stdin) process.stdin.pause();
-  if (flushTimer) clearTimeout(flushTimer);
-  dirty = true;
-  initializeSeen = true; // write the file even when the client never initialized
-  await flush();
-  await sandbox?.dispose();
-  log.debug({ out, entries: entries.length, code }, "record: transcript written");
-  return code;
+    const fromClient = new LineSplitter((line) => onEntry(entryForLine("client->agent", now(), line)));
+    const fromAgent = new LineSplitter((line) => onEntry(entryForLine("agent->client", now(), line)));
+
+    // client -> agent: bytes unchanged; ending our stdin ends the child's.
+    const onStdinData = (chunk: Buffer) => fromClient.push(chunk);
+    const onStdinEnd = () => fromClient.end();
+    stdin.on("data", onStdinData);
+    stdin.on("end", onStdinEnd);
+    stdin.pipe(child.stdin);
+    child.stdin.on("error", (error) => log.debug({ err: error }, "record: agent stdin closed"));
+
+    // agent -> client: bytes unchanged.
+    child.stdout.on("data", (chunk: Buffer) => fromAgent.push(chunk));
+    child.stdout.pipe(stdout, { end: false });
+    child.stderr.pipe(stderr, { end: false });
+
+    const forward = (signal: NodeJS.Signals) => () => {
+      if (child.exitCode === null) child.kill(signal);
+    };
+    const onSigint = forward("SIGINT");
+    const onSigterm = forward("SIGTERM");
+    process.on("SIGINT", onSigint);
+    process.on("SIGTERM", onSigterm);
+
+    const code = await new Promise<number>((resolve) => {
+      child.on("error", (error) => {
+        log.error({ err: error, command: options.command }, "record: cannot start agent");
+        stderr.write(`record: cannot start ${JSON.stringify(cmd)}: ${error.message}\n`);
+        resolve(127);
+      });
+      child.on("close", (exitCode, signal) => resolve(exitCode ?? signalExitCode(signal)));
+    });
+    fromAgent.end();
+
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
+    stdin.unpipe(child.stdin);
+    stdin.off("data", onStdinData);
+    stdin.off("end", onStdinEnd);
+    if (stdin === process.stdin) process.stdin.pause();
+    if (flushTimer) clearTimeout(flushTimer);
+    dirty = true;
+    initializeSeen = true; // write the file even when the client never initialized
+    await flush();
+    log.debug({ out, entries: entries.length, code }, "record: transcript written");
+    return code;
+  }
 }

@@ -150,6 +150,32 @@ describe("record", () => {
       "agent->client raw partial",
     ]);
   });
+
+  it("--fake-model keeps the agent in the hermetic home whatever the caller's env says, and removes it after", async () => {
+    const out = path.join(dir, "hermetic.jsonl");
+    const script = `process.stdin.resume();process.stdin.on("end",()=>{process.stderr.write("HOME_IS " + process.env.CODEX_HOME + "\\n");process.exit(0)})`;
+    const stdin = new PassThrough();
+    const stderr = new PassThrough();
+    let said = "";
+    stderr.on("data", (c: Buffer) => (said += c.toString()));
+    const done = runRecorder({
+      out,
+      command: [process.execPath, "-e", script],
+      stdin,
+      stdout: new PassThrough(),
+      stderr,
+      env: { ...process.env, CODEX_HOME: "/the/callers/own/codex-home", CCA_MARK: "kept" },
+      fakeModel: { responses: [] },
+    });
+    stdin.end();
+    expect(await done).toBe(0);
+    const home = /HOME_IS (\S+)/.exec(said)?.[1];
+    const workspace = /workspace (\S+) \(the session's cwd\)/.exec(said)?.[1];
+    expect(home).toBeDefined();
+    expect(home).not.toBe("/the/callers/own/codex-home");
+    expect(path.dirname(path.dirname(home!))).toBe(path.dirname(workspace!));
+    await expect(readFile(path.join(home!, "config.toml"), "utf8")).rejects.toMatchObject({ code: "ENOENT" }); // disposed
+  });
 });
 
 describe("replay", () => {

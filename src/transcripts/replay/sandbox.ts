@@ -19,7 +19,11 @@ export type Sandbox = {
   dispose(): Promise<void>;
 };
 
-export async function prepareSandbox(header: Transcript["header"], extraEnv: Record<string, string> | undefined): Promise<Sandbox> {
+/**
+ * `extraEnv` (replay's --env) is applied last, over everything; `baseEnv` (a recorder's caller)
+ * is what the hermetic home's variables (CODEX_HOME, HOME, TMPDIR...) are laid over.
+ */
+export async function prepareSandbox(header: Transcript["header"], extraEnv: Record<string, string> | undefined, baseEnv: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
   const runDir = await mkdtemp(path.join(os.tmpdir(), "acp-replay-"));
   const cleanups: Array<() => Promise<void>> = [() => rm(runDir, { recursive: true, force: true, maxRetries: 3 })];
   const dispose = async (): Promise<void> => {
@@ -31,7 +35,7 @@ export async function prepareSandbox(header: Transcript["header"], extraEnv: Rec
     const workspace = path.join(runDir, "workspace");
     await mkdir(workspace, { recursive: true });
     const placeholders: Placeholders = { "<CWD>": await withRealpath(workspace) };
-    let env: NodeJS.ProcessEnv = { ...process.env };
+    let env: NodeJS.ProcessEnv = { ...baseEnv };
 
     if (header.fakeModel) {
       const fm = await import("../../fake-model/index.js");
