@@ -33,6 +33,11 @@ export type AgentState = {
   /** What initialize advertises; feature modules that register handlers amend it (only what works). */
   agentCapabilities: acp.AgentCapabilities;
   sessions: Map<string, AcpSession>;
+  /**
+   * A session's own updates wait for this (a load's history read while Codex resumes the
+   * thread), so they follow that history in the session's stream whichever Codex answers first.
+   */
+  updatesAfter: Map<string, Promise<void>>;
 };
 
 export type AgentOptions = {
@@ -61,6 +66,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       mcpCapabilities: { http: true, sse: false },
     },
     sessions: new Map(),
+    updatesAfter: new Map(),
   };
   let clientContext: acp.AgentContext | undefined;
   const services: AgentServices = {
@@ -79,6 +85,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     log,
     display: () => clientDisplay(state.clientCapabilities),
     sendUpdate: async (sessionId, update) => {
+      await state.updatesAfter.get(sessionId);
       if (!clientContext) throw new Error("no client connected");
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
     },

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
-import { replayHistory } from "./history-replay.js";
+import { HistoryReplay } from "./history-replay.js";
 import { DEFAULT_SETTINGS, clientDisplay, type Agent } from "./agent.js";
 import type { SessionOpening } from "./features.js";
 import { sessionNotFound, toRequestError } from "./errors.js";
@@ -77,12 +77,20 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     }
   }
 
-  /** Opens a stored thread as a session (load or resume), replacing an open session of the same id. */
-  async function reopen(kind: "load" | "resume", request: acp.LoadSessionRequest | acp.ResumeSessionRequest) {
+  /**
+   * Opens a stored thread as a session (load or resume), replacing an open session of the same id.
+   * `beforeResume` runs once the thread is known to exist, while Codex resumes it.
+   */
+  async function reopen(
+    kind: "load" | "resume",
+    request: acp.LoadSessionRequest | acp.ResumeSessionRequest,
+    beforeResume?: (thread: z.infer<typeof threadSchema>, cwd: string) => void,
+  ) {
     const cwd = await agent.validateCwd(request.cwd);
     const thread = await storedThread(request.sessionId);
     const open = agent.state.sessions.get(request.sessionId);
     if (open) await agent.closeSession(open);
+    beforeResume?.(thread, cwd);
     const opening: SessionOpening = {
       kind,
       request: { ...request, mcpServers: request.mcpServers ?? [] },
@@ -98,19 +106,45 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
 
   agent.app
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
-      const { session, response } = await reopen("load", params);
+      // The history streams while Codex resumes the thread (history-replay.ts); the whole of it
+      // reaches the client before the load is answered.
+      let history: HistoryReplay | undefined;
+      const startHistory = (thread: z.infer<typeof threadSchema>, cwd: string): void => {
+        history = new HistoryReplay({
+          threadId: params.sessionId,
+          historyMode: thread.historyMode,
+          send: (update) => agent.services.client().notify(acp.methods.client.session.update, { sessionId: params.sessionId, update }),
+          replay: {
+            cwd,
+            display: clientDisplay(agent.state.clientCapabilities),
+            onSkip: (reason, detail) => log.warn({ sessionId: params.sessionId, reason, detail }, "history entry not replayed"),
+          },
+          log,
+        });
+        history.start(client());
+        agent.state.updatesAfter.set(params.sessionId, history.firstPassWritten);
+      };
       try {
-        // Streamed page by page; the whole history reaches the client before the load is answered.
-        const replayed = await replayHistory(await client(), session, {
-          display: clientDisplay(agent.state.clientCapabilities),
-          onSkip: (reason, detail) => log.warn({ sessionId: session.id, reason, detail }, "history entry not replayed"),
-        }, log);
-        log.info({ sessionId: session.id, ...replayed }, "session history replayed");
-      } catch (err) {
-        await agent.closeSession(session);
-        throw toRequestError(err);
+        let opened: Awaited<ReturnType<typeof reopen>>;
+        try {
+          opened = await reopen("load", params, startHistory);
+        } catch (err) {
+          history?.stop();
+          throw err;
+        }
+        const { session, response } = opened;
+        try {
+          const replayed = await history!.finish(await client());
+          log.info({ sessionId: session.id, ...replayed }, "session history replayed");
+        } catch (err) {
+          history?.stop();
+          await agent.closeSession(session);
+          throw toRequestError(err);
+        }
+        return response as acp.LoadSessionResponse;
+      } finally {
+        agent.state.updatesAfter.delete(params.sessionId);
       }
-      return response as acp.LoadSessionResponse;
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
       const { response } = await reopen("resume", params);

@@ -2,7 +2,7 @@
 // read from Codex page by page and streamed (src/acp/history-replay.ts); across page boundaries
 // every turn arrives once, in order, with its user and agent text complete, and every command's
 // output is capped with a visible note. The size figures (hundreds of MB) are in `npm run bench`.
-import { mkdtemp, realpath } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,5 +75,48 @@ describe("a long stored session", () => {
     const request = JSON.stringify(fake.requests.at(-1)?.body ?? {});
     expect(request).toContain(`batch #${TURNS}`);
     expect(request).toContain("one more");
+  });
+});
+
+describe("a stored session Codex has not indexed as it is", () => {
+  const userTexts = (a: Adapter, id: string, turns: number) => {
+    const users = a.updatesOf(id).filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
+    expect(users).toEqual(Array.from({ length: turns }, (_, t) => `Turn ${t + 1} of ${turns}: please run the listing for batch #${t + 1} and summarise it.`));
+  };
+
+  it("never opened by Codex (no history index yet): the whole history, once", async () => {
+    const own = await createCodexHome({ modelUrl: fake.url });
+    const a = await startAdapter({ fake, home: own, workspace });
+    try {
+      await a.initialize();
+      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 25, outputBytes: 1000 });
+      await a.agent.request(acp.methods.agent.session.load, { sessionId: s.threadId, cwd: workspace, mcpServers: [] });
+      userTexts(a, s.threadId, 25);
+    } finally {
+      await a.close();
+      await own.cleanup();
+    }
+  });
+
+  it("turns appended to the rollout after Codex indexed it: the indexed ones, then the newer ones, each once, in order", async () => {
+    const own = await createCodexHome({ modelUrl: fake.url });
+    const a = await startAdapter({ fake, home: own, workspace });
+    try {
+      await a.initialize();
+      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 30, outputBytes: 1000 });
+      // Codex indexes the first 25 turns; then the last 5 are appended (as another Codex would).
+      const whole = await readFile(s.rolloutPath, "utf8");
+      const lines = whole.split("\n");
+      const starts = lines.flatMap((l, i) => (l.includes('"type":"task_started"') ? [i] : []));
+      await writeFile(s.rolloutPath, `${lines.slice(0, starts[25]).join("\n")}\n`);
+      await primeStoredSession({ codexPath: defaultCodexPath(), env: { ...process.env, ...own.env }, threadId: s.threadId });
+      await writeFile(s.rolloutPath, whole);
+      // The titles say it is the 30-turn session throughout: "Turn N of 30".
+      await a.agent.request(acp.methods.agent.session.load, { sessionId: s.threadId, cwd: workspace, mcpServers: [] });
+      userTexts(a, s.threadId, 30);
+    } finally {
+      await a.close();
+      await own.cleanup();
+    }
   });
 });
