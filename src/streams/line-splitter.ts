@@ -28,7 +28,13 @@ export class LineSplitter {
   private emit(): void {
     const pieces = this.pieces;
     this.pieces = [];
-    let line = pieces.length === 1 && typeof pieces[0] === "string" ? pieces[0] : pieces.every((p) => typeof p === "string") ? pieces.join("") : Buffer.concat(pieces.map((p) => (typeof p === "string" ? Buffer.from(p) : p))).toString("utf8");
+    const only = pieces.length === 1 ? pieces[0]! : undefined;
+    let line =
+      only !== undefined
+        ? only.toString("utf8")
+        : pieces.every((p) => typeof p === "string")
+          ? pieces.join("")
+          : Buffer.concat(pieces.map((p) => (typeof p === "string" ? Buffer.from(p) : p))).toString("utf8");
     if (line.endsWith("\r")) line = line.slice(0, -1);
     this.onLine(line);
   }
