@@ -6,7 +6,7 @@
 // an identical later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import { asToolItem, describeItem, textContent as text, type ItemOf, type ToolCallView } from "../bridge/index.js";
+import { asToolItem, describeItem, textContent as text, type Item, type ItemOf, type ToolCallView } from "../bridge/index.js";
 import type { v2 } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature } from "./features.js";
 import { commandChoices, describePermissions, fileChangeChoices, OPTION, permissionChoices } from "./approval-options.js";
@@ -21,10 +21,22 @@ type ApprovalState = {
 };
 
 
-function viewFor(session: AcpSession, itemId: string): ToolCallView | undefined {
-  const started = session.items.get(itemId);
+/**
+ * How the item asking looks. A subagent's item was never shown to the client as a tool call:
+ * its view carries everything (the diff included) and its title names the subagent.
+ */
+function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?: boolean }) | undefined {
+  const child = session.childItems.get(itemId);
+  const started = session.items.get(itemId) ?? child?.item;
   const item = started && asToolItem(started);
-  return item ? describeItem(item, undefined, { cwd: session.cwd }) : undefined;
+  if (!item) return undefined;
+  const view = describeItem(item, undefined, { cwd: session.cwd });
+  return child && !session.items.has(itemId) ? { ...view, title: `${child.subagent} · ${view.title}`, unseen: true } : view;
+}
+
+/** A started item of the session or of one of its subagents. */
+function startedItem(session: AcpSession, itemId: string): Item | undefined {
+  return session.items.get(itemId) ?? session.childItems.get(itemId)?.item;
 }
 
 // ---- commands ------------------------------------------------------------------------------
@@ -80,7 +92,7 @@ async function permissionsApproval(session: AcpSession, params: v2.PermissionsRe
 
 async function fileChangeApproval(session: AcpSession, state: ApprovalState, params: v2.FileChangeRequestApprovalParams, services: AgentServices): Promise<v2.FileChangeRequestApprovalResponse> {
   const itemId = params.itemId;
-  const item = session.items.get(itemId);
+  const item = startedItem(session, itemId);
   const paths = item?.type === "fileChange" ? item.changes.map((c) => c.path) : [];
   // A request for write access under a root is asked about whatever was allowed before.
   if (!params.grantRoot && paths.length > 0 && paths.every((p) => state.paths.has(p))) return { decision: "acceptForSession" };
@@ -96,7 +108,9 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
     ...(view?.locations ? { locations: view.locations } : {}),
     // The diff the client already shows stays; add the reason only when there is no diff to show.
     ...(view?.content?.length
-      ? {}
+      ? view.unseen
+        ? { content: view.content }
+        : {}
       : {
           content: [
             text(

@@ -4,27 +4,15 @@
 // rollout on disk and `thread/resume` reloads it).
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "./errors.js";
-import {
-  turnCompletedSchema,
-  turnStartResponseSchema,
-  type AppServerClient,
-  type CodexHost,
-  type CodexServerRequest,
-  type JsonValue,
-  type ModeKind,
-  type ServerNotification,
-  type UserInput,
-  type v2,
-} from "../codex/index.js";
+import { turnCompletedSchema, turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexServerRequest } from "../codex/index.js";
+import type { JsonValue, ModeKind, ServerNotification, UserInput, v2 } from "../codex/index.js";
 import fs from "node:fs";
-import type { PromptResponse as UnstablePromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 import type { SessionMode } from "../fs/index.js";
 import { threadParams, type ThreadSettings } from "./thread-config.js";
 
 export type { ThreadSettings };
-
 
 /** What changed in a session (mode switches, new model or effort...). */
 export type SessionChange = { type: "mode"; mode: SessionMode } | { type: "settings"; settings: Readonly<ThreadSettings> };
@@ -80,6 +68,8 @@ export class AcpSession {
   readonly threadListeners = new Set<(n: ServerNotification) => void>();
   /** The thread's items that started and have not completed yet, by id (one tracker for every feature). */
   readonly items = new Map<string, Item>();
+  /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
+  readonly childItems = new Map<string, { item: Item; subagent: string }>();
   /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
   readonly cancelHooks = new Set<() => void>();
   private currentMode: SessionMode = "auto";
@@ -261,7 +251,7 @@ export class AcpSession {
       if (result instanceof Error) throw result;
       const usage = turnUsage(turn.tokensBefore, this.tokenTotals);
       // PromptResponse.usage is in ACP's unstable schema; clients that do not know it ignore it.
-      const response: UnstablePromptResponse = { stopReason: "end_turn", ...(usage ? { usage } : {}) };
+      const response: PromptResponse = { stopReason: "end_turn", ...(usage ? { usage } : {}) };
       if (turn.cancelRequested || result.status === "interrupted") return { ...response, stopReason: "cancelled" };
       if (result.status === "failed") throw turnFailure(result.error, turn.lastError ?? `Codex could not run ${what}`);
       return response;

@@ -64,9 +64,9 @@ describe("subagents", () => {
     expect(rawUpdatesOf(adapter, sessionId).some((u) => u.sessionUpdate === "subagent_update")).toBe(false);
   });
 
-  it("the subagent's approvals are asked through the session (not refused as an unknown thread)", async () => {
+  it("the subagent's approvals are asked through the session (not refused as an unknown thread), naming the subagent", async () => {
     const { asked, setupClient } = answerPermissions("reject");
-    const escalated: ScriptedResponse = { items: [toolCall("exec_command", { cmd: "echo hi > /var/tmp/never-written", sandbox_permissions: "require_escalated", justification: "needs it" }, { callId: "esc" })] };
+    const escalated: ScriptedResponse = { items: [toolCall("exec_command", { cmd: "echo hi > /var/tmp/never-written", sandbox_permissions: "require_escalated", justification: "needs it" })] };
     adapter = await startAdapter({ responses: [spawn, escalated, escalated, say("Done."), say("Done.")], setupClient });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
@@ -76,5 +76,8 @@ describe("subagents", () => {
     // One from the parent and one from the subagent, both asked; none refused unseen.
     expect(asked).toHaveLength(2);
     expect(adapter.stderr()).not.toContain("codex request for no known thread");
+    // The client never saw the subagent's command as a tool call: its request says whose it is.
+    const titles = asked.map((a) => a.toolCall.title).sort();
+    expect(titles).toEqual(["Subagent: count the files · echo hi > /var/tmp/never-written", "echo hi > /var/tmp/never-written"]);
   });
 });
