@@ -51,9 +51,14 @@ export function subagentsFeature(): SessionFeature {
       const announcesChildren = (): boolean => services.clientCapabilities().subagents != null;
 
       const send = (update: SessionUpdate): void => void session.send(update).catch(() => undefined);
-      const childState = (threadId: string, running: boolean, card: Card): void => {
+      /** Running, or idle with how its last turn ended (an error carries Codex's message). */
+      const childState = (threadId: string, running: boolean, card: Card, ended?: { status: string; error?: string }): void => {
         if (!announcesChildren()) return;
-        send({ sessionUpdate: "subagent_update", sessionId: threadId, title: card.title, state: running ? { state: "running" } : { state: "idle", stopReason: "end_turn" } });
+        const idle =
+          ended?.status === "failed"
+            ? { state: "idle", stopReason: "error", error: { code: -32603, message: ended.error ?? "the subagent's turn failed" } }
+            : { state: "idle", stopReason: ended?.status === "interrupted" ? "cancelled" : "end_turn" };
+        send({ sessionUpdate: "subagent_update", sessionId: threadId, title: card.title, state: running ? { state: "running" } : idle });
       };
 
       const onChild = (threadId: string, card: Card) => (n: ServerNotification): void => {
@@ -73,7 +78,7 @@ export function subagentsFeature(): SessionFeature {
             const error = n.params.turn.error?.message;
             if (error) card.activity.push(`Failed: ${error}`);
             send({ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: failed ? "failed" : "completed", content: cardContent(card) });
-            childState(threadId, false, card);
+            childState(threadId, false, card, { status: n.params.turn.status, ...(error ? { error } : {}) });
             return;
           }
           default:

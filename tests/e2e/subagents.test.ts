@@ -7,7 +7,7 @@
 // scripted response, so each pair of responses below is the same for both.
 import { afterEach, describe, expect, it } from "vitest";
 import { answerPermissions, rawUpdatesOf, startAdapter, type Adapter } from "../support/adapter.js";
-import { toolCall, type ScriptedResponse } from "../support/fake-model.js";
+import { httpError, toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
 let adapter: Adapter | undefined;
 afterEach(async () => {
@@ -52,6 +52,19 @@ describe("subagents", () => {
     const announced = rawUpdatesOf(adapter, sessionId).filter((u) => u.sessionUpdate === "subagent_update");
     expect(announced[0]).toEqual({ sessionUpdate: "subagent_update", sessionId: childId, title: "Subagent: count the files", state: { state: "running" } });
     expect(announced.at(-1)).toMatchObject({ sessionId: childId, state: { state: "idle", stopReason: "end_turn" } });
+  });
+
+  it("a subagent whose turn fails is announced idle with an error stop, and its card fails", async () => {
+    const refused = httpError(400, "the model refused the subagent");
+    adapter = await startAdapter({ responses: [spawn, refused, refused, say("Done.")] });
+    await adapter.initialize({ subagents: {} } as Parameters<Adapter["initialize"]>[0]);
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "use a subagent").catch(() => undefined); // the parent's own request may get the error too
+    const opened = rawUpdatesOf(adapter, sessionId).find((u) => u.sessionUpdate === "tool_call" && String(u.toolCallId).startsWith("subagent-"));
+    const card = await waitForCard(adapter, sessionId, String(opened!.toolCallId));
+    expect(card.at(-1)).toMatchObject({ status: "failed" });
+    const announced = rawUpdatesOf(adapter, sessionId).filter((u) => u.sessionUpdate === "subagent_update");
+    expect(announced.at(-1)).toMatchObject({ state: { state: "idle", stopReason: "error", error: { code: -32603, message: expect.stringContaining("refused") } } });
   });
 
   it("without the subagents capability there is no subagent_update, and the card still works", async () => {
