@@ -25,10 +25,11 @@ import { mcpElicitationsFeature } from "./mcp-elicitations.js";
 import { steeringFeature } from "./steering.js";
 import { codexWarningsFeature } from "./codex-warnings.js";
 import { subagentsFeature } from "./subagents.js";
+import { systemPromptFeature } from "./system-prompt.js";
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), subagentsFeature()];
+  return [systemPromptFeature, fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), subagentsFeature()];
 }
 
 

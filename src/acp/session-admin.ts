@@ -10,6 +10,7 @@ import { CodexRpcError, threadSchema } from "../codex/index.js";
 import { DEFAULT_SETTINGS, type Agent } from "./agent.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 import { TITLE_MAX } from "./titles.js";
+import { SYSTEM_PROMPT_CAPABILITY } from "./system-prompt.js";
 
 const nameValue = z.object({ name: z.string(), value: z.string() });
 /** The MCP servers of a session request (stdio, http, sse), checked as the ACP schema has them. */
@@ -20,6 +21,7 @@ const mcpServerSchema = z.union([
 ]);
 const forkParamsSchema = z.object({
   sessionId: z.string(),
+  systemPrompt: z.unknown().optional(),
   cwd: z.string(),
   additionalDirectories: z.array(z.string()).optional(),
   mcpServers: z.array(mcpServerSchema).optional(),
@@ -33,8 +35,8 @@ export const SET_TITLE_METHOD = "session/set_title";
 /** Registers session/delete, session/fork and session/set_title, and advertises them. */
 export function registerSessionAdmin(agent: Agent): void {
   const { host, log } = agent.services;
-  // fork and title are unstable capabilities: typed there, carried in the stable object as is.
-  const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object } = { delete: {}, fork: {}, title: {} };
+  // fork, title and systemPrompt (system-prompt.ts) are unstable capabilities: typed there, carried as is.
+  const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object; systemPrompt: object } = { delete: {}, fork: {}, title: {}, systemPrompt: SYSTEM_PROMPT_CAPABILITY };
   agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...unstable };
 
   /** -32002 unless CODEX_HOME holds this thread. */
@@ -69,7 +71,13 @@ export function registerSessionAdmin(agent: Agent): void {
     .onRequest(FORK_METHOD, forkParamsSchema, async ({ params }) => {
       await requireThread(params.sessionId);
       const cwd = await agent.validateCwd(params.cwd);
-      const request: acp.NewSessionRequest = { cwd, mcpServers: params.mcpServers ?? [], ...(params.additionalDirectories ? { additionalDirectories: params.additionalDirectories } : {}) };
+      const request: acp.NewSessionRequest = {
+        cwd,
+        mcpServers: params.mcpServers ?? [],
+        ...(params.additionalDirectories ? { additionalDirectories: params.additionalDirectories } : {}),
+        // Checked by the system-prompt feature like any other opening's.
+        ...(params.systemPrompt != null ? { systemPrompt: params.systemPrompt as acp.SystemPrompt } : {}),
+      };
       const { session, response } = await agent.openSession({ kind: "new", forkOf: params.sessionId, request, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
       log.info({ sessionId: session.id, forkOf: params.sessionId }, "session forked");
       return response;

@@ -14,6 +14,8 @@ export type ThreadSettings = {
   /** Codex's ReasoningEffort (a string in its schema). */
   effort?: string;
   developerInstructions?: string;
+  /** Replaces Codex's base instructions for the thread (a client's system prompt in override mode). */
+  baseInstructions?: string;
   /** The service tier chosen for the next turns ("default": standard speed); unset, the model's default. */
   serviceTier?: string;
   /** Codex's collaboration mode for the next turns ("plan": the model plans and asks, changes nothing). */
@@ -51,6 +53,7 @@ function commonParams(s: ThreadSettings) {
     ...(s.approvalsReviewer ? { approvalsReviewer: s.approvalsReviewer } : {}),
     ...(s.model ? { model: s.model } : {}),
     ...(s.developerInstructions ? { developerInstructions: s.developerInstructions } : {}),
+    ...(s.baseInstructions ? { baseInstructions: s.baseInstructions } : {}),
     ...(s.config ? { config: s.config } : {}),
   };
 }

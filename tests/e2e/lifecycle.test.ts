@@ -51,7 +51,7 @@ describe("session/load, list, resume, close", () => {
     adapters.push(a);
     const init = await a.initialize();
     expect(init.agentCapabilities?.loadSession).toBe(true);
-    expect(Object.keys(init.agentCapabilities?.sessionCapabilities ?? {}).sort()).toEqual(["additionalDirectories", "close", "delete", "fork", "list", "resume", "title"]);
+    expect(Object.keys(init.agentCapabilities?.sessionCapabilities ?? {}).sort()).toEqual(["additionalDirectories", "close", "delete", "fork", "list", "resume", "systemPrompt", "title"]);
   });
 
   it("a session made in one process is listed, loaded with its whole history, and continued in another", async () => {
