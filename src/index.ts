@@ -1,6 +1,7 @@
 // codex-cli-acp: the bin. In serve mode (no arguments) stdout carries ACP only.
 // Start-up order matters: codex is spawned first, then the ACP side is loaded,
 // so the two overlap (scripts/bench measures spawn -> initialize).
+import { setFlagsFromString } from "node:v8";
 import { VERSION, readConfig } from "./config/index.js";
 
 
@@ -48,6 +49,12 @@ async function main(argv: string[]): Promise<number | undefined> {
     process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${await help()}`);
     return 2;
   }
+  // V8 doubles its young generation under a burst of allocation (up to 2 x 16 MiB) and keeps it:
+  // a long-lived editor process then sits 20-40 MiB higher for good. Not growing it costs more
+  // frequent (cheap) scavenges; measured (npm run bench, fuzz test): RSS while streaming 105 ->
+  // 85 MB, after hostile input +50-60 -> +13-28 MiB, throughput unchanged. A heap-sizing flag
+  // (--max-semi-space-size) cannot be set after start; this growth factor is read as it grows.
+  setFlagsFromString("--semi-space-growth-factor=1");
   // Spawn codex first (tiny modules only), so it boots while the ACP side loads.
   const config = readConfig();
   const codexArgs = config.codexArgs;

@@ -14,8 +14,11 @@ import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/inde
 import { replayTurns, type ReplayOptions, type SessionUpdate } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 
-/** Turns per `thread/turns/list` page: small enough that a page of huge command outputs stays a few MB. */
-export const HISTORY_PAGE_TURNS = 20;
+/**
+ * Turns per `thread/turns/list` page: a page of huge command outputs stays about 1 MB, young
+ * enough to die in V8's small young generation (a 300 MB load: 5 turns grow RSS 58 MiB, 20: 75).
+ */
+export const HISTORY_PAGE_TURNS = 5;
 /** A legacy (pre-index) thread is re-read from its rollout for every page: fewer, larger pages (Codex serves at most 100). */
 const LEGACY_PAGE_TURNS = 100;
 

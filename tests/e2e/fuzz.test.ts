@@ -89,11 +89,12 @@ it("survives thousands of hostile messages, deep nesting and a 50 MB line, then 
   adapter.fake.enqueue(textResponse("still fine"));
   const { sessionId } = await adapter.newSession();
   expect((await adapter.prompt(sessionId, "after the storm")).stopReason).toBe("end_turn");
-  // Memory: a dropped 50 MB line costs ~1 MiB (it is never held: tests/unit/line-limit.test.ts);
-  // what a storm leaves is V8's grown young generation and glibc's per-thread arenas, which
-  // neither hands back at once. The check is that more storms cost nothing more (a leak of what
-  // 5,000 messages carry, ~50 MB of long strings, would show) and the growth stays bounded.
-  // The figures go to the closing note.
+  // Memory: a dropped 50 MB line costs ~1 MiB (it is never held: tests/unit/line-limit.test.ts),
+  // and V8's young generation is kept from growing (src/index.ts). What a storm leaves (old
+  // space, glibc's per-thread arenas) depends on how fast the input arrives: +13 to +16 MiB when
+  // this file runs alone, up to +41 after the other memory tests in the same worker. The check
+  // is that more storms cost nothing more (a leak of what 5,000 messages carry, ~50 MB of long
+  // strings, would show) and the growth stays bounded. The figures go to the closing note.
   await storm();
   const afterSecond = await rssMiB(pid);
   await storm();
@@ -103,6 +104,6 @@ it("survives thousands of hostile messages, deep nesting and a 50 MB line, then 
   process.stderr.write(
     `[measure] fuzz: adapter RSS ${baseline.toFixed(1)} MiB before, then ${[afterFirst, afterSecond, afterThird, afterFourth].map((x) => x.toFixed(1)).join(", ")} after each storm\n`,
   );
-  expect(afterFourth - Math.max(afterFirst, afterSecond, afterThird)).toBeLessThan(32);
-  expect(Math.max(afterFirst, afterSecond, afterThird, afterFourth) - baseline).toBeLessThan(160);
+  expect(afterFourth - Math.max(afterFirst, afterSecond, afterThird)).toBeLessThan(24);
+  expect(Math.max(afterFirst, afterSecond, afterThird, afterFourth) - baseline).toBeLessThan(96);
 }, 180_000);
