@@ -336,7 +336,14 @@ export class AcpSession {
     }
     if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
     if (n.method === "thread/tokenUsage/updated") this.tokenTotals = n.params.tokenUsage.total;
-    for (const listener of this.threadListeners) listener(n);
+    for (const listener of this.threadListeners) {
+      // A feature's bug costs that feature only: the client still gets this event.
+      try {
+        listener(n);
+      } catch (err) {
+        this.deps.log.warn({ sessionId: this.id, method: n.method, err: err instanceof Error ? err.message : String(err) }, "a session listener failed");
+      }
+    }
     if (n.method === "item/completed") this.items.delete(n.params.item.id);
     const turn = this.active;
     // A review's turn/started names its own id, its start and end name the review's (the root).
