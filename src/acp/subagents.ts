@@ -15,6 +15,8 @@ type Card = {
   toolCallId: string;
   title: string;
   activity: string[];
+  /** Steps no longer in `activity` (only the newest are kept). */
+  earlier: number;
   lastMessage: string;
 };
 
@@ -26,7 +28,7 @@ function shortTitle(prompt: string | null): string {
 
 function cardContent(card: Card): ToolCallContent[] {
   const lines = card.activity.slice(-MAX_ACTIVITY_LINES);
-  const hidden = card.activity.length - lines.length;
+  const hidden = card.earlier + card.activity.length - lines.length;
   const text = [...(hidden > 0 ? [`… ${hidden} earlier steps`] : []), ...lines, ...(card.lastMessage ? ["", card.lastMessage] : [])].join("\n");
   return text ? [textContent(text)] : [];
 }
@@ -40,6 +42,8 @@ function record(card: Card, item: v2.ThreadItem): boolean {
   const tool = asToolItem(item);
   if (!tool) return false;
   card.activity.push(`• ${describeItem(tool, undefined).title}`);
+  // Only the newest lines are shown; the count of the rest is kept instead of the lines.
+  if (card.activity.length > MAX_ACTIVITY_LINES) card.earlier += card.activity.splice(0, card.activity.length - MAX_ACTIVITY_LINES).length;
   return true;
 }
 
@@ -88,7 +92,7 @@ export function subagentsFeature(): SessionFeature {
 
       const adopt = (threadId: string, spawn: v2.ThreadItem & { type: "collabAgentToolCall" }): void => {
         const title = shortTitle(spawn.prompt);
-        const card: Card = { toolCallId: `subagent-${threadId}`, title: title ? `Subagent: ${title}` : "Subagent", activity: [], lastMessage: "" };
+        const card: Card = { toolCallId: `subagent-${threadId}`, title: title ? `Subagent: ${title}` : "Subagent", activity: [], earlier: 0, lastMessage: "" };
         cards.set(threadId, card);
         send({
           sessionUpdate: "tool_call",
