@@ -2,7 +2,7 @@
 // plain `codex app-server` measured in the same run with the same fake model, with a client that
 // advertises fs capabilities as Zed does (fs) and with one that advertises none (no caps).
 // Prints figures; asserts nothing (tests never assert times).
-import { readFile, mkdtemp, realpath, rm } from "node:fs/promises";
+import { readdir, readFile, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -105,6 +105,33 @@ async function turn(peer: LinePeer, side: Side, id: string, text: string): Promi
   return { first: first - t0, done: end - t0, chunks, span: last - first };
 }
 
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/** User + system CPU of one process so far (ms); 0 once it is gone. */
+async function cpuMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * TICK_MS;
+}
+
+/** CPU of a process and every live descendant (codex under an adapter), ms. */
+async function treeCpuMs(root: number): Promise<number> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    if (ppid) parents.set(Number(entry), ppid);
+  }
+  const inTree = (pid: number): boolean => {
+    for (let p: number | undefined = pid; p; p = parents.get(p)) if (p === root) return true;
+    return false;
+  };
+  let total = 0;
+  for (const pid of parents.keys()) if (inTree(pid)) total += await cpuMs(pid);
+  return total;
+}
+
 async function peakRss(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, "utf8");
   const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -153,9 +180,15 @@ for (const side of SIDES) {
 for (let i = 0; i < Math.max(7, RUNS); i++) {
   for (const side of SIDES) {
     fake.enqueue(bigAnswer());
+    const pid = open[side]!.peer.child.pid!;
+    const [tree0, own0] = [await treeCpuMs(pid), await cpuMs(pid)];
     const r = await turn(open[side]!.peer, side, open[side]!.id, "stream please");
+    const [tree1, own1] = [await treeCpuMs(pid), await cpuMs(pid)];
     if (r.chunks !== STREAM_DELTAS) process.stderr.write(`warning: ${side} saw ${r.chunks} chunks\n`);
     add(`chunks per second (${STREAM_DELTAS}-delta stream)`, side, (r.chunks - 1) / (r.span / 1000));
+    add(`CPU of the process tree for that stream`, side, tree1 - tree0);
+    // The side's own process: for Zed's adapter that includes the codex built into it.
+    add(`CPU of the adapter process itself, per delta (us)`, side, ((own1 - own0) * 1000) / STREAM_DELTAS);
   }
 }
 {
@@ -187,7 +220,7 @@ for (const side of SIDES) {
 const others = SIDES.filter((s) => s !== "adapter-fs" && s !== "adapter");
 const rows: string[][] = [["measure", ...SIDES.map((s) => LABEL[s]!), ...others.map((o) => `fs / ${o}`)]];
 for (const [name, s] of Object.entries(samples)) {
-  const unit = name.startsWith("chunks") ? "/s" : " ms";
+  const unit = name.startsWith("chunks") ? "/s" : name.endsWith("(us)") ? " us" : " ms";
   const fmt = (v: number) => (Number.isNaN(v) ? "-" : unit === "/s" ? `${Math.round(v).toLocaleString("en-US")}${unit}` : `${v.toFixed(1)}${unit}`);
   const med = (side: Side) => (s[side]?.length ? median(s[side]!) : NaN);
   rows.push([name, ...SIDES.map((side) => fmt(med(side))), ...others.map((o) => (med("adapter-fs") / med(o)).toFixed(2))]);
