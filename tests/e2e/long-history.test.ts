@@ -79,30 +79,32 @@ describe("a long stored session", () => {
 });
 
 describe("a stored session Codex has not indexed as it is", () => {
-  const userTexts = (a: Adapter, id: string, turns: number) => {
-    const users = a.updatesOf(id).filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
-    expect(users).toEqual(Array.from({ length: turns }, (_, t) => `Turn ${t + 1} of ${turns}: please run the listing for batch #${t + 1} and summarise it.`));
-  };
-
-  it("never opened by Codex (no history index yet): the whole history, once", async () => {
+  /** Runs `body` with an adapter on a Codex home of its own (removed after). */
+  async function withOwnHome(body: (a: Adapter, home: CodexHome) => Promise<void>): Promise<void> {
     const own = await createCodexHome({ modelUrl: fake.url });
     const a = await startAdapter({ fake, home: own, workspace });
     try {
       await a.initialize();
-      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 25, outputBytes: 1000 });
-      await a.agent.request(acp.methods.agent.session.load, { sessionId: s.threadId, cwd: workspace, mcpServers: [] });
-      userTexts(a, s.threadId, 25);
+      await body(a, own);
     } finally {
       await a.close();
       await own.cleanup();
     }
-  });
+  }
+  const loadUsers = async (a: Adapter, id: string): Promise<string[]> => {
+    await a.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: workspace, mcpServers: [] });
+    return a.updatesOf(id).filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
+  };
+  const usersOf = (turns: number): string[] => Array.from({ length: turns }, (_, t) => `Turn ${t + 1} of ${turns}: please run the listing for batch #${t + 1} and summarise it.`);
 
-  it("turns appended to the rollout after Codex indexed it: the indexed ones, then the newer ones, each once, in order", async () => {
-    const own = await createCodexHome({ modelUrl: fake.url });
-    const a = await startAdapter({ fake, home: own, workspace });
-    try {
-      await a.initialize();
+  it("never opened by Codex (no history index yet): the whole history, once", () =>
+    withOwnHome(async (a, own) => {
+      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 25, outputBytes: 1000 });
+      expect(await loadUsers(a, s.threadId)).toEqual(usersOf(25));
+    }));
+
+  it("turns appended to the rollout after Codex indexed it: the indexed ones, then the newer ones, each once, in order", () =>
+    withOwnHome(async (a, own) => {
       const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 30, outputBytes: 1000 });
       // Codex indexes the first 25 turns; then the last 5 are appended (as another Codex would).
       const whole = await readFile(s.rolloutPath, "utf8");
@@ -111,12 +113,7 @@ describe("a stored session Codex has not indexed as it is", () => {
       await writeFile(s.rolloutPath, `${lines.slice(0, starts[25]).join("\n")}\n`);
       await primeStoredSession({ codexPath: defaultCodexPath(), env: { ...process.env, ...own.env }, threadId: s.threadId });
       await writeFile(s.rolloutPath, whole);
-      // The titles say it is the 30-turn session throughout: "Turn N of 30".
-      await a.agent.request(acp.methods.agent.session.load, { sessionId: s.threadId, cwd: workspace, mcpServers: [] });
-      userTexts(a, s.threadId, 30);
-    } finally {
-      await a.close();
-      await own.cleanup();
-    }
-  });
+      // The texts say it is the 30-turn session throughout: "Turn N of 30".
+      expect(await loadUsers(a, s.threadId)).toEqual(usersOf(30));
+    }));
 });
