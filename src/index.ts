@@ -52,7 +52,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   // V8 doubles its young generation under a burst of allocation (up to 2 x 16 MiB) and keeps it:
   // a long-lived editor process then sits 20-40 MiB higher for good. Not growing it costs more
   // frequent (cheap) scavenges; measured (npm run bench, fuzz test): RSS while streaming 105 ->
-  // 85 MB, after hostile input +50-60 -> +13-28 MiB, throughput unchanged. A heap-sizing flag
+  // 85 MB, after hostile input +50-60 -> +13-50 MiB, throughput unchanged. A heap-sizing flag
   // (--max-semi-space-size) cannot be set after start; this growth factor is read as it grows.
   setFlagsFromString("--semi-space-growth-factor=1");
   // Spawn codex first (tiny modules only), so it boots while the ACP side loads.

@@ -181,6 +181,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
       throw toRequestError(err);
     }
+    opening.beforeThread?.();
     let session: AcpSession | undefined;
     // A codex that died (or was found hung and restarted) while the thread was being opened:
     // once more, on a new child.
@@ -212,17 +213,6 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
 
   /** thread/start (new) or thread/resume (load/resume, `threadId` = the ACP session id), bound to the child it ran on. */
   async function startOrResume(opening: SessionOpening, threadId: string | undefined): Promise<AcpSession> {
-    try {
-      return await startOrResumeOnce(opening, threadId);
-    } catch (err) {
-      // The child died, or was found hung and killed, while this waited: once more on a new one.
-      if (!(err instanceof CodexExitedError)) throw err;
-      log.warn({ kind: opening.kind, err: err.message }, "codex stopped while a session was opening; trying a new codex");
-      return startOrResumeOnce(opening, threadId);
-    }
-  }
-
-  async function startOrResumeOnce(opening: SessionOpening, threadId: string | undefined): Promise<AcpSession> {
     const client = await host.client();
     const generation = host.currentGeneration;
     let session: AcpSession;

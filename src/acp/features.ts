@@ -25,6 +25,8 @@ export type SessionOpening = {
    * answer for a new session); a caller that already read the thread may set it first.
    */
   storedThread?: () => Promise<unknown>;
+  /** Runs once every feature has accepted the opening, right before thread/start or thread/resume (a load starts reading history here). */
+  beforeThread?: () => void;
 };
 
 /** What a feature's request handlers reach: the shared services and the open sessions. */

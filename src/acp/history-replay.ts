@@ -10,7 +10,7 @@
 // its first resume); the rest, when the pass was cut short; and any turn newer than the last one
 // sent (the index can lag a rollout another Codex version appended to).
 import { z } from "zod";
-import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
+import { CodexRpcError, threadSchema, type AppServerClient, type v2 } from "../codex/index.js";
 import { replayTurns, type ReplayOptions, type SessionUpdate } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 
@@ -21,6 +21,8 @@ import type { Logger } from "../log/index.js";
 export const HISTORY_PAGE_TURNS = 5;
 /** A legacy (pre-index) thread is re-read from its rollout for every page: fewer, larger pages (Codex serves at most 100). */
 const LEGACY_PAGE_TURNS = 100;
+/** Pages of turns newer than the index collected before paging the thread again instead. */
+const NEWER_TURNS_PAGES = 4;
 
 const turnsPageSchema = z.looseObject({
   data: z.array(z.looseObject({ id: z.string(), status: z.string(), items: z.array(z.unknown()).optional() })),
@@ -34,8 +36,8 @@ export type HistoryReplayed = { turns: number; updates: number; pages: number };
 
 export type HistoryReplayOptions = {
   threadId: string;
-  /** The stored thread's `historyMode` ("legacy" or "paginated"), when known. */
-  historyMode?: unknown;
+  /** The stored thread's history mode, when known (a legacy thread is re-read per page). */
+  historyMode?: v2.ThreadHistoryMode;
   /** Writes one update to the client; resolves once it is on its way. */
   send: (update: SessionUpdate) => Promise<void>;
   replay: ReplayOptions;
@@ -48,7 +50,8 @@ export class HistoryReplay {
   private lastTurnId: string | undefined;
   /** Where the first pass stopped before the end (cut short by an error or `stop`). */
   private resumeCursor: string | undefined;
-  private wholeReadNeeded = false;
+  /** Every turn sent, so no catch-up sends one twice. */
+  private readonly sentIds = new Set<string>();
   private stopped = false;
   private firstPass: Promise<void> | undefined;
   private readonly pageTurns: number;
@@ -59,13 +62,8 @@ export class HistoryReplay {
 
   /** Starts sending what Codex can serve now (call before thread/resume). */
   start(client: Promise<AppServerClient>): void {
+    // Whatever stops this pass (a timeout, an error, no index yet), `finish` picks up after the resume.
     this.firstPass = client.then((c) => this.pages(c, undefined)).catch((err: unknown) => {
-      if (err instanceof CodexRpcError && this.sent.pages === 0) {
-        // Older (legacy) rollouts may not page: read them whole, after the resume.
-        this.opts.log.info({ sessionId: this.opts.threadId, err: err.message }, "thread/turns/list failed; the thread will be read whole");
-        this.wholeReadNeeded = true;
-        return;
-      }
       this.opts.log.debug({ sessionId: this.opts.threadId, err: String(err) }, "history pass before the resume stopped; finished after it");
     });
   }
@@ -79,14 +77,17 @@ export class HistoryReplay {
   async finish(client: AppServerClient): Promise<HistoryReplayed> {
     await this.firstPass;
     if (this.stopped) return this.sent;
-    if (this.wholeReadNeeded) {
-      const read = await client.call("thread/read", { threadId: this.opts.threadId, includeTurns: true }, threadReadResponseSchema);
-      await this.sendTurns(read.thread.turns ?? []);
-      return this.sent;
-    }
     if (this.lastTurnId === undefined) {
-      // Nothing came before the resume (not indexed yet, or an empty thread): all of it now.
-      await this.pages(client, undefined);
+      // Nothing came before the resume (not indexed yet, an empty thread, an error): all of it now.
+      try {
+        await this.pages(client, undefined);
+      } catch (err) {
+        if (!(err instanceof CodexRpcError) || this.sent.pages > 0) throw err;
+        // Older (legacy) rollouts may not page: read them whole.
+        this.opts.log.info({ sessionId: this.opts.threadId, err: err.message }, "thread/turns/list failed; reading the whole thread");
+        const read = await client.call("thread/read", { threadId: this.opts.threadId, includeTurns: true }, threadReadResponseSchema);
+        await this.sendTurns(read.thread.turns ?? []);
+      }
       return this.sent;
     }
     if (this.resumeCursor !== undefined) await this.pages(client, this.resumeCursor);
@@ -122,34 +123,44 @@ export class HistoryReplay {
     return { turns: read.data, next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
   }
 
-  /** Turns newer than the last one sent (newest first from Codex, sent oldest first). */
+  /**
+   * Turns newer than the last one sent (Codex lists them newest first; they are sent oldest
+   * first). A few pages are collected; past that, or when the last turn sent is not found (a
+   * rewritten history), the thread is paged again from the start, skipping every turn sent.
+   */
   private async newerTurns(client: AppServerClient): Promise<void> {
+    const newest = await client.call(
+      "thread/turns/list",
+      { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 },
+      turnsPageSchema,
+    );
+    if (newest.data[0] === undefined || this.sentIds.has(newest.data[0].id)) return;
     const newer: Turn[] = [];
     let cursor: string | undefined;
-    let itemsView: "notLoaded" | "full" = "notLoaded";
-    for (;;) {
+    for (let page = 0; page < NEWER_TURNS_PAGES; page++) {
       const read = await client.call(
         "thread/turns/list",
-        // The first question is only "which turn is newest?": no items.
-        { threadId: this.opts.threadId, itemsView, sortDirection: "desc", limit: itemsView === "notLoaded" ? 1 : this.pageTurns, ...(cursor ? { cursor } : {}) },
+        { threadId: this.opts.threadId, itemsView: "full", sortDirection: "desc", limit: this.pageTurns, ...(cursor ? { cursor } : {}) },
         turnsPageSchema,
       );
-      if (itemsView === "notLoaded") {
-        if (read.data[0] === undefined || read.data[0].id === this.lastTurnId) return;
-        itemsView = "full";
-        continue;
-      }
       const known = read.data.findIndex((t) => t.id === this.lastTurnId);
       newer.push(...(known >= 0 ? read.data.slice(0, known) : read.data));
       cursor = read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined;
-      if (known >= 0 || cursor === undefined) break;
+      if (known >= 0 || cursor === undefined) {
+        if (known < 0) break;
+        this.opts.log.info({ sessionId: this.opts.threadId, turns: newer.length }, "turns newer than Codex's history index replayed");
+        await this.sendTurns(newer.reverse());
+        return;
+      }
     }
-    this.opts.log.info({ sessionId: this.opts.threadId, turns: newer.length }, "turns newer than Codex's history index replayed");
-    await this.sendTurns(newer.reverse());
+    this.opts.log.warn({ sessionId: this.opts.threadId }, "Codex's history changed under the replay; paging it again, skipping what was sent");
+    await this.pages(client, undefined);
   }
 
-  private async sendTurns(turns: Turn[]): Promise<void> {
+  private async sendTurns(all: Turn[]): Promise<void> {
     if (this.stopped) return;
+    const turns = all.filter((t) => !this.sentIds.has(t.id));
+    for (const t of turns) this.sentIds.add(t.id);
     const updates = replayTurns(turns, this.opts.replay);
     await Promise.all(updates.map((update) => this.opts.send(update)));
     this.sent.turns += turns.length;

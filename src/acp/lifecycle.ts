@@ -3,11 +3,10 @@
 // ACP session id = Codex thread id, so any thread in CODEX_HOME (made by this adapter,
 // another adapter process or the Codex CLI itself) can be listed and reopened.
 //
-// History comes from `thread/resume {excludeTurns: true}` followed by paginated
-// `thread/turns/list {itemsView: "full", sortDirection: "asc"}`: in codex 0.169 both this
-// and the (deprecated) full `thread/resume` return complete items, with the command
-// output, exit codes and statuses; `thread/items/list` gives the same items flattened. The
-// pages are streamed to the client as they arrive (history-replay.ts).
+// History comes from paginated `thread/turns/list {itemsView: "full", sortDirection: "asc"}`,
+// read while `thread/resume {excludeTurns: true}` runs and caught up after it
+// (history-replay.ts): in codex 0.169 these return complete items, with the command output,
+// exit codes and statuses; `thread/items/list` gives the same items flattened.
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
@@ -79,7 +78,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
 
   /**
    * Opens a stored thread as a session (load or resume), replacing an open session of the same id.
-   * `beforeResume` runs once the thread is known to exist, while Codex resumes it.
+   * `beforeResume` runs once every feature has accepted the request, right before thread/resume.
    */
   async function reopen(
     kind: "load" | "resume",
@@ -90,7 +89,6 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     const thread = await storedThread(request.sessionId);
     const open = agent.state.sessions.get(request.sessionId);
     if (open) await agent.closeSession(open);
-    beforeResume?.(thread, cwd);
     const opening: SessionOpening = {
       kind,
       request: { ...request, mcpServers: request.mcpServers ?? [] },
@@ -98,6 +96,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       key: randomUUID(),
       // Already read to check the id exists: the features reuse it instead of reading again.
       storedThread: () => Promise.resolve(thread),
+      ...(beforeResume ? { beforeThread: () => beforeResume(thread, cwd) } : {}),
     };
     const { session, response } = await agent.openSession(opening, request.sessionId);
     delete response.sessionId;
@@ -129,7 +128,9 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
         try {
           opened = await reopen("load", params, startHistory);
         } catch (err) {
+          // Nothing of a failed load reaches the client after its error.
           history?.stop();
+          await history?.firstPassWritten;
           throw err;
         }
         const { session, response } = opened;
@@ -138,12 +139,14 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
           log.info({ sessionId: session.id, ...replayed }, "session history replayed");
         } catch (err) {
           history?.stop();
+          await history?.firstPassWritten;
           await agent.closeSession(session);
           throw toRequestError(err);
         }
         return response as acp.LoadSessionResponse;
       } finally {
-        agent.state.updatesAfter.delete(params.sessionId);
+        // Another load of the same id may have put its own gate there since.
+        if (history && agent.state.updatesAfter.get(params.sessionId) === history.firstPassWritten) agent.state.updatesAfter.delete(params.sessionId);
       }
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {

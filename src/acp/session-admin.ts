@@ -10,7 +10,7 @@ import { CodexRpcError, threadSchema } from "../codex/index.js";
 import { DEFAULT_SETTINGS, type Agent } from "./agent.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 import { TITLE_MAX } from "./titles.js";
-import { SYSTEM_PROMPT_CAPABILITY } from "./system-prompt.js";
+import { systemPromptCapability } from "./system-prompt.js";
 
 const nameValue = z.object({ name: z.string(), value: z.string() });
 /** The MCP servers of a session request (stdio, http, sse), checked as the ACP schema has them. */
@@ -36,7 +36,7 @@ export const SET_TITLE_METHOD = "session/set_title";
 export function registerSessionAdmin(agent: Agent): void {
   const { host, log } = agent.services;
   // fork, title and systemPrompt (system-prompt.ts) are unstable capabilities: typed there, carried as is.
-  const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object; systemPrompt: object } = { delete: {}, fork: {}, title: {}, systemPrompt: SYSTEM_PROMPT_CAPABILITY };
+  const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object; systemPrompt: object } = { delete: {}, fork: {}, title: {}, systemPrompt: systemPromptCapability() };
   agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...unstable };
 
   /** -32002 unless CODEX_HOME holds this thread. */

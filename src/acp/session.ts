@@ -69,7 +69,7 @@ export class AcpSession {
   /** The thread's items that started and have not completed yet, by id (one tracker for every feature). */
   readonly items = new Map<string, Item>();
   /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
-  readonly childItems = new Map<string, { item: Item; subagent: string }>();
+  readonly childItems = new Map<string, { item: Item; subagent: string; threadId: string }>();
   /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
   readonly cancelHooks = new Set<() => void>();
   private currentMode: SessionMode = "auto";
@@ -279,6 +279,7 @@ export class AcpSession {
     // late events are dropped, so nothing reaches the client after the prompt's answer.
     const timer = setTimeout(() => {
       if (turn.turnId) this.abandonedTurns.add(turn.turnId);
+      for (const update of this.translator.unfinishedCompactions("interrupted")) void this.send(update).catch(() => undefined);
       turn.settle({ status: "interrupted" });
     }, CANCEL_GRACE_MS);
     timer.unref();
@@ -295,6 +296,7 @@ export class AcpSession {
     this.detach = undefined;
     // Questions pending for the dead child can no longer be answered: withdraw them.
     if (this.active) for (const hook of this.cancelHooks) hook();
+    for (const update of this.translator.unfinishedCompactions("failed")) void this.send(update).catch(() => undefined);
     this.active?.settle(internalError(childDiedMessage(reason)));
   }
 
@@ -303,6 +305,7 @@ export class AcpSession {
     void this.cancel();
     this.detach?.();
     this.detach = undefined;
+    this.childItems.clear();
   }
 
   /** The live client with this thread loaded; resumes the thread after a child restart. */

@@ -67,8 +67,10 @@ export function subagentsFeature(): SessionFeature {
 
       const onChild = (threadId: string, card: Card) => (n: ServerNotification): void => {
         // Its approvals are asked in this session: they need the item (what it runs, its diff).
-        if (n.method === "item/started") session.childItems.set(n.params.item.id, { item: n.params.item, subagent: card.title });
+        if (n.method === "item/started") session.childItems.set(n.params.item.id, { item: n.params.item, subagent: card.title, threadId });
         if (n.method === "item/completed") session.childItems.delete(n.params.item.id);
+        // An interrupted subagent never completes what it had started.
+        if (n.method === "turn/completed") for (const [id, child] of session.childItems) if (child.threadId === threadId) session.childItems.delete(id);
         switch (n.method) {
           case "turn/started":
             send({ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: "in_progress" });

@@ -11,7 +11,9 @@ import { invalidParams } from "./errors.js";
 import type { SessionFeature } from "./features.js";
 
 /** What initialize advertises under sessionCapabilities: `append`, and `override` too. */
-export const SYSTEM_PROMPT_CAPABILITY = { mode: { override: {} } };
+export function systemPromptCapability(): { mode: { override: Record<string, never> } } {
+  return { mode: { override: {} } };
+}
 
 const systemPromptSchema = z.object({ mode: z.string(), content: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })) });
 

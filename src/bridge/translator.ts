@@ -273,8 +273,12 @@ export class ThreadEventTranslator {
     return [{ sessionUpdate: "tool_call", toolCallId: item.id, status: "in_progress", ...view }];
   }
 
-  /** A turn that ended (interrupted, failed) before its compaction did: the client must not show it running. */
-  private unfinishedCompactions(turnStatus: string): SessionUpdate[] {
+  /**
+   * A turn that ended (interrupted, failed) before its compaction did: the client must not show it
+   * running. Also called by the session when a turn ends without Codex saying so (abandoned after a
+   * cancel, or its codex died).
+   */
+  unfinishedCompactions(turnStatus: string): SessionUpdate[] {
     const status = turnStatus === "interrupted" ? "cancelled" : turnStatus === "failed" ? "failed" : "completed";
     const open = [...this.compacting];
     this.compacting.clear();

@@ -27,7 +27,7 @@ const REQUEST_QUIET_MS = 2_000;
 const PROBE_DEADLINE_MS = 5_000;
 
 export class CodexHost {
-  private current: { client: AppServerClient; ready: Promise<AppServerClient>; generation: number; startedAt: number } | undefined;
+  private current: { client: AppServerClient; ready: Promise<AppServerClient>; generation: number; startedAt: number; initialized: boolean } | undefined;
   private generation = 0;
   private readonly exitListeners = new Set<(exit: ExitInfo, generation: number) => void>();
   private closed = false;
@@ -71,6 +71,7 @@ export class CodexHost {
           const init = initializeResultSchema.safeParse(result);
           if (init.success && init.data.codexHome) this.home = init.data.codexHome;
           client.notify("initialized");
+          if (this.current?.client === client) this.current.initialized = true;
           return client;
         },
         async (err: unknown) => {
@@ -81,7 +82,7 @@ export class CodexHost {
       );
     // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
     ready.catch(() => undefined);
-    this.current = { client, ready, generation, startedAt: Date.now() };
+    this.current = { client, ready, generation, startedAt: Date.now(), initialized: false };
     client.onNotification((method, params) => {
       for (const listener of this.notificationListeners) listener(method, params);
     });
@@ -136,12 +137,13 @@ export class CodexHost {
 
   /**
    * Codex health: while something waits on codex and codex has said nothing for a while, it is
-   * asked a cheap question; unanswered, the child is treated as dead (killed; sessions end their
-   * turn with a clear error and resume on a new child with the next prompt; a request that was
-   * waiting is retried there). A stopped or deadlocked codex looks so. "A while" is `hangMs` for
-   * a running turn (a model may think for long), but at most REQUEST_QUIET_MS when a request of
-   * ours waits: codex answers requests in milliseconds, and answers the probe even while it works
-   * on a long one (checked during a 300 MB thread/resume), so session/new never waits `hangMs`.
+   * asked a cheap question; unanswered (within PROBE_DEADLINE_MS at most), the child is treated as
+   * dead (killed; sessions end their turn with a clear error and resume on a new child with the
+   * next prompt; a session being opened is opened there). A stopped or deadlocked codex looks so.
+   * "A while" is `hangMs` for a running turn (a model may think for long) and while codex starts,
+   * but at most REQUEST_QUIET_MS when a request of ours waits: codex answers requests in
+   * milliseconds, and answers the probe even while it works on a long one (checked during a
+   * 300 MB thread/resume), so session/new never waits `hangMs`.
    */
   private watch(): void {
     const hangMs = this.opts.hangMs ?? 30_000;
@@ -149,7 +151,8 @@ export class CodexHost {
     this.watchdog = setInterval(() => {
       const client = this.current?.client;
       if (!client?.alive || this.probing) return;
-      const requestWaits = client.pendingCount > 0;
+      // A codex still starting (initialize unanswered: a cold disk, a slow CODEX_HOME) gets hangMs.
+      const requestWaits = client.pendingCount > 0 && this.current?.initialized === true;
       if (!requestWaits && !this.busy()) return;
       if (client.silentForMs < (requestWaits ? Math.min(hangMs, REQUEST_QUIET_MS) : hangMs)) return;
       this.probing = true;

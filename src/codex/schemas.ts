@@ -46,6 +46,8 @@ export const threadSchema = z.looseObject({
   createdAt: z.number().optional(),
   updatedAt: z.number().optional(),
   turns: z.array(turnSchema).optional(),
+  /** ThreadHistoryMode; an unknown value (a newer Codex) reads as unknown, not as an error. */
+  historyMode: z.enum(["legacy", "paginated"]).optional().catch(undefined),
 });
 export type Thread = z.infer<typeof threadSchema>;
 

@@ -10,7 +10,7 @@ export const ENVIRONMENT = [
   ["CODEX_ACP_LOG_LEVEL", "trace | debug | info | warn | error (default: info)"],
   ["CODEX_ACP_LOG_FILE", "write logs to this file instead of stderr"],
   ["CODEX_ACP_SESSION_LIST_PAGE_SIZE", "sessions per session/list page (default 50)"],
-  ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while a turn waits on it is probed, then restarted (default 30000; requests: 2 s)"],
+  ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while a turn waits on it is probed, restarted if the probe goes unanswered (default 30000; requests: 2 s)"],
   ["CODEX_ACP_REQUEST_TIMEOUT_MS", "longest wait for any answer from codex (default 120000)"],
   ["OPENAI_API_KEY / CODEX_API_KEY", "API key used by the `openai-api-key` auth method"],
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],

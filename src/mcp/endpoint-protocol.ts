@@ -91,7 +91,12 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
       reply = { error: { code, message: err instanceof Error ? err.message : String(err) } };
     }
     if ("error" in reply) delete headers["mcp-session-id"];
-    else if (headers["mcp-session-id"]) sessions.add(headers["mcp-session-id"]);
+    else if (headers["mcp-session-id"]) {
+      // A new session is codex connecting again (a new thread, a restarted child): the earlier
+      // sessions of this endpoint are stale. A failed initialize ends nothing.
+      sessions.clear();
+      sessions.add(headers["mcp-session-id"]);
+    }
     // The client may be gone by now (codex killed mid-call): nothing to answer.
     if (res.destroyed) return;
     res.writeHead(200, { "content-type": "application/json", ...headers }).end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...reply }));
@@ -105,16 +110,14 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
       return writeHttpError(res, 405, "Method not allowed: this server sends no server-initiated messages");
     }
     if (req.method === "DELETE") {
-      if (session === undefined || !sessions.delete(session)) return writeHttpError(res, 404, "Session not found", -32001);
+      if (session === undefined) return writeHttpError(res, 400, "Bad Request: no session id");
+      if (!sessions.delete(session)) return writeHttpError(res, 404, "Session not found", -32001);
       res.writeHead(200).end();
       return;
     }
     if (Array.isArray(body)) return writeHttpError(res, 400, "Invalid Request: batches are not supported", -32600);
     const request = requestSchema.safeParse(body);
     if (request.success && request.data.method === "initialize") {
-      // A new initialize is codex connecting again (a new thread, a restarted child): the
-      // earlier sessions of this endpoint are stale.
-      sessions.clear();
       return answer(res, request.data, undefined, { "mcp-session-id": randomUUID() });
     }
     if (session === undefined) return writeHttpError(res, 400, "Bad Request: no valid session id");
@@ -124,7 +127,9 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
       return writeHttpError(res, 400, `Bad Request: unsupported protocol version ${version}`);
     }
     if (request.success) return answer(res, request.data, session);
-    if (notificationSchema.safeParse(body).success || responseSchema.safeParse(body).success) {
+    // A message with an id that is no request (an id of the wrong type) is not a notification either.
+    const hasId = typeof body === "object" && body !== null && "id" in body;
+    if ((!hasId && notificationSchema.safeParse(body).success) || responseSchema.safeParse(body).success) {
       res.writeHead(202).end();
       return;
     }

@@ -120,6 +120,10 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     expect(junk.body).toMatchObject({ error: { code: -32600 }, id: null });
     const batch = await post([{ jsonrpc: "2.0", id: 9, method: "ping" }], { "mcp-session-id": sid });
     expect(batch.status).toBe(400);
+    // An id of a type JSON-RPC does not allow: not a request, and not a notification to ignore.
+    const badId = await post({ jsonrpc: "2.0", id: { x: 1 }, method: "ping" }, { "mcp-session-id": sid });
+    expect(badId.status).toBe(400);
+    expect(badId.body).toMatchObject({ error: { code: -32600 } });
   });
 
   it("an unsupported MCP-Protocol-Version header is 400", async () => {
@@ -142,9 +146,15 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     expect((await post({ jsonrpc: "2.0", id: 11, method: "ping" }, { "mcp-session-id": sid })).status).toBe(404);
   });
 
-  it("a new initialize (codex reconnecting) ends the earlier sessions", async () => {
+  it("a new initialize (codex reconnecting) ends the earlier sessions; a failed one ends nothing", async () => {
     const first = await openSession();
+    await post({ jsonrpc: "2.0", id: 12, method: "initialize", params: {} });
+    expect((await post({ jsonrpc: "2.0", id: 13, method: "ping" }, { "mcp-session-id": first })).status).toBe(200);
     await openSession();
-    expect((await post({ jsonrpc: "2.0", id: 12, method: "ping" }, { "mcp-session-id": first })).status).toBe(404);
+    expect((await post({ jsonrpc: "2.0", id: 14, method: "ping" }, { "mcp-session-id": first })).status).toBe(404);
+  });
+
+  it("DELETE without a session id is 400", async () => {
+    expect((await post(undefined, {}, "DELETE")).status).toBe(400);
   });
 });

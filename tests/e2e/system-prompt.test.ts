@@ -59,8 +59,12 @@ describe("a client's system prompt", () => {
     expect(loaded.error).toBeUndefined();
     await adapter.prompt(sessionId, "again");
     expect(developerText(adapter.fake.requests[1]!.body as Body)).toContain("Always answer in French.");
+    const before = adapter.stdoutLines.length;
     const refused = await raw(adapter, "session/load", { sessionId, cwd: workspace, mcpServers: [], systemPrompt: { mode: "replace", content: [{ type: "text", text: "x" }] } });
     expect(refused.error).toMatchObject({ code: -32602 });
+    await new Promise((r) => setTimeout(r, 300));
+    // Refused before anything was read: no history went out for it.
+    expect(adapter.stdoutLines.slice(before).filter((l) => l.includes('"session/update"'))).toEqual([]);
     } finally {
       await adapter?.close();
       adapter = undefined;
