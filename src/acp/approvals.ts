@@ -31,7 +31,10 @@ function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?
   const item = started && asToolItem(started);
   if (!item) return undefined;
   const view = describeItem(item, undefined, { cwd: session.cwd });
-  return child && !session.items.has(itemId) ? { ...view, title: `${child.subagent} · ${view.title}`, unseen: true } : view;
+  if (!child || session.items.has(itemId)) return view;
+  // The client makes a tool call of this request: subagents.ts ends it when the item does.
+  child.asked = true;
+  return { ...view, title: `${child.subagent} · ${view.title}`, unseen: true };
 }
 
 /** A started item of the session or of one of its subagents. */

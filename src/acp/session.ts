@@ -69,7 +69,7 @@ export class AcpSession {
   /** The thread's items that started and have not completed yet, by id (one tracker for every feature). */
   readonly items = new Map<string, Item>();
   /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
-  readonly childItems = new Map<string, { item: Item; subagent: string; threadId: string }>();
+  readonly childItems = new Map<string, { item: Item; subagent: string; threadId: string; asked?: boolean }>();
   /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
   readonly cancelHooks = new Set<() => void>();
   private currentMode: SessionMode = "auto";

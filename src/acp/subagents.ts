@@ -47,6 +47,12 @@ function record(card: Card, item: v2.ThreadItem): boolean {
   return true;
 }
 
+/** How a subagent's item ended, as a tool call status (declined and failed alike: not done). */
+function endStatus(item: v2.ThreadItem): "completed" | "failed" {
+  const status = "status" in item ? item.status : "completed";
+  return status === "completed" ? "completed" : "failed";
+}
+
 export function subagentsFeature(): SessionFeature {
   return {
     name: "subagents",
@@ -68,9 +74,19 @@ export function subagentsFeature(): SessionFeature {
       const onChild = (threadId: string, card: Card) => (n: ServerNotification): void => {
         // Its approvals are asked in this session: they need the item (what it runs, its diff).
         if (n.method === "item/started") session.childItems.set(n.params.item.id, { item: n.params.item, subagent: card.title, threadId });
-        if (n.method === "item/completed") session.childItems.delete(n.params.item.id);
+        if (n.method === "item/completed") {
+          // An item the user was asked about is a tool call in the client (approvals.ts): end it there.
+          if (session.childItems.get(n.params.item.id)?.asked) send({ sessionUpdate: "tool_call_update", toolCallId: n.params.item.id, status: endStatus(n.params.item) });
+          session.childItems.delete(n.params.item.id);
+        }
         // An interrupted subagent never completes what it had started.
-        if (n.method === "turn/completed") for (const [id, child] of session.childItems) if (child.threadId === threadId) session.childItems.delete(id);
+        if (n.method === "turn/completed") {
+          for (const [id, child] of session.childItems) {
+            if (child.threadId !== threadId) continue;
+            if (child.asked) send({ sessionUpdate: "tool_call_update", toolCallId: id, status: "failed" });
+            session.childItems.delete(id);
+          }
+        }
         switch (n.method) {
           case "turn/started":
             send({ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: "in_progress" });

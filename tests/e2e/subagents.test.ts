@@ -92,5 +92,8 @@ describe("subagents", () => {
     // The client never saw the subagent's command as a tool call: its request says whose it is.
     const titles = asked.map((a) => a.toolCall.title).sort();
     expect(titles).toEqual(["Subagent: count the files · echo hi > /var/tmp/never-written", "echo hi > /var/tmp/never-written"]);
+    // The card the client made from that request ends (rejected: failed) instead of spinning.
+    const childCall = asked.find((a) => a.toolCall.title?.startsWith("Subagent:"))!.toolCall.toolCallId;
+    expect(rawUpdatesOf(adapter, sessionId).filter((u) => u.toolCallId === childCall)).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call_update", status: "failed" }));
   });
 });
