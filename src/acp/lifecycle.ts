@@ -77,7 +77,8 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   }
 
   /**
-   * Opens a stored thread as a session (load or resume), replacing an open session of the same id.
+   * Opens a stored thread as a session (load or resume), replacing an open session of the same id
+   * once the new one exists.
    * `beforeResume` runs once every feature has accepted the request, right before thread/resume.
    */
   async function reopen(
@@ -87,8 +88,8 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   ) {
     const cwd = await agent.validateCwd(request.cwd);
     const thread = await storedThread(request.sessionId);
-    const open = agent.state.sessions.get(request.sessionId);
-    if (open) await agent.closeSession(open);
+    // An open session of this id is replaced by openSession once the new one exists: a refused
+    // request leaves it as it was.
     const opening: SessionOpening = {
       kind,
       request: { ...request, mcpServers: request.mcpServers ?? [] },

@@ -35,7 +35,7 @@ describe("a client's system prompt", () => {
   });
 
   it("append: the model gets it with Codex's own instructions; the thread keeps it after a load", async () => {
-    const fake = await startFakeModel([textResponse("oui"), textResponse("encore")]);
+    const fake = await startFakeModel([textResponse("oui"), textResponse("encore"), textResponse("toujours")]);
     const home = await createCodexHome({ modelUrl: fake.url });
     try {
     adapter = await startAdapter({ fake, home });
@@ -63,8 +63,9 @@ describe("a client's system prompt", () => {
     const refused = await raw(adapter, "session/load", { sessionId, cwd: workspace, mcpServers: [], systemPrompt: { mode: "replace", content: [{ type: "text", text: "x" }] } });
     expect(refused.error).toMatchObject({ code: -32602 });
     await new Promise((r) => setTimeout(r, 300));
-    // Refused before anything was read: no history went out for it.
+    // Refused before anything was read: no history went out for it, and the open session lives on.
     expect(adapter.stdoutLines.slice(before).filter((l) => l.includes('"session/update"'))).toEqual([]);
+    expect((await adapter.prompt(sessionId, "still open?")).stopReason).toBe("end_turn");
     } finally {
       await adapter?.close();
       adapter = undefined;
