@@ -2,10 +2,12 @@
 // (Session.adoptThread: its events here, its approvals asked like the session's own) and shown
 // as one tool call per subagent that updates as it works: what it ran, read and edited, then
 // its last message, in progress while its turn runs. Clients that declare `subagents` (ACP's
-// unstable schema) also hear `subagent_update` with the child's title and running/idle state.
-import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
-import { asToolItem, describeItem, textContent, type SessionUpdate } from "../bridge/index.js";
+// unstable schema) also hear `subagent_update` with the child's title and running/idle state,
+// and the child's own conversation as session/updates under its session id (its thread id).
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { ThreadEventTranslator, asToolItem, describeItem, replayTurns, textContent, type SessionUpdate } from "../bridge/index.js";
 import type { ServerNotification, v2 } from "../codex/index.js";
+import { clientDisplay } from "./agent.js";
 import type { SessionFeature } from "./features.js";
 
 /** The most activity lines a subagent's card shows (the newest). */
@@ -26,7 +28,7 @@ function shortTitle(prompt: string | null): string {
   return first.length > 60 ? `${first.slice(0, 59)}…` : first;
 }
 
-function cardContent(card: Card): ToolCallContent[] {
+function cardContent(card: Card): acp.ToolCallContent[] {
   const lines = card.activity.slice(-MAX_ACTIVITY_LINES);
   const hidden = card.earlier + card.activity.length - lines.length;
   const text = [...(hidden > 0 ? [`… ${hidden} earlier steps`] : []), ...lines, ...(card.lastMessage ? ["", card.lastMessage] : [])].join("\n");
@@ -61,6 +63,24 @@ export function subagentsFeature(): SessionFeature {
       const announcesChildren = (): boolean => services.clientCapabilities().subagents != null;
 
       const send = (update: SessionUpdate): void => void session.send(update).catch(() => undefined);
+      /** Each announced child's own stream: its events translated as the session's are, in order. */
+      const streams = new Map<string, { translator: ThreadEventTranslator; written: Promise<void> }>();
+      const childStream = (threadId: string, n: ServerNotification): void => {
+        let stream = streams.get(threadId);
+        if (!stream) {
+          const translator = new ThreadEventTranslator({ cwd: () => session.cwd, display: () => clientDisplay(services.clientCapabilities()) });
+          stream = { translator, written: Promise.resolve() };
+          streams.set(threadId, stream);
+        }
+        if (n.method === "turn/started") stream.translator.reset();
+        // What the parent asked it: a user message there (the session's own are the client's).
+        const asked = n.method === "item/completed" && n.params.item.type === "userMessage" ? replayTurns([{ id: n.params.turnId, status: "completed", items: [n.params.item] }]) : [];
+        for (const update of [...asked, ...stream.translator.translate(n)]) {
+          stream.written = stream.written
+            .then(() => services.client().notify(acp.methods.client.session.update, { sessionId: threadId, update }))
+            .catch(() => undefined);
+        }
+      };
       /** Running, or idle with how its last turn ended (an error carries Codex's message). */
       const childState = (threadId: string, running: boolean, card: Card, ended?: { status: string; error?: string }): void => {
         if (!announcesChildren()) return;
@@ -72,6 +92,7 @@ export function subagentsFeature(): SessionFeature {
       };
 
       const onChild = (threadId: string, card: Card) => (n: ServerNotification): void => {
+        if (announcesChildren()) childStream(threadId, n);
         // Its approvals are asked in this session: they need the item (what it runs, its diff).
         if (n.method === "item/started") session.childItems.set(n.params.item.id, { item: n.params.item, subagent: card.title, threadId });
         if (n.method === "item/completed") {

@@ -52,6 +52,11 @@ describe("subagents", () => {
     const announced = rawUpdatesOf(adapter, sessionId).filter((u) => u.sessionUpdate === "subagent_update");
     expect(announced[0]).toEqual({ sessionUpdate: "subagent_update", sessionId: childId, title: "Subagent: count the files", state: { state: "running" } });
     expect(announced.at(-1)).toMatchObject({ sessionId: childId, state: { state: "idle", stopReason: "end_turn" } });
+    // ...and its own conversation under its own session id: what it was asked, what it said.
+    const own = rawUpdatesOf(adapter, childId);
+    const said = (kind: string) => own.filter((u) => u.sessionUpdate === kind).map((u) => (u.content as { text?: string }).text ?? "").join("");
+    expect(said("user_message_chunk")).toContain("count the files");
+    expect(said("agent_message_chunk")).toBe("There are 3 files.");
   });
 
   it("a subagent whose turn fails is announced idle with an error stop, and its card fails", async () => {
@@ -75,6 +80,8 @@ describe("subagents", () => {
     const opened = rawUpdatesOf(adapter, sessionId).find((u) => String(u.toolCallId ?? "").startsWith("subagent-"));
     await waitForCard(adapter, sessionId, String(opened!.toolCallId));
     expect(rawUpdatesOf(adapter, sessionId).some((u) => u.sessionUpdate === "subagent_update")).toBe(false);
+    // No session id was announced, so no stream goes out under one.
+    expect(adapter.stdoutLines.filter((l) => l.includes('"session/update"') && !l.includes(sessionId))).toEqual([]);
   });
 
   it("the subagent's approvals are asked through the session (not refused as an unknown thread), naming the subagent", async () => {
