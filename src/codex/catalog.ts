@@ -147,7 +147,9 @@ async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logg
   if (cached) {
     try {
       slugs = catalogSchema.parse(JSON.parse(cached)).models.map((m) => m.slug);
-      await fs.writeFile(file, cached, { mode: 0o600 });
+      // A hard link, not a copy (writing 0.8 MB sat on the first session/new): the same file,
+      // kept alive under this name if the cache entry is pruned or replaced meanwhile.
+      await fs.link(cacheFile!, file).catch(() => fs.writeFile(file, cached, { mode: 0o600 }));
       // Still derived, once start-up is over (a process spawned now would compete with codex's
       // own start and the first session/new): a changed catalog serves the threads after it.
       refresh = setTimeout(() => void refreshCopy(file, cached, derive, opts.log), REFRESH_DELAY_MS);
