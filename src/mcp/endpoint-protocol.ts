@@ -21,8 +21,12 @@ export type EndpointProtocol = {
   close(): void;
 };
 
-/** Newest first: an initialize asking for another version gets the first. */
-export const MCP_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
+/**
+ * Newest first: an initialize asking for another version gets the first. Only versions without
+ * JSON-RPC batches (2025-06-18 removed them), as this server answers one message per POST; the
+ * codex 0.169 binary names only these two.
+ */
+const MCP_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18"];
 
 const idSchema = z.union([z.string(), z.number()]);
 const requestSchema = z.object({ jsonrpc: z.literal("2.0"), id: idSchema, method: z.string(), params: z.unknown().optional() });
