@@ -82,7 +82,7 @@ export class HistoryReplay {
       try {
         await this.pages(client, undefined);
       } catch (err) {
-        if (!(err instanceof CodexRpcError) || this.sent.pages > 0) throw err;
+        if (!(err instanceof CodexRpcError) || this.lastTurnId !== undefined) throw err;
         // Older (legacy) rollouts may not page: read them whole.
         this.opts.log.info({ sessionId: this.opts.threadId, err: err.message }, "thread/turns/list failed; reading the whole thread");
         const read = await client.call("thread/read", { threadId: this.opts.threadId, includeTurns: true }, threadReadResponseSchema);
