@@ -1,0 +1,104 @@
+// HistoryReplay (src/acp/history-replay.ts) alone, against a stand-in for Codex's thread/turns/list
+// and thread/read: the catch-up paths the e2e tests cannot provoke on demand (a first pass cut
+// short by a timeout, a thread that cannot page, a history rewritten under the replay). Every
+// case checks that each turn reaches the client exactly once, oldest first.
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { HistoryReplay } from "../../src/acp/history-replay.js";
+import type { SessionUpdate } from "../../src/bridge/index.js";
+import { CodexRpcError, type AppServerClient } from "../../src/codex/index.js";
+
+type Turn = { id: string; status: string; items: unknown[] };
+const turn = (n: number): Turn => ({ id: `t${n}`, status: "completed", items: [{ type: "userMessage", id: `u${n}`, content: [{ type: "text", text: `turn ${n}` }] }] });
+
+/** A thread of `count` turns served in pages; `fail(call)` may throw for a given call. */
+function fakeCodex(turns: Turn[], fail: (method: string, params: Record<string, unknown>) => Error | undefined = () => undefined) {
+  const calls: string[] = [];
+  const client = {
+    async call(method: string, params: Record<string, unknown>, schema?: { parse(x: unknown): unknown }) {
+      calls.push(`${method} ${JSON.stringify(params)}`);
+      const err = fail(method, params);
+      if (err) throw err;
+      let result: unknown;
+      if (method === "thread/read") result = { thread: { id: "th", cwd: "/ws", turns } };
+      else {
+        const limit = Number(params.limit);
+        const ordered = params.sortDirection === "desc" ? [...turns].reverse() : turns;
+        const from = params.cursor ? Number(params.cursor) : 0;
+        const data = ordered.slice(from, from + limit).map((t) => (params.itemsView === "notLoaded" ? { ...t, items: [] } : t));
+        result = { data, nextCursor: from + limit < ordered.length ? String(from + limit) : null };
+      }
+      return schema ? schema.parse(result) : result;
+    },
+  } as unknown as AppServerClient;
+  return { client, calls };
+}
+
+function replay(pageTurns = 2) {
+  const sent: SessionUpdate[] = [];
+  const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }), pageTurns });
+  const texts = () => sent.filter((u) => u.sessionUpdate === "user_message_chunk").map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : ""));
+  return { history, texts };
+}
+
+const all = (n: number) => Array.from({ length: n }, (_, i) => `turn ${i + 1}`);
+const timeout = () => new CodexRpcError("codex did not answer thread/turns/list within 120 s", -32603);
+
+describe("history replay", () => {
+  it("a first pass cut short (a page timed out) goes on from its cursor after the resume", async () => {
+    const turns = Array.from({ length: 7 }, (_, i) => turn(i + 1));
+    let failed = false;
+    const codex = fakeCodex(turns, (method, params) => {
+      if (method === "thread/turns/list" && params.cursor === "4" && !failed) return ((failed = true), timeout());
+      return undefined;
+    });
+    const { history, texts } = replay();
+    history.start(Promise.resolve(codex.client));
+    await history.firstPassWritten;
+    expect(texts()).toEqual(all(4));
+    await history.finish(codex.client);
+    expect(texts()).toEqual(all(7));
+    // From where it stopped, in order (not by collecting the newest turns backwards).
+    expect(codex.calls.filter((c) => c.includes('"sortDirection":"asc"') && c.includes('"cursor":"4"'))).toHaveLength(2);
+  });
+
+  it("an unindexed thread (no turns before the resume) is paged whole after it", async () => {
+    const turns = Array.from({ length: 5 }, (_, i) => turn(i + 1));
+    const { history, texts } = replay();
+    history.start(Promise.resolve(fakeCodex([]).client)); // before the resume: "no turns"
+    await history.firstPassWritten;
+    expect(texts()).toEqual([]);
+    await history.finish(fakeCodex(turns).client);
+    expect(texts()).toEqual(all(5));
+  });
+
+  it("a thread that cannot page is read whole, once", async () => {
+    const turns = Array.from({ length: 3 }, (_, i) => turn(i + 1));
+    const codex = fakeCodex(turns, (method) => (method === "thread/turns/list" ? new CodexRpcError("not supported for this rollout", -32600) : undefined));
+    const { history, texts } = replay();
+    history.start(Promise.resolve(codex.client));
+    await history.finish(codex.client);
+    expect(texts()).toEqual(all(3));
+    expect(codex.calls.filter((c) => c.startsWith("thread/read"))).toHaveLength(1);
+  });
+
+  it("turns newer than the index come after the ones sent, oldest first", async () => {
+    const turns = Array.from({ length: 4 }, (_, i) => turn(i + 1));
+    const { history, texts } = replay();
+    history.start(Promise.resolve(fakeCodex(turns).client));
+    await history.firstPassWritten;
+    const grown = [...turns, turn(5), turn(6), turn(7)];
+    await history.finish(fakeCodex(grown).client);
+    expect(texts()).toEqual(all(7));
+  });
+
+  it("a history rewritten under the replay (the last turn sent is gone) is paged again, nothing sent twice", async () => {
+    const turns = Array.from({ length: 4 }, (_, i) => turn(i + 1));
+    const { history, texts } = replay();
+    history.start(Promise.resolve(fakeCodex(turns).client));
+    await history.firstPassWritten;
+    const rewritten = [turn(1), turn(2), turn(3), { ...turn(9), id: "t9" }, turn(10)];
+    await history.finish(fakeCodex(rewritten).client);
+    expect(texts()).toEqual(["turn 1", "turn 2", "turn 3", "turn 4", "turn 9", "turn 10"]);
+  });
+});
