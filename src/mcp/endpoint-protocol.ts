@@ -28,6 +28,9 @@ export type EndpointProtocol = {
  */
 const MCP_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18"];
 
+/** MCP sessions kept per endpoint (one per Codex thread using it: the session's and its subagents'). */
+const MAX_SESSIONS = 32;
+
 const idSchema = z.union([z.string(), z.number()]);
 const requestSchema = z.object({ jsonrpc: z.literal("2.0"), id: idSchema, method: z.string(), params: z.unknown().optional() });
 const notificationSchema = z.object({ jsonrpc: z.literal("2.0"), method: z.string(), params: z.unknown().optional() });
@@ -96,10 +99,13 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     }
     if ("error" in reply) delete headers["mcp-session-id"];
     else if (headers["mcp-session-id"]) {
-      // A new session is codex connecting again (a new thread, a restarted child): the earlier
-      // sessions of this endpoint are stale. A failed initialize ends nothing.
-      sessions.clear();
+      // Earlier sessions stay valid: a subagent's thread connects alongside its parent's. A
+      // session is only an id here; the oldest go past MAX_SESSIONS (a restarted codex's).
       sessions.add(headers["mcp-session-id"]);
+      for (const old of sessions) {
+        if (sessions.size <= MAX_SESSIONS) break;
+        sessions.delete(old);
+      }
     }
     // The client may be gone by now (codex killed mid-call): nothing to answer.
     if (res.destroyed) return;

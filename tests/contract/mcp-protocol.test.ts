@@ -146,11 +146,12 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     expect((await post({ jsonrpc: "2.0", id: 11, method: "ping" }, { "mcp-session-id": sid })).status).toBe(404);
   });
 
-  it("a new initialize (codex reconnecting) ends the earlier sessions; a failed one ends nothing", async () => {
+  it("a new initialize (a subagent's thread) leaves the earlier sessions working; only the oldest past 32 go", async () => {
     const first = await openSession();
     await post({ jsonrpc: "2.0", id: 12, method: "initialize", params: {} });
-    expect((await post({ jsonrpc: "2.0", id: 13, method: "ping" }, { "mcp-session-id": first })).status).toBe(200);
-    await openSession();
+    const second = await openSession();
+    for (const sid of [first, second]) expect((await post({ jsonrpc: "2.0", id: 13, method: "ping" }, { "mcp-session-id": sid })).status).toBe(200);
+    for (let i = 0; i < 32; i++) await openSession();
     expect((await post({ jsonrpc: "2.0", id: 14, method: "ping" }, { "mcp-session-id": first })).status).toBe(404);
   });
 
