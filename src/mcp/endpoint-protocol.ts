@@ -28,7 +28,7 @@ export type EndpointProtocol = {
  */
 const MCP_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18"];
 
-/** MCP sessions kept per endpoint (one per Codex thread using it: the session's and its subagents'). */
+/** MCP sessions kept per endpoint (Codex connects once per thread, again after a restart). */
 const MAX_SESSIONS = 32;
 
 const idSchema = z.union([z.string(), z.number()]);
@@ -99,9 +99,11 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     }
     if ("error" in reply) delete headers["mcp-session-id"];
     else if (headers["mcp-session-id"]) {
-      // Earlier sessions stay valid: a subagent's thread connects alongside its parent's. A
-      // session is only an id here; the oldest go past MAX_SESSIONS (a restarted codex's).
+      // Earlier sessions stay valid: nothing says one MCP client per endpoint (codex 0.169
+      // connects once per thread, and a parent with a subagent was seen using one connection).
+      // A session is only an id here; the oldest go past MAX_SESSIONS (a restarted codex's).
       sessions.add(headers["mcp-session-id"]);
+      opts.log.debug({ mcpSessions: sessions.size }, "mcp session opened");
       for (const old of sessions) {
         if (sessions.size <= MAX_SESSIONS) break;
         sessions.delete(old);

@@ -146,7 +146,7 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     expect((await post({ jsonrpc: "2.0", id: 11, method: "ping" }, { "mcp-session-id": sid })).status).toBe(404);
   });
 
-  it("a new initialize (a subagent's thread) leaves the earlier sessions working; only the oldest past 32 go", async () => {
+  it("a new initialize leaves the earlier sessions working; only the oldest past 32 go", async () => {
     const first = await openSession();
     await post({ jsonrpc: "2.0", id: 12, method: "initialize", params: {} });
     const second = await openSession();
