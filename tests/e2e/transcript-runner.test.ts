@@ -178,6 +178,18 @@ describe("record", () => {
   });
 });
 
+/** A transcript of one initialize answered, for an agent given as a `node -e` script. */
+async function initializeOnly(name: string, agent: string): Promise<string> {
+  const file = path.join(dir, name);
+  const lines = [
+    { type: "header", version: 1, agent: { command: ["node", "-e", agent] }, protocolVersion: 1, recordedAt: new Date().toISOString() },
+    { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } } },
+    { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } } },
+  ];
+  await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+  return file;
+}
+
 describe("replay", () => {
   it("passes against the agent it was recorded from", async () => {
     const result = await replayTranscript(recording);
@@ -311,13 +323,7 @@ describe("replay", () => {
   it("an agent that does not exit on EOF fails, unless the replay may stop it (--stop-after-eof)", async () => {
     // Answers initialize, then ignores EOF (as Zed's adapter does).
     const agent = `process.stdin.on("data",d=>{for(const l of String(d).split("\\n")){if(!l)continue;const m=JSON.parse(l);process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:1}})+"\\n")}});process.stdin.on("end",()=>{});setInterval(()=>{},1000);`;
-    const file = path.join(dir, "no-eof.jsonl");
-    const lines = [
-      { type: "header", version: 1, agent: { command: ["node", "-e", agent] }, protocolVersion: 1, recordedAt: new Date().toISOString() },
-      { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } } },
-      { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } } },
-    ];
-    await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const file = await initializeOnly("no-eof.jsonl", agent);
     const strict = await replayTranscript(file, { exitTimeoutMs: 300 });
     expect(strict.mismatches).toEqual([expect.objectContaining({ kind: "agent-exit", summary: expect.stringContaining("--stop-after-eof") })]);
     const res = await runCli(["replay", "--stop-after-eof", "0.3", file]);
@@ -327,13 +333,7 @@ describe("replay", () => {
 
   it("a failing agent's report shows its error lines, not a backtrace's frames", async () => {
     const agent = `for(let i=0;i<30;i++)console.error("starting step "+i);console.error("Error: cannot open the model catalog");for(let i=0;i<12;i++)console.error("    at frame"+i+" (file.js:"+i+":1)");process.exit(1);`;
-    const file = path.join(dir, "crash.jsonl");
-    const lines = [
-      { type: "header", version: 1, agent: { command: ["node", "-e", agent] }, protocolVersion: 1, recordedAt: new Date().toISOString() },
-      { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } } },
-      { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } } },
-    ];
-    await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const file = await initializeOnly("crash.jsonl", agent);
     const report = formatReplayReport(await replayTranscript(file));
     expect(report).toContain("agent stderr (error lines, then the last lines):");
     expect(report).toContain("| Error: cannot open the model catalog");
