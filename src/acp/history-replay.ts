@@ -10,7 +10,7 @@
 // its first resume); the rest, when the pass was cut short; and any turn newer than the last one
 // sent (the index can lag a rollout another Codex version appended to).
 import { z } from "zod";
-import { CodexRpcError, threadSchema, type AppServerClient, type v2 } from "../codex/index.js";
+import { CodexRpcError, threadReadResponseSchema, type AppServerClient, type v2 } from "../codex/index.js";
 import { replayTurns, type ReplayOptions, type SessionUpdate } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 
@@ -28,7 +28,6 @@ const turnsPageSchema = z.looseObject({
   data: z.array(z.looseObject({ id: z.string(), status: z.string(), items: z.array(z.unknown()).optional() })),
   nextCursor: z.string().nullish(),
 });
-const threadReadResponseSchema = z.looseObject({ thread: threadSchema });
 
 type Turn = z.infer<typeof turnsPageSchema>["data"][number];
 

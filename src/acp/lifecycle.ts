@@ -11,7 +11,7 @@ import path from "node:path";
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
+import { CodexRpcError, threadReadResponseSchema, threadSchema, type AppServerClient } from "../codex/index.js";
 import { HistoryReplay } from "./history-replay.js";
 import { DEFAULT_SETTINGS, clientDisplay, type Agent } from "./agent.js";
 import type { SessionOpening } from "./features.js";
@@ -25,7 +25,6 @@ const threadListResponseSchema = z.looseObject({
   data: z.array(threadSchema),
   nextCursor: z.string().nullish(),
 });
-const threadReadResponseSchema = z.looseObject({ thread: threadSchema });
 
 export type LifecycleOptions = {
   /** Sessions per session/list page. */

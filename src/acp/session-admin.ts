@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import { CodexRpcError, threadSchema } from "../codex/index.js";
+import { CodexRpcError, threadReadResponseSchema } from "../codex/index.js";
 import { DEFAULT_SETTINGS, type Agent } from "./agent.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 import { TITLE_MAX } from "./titles.js";
@@ -27,7 +27,6 @@ const forkParamsSchema = z.object({
   mcpServers: z.array(mcpServerSchema).optional(),
 });
 const setTitleParamsSchema = z.object({ sessionId: z.string(), title: z.string() });
-const threadReadSchema = z.looseObject({ thread: threadSchema });
 
 export const FORK_METHOD = "session/fork";
 export const SET_TITLE_METHOD = "session/set_title";
@@ -45,7 +44,7 @@ export function registerSessionAdmin(agent: Agent): void {
       throw toRequestError(err);
     });
     try {
-      await client.call("thread/read", { threadId: sessionId }, threadReadSchema);
+      await client.call("thread/read", { threadId: sessionId }, threadReadResponseSchema);
     } catch (err) {
       if (err instanceof CodexRpcError) throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
       throw toRequestError(err);

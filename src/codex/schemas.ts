@@ -50,6 +50,8 @@ export const threadSchema = z.looseObject({
   historyMode: z.enum(["legacy", "paginated"]).optional().catch(undefined),
 });
 export type Thread = z.infer<typeof threadSchema>;
+/** thread/read's answer (with its turns when asked for). */
+export const threadReadResponseSchema = z.looseObject({ thread: threadSchema });
 
 export const threadStartResponseSchema = z.looseObject({
   thread: threadSchema,
