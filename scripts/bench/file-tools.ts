@@ -16,6 +16,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createFileAccess, createLocalFiles, type EditorFiles } from "../../src/fs/index.js";
 import { FileToolsServer, callFileTool } from "../../src/mcp/index.js";
+import { median } from "./proc.js";
 
 type Row = { name: string; value: number; unit: string; note?: string };
 
@@ -24,12 +25,6 @@ const WRITE_RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const READ_RUNS = 3;
 const BIG_LINES = 3_276_800; // 64-byte lines: 200 MiB
 const MiB = 1024 * 1024;
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 /** Runs `fn` while sampling RSS every 2 ms; returns the time taken and the peak RSS above the start. */
 async function measure(fn: () => Promise<unknown>): Promise<{ ms: number; rssGrowthMiB: number }> {

@@ -10,6 +10,7 @@ import { performance } from "node:perf_hooks";
 import { createCodexHome, startFakeModel } from "../../src/fake-model/index.js";
 import { makeStoredSession, primeStoredSession } from "../../tests/support/stored-session.js";
 import type { PeerSide } from "./peers.js";
+import { median, memoryMB } from "./proc.js";
 import { LinePeer } from "./rpc.js";
 
 const TURNS = Number(process.env.BENCH_HUGE_TURNS ?? 2000);
@@ -19,22 +20,11 @@ const LOAD_TIMEOUT_MS = 300_000;
 
 type Load = { firstMs: number; doneMs: number; updateMB: number; rssGrowthMB: number; error?: string };
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-
-async function rssMB(pid: number, field: "VmRSS" | "VmHWM"): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
-}
-
 /** One session/load on a fresh ACP agent: time to its first update, to the answer, bytes, RSS growth. */
 async function loadOnce(peer: LinePeer, caps: unknown, sessionId: string, cwd: string): Promise<Load> {
   const init = await peer.request("initialize", { protocolVersion: 1, clientCapabilities: caps });
   if (init.error) return { firstMs: NaN, doneMs: NaN, updateMB: 0, rssGrowthMB: NaN, error: JSON.stringify(init.error) };
-  const before = await rssMB(peer.child.pid!, "VmRSS");
+  const before = await memoryMB(peer.child.pid!, "VmRSS");
   let first = NaN;
   let bytes = 0;
   const t0 = performance.now();
@@ -47,7 +37,7 @@ async function loadOnce(peer: LinePeer, caps: unknown, sessionId: string, cwd: s
   const r = await Promise.race([peer.request("session/load", { sessionId, cwd, mcpServers: [] }), timeout]);
   const doneMs = performance.now() - t0;
   stop();
-  const peak = await rssMB(peer.child.pid!, "VmHWM");
+  const peak = await memoryMB(peer.child.pid!, "VmHWM");
   const error = "error" in r && r.error ? JSON.stringify(r.error).slice(0, 200) : undefined;
   return { firstMs: first, doneMs, updateMB: bytes / 1e6, rssGrowthMB: peak - before, ...(error ? { error } : {}) };
 }

@@ -2,13 +2,14 @@
 // plain `codex app-server` measured in the same run with the same fake model, with a client that
 // advertises fs capabilities as Zed does (fs) and with one that advertises none (no caps).
 // Prints figures; asserts nothing (tests never assert times).
-import { readdir, readFile, mkdtemp, realpath, rm } from "node:fs/promises";
+import { readFile, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCodexHome, startFakeModel, defaultCodexPath, type ScriptedResponse } from "../../src/fake-model/index.js";
 import { preparePeers } from "./peers.js";
 import { LinePeer } from "./rpc.js";
+import { cpuMs, median, memoryMB, treeCpuMs } from "./proc.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const STREAM_DELTAS = 5000;
@@ -16,12 +17,6 @@ const BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
 const CODEX = defaultCodexPath();
 
 type Row = { name: string; value: number; unit: string; note?: string };
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 const fake = await startFakeModel([]);
 const home = await createCodexHome({ modelUrl: fake.url, approvalPolicy: "never" });
@@ -105,38 +100,6 @@ async function turn(peer: LinePeer, side: Side, id: string, text: string): Promi
   return { first: first - t0, done: end - t0, chunks, span: last - first };
 }
 
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-
-/** User + system CPU of one process so far (ms); 0 once it is gone. */
-async function cpuMs(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * TICK_MS;
-}
-
-/** CPU of a process and every live descendant (codex under an adapter), ms. */
-async function treeCpuMs(root: number): Promise<number> {
-  const parents = new Map<number, number>();
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-    if (ppid) parents.set(Number(entry), ppid);
-  }
-  const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid; p; p = parents.get(p)) if (p === root) return true;
-    return false;
-  };
-  let total = 0;
-  for (const pid of parents.keys()) if (inTree(pid)) total += await cpuMs(pid);
-  return total;
-}
-
-async function peakRss(pid: number): Promise<number> {
-  const status = await readFile(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
 
 const samples: Record<string, Record<Side, number[]>> = {};
 const add = (k: string, side: Side, v: number) => {
@@ -212,7 +175,7 @@ for (let i = 0; i < Math.max(7, RUNS); i++) {
   }
 }
 for (const side of SIDES) {
-  rss[side] = await peakRss(open[side]!.peer.child.pid!);
+  rss[side] = await memoryMB(open[side]!.peer.child.pid!, "VmHWM");
   await open[side]!.peer.close();
 }
 
