@@ -85,7 +85,9 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     log,
     display: () => clientDisplay(state.clientCapabilities),
     sendUpdate: async (sessionId, update) => {
-      await state.updatesAfter.get(sessionId);
+      // Only a loading session waits (every streamed delta passes here: no await otherwise).
+      const gate = state.updatesAfter.get(sessionId);
+      if (gate) await gate;
       if (!clientContext) throw new Error("no client connected");
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
     },
