@@ -27,7 +27,7 @@ type ApprovalState = {
  */
 function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?: boolean }) | undefined {
   const child = session.childItems.get(itemId);
-  const started = session.items.get(itemId) ?? child?.item;
+  const started = startedItem(session, itemId);
   const item = started && asToolItem(started);
   if (!item) return undefined;
   const view = describeItem(item, undefined, { cwd: session.cwd });

@@ -123,14 +123,17 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
         history.start(client());
         agent.state.updatesAfter.set(params.sessionId, history.firstPassWritten);
       };
+      // Nothing of a failed load reaches the client after its error.
+      const abandonHistory = async (): Promise<void> => {
+        history?.stop();
+        await history?.firstPassWritten;
+      };
       try {
         let opened: Awaited<ReturnType<typeof reopen>>;
         try {
           opened = await reopen("load", params, startHistory);
         } catch (err) {
-          // Nothing of a failed load reaches the client after its error.
-          history?.stop();
-          await history?.firstPassWritten;
+          await abandonHistory();
           throw err;
         }
         const { session, response } = opened;
@@ -138,8 +141,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
           const replayed = await history!.finish(await client());
           log.info({ sessionId: session.id, ...replayed }, "session history replayed");
         } catch (err) {
-          history?.stop();
-          await history?.firstPassWritten;
+          await abandonHistory();
           await agent.closeSession(session);
           throw toRequestError(err);
         }
