@@ -17,6 +17,19 @@ async function rssMiB(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/**
+ * RSS once it is within 12 MiB of `baseline` (garbage a GC has taken), or after 15 s of waiting
+ * for that (V8's memory reducer collects ~8 s after a burst).
+ */
+async function settledRss(pid: number, baseline: number): Promise<number> {
+  let rss = await rssMiB(pid);
+  for (let waited = 0; rss - baseline >= 12 && waited < 15_000; waited += 500) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    rss = await rssMiB(pid);
+  }
+  return rss;
+}
+
 /** A small deterministic generator (the same hostile input on every run). */
 function* hostileMessages(count: number): Generator<{ line: string; id?: unknown }> {
   let seed = 42;
@@ -89,21 +102,21 @@ it("survives thousands of hostile messages, deep nesting and a 50 MB line, then 
   adapter.fake.enqueue(textResponse("still fine"));
   const { sessionId } = await adapter.newSession();
   expect((await adapter.prompt(sessionId, "after the storm")).stopReason).toBe("end_turn");
-  // Memory: a dropped 50 MB line costs ~1 MiB (it is never held: tests/unit/line-limit.test.ts),
-  // and V8's young generation is kept from growing (src/index.ts). What a storm leaves (old
-  // space, glibc's per-thread arenas) depends on how fast the input arrives: +13 to +16 MiB when
-  // this file runs alone, up to +41 after the other memory tests in the same worker. The check
-  // is that more storms cost nothing more (a leak of what 5,000 messages carry, ~50 MB of long
-  // strings, would show) and the growth stays bounded. The figures go to the closing note.
-  await storm();
-  const afterSecond = await rssMiB(pid);
-  await storm();
-  const afterThird = await rssMiB(pid);
-  await storm();
-  const afterFourth = await rssMiB(pid);
+  // Memory returns within 20 MiB of the baseline after every storm (issue 14). A dropped 50 MB
+  // line gives its assembly pages back at once (tests/unit/line-limit.test.ts) and V8's young
+  // generation is kept from growing (src/index.ts); what else a storm leaves is garbage that the
+  // next GC takes, so the check allows it a few seconds to come back (it is measured at once
+  // first, for the closing note). A leak of what 5,000 messages carry (~50 MB of long strings)
+  // would stay above the bound whatever the wait.
+  const after = [afterFirst];
+  const settled = [await settledRss(pid, baseline)];
+  for (let i = 0; i < 3; i++) {
+    await storm();
+    after.push(await rssMiB(pid));
+    settled.push(await settledRss(pid, baseline));
+  }
   process.stderr.write(
-    `[measure] fuzz: adapter RSS ${baseline.toFixed(1)} MiB before, then ${[afterFirst, afterSecond, afterThird, afterFourth].map((x) => x.toFixed(1)).join(", ")} after each storm\n`,
+    `[measure] fuzz: adapter RSS ${baseline.toFixed(1)} MiB before, then ${after.map((x) => x.toFixed(1)).join(", ")} right after each storm, ${settled.map((x) => x.toFixed(1)).join(", ")} settled\n`,
   );
-  expect(afterFourth - Math.max(afterFirst, afterSecond, afterThird)).toBeLessThan(24);
-  expect(Math.max(afterFirst, afterSecond, afterThird, afterFourth) - baseline).toBeLessThan(96);
+  for (const rss of settled) expect(rss - baseline).toBeLessThan(20);
 }, 180_000);
