@@ -3,10 +3,10 @@
 // ACP session id = Codex thread id, so any thread in CODEX_HOME (made by this adapter,
 // another adapter process or the Codex CLI itself) can be listed and reopened.
 //
-// History comes from paginated `thread/turns/list {itemsView: "full", sortDirection: "asc"}`,
-// read while `thread/resume {excludeTurns: true}` runs and caught up after it
-// (history-replay.ts): in codex 0.169 these return complete items, with the command output,
-// exit codes and statuses; `thread/items/list` gives the same items flattened.
+// History comes from paginated `thread/items/list {sortDirection: "asc"}` (`thread/turns/list`
+// for legacy threads), read while `thread/resume {excludeTurns: true}` runs and caught up after
+// it (history-replay.ts): in codex 0.169 these return complete items, with the command output,
+// exit codes and statuses.
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";

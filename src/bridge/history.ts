@@ -1,7 +1,7 @@
-// Replays a Codex thread's stored history (turns with full items, as `thread/turns/list`
-// returns them) as the ACP session updates a client would have seen live: the user's
-// messages as user_message_chunk, the agent's text and thoughts, and one `tool_call`
-// per tool item carrying its final status and output. Pure: no I/O.
+// Replays a Codex thread's stored history (items, as `thread/items/list` returns them, or turns
+// with full items, as `thread/turns/list` and `thread/read` do) as the ACP session updates a
+// client would have seen live: the user's messages as user_message_chunk, the agent's text and
+// thoughts, and one `tool_call` per tool item carrying its final status and output. Pure: no I/O.
 //
 // What Codex 0.169 does not keep in its item history cannot be replayed: `update_plan`
 // calls (live `plan` updates) and streamed text of a turn that was killed before the
@@ -40,25 +40,44 @@ export type ReplayOptions = {
   display?: ClientDisplay;
 };
 
+/**
+ * One stored item and whether its turn had ended: an item still in progress in an ended turn
+ * never finished. `thread/items/list` gives items without their turn's status; a session being
+ * loaded runs no turn in this process, so those are replayed as ended.
+ */
+export type HistoryEntry = { item: unknown; turnEnded: boolean };
+
 /** The updates that show `turns` (oldest first) to a client, in order. */
 export function replayTurns(turns: readonly unknown[], opts: ReplayOptions = {}): SessionUpdate[] {
-  const updates: SessionUpdate[] = [];
+  return replayEntries(turnEntries(turns, opts), opts);
+}
+
+/** The items of `turns` (as `thread/turns/list` or `thread/read` return them), in order. */
+export function turnEntries(turns: readonly unknown[], opts: ReplayOptions = {}): HistoryEntry[] {
+  const entries: HistoryEntry[] = [];
   for (const raw of turns) {
     const turn = historyTurnSchema.safeParse(raw);
     if (!turn.success) {
       opts.onSkip?.("turn with an unexpected shape", turn.error.issues[0]);
       continue;
     }
-    const ended = turn.data.status !== "inProgress";
-    for (const rawItem of turn.data.items) {
-      const item = historyItemSchema.safeParse(rawItem);
-      if (!item.success) {
-        opts.onSkip?.("item with an unexpected shape", item.error.issues[0]);
-        continue;
-      }
-      // Checked above for the fields every item has; the rest is typed by Codex's schema.
-      updates.push(...replayItem(item.data as Item, ended, opts));
+    const turnEnded = turn.data.status !== "inProgress";
+    for (const item of turn.data.items) entries.push({ item, turnEnded });
+  }
+  return entries;
+}
+
+/** The updates that show stored items (oldest first) to a client, in order. */
+export function replayEntries(entries: readonly HistoryEntry[], opts: ReplayOptions = {}): SessionUpdate[] {
+  const updates: SessionUpdate[] = [];
+  for (const entry of entries) {
+    const item = historyItemSchema.safeParse(entry.item);
+    if (!item.success) {
+      opts.onSkip?.("item with an unexpected shape", item.error.issues[0]);
+      continue;
     }
+    // Checked above for the fields every item has; the rest is typed by Codex's schema.
+    updates.push(...replayItem(item.data as Item, entry.turnEnded, opts));
   }
   return updates;
 }

@@ -1,6 +1,6 @@
 export { ThreadEventTranslator, type TranslatorOptions } from "./translator.js";
 export { asToolItem, completedItemUpdate, describeItem, type Item, type ItemContext, type ToolCallView, type ToolItem } from "./items.js";
-export { replayTurns, type ReplayOptions } from "./history.js";
+export { replayEntries, replayTurns, turnEntries, type HistoryEntry, type ReplayOptions } from "./history.js";
 export { MAX_DIFF_FILE_BYTES } from "./diff.js";
 export { turnUsage } from "./usage.js";
 export { textContent, type ItemOf, type SessionUpdate, type TextFiles } from "./view.js";

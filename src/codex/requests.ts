@@ -11,6 +11,7 @@ export type CodexRequests = {
   "thread/read": { params: v2.ThreadReadParams; result: v2.ThreadReadResponse };
   "thread/list": { params: v2.ThreadListParams; result: v2.ThreadListResponse };
   "thread/turns/list": { params: v2.ThreadTurnsListParams; result: v2.ThreadTurnsListResponse };
+  "thread/items/list": { params: v2.ThreadItemsListParams; result: v2.ThreadItemsListResponse };
   "thread/fork": { params: v2.ThreadForkParams; result: v2.ThreadForkResponse };
   "thread/archive": { params: v2.ThreadArchiveParams; result: v2.ThreadArchiveResponse };
   "thread/name/set": { params: v2.ThreadSetNameParams; result: v2.ThreadSetNameResponse };

@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { createCodexHome, defaultCodexPath, startFakeModel, type CodexHome, type FakeModel } from "../../src/fake-model/index.js";
 import { OUTPUT_TAIL_CHARS } from "../../src/bridge/commands.js";
-import { HISTORY_PAGE_TURNS } from "../../src/acp/history-replay.js";
+import { HISTORY_PAGE_ITEMS } from "../../src/acp/history-replay.js";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { makeStoredSession, primeStoredSession, type StoredSession } from "../support/stored-session.js";
 
-const TURNS = HISTORY_PAGE_TURNS * 2 + 5; // three pages, the last one short
+// Four items per stored turn (user message, reasoning, command, agent message): three pages, the last one short.
+const TURNS = (HISTORY_PAGE_ITEMS / 4) * 2 + 3;
 const OUTPUT_BYTES = 100_000;
 
 let fake: FakeModel;

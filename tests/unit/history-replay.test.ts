@@ -1,5 +1,5 @@
-// HistoryReplay (src/acp/history-replay.ts) alone, against a stand-in for Codex's thread/turns/list
-// and thread/read: the catch-up paths the e2e tests cannot provoke on demand (a first pass cut
+// HistoryReplay (src/acp/history-replay.ts) alone, against a stand-in for Codex's thread/items/list,
+// thread/turns/list and thread/read: the catch-up paths the e2e tests cannot provoke on demand (a first pass cut
 // short by a timeout, a thread that cannot page, a history rewritten under the replay). Every
 // case checks that each turn reaches the client exactly once, oldest first.
 import { pino } from "pino";
@@ -21,7 +21,13 @@ function fakeCodex(turns: Turn[], fail: (method: string, params: Record<string, 
       if (err) throw err;
       let result: unknown;
       if (method === "thread/read") result = { thread: { id: "th", cwd: "/ws", turns } };
-      else {
+      else if (method === "thread/items/list") {
+        const entries = turns.flatMap((t) => t.items.map((item) => ({ turnId: t.id, item, startedAtMs: null, completedAtMs: null })));
+        const ordered = params.sortDirection === "desc" ? entries.reverse() : entries;
+        const from = params.cursor ? Number(params.cursor) : 0;
+        const limit = Number(params.limit);
+        result = { data: ordered.slice(from, from + limit), nextCursor: from + limit < ordered.length ? String(from + limit) : null, backwardsCursor: null };
+      } else {
         const limit = Number(params.limit);
         const ordered = params.sortDirection === "desc" ? [...turns].reverse() : turns;
         const from = params.cursor ? Number(params.cursor) : 0;
@@ -34,22 +40,22 @@ function fakeCodex(turns: Turn[], fail: (method: string, params: Record<string, 
   return { client, calls };
 }
 
-function replay(pageTurns = 2) {
+function replay(pageSize = 2, historyMode?: "legacy" | "paginated") {
   const sent: SessionUpdate[] = [];
-  const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }), pageTurns });
+  const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }), pageSize, ...(historyMode ? { historyMode } : {}) });
   const texts = () => sent.filter((u) => u.sessionUpdate === "user_message_chunk").map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : ""));
   return { history, texts };
 }
 
 const all = (n: number) => Array.from({ length: n }, (_, i) => `turn ${i + 1}`);
-const timeout = () => new CodexRpcError("codex did not answer thread/turns/list within 120 s", -32603);
+const timeout = () => new CodexRpcError("codex did not answer thread/items/list within 120 s", -32603);
 
 describe("history replay", () => {
   it("a first pass cut short (a page timed out) goes on from its cursor after the resume", async () => {
     const turns = Array.from({ length: 7 }, (_, i) => turn(i + 1));
     let failed = false;
     const codex = fakeCodex(turns, (method, params) => {
-      if (method === "thread/turns/list" && params.cursor === "4" && !failed) return ((failed = true), timeout());
+      if (method === "thread/items/list" && params.cursor === "4" && !failed) return ((failed = true), timeout());
       return undefined;
     });
     const { history, texts } = replay();
@@ -74,7 +80,7 @@ describe("history replay", () => {
 
   it("a thread that cannot page is read whole, once", async () => {
     const turns = Array.from({ length: 3 }, (_, i) => turn(i + 1));
-    const codex = fakeCodex(turns, (method) => (method === "thread/turns/list" ? new CodexRpcError("not supported for this rollout", -32600) : undefined));
+    const codex = fakeCodex(turns, (method) => (method === "thread/items/list" ? new CodexRpcError("not supported for this rollout", -32600) : undefined));
     const { history, texts } = replay();
     history.start(Promise.resolve(codex.client));
     await history.finish(codex.client);
@@ -100,5 +106,38 @@ describe("history replay", () => {
     const rewritten = [turn(1), turn(2), turn(3), { ...turn(9), id: "t9" }, turn(10)];
     await history.finish(fakeCodex(rewritten).client);
     expect(texts()).toEqual(["turn 1", "turn 2", "turn 3", "turn 4", "turn 9", "turn 10"]);
+  });
+
+  it("a legacy thread (re-read from its rollout per page) is paged by turns, 100 at a time", async () => {
+    const turns = Array.from({ length: 3 }, (_, i) => turn(i + 1));
+    const codex = fakeCodex(turns);
+    const sent: SessionUpdate[] = [];
+    const history = new HistoryReplay({ threadId: "th", historyMode: "legacy", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }) });
+    history.start(Promise.resolve(codex.client));
+    await history.finish(codex.client);
+    expect(sent.filter((u) => u.sessionUpdate === "user_message_chunk")).toHaveLength(3);
+    expect(codex.calls.every((c) => !c.startsWith("thread/items/list"))).toBe(true);
+    expect(codex.calls.filter((c) => c.startsWith("thread/turns/list") && c.includes('"limit":100'))).toHaveLength(1);
+  });
+
+  it("items arrive in pages of items, a turn split across pages is sent once and whole", async () => {
+    const wide: Turn = { id: "t1", status: "completed", items: ["a", "b", "c"].map((x) => ({ type: "agentMessage", id: `m${x}`, text: x })) };
+    const codex = fakeCodex([wide, turn(2)]);
+    const sent: SessionUpdate[] = [];
+    const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }), pageSize: 2 });
+    history.start(Promise.resolve(codex.client));
+    await history.finish(codex.client);
+    expect(sent.map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : ""))).toEqual(["a", "b", "c", "turn 2"]);
+    expect(codex.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"asc"'))).toHaveLength(2);
+  });
+
+  it("a tool left in progress in a stored item is shown as failed (no turn of a loaded session runs here)", async () => {
+    const doomed = { type: "commandExecution", id: "call_x", command: "sleep 100", cwd: "/ws", status: "inProgress", commandActions: [], aggregatedOutput: null, exitCode: null };
+    const codex = fakeCodex([{ id: "t1", status: "inProgress", items: [doomed] }]);
+    const sent: SessionUpdate[] = [];
+    const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }) });
+    history.start(Promise.resolve(codex.client));
+    await history.finish(codex.client);
+    expect(sent.find((u) => u.sessionUpdate === "tool_call")).toMatchObject({ toolCallId: "call_x", status: "failed" });
   });
 });
