@@ -151,7 +151,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   await mkdir(path.resolve(import.meta.dirname, "../../.bench"), { recursive: true });
   const lines = await benchHugeSession({
     codexPath: defaultCodexPath(),
-    bin: process.env.HUGE_BIN ?? path.resolve(import.meta.dirname, "../../dist/index.js"),
+    bin: path.resolve(import.meta.dirname, "../../dist/index.js"),
     peers: [],
     caps: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { terminal_output: true } },
   });
