@@ -2,6 +2,7 @@
 // write leaves the old content or the new one, never a torn file; a file replaced during a windowed
 // read gives the lines of one version, not a mix.
 import { spawn } from "node:child_process";
+import { pathToFileURL } from "node:url";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,14 +11,18 @@ import { createLocalFiles } from "../../src/fs/index.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fs-faults-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
-const tsx = path.resolve(import.meta.dirname, "../../node_modules/tsx/dist/cli.mjs");
+// tsx's loader in the writer's own process: its CLI would run the writer in a child of its own,
+// which a SIGKILL to the CLI leaves running (the kill never reached the write, and the orphan
+// raced this file's cleanup).
+const tsxLoader = pathToFileURL(path.resolve(import.meta.dirname, "../../node_modules/tsx/dist/loader.mjs")).href;
 
 describe("local writes under faults", () => {
   it("kill -9 during a 200 MB write leaves the old or the new content, never a torn file", async () => {
     const target = path.join(dir, "big.txt");
+    const kills: string[] = [];
     for (const delayMs of [50, 300, 800]) {
       fs.writeFileSync(target, "OLD CONTENT\n");
-      const child = spawn(process.execPath, [tsx, path.join(import.meta.dirname, "crash-child.ts"), target, "200"], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(process.execPath, ["--import", tsxLoader, path.join(import.meta.dirname, "crash-child.ts"), target, "200"], { stdio: ["ignore", "pipe", "inherit"] });
       // Listened for from the start: a fast disk can finish the write before the kill.
       const exited = new Promise((r) => child.once("exit", r));
       await new Promise<void>((resolve) => child.stdout.on("data", (c: Buffer) => c.toString().includes("writing") && resolve()));
@@ -27,7 +32,10 @@ describe("local writes under faults", () => {
       const size = fs.statSync(target).size;
       const old = size === "OLD CONTENT\n".length && fs.readFileSync(target, "utf8") === "OLD CONTENT\n";
       expect(old || size === 200 * 1024 * 1024, `size ${size} after a kill at ${delayMs} ms`).toBe(true);
+      kills.push(child.signalCode === "SIGKILL" ? (old ? "old" : "new") : "finished first");
     }
+    // At least one kill landed mid-write (the 50 ms one, on any disk): the old content stayed.
+    expect(kills).toContain("old");
   }, 120_000);
 });
 
