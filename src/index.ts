@@ -1,8 +1,10 @@
 // codex-cli-acp: the bin. In serve mode (no arguments) stdout carries ACP only.
 // Start-up order matters: codex is spawned first, then the ACP side is loaded,
 // so the two overlap (scripts/bench measures spawn -> initialize).
+import module from "node:module";
+import path from "node:path";
 import { setFlagsFromString } from "node:v8";
-import { VERSION, readConfig } from "./config/index.js";
+import { VERSION, privateCacheDir, readConfig } from "./config/index.js";
 
 
 async function help(): Promise<string> {
@@ -55,6 +57,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   // 85 MB, after hostile input +50-60 -> +13-50 MiB, throughput unchanged. A heap-sizing flag
   // (--max-semi-space-size) cannot be set after start; this growth factor is read as it grows.
   setFlagsFromString("--semi-space-growth-factor=1");
+  enableCompileCache();
   // Spawn codex first (tiny modules only), so it boots while the ACP side loads.
   const config = readConfig();
   const codexArgs = config.codexArgs;
@@ -90,3 +93,16 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/**
+ * Node 22.1+ keeps V8's compiled code of the modules loaded after this call on disk and reuses it
+ * at the next start (measured on Node 22.23: loading the ACP side 118 -> 99 ms). Node 20 has no
+ * such API: nothing happens. In this user's private cache directory (not Node's default, a shared
+ * temp directory). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+ */
+function enableCompileCache(): void {
+  const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
+  if (typeof enable !== "function") return;
+  const dir = privateCacheDir();
+  if (dir !== undefined) enable(path.join(dir, "compile"));
+}

@@ -13,6 +13,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
+import { privateCacheDir } from "../config/index.js";
 import type { Logger } from "../log/index.js";
 import type { CodexCommand } from "./locate.js";
 
@@ -100,12 +101,8 @@ async function catalogCache(command: CodexCommand, overrides: string[], env: Nod
       .update(JSON.stringify([command.file, command.args, bin.size, bin.mtimeMs, overrides, home, config?.mtimeMs ?? null]))
       .digest("hex")
       .slice(0, 32);
-    const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
-    const dir = path.join(os.tmpdir(), `codex-cli-acp-cache-${uid ?? "user"}`);
-    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-    const st = await fs.lstat(dir);
-    if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o077) !== 0) return undefined;
-    return path.join(dir, `catalog-${key}.json`);
+    const dir = privateCacheDir();
+    return dir === undefined ? undefined : path.join(dir, `catalog-${key}.json`);
   } catch {
     return undefined;
   }

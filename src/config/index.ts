@@ -66,3 +66,4 @@ export function parseArgs(raw: string): string[] {
   if (current !== undefined) args.push(current);
   return args;
 }
+export { privateCacheDir } from "./cache-dir.js";
