@@ -64,6 +64,7 @@ export class CodexHost {
     this.startError = undefined;
     const client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env, ...(this.opts.deadlineMs ? { deadlineMs: this.opts.deadlineMs } : {}) });
     const generation = ++this.generation;
+    const startedAt = Date.now();
     const ready = client
       .request("initialize", { clientInfo: this.opts.clientInfo, capabilities: { experimentalApi: true } })
       .then(
@@ -71,6 +72,7 @@ export class CodexHost {
           const init = initializeResultSchema.safeParse(result);
           if (init.success && init.data.codexHome) this.home = init.data.codexHome;
           client.notify("initialized");
+          this.log.debug({ ms: Date.now() - startedAt }, "codex initialized");
           if (this.current?.client === client) this.current.initialized = true;
           return client;
         },
@@ -82,7 +84,7 @@ export class CodexHost {
       );
     // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
     ready.catch(() => undefined);
-    this.current = { client, ready, generation, startedAt: Date.now(), initialized: false };
+    this.current = { client, ready, generation, startedAt, initialized: false };
     client.onNotification((method, params) => {
       for (const listener of this.notificationListeners) listener(method, params);
     });
