@@ -27,18 +27,24 @@ const LEGACY_PAGE_TURNS = 100;
 /** Pages of items newer than the index collected before paging the thread again instead. */
 const NEWER_ITEMS_PAGES = 4;
 
+// Items are checked by the replay, one by one (a malformed one costs only itself).
 const itemsPageSchema = z.looseObject({
-  data: z.array(z.looseObject({ turnId: z.string(), item: z.looseObject({ id: z.string() }) })),
+  data: z.array(z.looseObject({ turnId: z.string(), item: z.unknown() })),
   nextCursor: z.string().nullish(),
 });
+
+const newestTurnSchema = z.looseObject({ data: z.array(z.looseObject({ id: z.string(), status: z.string() })) });
 
 const turnsPageSchema = z.looseObject({
   data: z.array(z.unknown()),
   nextCursor: z.string().nullish(),
 });
 
-/** A stored item with its id (what the replay counts and never sends twice). */
-type Entry = HistoryEntry & { id: string | undefined };
+/**
+ * A stored item with what tells it apart: its turn and its id (Codex keeps item ids unique within
+ * a turn only; a tool item's id is the model's call id). Items without an id are never replayed.
+ */
+type Entry = HistoryEntry & { key: string | undefined };
 type Page = { entries: Entry[]; next: string | undefined };
 
 export type HistoryReplayed = { items: number; updates: number; pages: number };
@@ -57,11 +63,13 @@ export type HistoryReplayOptions = {
 
 export class HistoryReplay {
   readonly sent: HistoryReplayed = { items: 0, updates: 0, pages: 0 };
-  private lastItemId: string | undefined;
+  private lastKey: string | undefined;
   /** Where the first pass stopped before the end (cut short by an error or `stop`). */
   private resumeCursor: string | undefined;
   /** Every item sent, so no catch-up sends one twice. */
-  private readonly sentIds = new Set<string>();
+  private readonly sentKeys = new Set<string>();
+  /** The newest turn, while it is still running: its tools keep their state (the others never finish). */
+  private runningTurnId: string | undefined;
   private stopped = false;
   private firstPass: Promise<void> | undefined;
   private readonly legacy: boolean;
@@ -89,16 +97,16 @@ export class HistoryReplay {
   async finish(client: AppServerClient): Promise<HistoryReplayed> {
     await this.firstPass;
     if (this.stopped) return this.sent;
-    if (this.lastItemId === undefined) {
+    if (this.lastKey === undefined) {
       // Nothing came before the resume (not indexed yet, an empty thread, an error): all of it now.
       try {
         await this.pages(client, undefined);
       } catch (err) {
-        if (!(err instanceof CodexRpcError) || this.lastItemId !== undefined) throw err;
+        if (!(err instanceof CodexRpcError) || this.lastKey !== undefined) throw err;
         // Older (legacy) rollouts may not page: read them whole.
         this.opts.log.info({ sessionId: this.opts.threadId, err: err.message }, "paging the history failed; reading the whole thread");
         const read = await client.call("thread/read", { threadId: this.opts.threadId, includeTurns: true }, threadReadResponseSchema);
-        await this.sendEntries(withIds(turnEntries(read.thread.turns ?? [], this.opts.replay)));
+        await this.sendEntries(withKeys(turnEntries(read.thread.turns ?? [], this.opts.replay)));
       }
       return this.sent;
     }
@@ -115,7 +123,10 @@ export class HistoryReplay {
 
   /** Pages from `cursor` to the end, each page requested while the one before is written. */
   private async pages(client: AppServerClient, cursor: string | undefined): Promise<void> {
+    // Asked beside the first page; not knowing it (an error) leaves every turn ended.
+    const running = this.legacy ? undefined : this.findRunningTurn(client).catch(() => undefined);
     let current = await this.page(client, cursor);
+    await running;
     for (;;) {
       const next = current.next !== undefined ? this.page(client, current.next) : undefined;
       // A failed write must not leave the prefetched page's rejection unobserved.
@@ -131,10 +142,21 @@ export class HistoryReplay {
     const at = cursor ? { cursor } : {};
     if (this.legacy) {
       const read = await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "full", sortDirection: "asc", limit: this.pageSize, ...at }, turnsPageSchema);
-      return { entries: withIds(turnEntries(read.data, this.opts.replay)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
+      return { entries: withKeys(turnEntries(read.data, this.opts.replay)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
     }
     const read = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "asc", limit: this.pageSize, ...at }, itemsPageSchema);
-    return { entries: read.data.map(storedEntry), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
+    return { entries: read.data.map((e) => this.storedEntry(e)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
+  }
+
+  /** Items come without their turn's status: the one turn that can still be running is asked for. */
+  private async findRunningTurn(client: AppServerClient): Promise<void> {
+    const newest = await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 }, newestTurnSchema);
+    const turn = newest.data[0];
+    this.runningTurnId = turn?.status === "inProgress" ? turn.id : undefined;
+  }
+
+  private storedEntry(entry: z.infer<typeof itemsPageSchema>["data"][number]): Entry {
+    return withKey({ item: entry.item, turnId: entry.turnId, turnEnded: entry.turnId !== this.runningTurnId });
   }
 
   /**
@@ -144,7 +166,8 @@ export class HistoryReplay {
    */
   private async newerItems(client: AppServerClient): Promise<void> {
     const newest = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "desc", limit: 1 }, itemsPageSchema);
-    if (newest.data[0] === undefined || this.sentIds.has(newest.data[0].item.id)) return;
+    const top = newest.data[0] && this.storedEntry(newest.data[0]);
+    if (top === undefined || (top.key !== undefined && this.sentKeys.has(top.key))) return;
     const newer: Entry[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < NEWER_ITEMS_PAGES; page++) {
@@ -153,8 +176,9 @@ export class HistoryReplay {
         { threadId: this.opts.threadId, sortDirection: "desc", limit: this.pageSize, ...(cursor ? { cursor } : {}) },
         itemsPageSchema,
       );
-      const known = read.data.findIndex((e) => e.item.id === this.lastItemId);
-      newer.push(...(known >= 0 ? read.data.slice(0, known) : read.data).map(storedEntry));
+      const entries = read.data.map((e) => this.storedEntry(e));
+      const known = entries.findIndex((e) => e.key === this.lastKey);
+      newer.push(...(known >= 0 ? entries.slice(0, known) : entries));
       cursor = read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined;
       if (known >= 0 || cursor === undefined) {
         if (known < 0) break;
@@ -169,28 +193,23 @@ export class HistoryReplay {
 
   private async sendEntries(all: Entry[]): Promise<void> {
     if (this.stopped) return;
-    const entries = all.filter((e) => e.id === undefined || !this.sentIds.has(e.id));
-    for (const e of entries) if (e.id !== undefined) this.sentIds.add(e.id);
+    const entries = all.filter((e) => e.key === undefined || !this.sentKeys.has(e.key));
+    for (const e of entries) if (e.key !== undefined) this.sentKeys.add(e.key);
     const updates = replayEntries(entries, this.opts.replay);
     await Promise.all(updates.map((update) => this.opts.send(update)));
     this.sent.items += entries.length;
     this.sent.updates += updates.length;
     this.sent.pages += 1;
-    const last = entries.findLast((e) => e.id !== undefined);
-    if (last) this.lastItemId = last.id;
+    const last = entries.findLast((e) => e.key !== undefined);
+    if (last) this.lastKey = last.key;
   }
 }
 
-/** An entry of `thread/items/list`: the session being loaded runs none of its turns here. */
-function storedEntry(entry: z.infer<typeof itemsPageSchema>["data"][number]): Entry {
-  return { item: entry.item, turnEnded: true, id: entry.item.id };
+function withKeys(entries: HistoryEntry[]): Entry[] {
+  return entries.map(withKey);
 }
 
-function withIds(entries: HistoryEntry[]): Entry[] {
-  return entries.map((e) => ({ ...e, id: idOf(e.item) }));
-}
-
-function idOf(item: unknown): string | undefined {
-  const id = typeof item === "object" && item !== null ? (item as { id?: unknown }).id : undefined;
-  return typeof id === "string" ? id : undefined;
+function withKey(entry: HistoryEntry): Entry {
+  const id = typeof entry.item === "object" && entry.item !== null ? (entry.item as { id?: unknown }).id : undefined;
+  return { ...entry, key: typeof id === "string" ? `${entry.turnId}\u0000${id}` : undefined };
 }

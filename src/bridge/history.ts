@@ -40,12 +40,8 @@ export type ReplayOptions = {
   display?: ClientDisplay;
 };
 
-/**
- * One stored item and whether its turn had ended: an item still in progress in an ended turn
- * never finished. `thread/items/list` gives items without their turn's status; a session being
- * loaded runs no turn in this process, so those are replayed as ended.
- */
-export type HistoryEntry = { item: unknown; turnEnded: boolean };
+/** One stored item, its turn, and whether that turn had ended (an item still in progress in an ended turn never finished). */
+export type HistoryEntry = { item: unknown; turnId: string; turnEnded: boolean };
 
 /** The updates that show `turns` (oldest first) to a client, in order. */
 export function replayTurns(turns: readonly unknown[], opts: ReplayOptions = {}): SessionUpdate[] {
@@ -62,7 +58,7 @@ export function turnEntries(turns: readonly unknown[], opts: ReplayOptions = {})
       continue;
     }
     const turnEnded = turn.data.status !== "inProgress";
-    for (const item of turn.data.items) entries.push({ item, turnEnded });
+    for (const item of turn.data.items) entries.push({ item, turnId: turn.data.id, turnEnded });
   }
   return entries;
 }

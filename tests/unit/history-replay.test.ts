@@ -131,13 +131,32 @@ describe("history replay", () => {
     expect(codex.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"asc"'))).toHaveLength(2);
   });
 
-  it("a tool left in progress in a stored item is shown as failed (no turn of a loaded session runs here)", async () => {
-    const doomed = { type: "commandExecution", id: "call_x", command: "sleep 100", cwd: "/ws", status: "inProgress", commandActions: [], aggregatedOutput: null, exitCode: null };
-    const codex = fakeCodex([{ id: "t1", status: "inProgress", items: [doomed] }]);
+  it("an item of an unexpected shape costs only itself; ids Codex reuses in another turn are both replayed", async () => {
+    const turns: Turn[] = [
+      { id: "t1", status: "completed", items: [{ type: "agentMessage", id: "same", text: "first" }, { type: "agentMessage", text: "no id" }] },
+      { id: "t2", status: "completed", items: [{ type: "agentMessage", id: "same", text: "second" }] },
+    ];
+    const skipped: string[] = [];
+    const sent: SessionUpdate[] = [];
+    const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: { onSkip: (reason) => skipped.push(reason) }, log: pino({ level: "silent" }), pageSize: 2 });
+    const codex = fakeCodex(turns);
+    history.start(Promise.resolve(codex.client));
+    await history.finish(codex.client);
+    expect(sent.map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : ""))).toEqual(["first", "second"]);
+    expect(skipped).toEqual(["item with an unexpected shape"]);
+  });
+
+  it("the tools of a turn still running (the newest, in progress) keep their state; older ones never finish", async () => {
+    const tool = (id: string) => ({ type: "commandExecution", id, command: "sleep 100", cwd: "/ws", status: "inProgress", commandActions: [], aggregatedOutput: null, exitCode: null });
+    const codex = fakeCodex([
+      { id: "t1", status: "interrupted", items: [tool("old")] },
+      { id: "t2", status: "inProgress", items: [tool("live")] },
+    ]);
     const sent: SessionUpdate[] = [];
     const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }) });
     history.start(Promise.resolve(codex.client));
     await history.finish(codex.client);
-    expect(sent.find((u) => u.sessionUpdate === "tool_call")).toMatchObject({ toolCallId: "call_x", status: "failed" });
+    const status = (id: string) => sent.flatMap((u) => (u.sessionUpdate === "tool_call" && u.toolCallId === id ? [u.status] : []))[0];
+    expect([status("old"), status("live")]).toEqual(["failed", "in_progress"]);
   });
 });
