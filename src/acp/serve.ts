@@ -44,10 +44,16 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   // The client closing our stdout (it quit mid-stream) is a normal end, like closing stdin.
   let outputClosed!: () => void;
   const outputGone = new Promise<void>((resolve) => (outputClosed = resolve));
-  const stdout = batchedStdout((err) => {
-    log.info({ code: err.code ?? err.message }, "the client closed its end of stdout; shutting down");
-    outputClosed();
-  });
+  const stdout = batchedStdout(
+    (err) => {
+      log.info({ code: err.code ?? err.message }, "the client closed its end of stdout; shutting down");
+      outputClosed();
+    },
+    (behind) => {
+      log.debug({ behind }, behind ? "the client is behind on our output; codex's output held" : "the client caught up; codex's output read again");
+      host.holdOutput(behind);
+    },
+  );
   const tooLong = (): void => {
     log.warn({ limit: MAX_MESSAGE_BYTES }, "a message from the client is over the size limit; refused");
     stdout.sendLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes` } }));

@@ -22,15 +22,20 @@ export type Stdout = {
  * event loop goes out in a single write (stdout pipes are synchronous on Linux; one syscall per
  * message cost a fifth of a stream's CPU). The bytes are the same: `JSON.stringify` and "\n".
  *
- * Memory is bounded by the reader: when a write is not taken at once (an asynchronous pipe
- * that is full, as on macOS), nothing more is accepted until it drains, so the SDK's writes wait
- * and what waits is the connection's own backlog, not ours. The client closing its end (EPIPE)
+ * Memory is bounded by the reader. When the pipe does not take a batch whole, nothing more is
+ * accepted until it drains (the SDK's writes wait in its queue) and `onBehind(true)` says the
+ * client is behind: the agent stops reading codex (src/codex/client.ts `holdOutput`), so codex
+ * waits on its own pipe instead of the messages made of its output piling up here;
+ * `onBehind(false)` once ours has drained. (A client that stopped reading for 3 s during a 100 MB command output grew the
+ * adapter by 221 MiB before.) The client closing its end (EPIPE)
  * is reported once through `onClosed`; what is queued then is dropped.
  */
-export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void): Stdout {
+export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, onBehind: (behind: boolean) => void = () => undefined): Stdout {
   let pending: string[] = [];
   let scheduled = false;
   let drained: Promise<void> | undefined;
+  let resolveDrained: (() => void) | undefined;
+  let behind = false;
   let closed = false;
   const decoder = new TextDecoder();
   // EPIPE (the reader is gone) arrives as an 'error' event: without a listener it would crash us.
@@ -38,6 +43,7 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void): S
     if (closed) return;
     closed = true;
     pending = [];
+    resolveDrained?.(); // nothing will drain now: writers must not wait for it
     onClosed(err);
   });
   const flush = (): void => {
@@ -46,8 +52,20 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void): S
     if (pending.length === 0) return;
     const text = pending.length === 1 ? pending[0]! : pending.join("");
     pending = [];
-    const ok = process.stdout.write(text);
-    if (!ok) drained = new Promise((resolve) => process.stdout.once("drain", () => ((drained = undefined), resolve())));
+    process.stdout.write(text);
+    // The pipe did not take it all at once: hold the writers until the stream says it drained.
+    if (process.stdout.writableNeedDrain && !drained) {
+      drained = new Promise<void>((resolve) => {
+        resolveDrained = () => {
+          drained = undefined;
+          resolveDrained = undefined;
+          if (behind) onBehind((behind = false));
+          resolve();
+        };
+        process.stdout.once("drain", resolveDrained);
+      });
+    }
+    if (drained && !behind) onBehind((behind = true));
   };
   const enqueue = (line: string): void => {
     if (closed) return;

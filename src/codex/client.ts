@@ -72,6 +72,7 @@ export class AppServerClient {
   private nextId = 1;
   private exitInfo: ExitInfo | undefined;
   private lastOutputAt = Date.now();
+  private outputHeld = false;
   /** Why we killed the child ourselves (it stopped answering), for the exit reason. */
   private killReason: string | undefined;
   private readonly deadlineMs: number;
@@ -166,9 +167,23 @@ export class AppServerClient {
     return this.pending.size;
   }
 
-  /** How long codex has printed nothing. */
+  /** How long codex has printed nothing (0 while its output is held: then it is not being read). */
   get silentForMs(): number {
-    return Date.now() - this.lastOutputAt;
+    return this.outputHeld ? 0 : Date.now() - this.lastOutputAt;
+  }
+
+  /**
+   * Stops (or resumes) reading codex's output, while the ACP client reads ours too slowly: codex
+   * then waits on its own pipe, instead of everything it says piling up here.
+   */
+  holdOutput(held: boolean): void {
+    if (held === this.outputHeld) return;
+    this.outputHeld = held;
+    if (held) this.child.stdout?.pause();
+    else {
+      this.lastOutputAt = Date.now();
+      this.child.stdout?.resume();
+    }
   }
 
   /**

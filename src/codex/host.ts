@@ -35,6 +35,7 @@ export class CodexHost {
   private catalog: Promise<DerivedCatalog> | undefined;
   private watchdog: NodeJS.Timeout | undefined;
   private probing = false;
+  private outputHeld = false;
   private home: string | undefined;
   /** Listeners that follow codex's notifications across restarts. */
   private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
@@ -85,6 +86,7 @@ export class CodexHost {
     // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
     ready.catch(() => undefined);
     this.current = { client, ready, generation, startedAt, initialized: false };
+    if (this.outputHeld) client.holdOutput(true);
     client.onNotification((method, params) => {
       for (const listener of this.notificationListeners) listener(method, params);
     });
@@ -130,6 +132,12 @@ export class CodexHost {
     if (!this.current || !this.current.client.alive) this.start();
     if (this.startError || !this.current) throw this.startError ?? new Error("codex could not be started");
     return this.current.ready;
+  }
+
+  /** Holds codex's output while the ACP client is behind on ours (this child and any later one). */
+  holdOutput(held: boolean): void {
+    this.outputHeld = held;
+    this.current?.client.holdOutput(held);
   }
 
   /** Tells the watchdog when a running turn waits on codex (then silence is suspicious). */

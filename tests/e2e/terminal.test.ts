@@ -87,3 +87,35 @@ it("a 100 MB output streams through with the adapter's memory bounded", async ()
   expect(streamed).toBeGreaterThan(50_000_000);
   expect(peak - before).toBeLessThan(128);
 }, 120_000);
+
+it("a client that stops reading for 3 s during a 100 MB output: the adapter holds its memory, and everything arrives after", async () => {
+  adapter = await startAdapter();
+  const cmd = "for i in $(seq 1 100); do head -c 1000000 /dev/zero | tr '\\0' 'x'; echo; sleep 0.02; done";
+  adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd, yield_time_ms: 60000 }, { callId: "big" })] }, textResponse("done"));
+  await adapter.initialize(TERMINALS);
+  const { sessionId } = await adapter.newSession();
+  const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${adapter!.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const before = await rss();
+  let peak = before;
+  const timer = setInterval(() => void rss().then((r) => (peak = Math.max(peak, r)), () => undefined), 50);
+  const streamedNow = () => adapter!.updatesOf(sessionId).reduce((n, u) => n + (metaOf(u).terminal_output?.data.length ?? 0), 0);
+  // Once the output is flowing, the client stops reading its end of the pipe for 3 s.
+  const stalled = (async () => {
+    while (streamedNow() < 5_000_000) await new Promise((r) => setTimeout(r, 20));
+    adapter!.child.stdout!.pause();
+    await new Promise((r) => setTimeout(r, 3000));
+    adapter!.child.stdout!.resume();
+  })();
+  try {
+    expect((await adapter.prompt(sessionId, "print a lot")).stopReason).toBe("end_turn");
+    await stalled;
+  } finally {
+    clearInterval(timer);
+  }
+  const streamed = streamedNow();
+  process.stderr.write(`[measure] terminal, client stalled 3 s: ${streamed} characters streamed; adapter RSS ${before.toFixed(1)} -> peak ${peak.toFixed(1)} MiB\n`);
+  expect(streamed).toBeGreaterThan(50_000_000);
+  // While the client is behind, codex's output is not read (src/acp/stdout.ts): what codex says
+  // in those 3 s waits in its pipe. Before, it piled up here as queued messages: +221 MiB.
+  expect(peak - before).toBeLessThan(48);
+}, 120_000);
