@@ -95,10 +95,10 @@ main(process.argv.slice(2)).then(
 );
 
 /**
- * Node 22.8+ keeps V8's compiled code of the modules loaded after this call on disk and reuses it
- * at the next start (measured on Node 22.23: spawn -> initialize 176-179 -> 166-169 ms). Older
- * Node has no such API: nothing happens. In this user's private cache directory (not Node's default, a shared
- * temp directory). NODE_DISABLE_COMPILE_CACHE=1 turns it off, as for any Node program.
+ * Node 22.8+ keeps V8's compiled code of the modules loaded after this call on disk and reuses
+ * it at the next start (measured on Node 22.23: spawn -> initialize 176-179 -> 166-169 ms); older
+ * Node has no such API, and nothing happens. Kept in this user's private cache directory, not
+ * Node's default (a shared temp directory). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
 function enableCompileCache(): void {
   const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
