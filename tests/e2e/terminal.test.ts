@@ -64,23 +64,35 @@ it("history replays a command as a terminal with its output and exit", async () 
   expect(metaOf(replayed[1]!)).toEqual({ terminal_output: { terminal_id: "t1", data: "from history\n" }, terminal_exit: { terminal_id: "t1", exit_code: 0, signal: null } });
 });
 
-it("a 100 MB output streams through with the adapter's memory bounded", async () => {
+/**
+ * Runs a command that prints 100 lines of 1 MB, paced so that Codex streams them (it streams up
+ * to 10,000 chunks), sampling the adapter's RSS; `meanwhile` runs beside it with the characters
+ * streamed so far.
+ */
+async function hundredMegabytes(meanwhile?: (streamed: () => number) => Promise<void>): Promise<{ streamed: number; before: number; peak: number }> {
   adapter = await startAdapter();
-  // 100 lines of 1 MB, paced so that Codex streams them (it streams up to 10,000 chunks).
   const cmd = "for i in $(seq 1 100); do head -c 1000000 /dev/zero | tr '\\0' 'x'; echo; sleep 0.02; done";
   adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd, yield_time_ms: 60000 }, { callId: "big" })] }, textResponse("done"));
   await adapter.initialize(TERMINALS);
   const { sessionId } = await adapter.newSession();
-  const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${adapter!.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const a = adapter;
+  const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${a.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+  const streamed = () => a.updatesOf(sessionId).reduce((n, u) => n + (metaOf(u).terminal_output?.data.length ?? 0), 0);
   const before = await rss();
   let peak = before;
   const timer = setInterval(() => void rss().then((r) => (peak = Math.max(peak, r)), () => undefined), 50);
   try {
-    expect((await adapter.prompt(sessionId, "print a lot")).stopReason).toBe("end_turn");
+    const side = meanwhile?.(streamed);
+    expect((await a.prompt(sessionId, "print a lot")).stopReason).toBe("end_turn");
+    await side;
   } finally {
     clearInterval(timer);
   }
-  const streamed = adapter.updatesOf(sessionId).reduce((n, u) => n + (metaOf(u).terminal_output?.data.length ?? 0), 0);
+  return { streamed: streamed(), before, peak };
+}
+
+it("a 100 MB output streams through with the adapter's memory bounded", async () => {
+  const { streamed, before, peak } = await hundredMegabytes();
   process.stderr.write(`[measure] terminal: ${streamed} characters streamed; adapter RSS ${before.toFixed(1)} -> peak ${peak.toFixed(1)} MiB\n`);
   // Each chunk goes out as it comes (nothing accumulates): the peak is the heap's churn, far
   // below the text streamed (held, it would take twice its size as JS strings).
@@ -89,30 +101,13 @@ it("a 100 MB output streams through with the adapter's memory bounded", async ()
 }, 120_000);
 
 it("a client that stops reading for 3 s during a 100 MB output: the adapter holds its memory, and everything arrives after", async () => {
-  adapter = await startAdapter();
-  const cmd = "for i in $(seq 1 100); do head -c 1000000 /dev/zero | tr '\\0' 'x'; echo; sleep 0.02; done";
-  adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd, yield_time_ms: 60000 }, { callId: "big" })] }, textResponse("done"));
-  await adapter.initialize(TERMINALS);
-  const { sessionId } = await adapter.newSession();
-  const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${adapter!.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
-  const before = await rss();
-  let peak = before;
-  const timer = setInterval(() => void rss().then((r) => (peak = Math.max(peak, r)), () => undefined), 50);
-  const streamedNow = () => adapter!.updatesOf(sessionId).reduce((n, u) => n + (metaOf(u).terminal_output?.data.length ?? 0), 0);
   // Once the output is flowing, the client stops reading its end of the pipe for 3 s.
-  const stalled = (async () => {
+  const { streamed, before, peak } = await hundredMegabytes(async (streamedNow) => {
     while (streamedNow() < 5_000_000) await new Promise((r) => setTimeout(r, 20));
     adapter!.child.stdout!.pause();
     await new Promise((r) => setTimeout(r, 3000));
     adapter!.child.stdout!.resume();
-  })();
-  try {
-    expect((await adapter.prompt(sessionId, "print a lot")).stopReason).toBe("end_turn");
-    await stalled;
-  } finally {
-    clearInterval(timer);
-  }
-  const streamed = streamedNow();
+  });
   process.stderr.write(`[measure] terminal, client stalled 3 s: ${streamed} characters streamed; adapter RSS ${before.toFixed(1)} -> peak ${peak.toFixed(1)} MiB\n`);
   expect(streamed).toBeGreaterThan(50_000_000);
   // While the client is behind, codex's output is not read (src/acp/stdout.ts): what codex says
