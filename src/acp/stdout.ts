@@ -19,15 +19,15 @@ export type Stdout = {
  * chain and a writer lock: those small buffers are C allocations, and under a stream of
  * thousands of updates the ones that outlived a young-generation GC stayed until a full one,
  * growing the C heap by ~1.5 MiB per 5,000-delta turn. Every message queued in one turn of the
- * event loop goes out in a single write (stdout pipes are synchronous on Linux; one syscall per
- * message cost a fifth of a stream's CPU). The bytes are the same: `JSON.stringify` and "\n".
+ * event loop goes out in a single write (one syscall per message cost a fifth of a stream's
+ * CPU). The bytes are the same: `JSON.stringify` and "\n".
  *
  * Memory is bounded by the reader. When the pipe does not take a batch whole, nothing more is
  * accepted until it drains (the SDK's writes wait in its queue) and `onBehind(true)` says the
  * client is behind: the agent stops reading codex (src/codex/client.ts `holdOutput`), so codex
  * waits on its own pipe instead of the messages made of its output piling up here;
- * `onBehind(false)` once ours has drained. (A client that stopped reading for 3 s during a 100 MB command output grew the
- * adapter by 221 MiB before.) The client closing its end (EPIPE)
+ * `onBehind(false)` once ours has drained. (A client that stopped reading for 3 s during a
+ * 100 MB command output grew the adapter by 221 MiB before.) The client closing its end (EPIPE)
  * is reported once through `onClosed`; what is queued then is dropped.
  */
 export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, onBehind: (behind: boolean) => void = () => undefined): Stdout {
