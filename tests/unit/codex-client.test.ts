@@ -55,6 +55,20 @@ describe("AppServerClient", () => {
     await expect(client.request("ping", {})).resolves.toEqual({ ok: true });
   });
 
+  it("holds codex's output while told to (nothing read, never counted as silence), then reads on in order", async () => {
+    const client = new AppServerClient(fakeChild(Array.from({ length: 30 }, (_, i) => JSON.stringify({ method: "tick", params: { n: i } }))), log);
+    clients.push(client);
+    const seen: number[] = [];
+    client.onNotification((_method, params) => seen.push((params as { n: number }).n));
+    client.holdOutput(true);
+    await new Promise((r) => setTimeout(r, 400)); // the child printed everything meanwhile
+    expect(seen).toEqual([]);
+    expect(client.silentForMs).toBe(0);
+    client.holdOutput(false);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+
   it("fails pending calls with the exit reason when the child dies", async () => {
     const child = spawn(process.execPath, ["-e", "setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50)"], { stdio: ["pipe", "pipe", "pipe"] });
     const client = new AppServerClient(child, log);
