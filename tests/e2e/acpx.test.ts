@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCodexHome, startFakeModel, textResponse, toolCall, type FakeModel } from "../../src/fake-model/index.js";
+import { createCodexHome, startFakeModel, textResponse, toolCall, type CodexHome, type FakeModel } from "../../src/fake-model/index.js";
 import { DIST_BIN } from "../support/adapter.js";
 
 const run = promisify(execFile);
@@ -16,10 +16,11 @@ let fake: FakeModel;
 let workspace: string;
 let env: NodeJS.ProcessEnv;
 const cleanup: string[] = [];
+let home: CodexHome | undefined;
 
 beforeEach(async () => {
   fake = await startFakeModel([]);
-  const home = await createCodexHome({ modelUrl: fake.url });
+  home = await createCodexHome({ modelUrl: fake.url });
   workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-acpx-ws-")));
   const acpxHome = await mkdtemp(path.join(os.tmpdir(), "cca-acpx-home-"));
   cleanup.push(workspace, acpxHome);
@@ -29,6 +30,8 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await fake.close();
+  await home?.cleanup();
+  home = undefined;
   for (const d of cleanup.splice(0)) await rm(d, { recursive: true, force: true });
 });
 

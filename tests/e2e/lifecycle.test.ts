@@ -1,6 +1,6 @@
 // Issue 5: sessions that last. Real codex, fake model, SDK client; two adapter processes
 // sharing one CODEX_HOME stand for "closed the editor and came back".
-import { mkdtemp, mkdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { mkdtemp, mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -20,6 +20,8 @@ let fake: FakeModel;
 let home: CodexHome;
 let workspace: string;
 const adapters: Adapter[] = [];
+/** Folders a test made besides the workspace, removed after it. */
+const dirs: string[] = [];
 
 beforeEach(async () => {
   fake = await startFakeModel([]);
@@ -31,6 +33,7 @@ afterEach(async () => {
   for (const a of adapters.splice(0)) await a.close();
   await fake.close();
   await home.cleanup();
+  for (const d of [workspace, ...dirs.splice(0)]) await rm(d, { recursive: true, force: true });
 });
 
 async function adapter(opts: Partial<AdapterOptions> = {}): Promise<Adapter> {
@@ -143,6 +146,7 @@ describe("session/load, list, resume, close", () => {
 
     // The editor reopens it from another folder: the request's cwd wins.
     const moved = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-life-moved-")));
+    dirs.push(moved);
     const second = await adapter();
     await second.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: moved });
     expect(second.updatesOf(sessionId).filter((u) => HISTORY.has(u.sessionUpdate))).toEqual([]);
@@ -205,6 +209,7 @@ describe("session/load, list, resume, close", () => {
 
   it("lists page by page with a cursor, newest first, and filters by cwd", async () => {
     const other = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-life-other-")));
+    dirs.push(other);
     await mkdir(other, { recursive: true });
     const a = await adapter({ env: { CODEX_ACP_SESSION_LIST_PAGE_SIZE: "2" } });
     const made: string[] = [];

@@ -2,7 +2,7 @@
 // read from Codex page by page and streamed (src/acp/history-replay.ts); across page boundaries
 // every turn arrives once, in order, with its user and agent text complete, and every command's
 // output is capped with a visible note. The size figures (hundreds of MB) are in `npm run bench`.
-import { mkdtemp, readFile, realpath, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -37,6 +37,7 @@ afterAll(async () => {
   await adapter?.close();
   await fake?.close();
   await home?.cleanup();
+  if (workspace) await rm(workspace, { recursive: true, force: true });
 });
 
 const textOf = (u: acp.SessionUpdate): string => ("content" in u && u.content && !Array.isArray(u.content) && u.content.type === "text" ? u.content.text : "");

@@ -1,7 +1,7 @@
 // Issue 4: MCP servers given in session/new are forwarded to Codex; their tools are called by
 // the model and the results reach the client as tool calls with a sensible kind.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
@@ -11,9 +11,12 @@ import { toolCall, type ScriptedResponse } from "../support/fake-model.js";
 const SERVER = path.resolve(import.meta.dirname, "../support/stdio-mcp-server.mjs");
 
 let adapter: Adapter | undefined;
+let logDir: string | undefined;
 afterEach(async () => {
   await adapter?.close();
   adapter = undefined;
+  if (logDir) await rm(logDir, { recursive: true, force: true });
+  logDir = undefined;
 });
 
 const done: ScriptedResponse = { items: [{ type: "message", text: "done" }] };
@@ -22,7 +25,8 @@ async function start(responses: ScriptedResponse[], answer = "allow_once") {
   const { asked, setupClient } = answerPermissions(answer);
   adapter = await startAdapter({ responses, setupClient });
   await adapter.initialize();
-  const log = path.join(await mkdtemp(path.join(os.tmpdir(), "cca-mcp-")), "calls.jsonl");
+  logDir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
+  const log = path.join(logDir, "calls.jsonl");
   const session = await adapter.newSession(undefined, {
     // A name Codex would not accept as is: made safe ([a-zA-Z0-9_-]) -> "test_notes".
     mcpServers: [{ name: "test notes!", command: process.execPath, args: [SERVER], env: [{ name: "MCP_CALL_LOG", value: log }] }],

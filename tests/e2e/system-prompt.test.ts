@@ -3,6 +3,9 @@
 // instructions; a mode or content block the agent does not support is -32602 and opens nothing.
 // Checked in what the model receives (the fake model's recorded requests). Sent as raw JSON-RPC:
 // the stable client SDK would drop the unstable field.
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { startFakeModel, textResponse } from "../support/fake-model.js";
@@ -37,8 +40,10 @@ describe("a client's system prompt", () => {
   it("append: the model gets it with Codex's own instructions; the thread keeps it after a load", async () => {
     const fake = await startFakeModel([textResponse("oui"), textResponse("encore"), textResponse("toujours")]);
     const home = await createCodexHome({ modelUrl: fake.url });
+    // The workspace outlives the first adapter (the second one loads the session from it).
+    const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-sp-")));
     try {
-    adapter = await startAdapter({ fake, home });
+    adapter = await startAdapter({ fake, home, workspace });
     await adapter.initialize();
     const opened = await raw(adapter, "session/new", { cwd: adapter.workspace, mcpServers: [], systemPrompt: { mode: "append", content: [{ type: "text", text: "Always answer in French." }] } });
     const sessionId = (opened.result as { sessionId: string }).sessionId;
@@ -51,7 +56,6 @@ describe("a client's system prompt", () => {
     // instructions the thread was started with: Codex stores them with its history. Checked, accepted.
     const forked = await raw(adapter, "session/fork", { sessionId, cwd: adapter.workspace, mcpServers: [], systemPrompt: { mode: "append", content: [{ type: "text", text: "Be brief." }] } });
     expect(forked.error).toBeUndefined();
-    const workspace = adapter.workspace;
     await adapter.close();
     adapter = await startAdapter({ fake, home, workspace });
     await adapter.initialize();
@@ -71,6 +75,7 @@ describe("a client's system prompt", () => {
       adapter = undefined;
       await fake.close();
       await home.cleanup();
+      await rm(workspace, { recursive: true, force: true });
     }
   });
 

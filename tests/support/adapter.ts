@@ -3,7 +3,7 @@
 // from @agentclientprotocol/sdk. Every stdout line is also kept raw, so tests can
 // check that stdout carries nothing but JSON-RPC.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, realpath } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
@@ -163,6 +163,7 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
       clearTimeout(timer);
       if (!opts.fake) await fake.close();
       if (!opts.home) await home.cleanup();
+      if (!opts.workspace) await rm(workspace, { recursive: true, force: true });
     },
   };
   return adapter;
