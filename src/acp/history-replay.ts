@@ -70,6 +70,8 @@ export class HistoryReplay {
   private readonly sentKeys = new Set<string>();
   /** The newest turn, while it is still running: its tools keep their state (the others never finish). */
   private runningTurnId: string | undefined;
+  /** Asked once, beside the first page any pass reads. */
+  private runningTurnAsked: Promise<void> | undefined;
   private stopped = false;
   private firstPass: Promise<void> | undefined;
   private readonly legacy: boolean;
@@ -123,10 +125,10 @@ export class HistoryReplay {
 
   /** Pages from `cursor` to the end, each page requested while the one before is written. */
   private async pages(client: AppServerClient, cursor: string | undefined): Promise<void> {
-    // Asked beside the first page; not knowing it (an error) leaves every turn ended.
-    const running = this.legacy ? undefined : this.findRunningTurn(client).catch(() => undefined);
+    // Not knowing it (an error) leaves every turn ended.
+    if (!this.legacy) this.runningTurnAsked ??= this.findRunningTurn(client).catch(() => undefined);
     let current = await this.page(client, cursor);
-    await running;
+    await this.runningTurnAsked;
     for (;;) {
       const next = current.next !== undefined ? this.page(client, current.next) : undefined;
       // A failed write must not leave the prefetched page's rejection unobserved.

@@ -33,9 +33,9 @@ export type Stdout = {
 export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, onBehind: (behind: boolean) => void = () => undefined): Stdout {
   let pending: string[] = [];
   let scheduled = false;
+  // Set while the pipe has not taken everything written (the client is behind).
   let drained: Promise<void> | undefined;
   let resolveDrained: (() => void) | undefined;
-  let behind = false;
   let closed = false;
   const decoder = new TextDecoder();
   // EPIPE (the reader is gone) arrives as an 'error' event: without a listener it would crash us.
@@ -52,6 +52,7 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
     if (pending.length === 0) return;
     const text = pending.length === 1 ? pending[0]! : pending.join("");
     pending = [];
+    // The one place ACP reaches stdout (the protocol itself; logs go through pino to stderr).
     process.stdout.write(text);
     // The pipe did not take it all at once: hold the writers until the stream says it drained.
     if (process.stdout.writableNeedDrain && !drained) {
@@ -59,13 +60,13 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
         resolveDrained = () => {
           drained = undefined;
           resolveDrained = undefined;
-          if (behind) onBehind((behind = false));
+          onBehind(false);
           resolve();
         };
         process.stdout.once("drain", resolveDrained);
       });
+      onBehind(true);
     }
-    if (drained && !behind) onBehind((behind = true));
   };
   const enqueue = (line: string): void => {
     if (closed) return;
