@@ -34,6 +34,12 @@ await build({
   platform: "node",
   target: "node20",
   sourcemap: "linked",
+  // Whitespace and comments out, names kept (stack traces stay readable): 1.6 -> 1.2 MB of source
+  // that V8 scans at each start and keeps in the heap. Measured (.bench, medians of 15): spawn ->
+  // initialize 184 -> 177 ms, RSS 68.0 -> 66.7 MB. Also drops the one non-Latin-1 character (an
+  // em dash in a zod comment) that made a 390 KB chunk a two-byte string (780 KB of heap).
+  minifyWhitespace: true,
+  minifySyntax: true,
   // The codex binary is located on disk at run time, never bundled.
   external: ["@openai/codex"],
   plugins: [zodEnglishOnly],
