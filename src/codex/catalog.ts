@@ -25,7 +25,8 @@ const REFRESH_DELAY_MS = 3_000;
 /** How long `codex debug models` may take (it may refresh a remote list) before the bundled catalog is used. */
 const DEBUG_MODELS_TIMEOUT_MS = 8_000;
 
-export type DerivedCatalog = { path: string; slugs: string[]; source: "in-effect" | "bundled"; dispose(): Promise<void> };
+/** `cached`: linked from the last launch's copy (derived again in the background), not derived now. */
+export type DerivedCatalog = { path: string; cached: boolean; source: "in-effect" | "bundled"; dispose(): Promise<void> };
 
 /** The `-c`/`--enable`/`--disable` arguments of the app-server's arguments (what `debug models` also takes). */
 export function configOverrides(args: readonly string[]): string[] {
@@ -93,7 +94,7 @@ async function replaceFile(file: string, content: string): Promise<void> {
  * network can still change it, so each launch re-derives in the background and updates both the
  * cache and this process's copy. Kept in a directory only this user can use (checked, not assumed).
  */
-async function catalogCache(command: CodexCommand, overrides: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export async function catalogCacheFile(command: CodexCommand, overrides: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
   try {
     const home = env.CODEX_HOME ?? path.join(os.homedir(), ".codex");
     const [bin, config] = await Promise.all([fs.stat(command.file), fs.stat(path.join(home, "config.toml")).catch(() => undefined)]);
@@ -128,7 +129,7 @@ export async function deriveCatalogWithoutNativePatch(opts: {
 
 async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logger }, overrides: string[], env: NodeJS.ProcessEnv): Promise<DerivedCatalog> {
   const file = path.join(dir, "models.json");
-  const cacheFile = await catalogCache(opts.command, overrides, env);
+  const cacheFile = await catalogCacheFile(opts.command, overrides, env);
   const derive = async (): Promise<{ json: string; slugs: string[]; source: DerivedCatalog["source"] }> => {
     const { raw, source } = await catalogInEffect(opts.command, overrides, env, opts.log);
     const derived = withoutNativePatch(raw);
@@ -138,47 +139,47 @@ async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logg
     }
     return { ...derived, source };
   };
-  const cached = cacheFile ? await fs.readFile(cacheFile, "utf8").catch(() => undefined) : undefined;
-  let slugs: string[] | undefined;
-  let refresh: NodeJS.Timeout | undefined;
-  if (cached) {
-    try {
-      slugs = catalogSchema.parse(JSON.parse(cached)).models.map((m) => m.slug);
-      // A hard link, not a copy (writing 0.8 MB sat on the first session/new): the same file,
-      // kept alive under this name if the cache entry is pruned or replaced meanwhile.
-      await fs.link(cacheFile!, file).catch(() => fs.writeFile(file, cached, { mode: 0o600 }));
-      // Still derived, once start-up is over (a process spawned now would compete with codex's
-      // own start and the first session/new): a changed catalog serves the threads after it.
-      refresh = setTimeout(() => void refreshCopy(file, cached, derive, opts.log), REFRESH_DELAY_MS);
-      refresh.unref();
-    } catch {
-      slugs = undefined; // unreadable: derive now
-    }
-  }
-  let source: DerivedCatalog["source"] = "in-effect";
-  if (!slugs) {
-    const derived = await derive();
-    await fs.writeFile(file, derived.json, { mode: 0o600 });
-    slugs = derived.slugs;
-    source = derived.source;
-  }
-  opts.log.debug({ file, source, models: slugs.length, cached: Boolean(cached) }, "model catalog without the native apply_patch written");
-  return {
-    path: file,
-    slugs,
-    source,
-    dispose: () => {
-      clearTimeout(refresh);
-      return fs.rm(dir, { recursive: true, force: true });
-    },
+  const dispose = (refresh?: NodeJS.Timeout) => (): Promise<void> => {
+    clearTimeout(refresh);
+    return fs.rm(dir, { recursive: true, force: true });
   };
+  if (cacheFile && (await linkedCopy(cacheFile, file))) {
+    // Linked, not read: reading and parsing 0.1-0.8 MB sat on the first session/new (~10 ms on the
+    // busy first event loop). The copy was written whole by us (renamed into place); one damaged
+    // some other way fails codex's thread/start with a clear message until the refresh mends it.
+    // That refresh derives again once start-up is over (a process spawned now would compete with
+    // codex's own start): a changed catalog serves the threads after it.
+    const refresh = setTimeout(() => void refreshCopy(file, derive, opts.log), REFRESH_DELAY_MS);
+    refresh.unref();
+    opts.log.debug({ file }, "model catalog without the native apply_patch linked from the cache");
+    return { path: file, cached: true, source: "in-effect", dispose: dispose(refresh) };
+  }
+  const derived = await derive();
+  await fs.writeFile(file, derived.json, { mode: 0o600 });
+  opts.log.debug({ file, source: derived.source, models: derived.slugs.length }, "model catalog without the native apply_patch written");
+  return { path: file, cached: false, source: derived.source, dispose: dispose() };
 }
 
-/** Derives the catalog again and puts it in `file` when it differs from what was cached. */
-async function refreshCopy(file: string, cached: string, derive: () => Promise<{ json: string; slugs: string[] }>, log: Logger): Promise<void> {
+/**
+ * Puts the cached catalog at `file`: a hard link (the same file, kept alive under this name if the
+ * cache entry is pruned or replaced meanwhile), else a copy. False when there is none to use: no
+ * entry, or an empty one (what a crash between write and rename can leave).
+ */
+async function linkedCopy(cacheFile: string, file: string): Promise<boolean> {
+  try {
+    if ((await fs.stat(cacheFile)).size === 0) return false;
+    await fs.link(cacheFile, file).catch(() => fs.copyFile(cacheFile, file));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Derives the catalog again and puts it in `file` when it differs from (or is a damaged) cached copy. */
+async function refreshCopy(file: string, derive: () => Promise<{ json: string; slugs: string[] }>, log: Logger): Promise<void> {
   try {
     const derived = await derive();
-    if (derived.json === cached) return;
+    if (derived.json === (await fs.readFile(file, "utf8").catch(() => undefined))) return;
     await replaceFile(file, derived.json);
     log.info({ models: derived.slugs.length }, "the model catalog changed since the last launch; updated");
   } catch {

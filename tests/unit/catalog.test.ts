@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { configOverrides, deriveCatalogWithoutNativePatch, locateCodex } from "../../src/codex/index.js";
-import { pruneCatalogCache } from "../../src/codex/catalog.js";
+import { catalogCacheFile, pruneCatalogCache } from "../../src/codex/catalog.js";
 
 const log = pino({ level: "silent" });
 let home: string;
@@ -17,6 +17,14 @@ afterAll(() => rm(home, { recursive: true, force: true }));
 const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, CODEX_HOME: home, HOME: home });
 
 type Catalog = { models: Array<Record<string, unknown> & { slug: string }> };
+const slugsIn = async (file: string): Promise<string[]> => (JSON.parse(await readFile(file, "utf8")) as Catalog).models.map((m) => m.slug);
+const untilSlugs = async (file: string, slugs: string[]): Promise<void> => {
+  const until = Date.now() + 15_000;
+  while (JSON.stringify(await slugsIn(file).catch(() => undefined)) !== JSON.stringify(slugs)) {
+    if (Date.now() > until) throw new Error(`the background refresh never wrote ${slugs.join(", ")} into ${file}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
 
 describe("the catalog without the native apply_patch", () => {
   it("keeps every bundled model and field, with apply_patch_tool_type null", async () => {
@@ -24,8 +32,7 @@ describe("the catalog without the native apply_patch", () => {
     try {
       const catalog = JSON.parse(await readFile(derived.path, "utf8")) as Catalog;
       expect(derived.source).toBe("in-effect");
-      expect(catalog.models.map((m) => m.slug)).toEqual(derived.slugs);
-      expect(derived.slugs).toContain("gpt-5.5");
+      expect(catalog.models.map((m) => m.slug)).toContain("gpt-5.5");
       for (const m of catalog.models) expect(m.apply_patch_tool_type).toBeNull();
       const gpt = catalog.models.find((m) => m.slug === "gpt-5.5")!;
       expect(gpt.base_instructions).toEqual(expect.any(String));
@@ -43,7 +50,7 @@ describe("the catalog without the native apply_patch", () => {
     await writeFile(own, JSON.stringify({ models: [{ ...base.models[0]!, slug: "my-model", apply_patch_tool_type: "freeform" }] }));
     const derived = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: ["-c", `model_catalog_json=${JSON.stringify(own)}`, "--listen", "x"], env: env(), log });
     try {
-      expect(derived.slugs).toEqual(["my-model"]);
+      expect(await slugsIn(derived.path)).toEqual(["my-model"]);
       expect((JSON.parse(await readFile(derived.path, "utf8")) as Catalog).models[0]?.apply_patch_tool_type).toBeNull();
     } finally {
       await derived.dispose();
@@ -62,20 +69,44 @@ describe("the catalog without the native apply_patch", () => {
     try {
       await write("first");
       const one = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
-      expect(one.slugs).toEqual(["first"]);
+      expect(one.cached).toBe(false);
+      expect(await slugsIn(one.path)).toEqual(["first"]);
       await one.dispose();
       // The catalog changes where the cache key cannot see it (a model list Codex refreshed).
       await write("second");
       const two = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
-      expect(two.slugs).toEqual(["first"]); // at once, from the cache
-      const until = Date.now() + 15_000;
-      while (!(await readFile(two.path, "utf8")).includes('"second"')) {
-        if (Date.now() > until) throw new Error("the background refresh never updated the catalog");
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      expect(two.cached).toBe(true);
+      expect(await slugsIn(two.path)).toEqual(["first"]); // at once, from the cache
+      await untilSlugs(two.path, ["second"]);
       await two.dispose();
       const three = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
-      expect(three.slugs).toEqual(["second"]);
+      expect(await slugsIn(three.path)).toEqual(["second"]);
+      await three.dispose();
+    } finally {
+      await rm(ownHome, { recursive: true, force: true });
+    }
+  });
+
+  it("a cache entry left empty (a crash before the data reached the disk) is not used; a damaged one is mended in the background", async () => {
+    const ownHome = await mkdtemp(path.join(os.tmpdir(), "cca-catalog-bad-"));
+    const ownEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, CODEX_HOME: ownHome, HOME: ownHome });
+    try {
+      const one = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
+      const slugs = await slugsIn(one.path);
+      await one.dispose();
+      const entry = (await catalogCacheFile(locateCodex(), [], ownEnv()))!;
+      expect(await slugsIn(entry)).toEqual(slugs);
+      await writeFile(entry, "");
+      const two = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
+      expect(two.cached).toBe(false); // derived again, at once
+      expect(await slugsIn(two.path)).toEqual(slugs);
+      expect(await slugsIn(entry)).toEqual(slugs);
+      await two.dispose();
+      await writeFile(entry, '{"models":[{"slug":"broken"'); // cut short
+      const three = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
+      expect(three.cached).toBe(true);
+      await untilSlugs(three.path, slugs);
+      await untilSlugs(entry, slugs);
       await three.dispose();
     } finally {
       await rm(ownHome, { recursive: true, force: true });
