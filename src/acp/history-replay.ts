@@ -70,6 +70,8 @@ export class HistoryReplay {
   private readonly sentKeys = new Set<string>();
   /** The newest turn, while it is still running: its tools keep their state (the others never finish). */
   private runningTurnId: string | undefined;
+  /** The newest turn: only its commands replay as terminal cards. */
+  private newestTurnId: string | undefined;
   /** Asked once, beside the first page any pass reads. */
   private runningTurnAsked: Promise<void> | undefined;
   private stopped = false;
@@ -128,7 +130,6 @@ export class HistoryReplay {
     // Not knowing it (an error) leaves every turn ended.
     if (!this.legacy) this.runningTurnAsked ??= this.findRunningTurn(client).catch(() => undefined);
     let current = await this.page(client, cursor);
-    await this.runningTurnAsked;
     for (;;) {
       const next = current.next !== undefined ? this.page(client, current.next) : undefined;
       // A failed write must not leave the prefetched page's rejection unobserved.
@@ -144,21 +145,26 @@ export class HistoryReplay {
     const at = cursor ? { cursor } : {};
     if (this.legacy) {
       const read = await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "full", sortDirection: "asc", limit: this.pageSize, ...at }, turnsPageSchema);
-      return { entries: withKeys(turnEntries(read.data, this.opts.replay)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
+      const next = read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined;
+      // A last page that is full has a cursor to an empty one: its commands replay as text.
+      return { entries: withKeys(turnEntries(read.data, this.opts.replay, next === undefined)), next };
     }
     const read = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "asc", limit: this.pageSize, ...at }, itemsPageSchema);
+    // The newest turn decides what an entry is: its answer may come after this page's.
+    await this.runningTurnAsked;
     return { entries: read.data.map((e) => this.storedEntry(e)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
   }
 
-  /** Items come without their turn's status: the one turn that can still be running is asked for. */
+  /** Items come without their turn's status: the newest turn (the one that can still be running) is asked for. */
   private async findRunningTurn(client: AppServerClient): Promise<void> {
     const newest = await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 }, newestTurnSchema);
     const turn = newest.data[0];
+    this.newestTurnId = turn?.id;
     this.runningTurnId = turn?.status === "inProgress" ? turn.id : undefined;
   }
 
   private storedEntry(entry: z.infer<typeof itemsPageSchema>["data"][number]): Entry {
-    return withKey({ item: entry.item, turnId: entry.turnId, turnEnded: entry.turnId !== this.runningTurnId });
+    return withKey({ item: entry.item, turnId: entry.turnId, turnEnded: entry.turnId !== this.runningTurnId, newestTurn: entry.turnId === this.newestTurnId });
   }
 
   /**

@@ -36,29 +36,39 @@ export type ReplayOptions = {
   cwd?: string;
   /** Called for an item or input the replay cannot read (logged by the caller). */
   onSkip?: (reason: string, detail: unknown) => void;
-  /** What the client can show: terminal cards (commands replay as terminals), notices, compactions, plan documents. */
+  /** What the client can show: terminal cards (the newest turn's commands replay as terminals), notices, compactions, plan documents. */
   display?: ClientDisplay;
 };
 
-/** One stored item, its turn, and whether that turn had ended (an item still in progress in an ended turn never finished). */
-export type HistoryEntry = { item: unknown; turnId: string; turnEnded: boolean };
+/**
+ * One stored item, its turn, whether that turn had ended (an item still in progress in an ended
+ * turn never finished), and whether that turn is the thread's newest. Only the newest turn's
+ * commands replay as terminal cards: an editor gives each terminal card an emulator of its own
+ * (Zed: a grid of up to 10,000 rows), and a stored session of thousands of commands restored as
+ * terminals is gigabytes in the editor. Older ones show as text, their output capped the same way.
+ */
+export type HistoryEntry = { item: unknown; turnId: string; turnEnded: boolean; newestTurn: boolean };
 
-/** The updates that show `turns` (oldest first) to a client, in order. */
+/** The updates that show `turns` (oldest first, the last one the thread's newest) to a client, in order. */
 export function replayTurns(turns: readonly unknown[], opts: ReplayOptions = {}): SessionUpdate[] {
   return replayEntries(turnEntries(turns, opts), opts);
 }
 
-/** The items of `turns` (as `thread/turns/list` or `thread/read` return them), in order. */
-export function turnEntries(turns: readonly unknown[], opts: ReplayOptions = {}): HistoryEntry[] {
+/**
+ * The items of `turns` (as `thread/turns/list` or `thread/read` return them), in order.
+ * `endsThread`: the last of `turns` is the thread's newest (false for a page with more after it).
+ */
+export function turnEntries(turns: readonly unknown[], opts: ReplayOptions = {}, endsThread = true): HistoryEntry[] {
   const entries: HistoryEntry[] = [];
-  for (const raw of turns) {
+  for (const [index, raw] of turns.entries()) {
     const turn = historyTurnSchema.safeParse(raw);
     if (!turn.success) {
       opts.onSkip?.("turn with an unexpected shape", turn.error.issues[0]);
       continue;
     }
     const turnEnded = turn.data.status !== "inProgress";
-    for (const item of turn.data.items) entries.push({ item, turnId: turn.data.id, turnEnded });
+    const newestTurn = endsThread && index === turns.length - 1;
+    for (const item of turn.data.items) entries.push({ item, turnId: turn.data.id, turnEnded, newestTurn });
   }
   return entries;
 }
@@ -73,13 +83,13 @@ export function replayEntries(entries: readonly HistoryEntry[], opts: ReplayOpti
       continue;
     }
     // Checked above for the fields every item has; the rest is typed by Codex's schema.
-    updates.push(...replayItem(item.data as Item, entry.turnEnded, opts));
+    updates.push(...replayItem(item.data as Item, entry, opts));
   }
   return updates;
 }
 
-/** The updates of one stored item. `turnEnded`: an item still in progress there never finished. */
-function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): SessionUpdate[] {
+/** The updates of one stored item (`entry.item`, checked). */
+function replayItem(item: Item, entry: HistoryEntry, opts: ReplayOptions = {}): SessionUpdate[] {
   switch (item.type) {
     case "userMessage":
       return userMessage(item, opts).map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: item.id }));
@@ -91,7 +101,7 @@ function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): S
       const text = itemText(item);
       if (text) return textUpdate(text.kind, text.text, item.id);
       const tool = asToolItem(item, onUnknown(opts));
-      return tool ? toolCall(tool, turnEnded, opts) : [];
+      return tool ? toolCall(tool, entry, opts) : [];
     }
   }
 }
@@ -100,9 +110,10 @@ function replayItem(item: Item, turnEnded: boolean, opts: ReplayOptions = {}): S
  * A tool item as one `tool_call` with its final state: what it was, how it ended, what it
  * printed. A terminal card needs its output and exit after it exists: one update more.
  */
-function toolCall(item: ToolItem, turnEnded: boolean, opts: ReplayOptions): SessionUpdate[] {
+function toolCall(item: ToolItem, { turnEnded, newestTurn }: HistoryEntry, opts: ReplayOptions): SessionUpdate[] {
   // No file access: today's files say nothing about then.
-  const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}), ...(opts.display?.terminalOutput ? { terminalOutput: true } : {}) };
+  const terminalOutput = opts.display?.terminalOutput === true && newestTurn;
+  const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}), ...(terminalOutput ? { terminalOutput } : {}) };
   const view = describeItem(item, undefined, ctx);
   // The same rendering as live, without file access: a patch shows its hunks (full diffs for added files).
   const done = completedItemUpdate(item, undefined, ctx);

@@ -54,14 +54,30 @@ it("a read stays a read card, not a terminal", async () => {
   expect(JSON.stringify(updates)).not.toContain("terminal_info");
 });
 
-it("history replays a command as a terminal with its output and exit", async () => {
-  const { sessionId } = await run(TERMINALS, "printf 'from history\\n'");
-  await adapter!.agent.request(acp.methods.agent.session.close, { sessionId });
-  const before = adapter!.updatesOf(sessionId).length;
-  await adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter!.workspace, mcpServers: [] });
-  const replayed = adapter!.updatesOf(sessionId).slice(before).filter((u) => "toolCallId" in u && u.toolCallId === "t1");
-  expect(replayed[0]).toMatchObject({ sessionUpdate: "tool_call", content: [{ type: "terminal", terminalId: "t1" }] });
-  expect(metaOf(replayed[1]!)).toEqual({ terminal_output: { terminal_id: "t1", data: "from history\n" }, terminal_exit: { terminal_id: "t1", exit_code: 0, signal: null } });
+it("history replays the newest turn's commands as terminals, with output and exit, and older turns' as text (a terminal each would weigh on the editor)", async () => {
+  adapter = await startAdapter();
+  adapter.fake.enqueue(
+    { items: [toolCall("exec_command", { cmd: "printf 'an older turn\\n'" }, { callId: "t0" })] },
+    textResponse("first done"),
+    { items: [toolCall("exec_command", { cmd: "printf 'from history\\n'" }, { callId: "t1" })] },
+    textResponse("done"),
+  );
+  await adapter.initialize(TERMINALS);
+  const { sessionId } = await adapter.newSession();
+  expect((await adapter.prompt(sessionId, "run the first")).stopReason).toBe("end_turn");
+  expect((await adapter.prompt(sessionId, "run the second")).stopReason).toBe("end_turn");
+  await adapter.agent.request(acp.methods.agent.session.close, { sessionId });
+  const before = adapter.updatesOf(sessionId).length;
+  await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+  const replayedOf = (id: string) => adapter!.updatesOf(sessionId).slice(before).filter((u) => "toolCallId" in u && u.toolCallId === id);
+  const older = replayedOf("t0");
+  expect(older).toHaveLength(1);
+  expect(older[0]).toMatchObject({ sessionUpdate: "tool_call", kind: "execute", status: "completed" });
+  expect(JSON.stringify(older)).not.toContain("terminal");
+  expect(JSON.stringify(older[0])).toContain("an older turn");
+  const newest = replayedOf("t1");
+  expect(newest[0]).toMatchObject({ sessionUpdate: "tool_call", content: [{ type: "terminal", terminalId: "t1" }] });
+  expect(metaOf(newest[1]!)).toEqual({ terminal_output: { terminal_id: "t1", data: "from history\n" }, terminal_exit: { terminal_id: "t1", exit_code: 0, signal: null } });
 });
 
 /**

@@ -1,6 +1,6 @@
 // Thread history (as codex 0.169's thread/turns/list {itemsView:"full"} returns it) -> ACP updates.
 import { describe, expect, it } from "vitest";
-import { replayTurns } from "../../src/bridge/history.js";
+import { replayEntries, replayTurns, turnEntries } from "../../src/bridge/history.js";
 
 // Recorded from codex 0.169.0 against the fake model (ids and times kept, paths shortened).
 const turns = [
@@ -53,6 +53,18 @@ const turns = [
 ];
 
 describe("replayTurns", () => {
+  it("for a client with terminal cards: only the newest turn's commands replay as terminals; older ones, and all of a page with more after it, as text", () => {
+    const display = { terminalOutput: true };
+    const updates = replayTurns(turns, { display });
+    const of = (id: string) => updates.filter((u) => "toolCallId" in u && u.toolCallId === id);
+    expect(of("call_exec1")).toHaveLength(1);
+    expect(JSON.stringify(of("call_exec1"))).not.toContain("terminal");
+    expect(JSON.stringify(of("call_exec1"))).toContain("hi-there");
+    expect(of("call_exec2")[0]).toMatchObject({ sessionUpdate: "tool_call", status: "failed", content: [{ type: "terminal", terminalId: "call_exec2" }] });
+    const page = replayEntries(turnEntries(turns, { display }, false), { display });
+    expect(JSON.stringify(page)).not.toContain("terminal");
+  });
+
   it("replays user text, thoughts, a finished command with its output, and agent text, in order", () => {
     const updates = replayTurns(turns.slice(0, 1));
     expect(updates.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"]);
