@@ -1,6 +1,7 @@
 // The agent's stdout: every JSON-RPC message the connection sends, as one line each, written
 // with one write per turn of the event loop.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { ReusedWriterStream } from "../streams/index.js";
 
 export type Stdout = {
   /** The connection's outgoing messages (the `writable` of the stream given to `connect`). */
@@ -76,7 +77,8 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
       setImmediate(flush);
     }
   };
-  const messages = new WritableStream<acp.AnyMessage>({
+  // The SDK takes a writer per message: one that stays spares it a standard writer's release.
+  const messages = new ReusedWriterStream<acp.AnyMessage>({
     write(message) {
       enqueue(`${JSON.stringify(message)}\n`);
       return drained;

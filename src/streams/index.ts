@@ -2,3 +2,4 @@
 // and the transcript runner.
 export { LineSplitter } from "./line-splitter.js";
 export { LimitedLines, limitLineLength, readPipeLines } from "./line-limit.js";
+export { ReusedWriterStream, type MessageSink } from "./reused-writer-stream.js";

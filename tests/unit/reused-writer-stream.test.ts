@@ -1,0 +1,69 @@
+// src/streams/reused-writer-stream.ts: a WritableStream for a writer that takes a writer per
+// message (the ACP SDK: getWriter, write, releaseLock), without a standard writer's cost.
+import { describe, expect, it } from "vitest";
+import { ReusedWriterStream } from "../../src/streams/index.js";
+
+/** Writes the way the ACP SDK's connection does: a writer per message, released after it. */
+async function sendLikeTheSdk<T>(stream: WritableStream<T>, message: T): Promise<void> {
+  const writer = stream.getWriter();
+  try {
+    await writer.write(message);
+  } finally {
+    writer.releaseLock();
+  }
+}
+
+describe("ReusedWriterStream", () => {
+  it("delivers every message in order, and the stream never shows as locked", async () => {
+    const seen: number[] = [];
+    const stream = new ReusedWriterStream<number>({ write: (n) => void seen.push(n), close: () => undefined });
+    for (let i = 0; i < 10_000; i++) await sendLikeTheSdk(stream, i);
+    expect(seen).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
+    expect(stream.locked).toBe(false);
+  });
+
+  it("a write settles when the sink's promise does (back-pressure reaches the sender)", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const stream = new ReusedWriterStream<string>({ write: () => held, close: () => undefined });
+    let settled = false;
+    const sent = sendLikeTheSdk(stream, "a").then(() => (settled = true));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(settled).toBe(false);
+    release();
+    await sent;
+    expect(settled).toBe(true);
+  });
+
+  it("releasing the writer costs no rejected promises: its `closed` stays pending while the stream is open", async () => {
+    const stream = new ReusedWriterStream<string>({ write: () => undefined, close: () => undefined });
+    const writer = stream.getWriter();
+    writer.releaseLock();
+    const state = await Promise.race([writer.closed.then(() => "closed", () => "rejected"), new Promise((r) => setTimeout(() => r("pending"), 20))]);
+    expect(state).toBe("pending");
+  });
+
+  it("close runs the sink's close once and resolves `closed`; a write after it, or after an abort, is refused", async () => {
+    let closes = 0;
+    const stream = new ReusedWriterStream<string>({ write: () => undefined, close: () => void closes++ });
+    const writer = stream.getWriter();
+    await writer.close();
+    await writer.close();
+    expect(closes).toBe(1);
+    await expect(writer.closed).resolves.toBeUndefined();
+    await expect(writer.write("late")).rejects.toThrow(/closed/);
+    const aborted = new ReusedWriterStream<string>({ write: () => undefined, close: () => undefined });
+    await aborted.getWriter().abort(new Error("gone"));
+    await expect(sendLikeTheSdk(aborted, "late")).rejects.toThrow(/gone/);
+  });
+
+  it("a sink that throws rejects that write", async () => {
+    const stream = new ReusedWriterStream<string>({
+      write: () => {
+        throw new Error("cannot write");
+      },
+      close: () => undefined,
+    });
+    await expect(sendLikeTheSdk(stream, "x")).rejects.toThrow("cannot write");
+  });
+});
