@@ -1,7 +1,7 @@
 // A WritableStream for a sender that takes a writer per message and releases it after (the ACP
 // SDK's connection does: getWriter, write, releaseLock). Releasing a standard writer rejects its
 // `ready` and `closed` promises with a new TypeError each: ~2 us and two errors of garbage per
-// message, a tenth of the adapter's CPU while it streams thousands of updates. This stream hands
+// message, of the 12-14 us the adapter spent on each streamed update. This stream hands
 // out one writer that stays; its release does nothing, and everything else behaves as a standard
 // writer's would for that sender: writes reach the sink in order and settle when the sink's
 // promise does, close and abort end the stream, and a write after that is refused.
