@@ -10,7 +10,7 @@ import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 import type { SessionMode } from "../fs/index.js";
-import { threadParams, type ThreadSettings } from "./thread-config.js";
+import { collaborationParams, keptTurnParams, threadParams, type ThreadSettings } from "./thread-config.js";
 
 export type { ThreadSettings };
 
@@ -55,6 +55,8 @@ export class AcpSession {
   private tokenTotals: v2.TokenUsageBreakdown | undefined;
   private outbox: Promise<void> = Promise.resolve();
   private attachedGeneration = 0;
+  /** The kept turn settings (thread-config.ts) the bound codex child last got, as sent; unset when bound anew. */
+  private keptSent: string | undefined;
   /** Turns given up after a cancel that Codex did not confirm in time; their events are dropped. */
   private readonly abandonedTurns = new Set<string>();
   /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
@@ -150,6 +152,7 @@ export class AcpSession {
       request: (request) => this.deps.answerServerRequest(this, request),
     });
     this.boundClient = client;
+    this.keptSent = undefined;
     this.detach = () => {
       own();
       for (const off of this.adopted.values()) off();
@@ -197,21 +200,16 @@ export class AcpSession {
     return this.runTurn("turn/start", async (client) => {
       // Taken when the turn really starts (not while queued), and dropped only once it has.
       const context = [...this.turnContext];
+      const params = keptTurnParams(this.settings);
+      const kept = { params, sent: JSON.stringify(params) };
       const started = await client.call("turn/start", {
         threadId: this.id,
         input,
         ...(context.length > 0 ? { additionalContext: Object.fromEntries(context.map(([source, value]) => [source, { value, kind: "application" as const }])) } : {}),
-        ...(this.settings.model ? { model: this.settings.model } : {}),
-        ...(this.settings.effort ? { effort: this.settings.effort } : {}),
-        ...(this.settings.approvalPolicy ? { approvalPolicy: this.settings.approvalPolicy } : {}),
-        ...(this.settings.sandboxPolicy ? { sandboxPolicy: this.settings.sandboxPolicy } : {}),
-        ...(this.settings.approvalsReviewer ? { approvalsReviewer: this.settings.approvalsReviewer } : {}),
-        ...(this.settings.serviceTier ? { serviceTier: this.settings.serviceTier === "default" ? null : this.settings.serviceTier } : {}),
-        ...(this.settings.collaborationMode && this.settings.model
-          ? // null instructions: Codex's own for the mode. It overrides model and effort, so both go along.
-            { collaborationMode: { mode: this.settings.collaborationMode, settings: { model: this.settings.model, reasoning_effort: this.settings.effort ?? null, developer_instructions: null } } }
-          : {}),
+        ...(kept.sent === this.keptSent ? {} : kept.params),
+        ...collaborationParams(this.settings),
       });
+      this.keptSent = kept.sent;
       for (const [source] of context) this.turnContext.delete(source);
       return started;
     });

@@ -67,3 +67,25 @@ export function threadParams(s: ThreadSettings): v2.ThreadStartParams & Omit<v2.
 export function forkParams(s: ThreadSettings): Omit<v2.ThreadForkParams, "threadId"> {
   return commonParams(s);
 }
+
+/**
+ * The turn/start fields Codex keeps for the turns after (model, effort, approvals, sandbox,
+ * reviewer, speed). A session sends them when they differ from what this codex child last got:
+ * applied again unchanged, they cost Codex 1.5-3 ms before each turn's model request.
+ */
+export function keptTurnParams(s: ThreadSettings): Pick<v2.TurnStartParams, "model" | "effort" | "approvalPolicy" | "sandboxPolicy" | "approvalsReviewer" | "serviceTier"> {
+  return {
+    ...(s.model ? { model: s.model } : {}),
+    ...(s.effort ? { effort: s.effort } : {}),
+    ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
+    ...(s.sandboxPolicy ? { sandboxPolicy: s.sandboxPolicy } : {}),
+    ...(s.approvalsReviewer ? { approvalsReviewer: s.approvalsReviewer } : {}),
+    ...(s.serviceTier ? { serviceTier: s.serviceTier === "default" ? null : s.serviceTier } : {}),
+  };
+}
+
+/** The collaboration mode, with every turn while it is set (Codex does not say it keeps it). */
+export function collaborationParams(s: ThreadSettings): Pick<v2.TurnStartParams, "collaborationMode"> {
+  // null instructions: Codex's own for the mode. It overrides model and effort, so both go along.
+  return s.collaborationMode && s.model ? { collaborationMode: { mode: s.collaborationMode, settings: { model: s.model, reasoning_effort: s.effort ?? null, developer_instructions: null } } } : {};
+}

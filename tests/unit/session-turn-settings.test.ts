@@ -1,0 +1,73 @@
+// What each turn/start carries. Codex keeps a turn's model, effort, approvals, sandbox, reviewer
+// and speed for the turns after it, and applying them again costs it on every turn: they are sent
+// when they changed, and again whenever the thread is bound to a codex child anew. The
+// collaboration mode (not documented as kept) goes with every turn while it is set.
+// AcpSession alone, with a stand-in for the codex client (the one thing it binds to).
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { AcpSession } from "../../src/acp/session.js";
+import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
+import { note } from "../support/codex-messages.js";
+
+type Sent = Record<string, unknown>;
+
+function sessionWithCodex() {
+  const turnStarts: Sent[] = [];
+  let listener: ThreadListener | undefined;
+  let turns = 0;
+  const client = {
+    attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined),
+    call: async (method: string, params: Sent) => {
+      if (method !== "turn/start") return {};
+      turnStarts.push(params);
+      const turn = { id: `turn-${++turns}`, status: "inProgress" };
+      setImmediate(() => listener!.notification(note("turn/completed", { threadId: "t1", turn: { ...turn, status: "completed" } })));
+      return { turn };
+    },
+  } as unknown as AppServerClient;
+  const host = { client: async () => client, currentGeneration: 1 };
+  const log = pino({ level: "silent" });
+  const session = new AcpSession("t1", { cwd: "/ws", model: "m1", effort: "medium", approvalPolicy: "on-request" }, { host: host as never, log, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+  session.bind(client, 1);
+  const prompt = () => session.prompt([{ type: "text", text: "hi", text_elements: [] }]);
+  return { session, client, turnStarts, prompt };
+}
+
+const SETTING_KEYS = ["model", "effort", "approvalPolicy", "sandboxPolicy", "approvalsReviewer", "serviceTier"];
+const settingsIn = (sent: Sent): Sent => Object.fromEntries(Object.entries(sent).filter(([k]) => SETTING_KEYS.includes(k)));
+
+describe("the settings a turn/start carries", () => {
+  it("the first turn carries them; a turn with nothing changed carries none; a change is sent once", async () => {
+    const { session, turnStarts, prompt } = sessionWithCodex();
+    await prompt();
+    await prompt();
+    session.update({ settings: { model: "m2" } });
+    await prompt();
+    await prompt();
+    expect(turnStarts.map(settingsIn)).toEqual([
+      { model: "m1", effort: "medium", approvalPolicy: "on-request" },
+      {},
+      { model: "m2", effort: "medium", approvalPolicy: "on-request" },
+      {},
+    ]);
+  });
+
+  it("bound to a codex child anew (a restart, a load), the thread gets them all again", async () => {
+    const { session, client, turnStarts, prompt } = sessionWithCodex();
+    await prompt();
+    session.bind(client, 1);
+    await prompt();
+    expect(turnStarts.map(settingsIn)).toEqual([
+      { model: "m1", effort: "medium", approvalPolicy: "on-request" },
+      { model: "m1", effort: "medium", approvalPolicy: "on-request" },
+    ]);
+  });
+
+  it("plan mode's collaboration mode goes with every turn while it is set", async () => {
+    const { session, turnStarts, prompt } = sessionWithCodex();
+    session.update({ settings: { collaborationMode: "plan" } });
+    await prompt();
+    await prompt();
+    for (const sent of turnStarts) expect(sent.collaborationMode).toEqual({ mode: "plan", settings: { model: "m1", reasoning_effort: "medium", developer_instructions: null } });
+  });
+});
