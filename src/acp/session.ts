@@ -234,6 +234,8 @@ export class AcpSession {
       if (!go) return { stopReason: "cancelled" };
       if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
     }
+    // Another kind of turn (a review, a compaction) may leave Codex's kept settings changed.
+    if (what !== "turn/start") this.keptSent = undefined;
     let settle!: ActiveTurn["settle"];
     const outcome = new Promise<TurnOutcome | Error>((resolve) => (settle = resolve));
     const turn: ActiveTurn = { cancelRequested: false, settle, ...(this.tokenTotals ? { tokensBefore: this.tokenTotals } : {}) };

@@ -63,6 +63,14 @@ describe("the settings a turn/start carries", () => {
     ]);
   });
 
+  it("after another kind of turn (a review, a compaction) the next prompt carries them all again", async () => {
+    const { session, client, turnStarts, prompt } = sessionWithCodex();
+    await prompt();
+    await session.runTurn("thread/compact/start", () => client.call("turn/start", { threadId: "t1", input: [] }));
+    await prompt();
+    expect(turnStarts.map(settingsIn)).toEqual([{ model: "m1", effort: "medium", approvalPolicy: "on-request" }, {}, { model: "m1", effort: "medium", approvalPolicy: "on-request" }]);
+  });
+
   it("plan mode's collaboration mode goes with every turn while it is set", async () => {
     const { session, turnStarts, prompt } = sessionWithCodex();
     session.update({ settings: { collaborationMode: "plan" } });
