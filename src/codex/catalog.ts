@@ -9,7 +9,7 @@
 // everything else of it is kept, so the model list and every model's behaviour stay the same.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { closeSync, fstatSync, openSync, promises as fs, readSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -80,10 +80,19 @@ export async function pruneCatalogCache(dir: string, keep = CATALOG_CACHE_ENTRIE
   await Promise.all(dated.slice(keep).map(({ n }) => fs.rm(path.join(dir, n), { force: true })));
 }
 
-/** Replaces a file's content at once (a thread starting meanwhile reads the old or the new). */
+/**
+ * Replaces a file's content at once (a thread starting meanwhile reads the old or the new). The
+ * data reaches the disk before the rename, so a crash leaves the old file or the whole new one.
+ */
 async function replaceFile(file: string, content: string): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await fs.writeFile(tmp, content, { mode: 0o600 });
+  const handle = await fs.open(tmp, "w", 0o600);
+  try {
+    await handle.writeFile(content);
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
   await fs.rename(tmp, file);
 }
 
@@ -144,9 +153,9 @@ async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logg
     return fs.rm(dir, { recursive: true, force: true });
   };
   if (cacheFile && (await linkedCopy(cacheFile, file))) {
-    // Linked, not read: reading and parsing 0.1-0.8 MB sat on the first session/new (~10 ms on the
-    // busy first event loop). The copy was written whole by us (renamed into place); one damaged
-    // some other way fails codex's thread/start with a clear message until the refresh mends it.
+    // Linked, not parsed: reading and parsing 0.1-0.8 MB sat on the first session/new (~10 ms on
+    // the busy first event loop). We wrote it whole (synced, then renamed) and its end is checked;
+    // one damaged inside fails codex's thread/start with a clear message until the refresh mends it.
     // That refresh derives again once start-up is over (a process spawned now would compete with
     // codex's own start): a changed catalog serves the threads after it.
     const refresh = setTimeout(() => void refreshCopy(file, derive, opts.log), REFRESH_DELAY_MS);
@@ -163,11 +172,12 @@ async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logg
 /**
  * Puts the cached catalog at `file`: a hard link (the same file, kept alive under this name if the
  * cache entry is pruned or replaced meanwhile), else a copy. False when there is none to use: no
- * entry, or an empty one (what a crash between write and rename can leave).
+ * entry, or one that does not end as the JSON object we wrote does (empty, cut short or zeroed,
+ * what a crash on a filesystem that renames before the data is written can leave).
  */
 async function linkedCopy(cacheFile: string, file: string): Promise<boolean> {
   try {
-    if ((await fs.stat(cacheFile)).size === 0) return false;
+    if (!endsAsWritten(cacheFile)) return false;
     await fs.link(cacheFile, file).catch(() => fs.copyFile(cacheFile, file));
     return true;
   } catch {
@@ -175,13 +185,29 @@ async function linkedCopy(cacheFile: string, file: string): Promise<boolean> {
   }
 }
 
-/** Derives the catalog again and puts it in `file` when it differs from (or is a damaged) cached copy. */
+/**
+ * Whether the file's last byte closes a JSON object. Synchronous on purpose: an open, a stat, a
+ * one-byte read and a close of a local file take microseconds, where each as a promise waits for a
+ * turn of the busy first event loop.
+ */
+function endsAsWritten(file: string): boolean {
+  const fd = openSync(file, "r");
+  try {
+    const { size } = fstatSync(fd);
+    const last = Buffer.alloc(1);
+    return size > 1 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x7d; // "}"
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Derives the catalog again and puts it in `file` when the cached copy differs (a changed catalog, or a damaged copy). */
 async function refreshCopy(file: string, derive: () => Promise<{ json: string; slugs: string[] }>, log: Logger): Promise<void> {
   try {
     const derived = await derive();
     if (derived.json === (await fs.readFile(file, "utf8").catch(() => undefined))) return;
     await replaceFile(file, derived.json);
-    log.info({ models: derived.slugs.length }, "the model catalog changed since the last launch; updated");
+    log.info({ models: derived.slugs.length }, "the model catalog differed from the cached copy; updated");
   } catch {
     // Disposed meanwhile, or codex could not print it: the cached copy stays.
   }

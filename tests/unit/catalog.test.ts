@@ -87,7 +87,7 @@ describe("the catalog without the native apply_patch", () => {
     }
   });
 
-  it("a cache entry left empty (a crash before the data reached the disk) is not used; a damaged one is mended in the background", async () => {
+  it("a cache entry a crash could leave (empty, cut short, zeroed) is derived again at once; one damaged inside is mended in the background", async () => {
     const ownHome = await mkdtemp(path.join(os.tmpdir(), "cca-catalog-bad-"));
     const ownEnv = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, CODEX_HOME: ownHome, HOME: ownHome });
     try {
@@ -96,18 +96,21 @@ describe("the catalog without the native apply_patch", () => {
       await one.dispose();
       const entry = (await catalogCacheFile(locateCodex(), [], ownEnv()))!;
       expect(await slugsIn(entry)).toEqual(slugs);
-      await writeFile(entry, "");
-      const two = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
-      expect(two.cached).toBe(false); // derived again, at once
-      expect(await slugsIn(two.path)).toEqual(slugs);
-      expect(await slugsIn(entry)).toEqual(slugs);
-      await two.dispose();
-      await writeFile(entry, '{"models":[{"slug":"broken"'); // cut short
-      const three = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
-      expect(three.cached).toBe(true);
-      await untilSlugs(three.path, slugs);
+      for (const damage of ["", '{"models":[{"slug":"broken"', "\0".repeat(4096)]) {
+        await writeFile(entry, damage);
+        const again = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
+        expect(again.cached).toBe(false); // derived again, at once
+        expect(await slugsIn(again.path)).toEqual(slugs);
+        expect(await slugsIn(entry)).toEqual(slugs);
+        await again.dispose();
+      }
+      await writeFile(entry, '{"models":[{"slug":"not what codex prints"}]}'); // whole, but not the catalog
+      const linked = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: ownEnv(), log });
+      expect(linked.cached).toBe(true);
+      await untilSlugs(linked.path, slugs);
       await untilSlugs(entry, slugs);
-      await three.dispose();
+      await linked.dispose();
+      expect((await readdir(path.dirname(entry))).filter((n) => n.startsWith(path.basename(entry)) && n.endsWith(".tmp"))).toEqual([]);
     } finally {
       await rm(ownHome, { recursive: true, force: true });
     }
