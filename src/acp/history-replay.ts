@@ -102,7 +102,9 @@ export class HistoryReplay {
     await this.firstPass;
     if (this.stopped) return this.sent;
     if (this.lastKey === undefined) {
-      // Nothing came before the resume (not indexed yet, an empty thread, an error): all of it now.
+      // Nothing came before the resume (not indexed yet, an empty thread, an error): all of it now,
+      // the newest turn asked again (an index Codex had not built yet knew none).
+      this.runningTurnAsked = undefined;
       try {
         await this.pages(client, undefined);
       } catch (err) {
@@ -176,6 +178,9 @@ export class HistoryReplay {
     const newest = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "desc", limit: 1 }, itemsPageSchema);
     const top = newest.data[0] && this.storedEntry(newest.data[0]);
     if (top === undefined || (top.key !== undefined && this.sentKeys.has(top.key))) return;
+    // Items the index did not have: their turn may be newer than the one found before the resume.
+    this.runningTurnAsked = this.findRunningTurn(client).catch(() => undefined);
+    await this.runningTurnAsked;
     const newer: Entry[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < NEWER_ITEMS_PAGES; page++) {

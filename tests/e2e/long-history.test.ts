@@ -86,28 +86,41 @@ describe("a stored session Codex has not indexed as it is", () => {
     const own = await createCodexHome({ modelUrl: fake.url });
     const a = await startAdapter({ fake, home: own, workspace });
     try {
-      await a.initialize();
+      await a.initialize({ _meta: { terminal_output: true } });
       await body(a, own);
     } finally {
       await a.close();
       await own.cleanup();
     }
   }
-  const loadUsers = async (a: Adapter, id: string): Promise<string[]> => {
+  /**
+   * Loads the session; returns its users' texts, having checked that only the newest turn's
+   * commands came as terminal cards. `indexBehind`: the pass before the resume saw an older
+   * newest turn (Codex's index lagged), whose one command went out as a terminal card too.
+   */
+  const loadUsers = async (a: Adapter, id: string, indexBehind = false): Promise<string[]> => {
     await a.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: workspace, mcpServers: [] });
-    return a.updatesOf(id).filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
+    const updates = a.updatesOf(id);
+    const newestTurnAt = updates.findLastIndex((u) => u.sessionUpdate === "user_message_chunk");
+    const terminalsAt = updates.flatMap((u, i) => (u.sessionUpdate === "tool_call" && u.content?.some((c) => c.type === "terminal") ? [i] : []));
+    const commandsAt = updates.flatMap((u, i) => (u.sessionUpdate === "tool_call" && u.kind === "execute" ? [i] : []));
+    expect(terminalsAt.length).toBeGreaterThan(0);
+    const newest = commandsAt.filter((i) => i > newestTurnAt);
+    expect(terminalsAt.filter((i) => i > newestTurnAt)).toEqual(newest);
+    expect(terminalsAt.filter((i) => i < newestTurnAt)).toHaveLength(indexBehind ? 1 : 0);
+    return updates.filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
   };
   const usersOf = (turns: number): string[] => Array.from({ length: turns }, (_, t) => `Turn ${t + 1} of ${turns}: please run the listing for batch #${t + 1} and summarise it.`);
 
   it("never opened by Codex (no history index yet): the whole history, once", () =>
     withOwnHome(async (a, own) => {
-      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 25, outputBytes: 1000 });
+      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 25, outputBytes: 1000, commands: "run" });
       expect(await loadUsers(a, s.threadId)).toEqual(usersOf(25));
     }));
 
   it("turns appended to the rollout after Codex indexed it: the indexed ones, then the newer ones, each once, in order", () =>
     withOwnHome(async (a, own) => {
-      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 30, outputBytes: 1000 });
+      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 30, outputBytes: 1000, commands: "run" });
       // Codex indexes the first 25 turns; then the last 5 are appended (as another Codex would).
       const whole = await readFile(s.rolloutPath, "utf8");
       const lines = whole.split("\n");
@@ -116,6 +129,6 @@ describe("a stored session Codex has not indexed as it is", () => {
       await primeStoredSession({ codexPath: defaultCodexPath(), env: { ...process.env, ...own.env }, threadId: s.threadId });
       await writeFile(s.rolloutPath, whole);
       // The texts say it is the 30-turn session throughout: "Turn N of 30".
-      expect(await loadUsers(a, s.threadId)).toEqual(usersOf(30));
+      expect(await loadUsers(a, s.threadId, true)).toEqual(usersOf(30));
     }));
 });

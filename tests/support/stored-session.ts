@@ -29,6 +29,8 @@ export interface StoredSessionOptions {
   model?: string;
   /** Model provider id (default "fake", as in createCodexHome's config). */
   modelProvider?: string;
+  /** Each turn's command: a read (`cat`, as Codex parses it; the default) or a run (`make`, a terminal card for clients that show them). */
+  commands?: "read" | "run";
 }
 
 export interface StoredSession {
@@ -278,14 +280,14 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
       emit(at(), "event_msg", { type: "item_completed", thread_id: threadId, turn_id: turnId, item: { type: "Reasoning", id: rsId, summary_text: [reasoningText], raw_content: [] }, started_at_ms: r0, completed_at_ms: ms });
       emitItem(at(), { type: "reasoning", id: rsId, summary: [{ type: "summary_text", text: reasoningText }], content: null, encrypted_content: null, internal_chat_message_metadata_passthrough: pass }, { history_sequence: ++historySeq, sampled_through_sequence: userSeq, client_authored: false });
       const callId = `call_t${t + 1}_exec`;
-      const cmd = `cat batch-${t + 1}.log`;
+      const cmd = opts.commands === "run" ? `make batch-${t + 1}` : `cat batch-${t + 1}.log`;
       emitItem(at(), { type: "function_call", status: "completed", id: `fc_t${t + 1}_1`, name: "exec_command", arguments: JSON.stringify({ cmd }), call_id: callId, internal_chat_message_metadata_passthrough: pass }, { history_sequence: ++historySeq, sampled_through_sequence: userSeq, client_authored: false, user_input_order: userInputOrder++ });
       emit(at(), "token_usage_record", { thread_id: threadId, turn_id: turnId, session_id: threadId, root_turn_id: turnId, response_id: `resp_${responses}`, usage: usage(1), turn_token_usage: usage(1), thread_token_usage: usage(2 * t + 1) });
 
       const output = commandOutput(t + 1, outputBytes);
       const execStart = at();
       ms += 40;
-      const parsedCmd = [{ type: "read", cmd, name: `batch-${t + 1}.log`, path: `batch-${t + 1}.log` }];
+      const parsedCmd = opts.commands === "run" ? [{ type: "unknown", cmd }] : [{ type: "read", cmd, name: `batch-${t + 1}.log`, path: `batch-${t + 1}.log` }];
       emit(ms, "event_msg", {
         type: "item_completed",
         thread_id: threadId,
