@@ -14,12 +14,21 @@ async function sendLikeTheSdk<T>(stream: WritableStream<T>, message: T): Promise
 }
 
 describe("ReusedWriterStream", () => {
-  it("delivers every message in order, and the stream never shows as locked", async () => {
+  it("delivers every message in order", async () => {
     const seen: number[] = [];
     const stream = new ReusedWriterStream<number>({ write: (n) => void seen.push(n), close: () => undefined });
     for (let i = 0; i < 10_000; i++) await sendLikeTheSdk(stream, i);
     expect(seen).toEqual(Array.from({ length: 10_000 }, (_, i) => i));
-    expect(stream.locked).toBe(false);
+  });
+
+  it("a pipe into the stream reaches the same sink, and its end closes it", async () => {
+    const seen: number[] = [];
+    let closes = 0;
+    const stream = new ReusedWriterStream<number>({ write: (n) => void seen.push(n), close: () => void closes++ });
+    await ReadableStream.from([1, 2, 3]).pipeTo(stream);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(closes).toBe(1);
+    await expect(sendLikeTheSdk(stream, 4)).rejects.toThrow(/closed/);
   });
 
   it("a write settles when the sink's promise does (back-pressure reaches the sender)", async () => {
@@ -55,6 +64,9 @@ describe("ReusedWriterStream", () => {
     const aborted = new ReusedWriterStream<string>({ write: () => undefined, close: () => undefined });
     await aborted.getWriter().abort(new Error("gone"));
     await expect(sendLikeTheSdk(aborted, "late")).rejects.toThrow(/gone/);
+    const abortedBare = new ReusedWriterStream<string>({ write: () => undefined, close: () => undefined });
+    await abortedBare.getWriter().abort();
+    await expect(sendLikeTheSdk(abortedBare, "late")).rejects.toThrow(/aborted/);
   });
 
   it("a sink that throws rejects that write", async () => {
