@@ -10,7 +10,7 @@ import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 import type { SessionMode } from "../fs/index.js";
-import { collaborationParams, keptTurnParams, threadParams, type ThreadSettings } from "./thread-config.js";
+import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
 
 export type { ThreadSettings };
 
@@ -55,8 +55,8 @@ export class AcpSession {
   private tokenTotals: v2.TokenUsageBreakdown | undefined;
   private outbox: Promise<void> = Promise.resolve();
   private attachedGeneration = 0;
-  /** The kept turn settings (thread-config.ts) the bound codex child last got, as sent; unset when bound anew. */
-  private keptSent: string | undefined;
+  /** The kept turn settings (thread-config.ts) the bound codex child last got; unset when bound anew. */
+  private keptSent: { params: KeptTurnParams; json: string } | undefined;
   /** Turns given up after a cancel that Codex did not confirm in time; their events are dropped. */
   private readonly abandonedTurns = new Set<string>();
   /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
@@ -200,16 +200,16 @@ export class AcpSession {
     return this.runTurn("turn/start", async (client) => {
       // Taken when the turn really starts (not while queued), and dropped only once it has.
       const context = [...this.turnContext];
-      const params = keptTurnParams(this.settings);
-      const kept = { params, sent: JSON.stringify(params) };
+      const params = keptTurnParams(this.settings, this.keptSent?.params);
+      const kept = { params, json: JSON.stringify(params) };
       const started = await client.call("turn/start", {
         threadId: this.id,
         input,
         ...(context.length > 0 ? { additionalContext: Object.fromEntries(context.map(([source, value]) => [source, { value, kind: "application" as const }])) } : {}),
-        ...(kept.sent === this.keptSent ? {} : kept.params),
+        ...(kept.json === this.keptSent?.json ? {} : params),
         ...collaborationParams(this.settings),
       });
-      this.keptSent = kept.sent;
+      if (client === this.boundClient) this.keptSent = kept; // not if bound anew meanwhile
       for (const [source] of context) this.turnContext.delete(source);
       return started;
     });

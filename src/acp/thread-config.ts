@@ -68,19 +68,23 @@ export function forkParams(s: ThreadSettings): Omit<v2.ThreadForkParams, "thread
   return commonParams(s);
 }
 
+export type KeptTurnParams = Pick<v2.TurnStartParams, "model" | "effort" | "approvalPolicy" | "sandboxPolicy" | "approvalsReviewer" | "serviceTier">;
+
 /**
  * The turn/start fields Codex keeps for the turns after (model, effort, approvals, sandbox,
- * reviewer, speed). A session sends them when they differ from what this codex child last got:
- * applied again unchanged, they cost Codex 1.5-3 ms before each turn's model request.
+ * reviewer, speed). A session sends them when they differ from what this codex child last got
+ * (`previous`): applied again unchanged, they cost Codex 1.5-3 ms before each turn's model request.
+ * A speed given before and unset now (the new model has no such tier) is cleared, not kept.
  */
-export function keptTurnParams(s: ThreadSettings): Pick<v2.TurnStartParams, "model" | "effort" | "approvalPolicy" | "sandboxPolicy" | "approvalsReviewer" | "serviceTier"> {
+export function keptTurnParams(s: ThreadSettings, previous?: KeptTurnParams): KeptTurnParams {
+  const tier = s.serviceTier ? { serviceTier: s.serviceTier === "default" ? null : s.serviceTier } : previous?.serviceTier !== undefined ? { serviceTier: null } : {};
   return {
     ...(s.model ? { model: s.model } : {}),
     ...(s.effort ? { effort: s.effort } : {}),
     ...(s.approvalPolicy ? { approvalPolicy: s.approvalPolicy } : {}),
     ...(s.sandboxPolicy ? { sandboxPolicy: s.sandboxPolicy } : {}),
     ...(s.approvalsReviewer ? { approvalsReviewer: s.approvalsReviewer } : {}),
-    ...(s.serviceTier ? { serviceTier: s.serviceTier === "default" ? null : s.serviceTier } : {}),
+    ...tier,
   };
 }
 

@@ -71,6 +71,36 @@ describe("the settings a turn/start carries", () => {
     expect(turnStarts.map(settingsIn)).toEqual([{ model: "m1", effort: "medium", approvalPolicy: "on-request" }, {}, { model: "m1", effort: "medium", approvalPolicy: "on-request" }]);
   });
 
+  it("a turn/start Codex refused leaves them unsent: the next turn carries them", async () => {
+    const { client, turnStarts, prompt } = sessionWithCodex();
+    const call = client.call.bind(client);
+    let refuse = true;
+    client.call = (async (method: string, params: Sent) => {
+      if (method === "turn/start" && refuse) {
+        refuse = false;
+        turnStarts.push(params);
+        throw new Error("refused");
+      }
+      return call(method as never, params as never);
+    }) as typeof client.call;
+    await expect(prompt()).rejects.toThrow();
+    await prompt();
+    expect(turnStarts.map(settingsIn)).toEqual([
+      { model: "m1", effort: "medium", approvalPolicy: "on-request" },
+      { model: "m1", effort: "medium", approvalPolicy: "on-request" },
+    ]);
+  });
+
+  it("a speed chosen before and dropped since (the new model has no such tier) is cleared, once", async () => {
+    const { session, turnStarts, prompt } = sessionWithCodex();
+    session.update({ settings: { serviceTier: "fast" } });
+    await prompt();
+    session.update({ settings: { serviceTier: undefined } });
+    await prompt();
+    await prompt();
+    expect(turnStarts.map((t) => t.serviceTier)).toEqual(["fast", null, undefined]);
+  });
+
   it("plan mode's collaboration mode goes with every turn while it is set", async () => {
     const { session, turnStarts, prompt } = sessionWithCodex();
     session.update({ settings: { collaborationMode: "plan" } });
