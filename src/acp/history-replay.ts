@@ -68,12 +68,13 @@ export class HistoryReplay {
   private resumeCursor: string | undefined;
   /** Every item sent, so no catch-up sends one twice. */
   private readonly sentKeys = new Set<string>();
-  /** The newest turn, while it is still running: its tools keep their state (the others never finish). */
-  private runningTurnId: string | undefined;
-  /** The newest turn: only its commands replay as terminal cards. */
-  private newestTurnId: string | undefined;
-  /** Asked once, beside the first page any pass reads. */
-  private runningTurnAsked: Promise<void> | undefined;
+  /**
+   * The thread's newest turn: only its commands replay as terminal cards, and while it runs its
+   * tools keep their state (the other turns' never finish). Unknown (an error): every turn ended.
+   */
+  private newestTurn: { id: string; running: boolean } | undefined;
+  /** Asked beside the first page a pass reads, and again after the resume if the index lagged. */
+  private newestTurnAsked: Promise<void> | undefined;
   private stopped = false;
   private firstPass: Promise<void> | undefined;
   private readonly legacy: boolean;
@@ -104,7 +105,7 @@ export class HistoryReplay {
     if (this.lastKey === undefined) {
       // Nothing came before the resume (not indexed yet, an empty thread, an error): all of it now,
       // the newest turn asked again (an index Codex had not built yet knew none).
-      this.runningTurnAsked = undefined;
+      this.newestTurnAsked = undefined;
       try {
         await this.pages(client, undefined);
       } catch (err) {
@@ -129,8 +130,7 @@ export class HistoryReplay {
 
   /** Pages from `cursor` to the end, each page requested while the one before is written. */
   private async pages(client: AppServerClient, cursor: string | undefined): Promise<void> {
-    // Not knowing it (an error) leaves every turn ended.
-    if (!this.legacy) this.runningTurnAsked ??= this.findRunningTurn(client).catch(() => undefined);
+    if (!this.legacy) this.newestTurnAsked ??= this.findNewestTurn(client);
     let current = await this.page(client, cursor);
     for (;;) {
       const next = current.next !== undefined ? this.page(client, current.next) : undefined;
@@ -153,20 +153,23 @@ export class HistoryReplay {
     }
     const read = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "asc", limit: this.pageSize, ...at }, itemsPageSchema);
     // The newest turn decides what an entry is: its answer may come after this page's.
-    await this.runningTurnAsked;
+    await this.newestTurnAsked;
     return { entries: read.data.map((e) => this.storedEntry(e)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
   }
 
   /** Items come without their turn's status: the newest turn (the one that can still be running) is asked for. */
-  private async findRunningTurn(client: AppServerClient): Promise<void> {
-    const newest = await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 }, newestTurnSchema);
-    const turn = newest.data[0];
-    this.newestTurnId = turn?.id;
-    this.runningTurnId = turn?.status === "inProgress" ? turn.id : undefined;
+  private async findNewestTurn(client: AppServerClient): Promise<void> {
+    try {
+      const turn = (await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 }, newestTurnSchema)).data[0];
+      this.newestTurn = turn && { id: turn.id, running: turn.status === "inProgress" };
+    } catch {
+      this.newestTurn = undefined;
+    }
   }
 
   private storedEntry(entry: z.infer<typeof itemsPageSchema>["data"][number]): Entry {
-    return withKey({ item: entry.item, turnId: entry.turnId, turnEnded: entry.turnId !== this.runningTurnId, newestTurn: entry.turnId === this.newestTurnId });
+    const newestTurn = entry.turnId === this.newestTurn?.id;
+    return withKey({ item: entry.item, turnId: entry.turnId, turnEnded: !(newestTurn && this.newestTurn?.running), newestTurn });
   }
 
   /**
@@ -179,8 +182,8 @@ export class HistoryReplay {
     const top = newest.data[0] && this.storedEntry(newest.data[0]);
     if (top === undefined || (top.key !== undefined && this.sentKeys.has(top.key))) return;
     // Items the index did not have: their turn may be newer than the one found before the resume.
-    this.runningTurnAsked = this.findRunningTurn(client).catch(() => undefined);
-    await this.runningTurnAsked;
+    this.newestTurnAsked = this.findNewestTurn(client);
+    await this.newestTurnAsked;
     const newer: Entry[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < NEWER_ITEMS_PAGES; page++) {
