@@ -56,7 +56,7 @@ export class AcpSession {
   private outbox: Promise<void> = Promise.resolve();
   private attachedGeneration = 0;
   /** The kept turn settings (thread-config.ts) the bound codex child last got; unset when bound anew. */
-  private keptSent: { params: KeptTurnParams; json: string } | undefined;
+  private keptSent: KeptTurnParams | undefined;
   /** Turns given up after a cancel that Codex did not confirm in time; their events are dropped. */
   private readonly abandonedTurns = new Set<string>();
   /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
@@ -200,13 +200,13 @@ export class AcpSession {
     return this.runTurn("turn/start", async (client) => {
       // Taken when the turn really starts (not while queued), and dropped only once it has.
       const context = [...this.turnContext];
-      const params = keptTurnParams(this.settings, this.keptSent?.params);
-      const kept = { params, json: JSON.stringify(params) };
+      const kept = keptTurnParams(this.settings, this.keptSent);
+      const unchanged = this.keptSent !== undefined && JSON.stringify(kept) === JSON.stringify(this.keptSent);
       const started = await client.call("turn/start", {
         threadId: this.id,
         input,
         ...(context.length > 0 ? { additionalContext: Object.fromEntries(context.map(([source, value]) => [source, { value, kind: "application" as const }])) } : {}),
-        ...(kept.json === this.keptSent?.json ? {} : params),
+        ...(unchanged ? {} : kept),
         ...collaborationParams(this.settings),
       });
       if (client === this.boundClient) this.keptSent = kept; // not if bound anew meanwhile
