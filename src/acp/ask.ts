@@ -6,12 +6,13 @@ export type Asked<T> = { answer: T; cancelled: false } | { cancelled: true };
 
 /**
  * Sends `request` after every update queued so far reached the client (so the tool call it is
- * about is known) and resolves with its answer, or with `cancelled` when the turn is cancelled
- * (the request is aborted). A turn already cancelling asks nobody.
+ * about is known) and resolves with its answer, or with `cancelled` when the turn is cancelled or
+ * `withdraw` fires (the request is aborted: the client gets $/cancel_request). A turn already
+ * cancelling asks nobody.
  */
-export async function askClient<T>(session: AcpSession, request: (signal: AbortSignal) => Promise<T>): Promise<Asked<T>> {
+export async function askClient<T>(session: AcpSession, withdraw: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<Asked<T>> {
   await session.flush();
-  if (session.cancelling) return { cancelled: true };
+  if (session.cancelling || withdraw?.aborted) return { cancelled: true };
   const controller = new AbortController();
   let hook!: () => void;
   const onCancel = new Promise<Asked<T>>((resolve) => {
@@ -21,6 +22,7 @@ export async function askClient<T>(session: AcpSession, request: (signal: AbortS
     };
   });
   session.cancelHooks.add(hook);
+  withdraw?.addEventListener("abort", hook, { once: true });
   try {
     const asked = request(controller.signal).then(
       (answer): Asked<T> => ({ answer, cancelled: false }),
@@ -32,5 +34,6 @@ export async function askClient<T>(session: AcpSession, request: (signal: AbortS
     return await Promise.race([asked, onCancel]);
   } finally {
     session.cancelHooks.delete(hook);
+    withdraw?.removeEventListener("abort", hook);
   }
 }

@@ -8,8 +8,8 @@
 // once per call; Codex is told to auto-approve our tools, so one call never shows two prompts.
 // ACP tool-call updates come from the app-server items (src/bridge/file-tools.ts), not from here.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { VERSION } from "../config/index.js";
-import { createFileAccess, type EditorFiles, type FileAccess, type FileChange } from "../fs/index.js";
+import { DEFAULT_FILE_TOOL_TIMEOUT_SEC, VERSION } from "../config/index.js";
+import { askReason, createFileAccess, describeDrift, type EditorFiles, type FileAccess, type FileChange } from "../fs/index.js";
 import { FileToolsServer, callFileTool, type ToolCaller } from "../mcp/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
 import { FileToolCalls } from "./file-tool-calls.js";
@@ -41,13 +41,27 @@ type FileToolsSession = {
   /** "Always allow writes outside the workspace" was chosen in this session. */
   alwaysAllow: boolean;
   calls: FileToolCalls;
+  /** Calls running now, each with what gives it up (the turn's cancel, the session's close). */
+  running: Set<AbortController>;
   unlisten(): void;
 };
 
 export type FileToolsFeatureOptions = {
   /** The MCP server (tests pass their own); default: one created on first use. */
   server?: FileToolsServer;
+  /** Codex's deadline for one call (`tool_timeout_sec` of our server), in seconds. */
+  toolTimeoutSec?: number;
 };
+
+/**
+ * Our own deadline for a call, a little before Codex's: the call is given up here first, so the
+ * model reads our "nothing was written" rather than Codex's bare timeout, and nothing can be
+ * written after Codex stopped waiting.
+ */
+function ownDeadlineMs(codexSec: number): number {
+  const ms = codexSec * 1000;
+  return Math.max(1, ms - Math.min(5000, ms * 0.1));
+}
 
 /** True when the client lets the editor write files: then our apply_patch replaces Codex's. */
 function editorWrites(services: AgentServices): boolean {
@@ -56,6 +70,7 @@ function editorWrites(services: AgentServices): boolean {
 
 export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFeature {
   let server = opts.server;
+  const toolTimeoutSec = opts.toolTimeoutSec ?? DEFAULT_FILE_TOOL_TIMEOUT_SEC;
   /** Session key (opening.key) per session, and the session state per key. */
   const keyOf = new Map<AcpSession, string>();
   const states = new Map<string, FileToolsSession>();
@@ -96,6 +111,9 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
           http_headers: endpoint.headers,
           // Our own write policy decides (and asks the user when needed): codex must not ask too.
           default_tools_approval_mode: "approve",
+          // A call may wait on the user (a write outside the workspace asks): Codex's default 60 s
+          // would give it up while the prompt is still open. Our own deadline comes a little sooner.
+          tool_timeout_sec: toolTimeoutSec,
           // Listed to the model directly: for models with tool search, Codex otherwise hides every
           // MCP tool behind tool_search, and a model would not find the apply_patch it expects.
           omit_tools_from: ["deferred"],
@@ -112,29 +130,38 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     attach(session: AcpSession, opening: SessionOpening, _response: Record<string, unknown>, services: AgentServices): void {
       const srv = getServer(services);
       const calls = new FileToolCalls(session.items);
-      const state: FileToolsSession = { session, access: undefined as unknown as FileAccess, alwaysAllow: false, calls, unlisten: () => undefined };
+      const state: FileToolsSession = { session, access: undefined as unknown as FileAccess, alwaysAllow: false, calls, running: new Set(), unlisten: () => undefined };
       state.access = createFileAccess({
         editor: editorFiles(session, services),
         logger: services.log,
         policy: {
           mode: () => session.mode,
           roots: () => session.roots,
-          ask: ({ changes, call }) => askWrite(state, services, changes, call),
+          ask: ({ changes, call, signal }) => askWrite(state, services, changes, call, signal),
         },
       });
       const listener = (n: ServerNotification): void => calls.observe(n);
-      const cancel = (): void => calls.cancelWaits();
+      // A cancelled turn gives up its file-tool calls too: a prompt they wait on is withdrawn and
+      // nothing is written after the cancel.
+      const cancel = (): void => {
+        calls.cancelWaits();
+        giveUp(state, "the turn was cancelled");
+      };
+      // Edits of the last turn that the user undid in the editor since are told to the next turn.
+      const beforeTurn = (): Promise<void> => tellDrift(state, services);
       session.threadListeners.add(listener);
       session.cancelHooks.add(cancel);
+      session.turnPreparers.add(beforeTurn);
       state.unlisten = () => {
         session.threadListeners.delete(listener);
         session.cancelHooks.delete(cancel);
+        session.turnPreparers.delete(beforeTurn);
       };
       const old = keyOf.get(session);
       if (old !== undefined && old !== opening.key) release(srv, old);
       keyOf.set(session, opening.key);
       states.set(opening.key, state);
-      const caller: ToolCaller = (name, args) => callFileTool(state.access, name, args, { cwd: session.cwd, call: { tool: name, args } });
+      const caller: ToolCaller = (name, args, signal) => runCall(state, toolTimeoutSec, signal, (callSignal) => callFileTool(state.access, name, args, { cwd: session.cwd, call: { tool: name, args }, signal: callSignal }));
       srv.bind(opening.key, caller);
     },
 
@@ -158,10 +185,46 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     if (state) {
       state.unlisten();
       state.calls.cancelWaits();
+      giveUp(state, "the session closed");
       states.delete(key);
     }
     srv.unregister(key);
   }
+}
+
+/**
+ * Runs one call with a signal that fires when any of these gives it up: the MCP request (Codex
+ * dropped it or sent notifications/cancelled), the turn's cancel, the session's close, or our own
+ * deadline just before Codex's.
+ */
+async function runCall<T>(state: FileToolsSession, timeoutSec: number, mcpSignal: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const onMcp = (): void => controller.abort(mcpSignal.reason);
+  if (mcpSignal.aborted) onMcp();
+  else mcpSignal.addEventListener("abort", onMcp, { once: true });
+  const timer = setTimeout(() => controller.abort(new Error("past the file tools' deadline")), ownDeadlineMs(timeoutSec));
+  timer.unref();
+  state.running.add(controller);
+  try {
+    return await run(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    mcpSignal.removeEventListener("abort", onMcp);
+    state.running.delete(controller);
+  }
+}
+
+function giveUp(state: FileToolsSession, reason: string): void {
+  for (const controller of state.running) controller.abort(new Error(reason));
+  state.running.clear();
+}
+
+/** Tells the next turn which edits the user undid (or which landed after all), once. */
+async function tellDrift(state: FileToolsSession, services: AgentServices): Promise<void> {
+  const drift = await state.access.takeDrift().catch(() => []);
+  if (drift.length === 0) return;
+  services.log.info({ sessionId: state.session.id, files: drift.length }, "edits changed in the editor since the last turn; the model is told");
+  state.session.addTurnContext("codex-cli-acp/edits", describeDrift(drift));
 }
 
 /** Auto-accepts codex's approval elicitations for our own server: our write policy has decided already. */
@@ -187,24 +250,29 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
     };
   }
   if (fs?.writeTextFile) {
-    editor.writeTextFile = async ({ path, content }) => {
-      await services.client().request(acp.methods.client.fs.writeTextFile, { sessionId: session.id, path, content });
+    // A call given up on withdraws its write ($/cancel_request), but waits for the editor's answer:
+    // an editor that applied it anyway says so, and the next turn is told (src/fs/ledger.ts).
+    editor.writeTextFile = async ({ path, content }, signal) => {
+      await services.client().request(acp.methods.client.fs.writeTextFile, { sessionId: session.id, path, content }, signal ? { cancellationSignal: signal } : {});
     };
   }
   return editor;
 }
 
 /** Asks the user about a write (or a patch) that touches files outside the workspace. Resolves true to go ahead. */
-async function askWrite(state: FileToolsSession, services: AgentServices, changes: FileChange[], call: unknown): Promise<boolean> {
-  if (state.alwaysAllow) return true;
+async function askWrite(state: FileToolsSession, services: AgentServices, changes: FileChange[], call: unknown, signal: AbortSignal | undefined): Promise<boolean> {
   const session = state.session;
-  if (session.cancelling) return false;
+  if (session.cancelling || signal?.aborted) return false;
+  // "Always allow" was for files outside the workspace; a hard link is asked about every time.
+  const reasons = changes.map((c) => askReason(c.path, session.roots));
+  if (state.alwaysAllow && !reasons.includes("hard-linked elsewhere")) return true;
   const toolCallId = (await state.calls.itemIdOf(call)) ?? `${FILE_TOOLS_SERVER}-write-${Date.now().toString(36)}`;
   const first = changes[0];
+  const why = reasons.find((r) => r !== undefined) ?? "outside the workspace";
   const title =
     changes.length === 1 && first
-      ? `${first.oldText === null ? "Create" : first.newText === "" ? "Delete" : "Write"} ${first.path} (outside the workspace)`
-      : `Change ${changes.length} files, some outside the workspace`;
+      ? `${first.oldText === null ? "Create" : first.newText === "" ? "Delete" : "Write"} ${first.path} (${why})`
+      : `Change ${changes.length} files, some ${why}`;
   const toolCall: acp.ToolCallUpdate = {
     toolCallId,
     title,
@@ -224,6 +292,7 @@ async function askWrite(state: FileToolsSession, services: AgentServices, change
     ],
     "no" as const,
     "no" as const,
+    signal,
   );
   if (answer === "always") state.alwaysAllow = true;
   return answer !== "no";

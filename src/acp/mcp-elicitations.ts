@@ -72,7 +72,7 @@ async function forward(session: AcpSession, params: v2.McpServerElicitationReque
     services.log.info(log, "an MCP server asks the user something this client cannot show; declined");
     return DECLINE;
   }
-  const asked = await askClient(session, (signal) =>
+  const asked = await askClient(session, undefined, (signal) =>
     services.client().request(acp.methods.client.elicitation.create, request, { cancellationSignal: signal, stopWaitingOnCancel: true }),
   ).catch((err: unknown) => {
     services.log.warn({ ...log, err: String(err) }, "asking the user for an MCP server failed; declined");

@@ -9,7 +9,8 @@ export type Choice<T> = { option: acp.PermissionOption; answer: T };
 
 /**
  * Asks the client and resolves with the chosen answer: `onError` when the client fails or
- * answers with an option it was not offered, `cancelled` when the prompt is cancelled.
+ * answers with an option it was not offered, `cancelled` when the prompt is cancelled (the turn's
+ * cancel, or `withdraw`).
  */
 export async function askPermission<T>(
   session: AcpSession,
@@ -18,9 +19,11 @@ export async function askPermission<T>(
   choices: Choice<T>[],
   onError: T,
   cancelled: T,
+  /** Withdraws the question when it fires (the call it belongs to was given up on). */
+  withdraw?: AbortSignal,
 ): Promise<{ answer: T; optionId?: string }> {
   try {
-    const asked = await askClient(session, (signal) =>
+    const asked = await askClient(session, withdraw, (signal) =>
       services
         .client()
         .request(

@@ -59,7 +59,7 @@ async function askQuestions(session: AcpSession, params: v2.ToolRequestUserInput
   }
   const message = params.questions.length === 1 ? params.questions[0]!.question : "Codex has some questions.";
   try {
-    const asked = await askClient(session, (signal) =>
+    const asked = await askClient(session, undefined, (signal) =>
       services
         .client()
         .request(

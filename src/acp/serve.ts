@@ -6,6 +6,7 @@ import { routeConsoleToLogger, type Logger } from "../log/index.js";
 import { limitLineLength, readPipeLines } from "../streams/index.js";
 import { batchedStdout } from "./stdout.js";
 
+import { fileToolTimeoutSec } from "../config/index.js";
 import { createAgent } from "./agent.js";
 import type { SessionFeature } from "./features.js";
 import { fileToolsFeature } from "./file-tools.js";
@@ -31,7 +32,7 @@ const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [systemPromptFeature, fileToolsFeature(), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), subagentsFeature()];
+  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), subagentsFeature()];
 }
 
 

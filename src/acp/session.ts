@@ -4,8 +4,7 @@
 // rollout on disk and `thread/resume` reloads it).
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "./errors.js";
-import { turnCompletedSchema, turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexServerRequest } from "../codex/index.js";
-import type { JsonValue, ModeKind, ServerNotification, UserInput, v2 } from "../codex/index.js";
+import { turnCompletedSchema, turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexServerRequest, type JsonValue, type ModeKind, type ServerNotification, type UserInput, type v2 } from "../codex/index.js";
 import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
@@ -74,6 +73,8 @@ export class AcpSession {
   readonly childItems = new Map<string, { item: Item; subagent: string; threadId: string; asked?: boolean }>();
   /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
   readonly cancelHooks = new Set<() => void>();
+  /** Awaited as a prompt's turn really starts, before its context is taken (edits the user undid). */
+  readonly turnPreparers = new Set<() => Promise<void>>();
   private currentMode: SessionMode = "auto";
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private workspaceRoots: readonly string[];
@@ -199,6 +200,7 @@ export class AcpSession {
   prompt(input: UserInput[]): Promise<PromptResponse> {
     return this.runTurn("turn/start", async (client) => {
       // Taken when the turn really starts (not while queued), and dropped only once it has.
+      await Promise.all([...this.turnPreparers].map((prepare) => prepare().catch(() => undefined)));
       const context = [...this.turnContext];
       const kept = keptTurnParams(this.settings, this.keptSent);
       const unchanged = this.keptSent !== undefined && JSON.stringify(kept) === JSON.stringify(this.keptSent);

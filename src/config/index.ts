@@ -12,6 +12,7 @@ export const ENVIRONMENT = [
   ["CODEX_ACP_SESSION_LIST_PAGE_SIZE", "sessions per session/list page (default 50)"],
   ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while a turn waits on it is probed, restarted if the probe goes unanswered (default 30000; requests: 2 s)"],
   ["CODEX_ACP_REQUEST_TIMEOUT_MS", "longest wait for any answer from codex (default 120000)"],
+  ["CODEX_ACP_FILE_TOOL_TIMEOUT_SEC", "how long Codex waits for one file-tool call, a permission prompt inside it included (default 3600); a call past it writes nothing"],
   ["OPENAI_API_KEY / CODEX_API_KEY", "API key used by the `openai-api-key` auth method"],
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
 ] as const;
@@ -22,6 +23,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig 
   const hangMs = positiveInt(env.CODEX_ACP_HANG_TIMEOUT_MS);
   const deadlineMs = positiveInt(env.CODEX_ACP_REQUEST_TIMEOUT_MS);
   return { codexArgs: parseArgs(env.CODEX_ACP_CODEX_ARGS ?? ""), ...(hangMs ? { hangMs } : {}), ...(deadlineMs ? { deadlineMs } : {}) };
+}
+
+/**
+ * Codex's deadline for one call of the file tools (its `tool_timeout_sec`, 60 s unless set). A
+ * write outside the workspace waits on the user inside the call, and an editor may ask too: an
+ * hour fits a human answer; the turn's cancel still ends the call at once.
+ */
+export const DEFAULT_FILE_TOOL_TIMEOUT_SEC = 3600;
+
+export function fileToolTimeoutSec(env: NodeJS.ProcessEnv = process.env): number {
+  const n = Number(env.CODEX_ACP_FILE_TOOL_TIMEOUT_SEC);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_FILE_TOOL_TIMEOUT_SEC;
 }
 
 /** A whole number of milliseconds, or undefined (unset, or not a positive number). */

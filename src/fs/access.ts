@@ -1,23 +1,24 @@
 // FileAccess: one interface, two backends. The editor (ACP fs/* methods, injected as EditorFiles)
 // serves a call when it has the capability, and its answer is final (src/fs/editor.ts); node:fs
 // serves it otherwise. Validation, the write policy and the error contract are the same on both.
+import path from "node:path";
 import { log as defaultLog, type Logger } from "../log/index.js";
 import { editorReadError, editorReason, editorWriteError, isMethodNotFound, type EditorFiles } from "./editor.js";
-import { binaryFile, ErrorCode, FileToolError, notAFile } from "./errors.js";
+import { binaryFile, cancelledBeforeWrite, ErrorCode, FileToolError, notAFile, pathChanged } from "./errors.js";
+import { describeDrift, EditLedger, type EditDrift } from "./ledger.js";
 import { countTextLines, hasLoneSurrogate, sliceText, textHasNulWithin, windowResult, type Window } from "./lines.js";
 import {
   BINARY_SNIFF_BYTES,
   countLocalLines,
   readLocal,
   readWholeLocal,
-  resolveWriteTarget,
   statIfExists,
   statWriteTarget,
   writeAtomic,
 } from "./local.js";
 import { applyPatchFiles, type FileChange, type PatchParams, type PatchResult, type ServedBy, type TextStore } from "./patch-files.js";
 import { WriteQueue } from "./queue.js";
-import { decideWrite, isInsideRoots, isSystemPath, type SessionMode } from "./policy.js";
+import { askReason, canonicalEntryPath, canonicalPath, decideCanonical, isInsideRoots, isSystemPath, type SessionMode } from "./policy.js";
 import { validateReadParams, validateWriteParams, type ReadParams, type WriteParams } from "./validate.js";
 
 export type ReadResult = {
@@ -30,9 +31,18 @@ export type ReadResult = {
   unsaved_changes?: true;
   /** Set (true) when the file lies outside the session's workspace roots (after links and ".."). */
   outside_workspace?: true;
+  /** Set when the editor's text is no longer what this session wrote there (said once per edit). */
+  edit_undone?: string;
 };
 export type WriteResult = { success: true; bytes_written: number; created: boolean };
-export type { EditorFiles, FileChange, ServedBy };
+export type { EditDrift, EditorFiles, FileChange, ServedBy };
+
+/**
+ * What a call carries besides its arguments. `call` names the tool call a permission prompt
+ * belongs to (handed to WritePolicy.ask as is). `signal` aborts the call: a pending prompt is
+ * withdrawn, and a call aborted before its write writes nothing (-32007).
+ */
+export type CallOptions = { call?: unknown; signal?: AbortSignal };
 
 export interface FileAccess {
   read(p: ReadParams): Promise<ReadResult & { servedBy: ServedBy }>;
@@ -41,9 +51,14 @@ export interface FileAccess {
    * LARGE_FILE_BYTES); undefined when the editor would not show it. `call` is handed to
    * WritePolicy.ask as is (it names the tool call a permission prompt belongs to).
    */
-  write(p: WriteParams, call?: unknown): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }>;
+  write(p: WriteParams, opts?: CallOptions): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }>;
   /** Applies a patch in Codex's grammar, all or nothing (contracts/apply_patch.md). */
-  applyPatch(p: PatchParams, opts: { cwd: string; call?: unknown }): Promise<PatchResult>;
+  applyPatch(p: PatchParams, opts: { cwd: string } & CallOptions): Promise<PatchResult>;
+  /**
+   * The files written through the editor since the last call whose text the editor no longer holds
+   * as written (or that landed after the model was told they failed); each edit is checked once.
+   */
+  takeDrift(): Promise<EditDrift[]>;
 }
 
 /** Session policy for writes, read at every call (the mode can change during a session). */
@@ -54,7 +69,7 @@ export interface WritePolicy {
    * Asked when decideWrite says "ask" for any of `changes` (one question for a whole patch);
    * resolve true to go ahead. Absent = treat "ask" as denied.
    */
-  ask?(req: { changes: FileChange[]; call?: unknown }): Promise<boolean>;
+  ask?(req: { changes: FileChange[]; call?: unknown; signal?: AbortSignal }): Promise<boolean>;
 }
 
 /**
@@ -70,6 +85,7 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
   const editorRead = opts.editor?.readTextFile?.bind(opts.editor);
   const editorWrite = opts.editor?.writeTextFile?.bind(opts.editor);
   const queue = new WriteQueue();
+  const ledger = new EditLedger();
 
   const fallingBack = (p: string, err: unknown, method: string): void =>
     logger.info({ path: p, reason: editorReason(err) }, `the client does not implement ${method}; using node:fs`);
@@ -77,7 +93,12 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
   async function read(input: ReadParams): Promise<ReadResult & { servedBy: ServedBy }> {
     const p = validateReadParams(input);
     if (isSystemPath(p.path)) throw notAFile(p.path);
-    const result = await readServed(p);
+    let result = await readServed(p);
+    if (result.servedBy === "client" && ledger.size > 0 && !result.has_more && p.line === undefined) {
+      // A whole-file read shows whether the user undid an edit of ours (a window cannot tell).
+      const drift = ledger.driftOnRead(canonicalPath(p.path), result.content);
+      if (drift) result = { ...result, edit_undone: describeDrift([drift]) };
+    }
     // Reads may go anywhere the user could look, but one outside the workspace is said so.
     if (opts.policy && !isInsideRoots(p.path, opts.policy.roots())) {
       logger.info({ path: p.path }, "read outside the workspace roots");
@@ -107,20 +128,37 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
     return { ...(await readLocal(p.path, w)), servedBy: "local" };
   }
 
-  async function write(input: WriteParams, call?: unknown): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }> {
+  async function write(input: WriteParams, o: CallOptions = {}): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }> {
     const p = validateWriteParams(input);
-    if (isSystemPath(p.path)) throw notAFile(p.path);
-    const askNeeded = refuseOrAsk(opts.policy, [p.path]);
+    // The path judged is the path written: links are resolved once, here, and both backends get
+    // this canonical path (src/fs/README.md, "Decide and write on the same path").
+    const judged = canonicalPath(p.path);
+    if (isSystemPath(judged)) throw notAFile(p.path);
+    // Errors name the path the model gave; the prompt shows the file that would be written.
+    const named = (): string => p.path;
+    const askNeeded = refuseOrAsk(opts.policy, [judged], named);
     const bytes = Buffer.byteLength(p.content, "utf8");
-    const target = await resolveWriteTarget(p.path, bytes);
-    return queue.run(target, async () => {
-      const existing = await statWriteTarget(target, p.path, bytes);
+    return queue.run(judged, async () => {
+      await parentDirectory(judged, p.path);
+      const existing = await statWriteTarget(judged, p.path, bytes);
       const created = existing === undefined;
-      const oldText = created || existing.size > LARGE_FILE_BYTES ? null : await previousText(p.path);
-      if (askNeeded) await confirm(opts.policy, [{ path: p.path, oldText: oldText ?? null, newText: p.content }], call);
-      const servedBy = await store.writeText(p.path, p.content, target);
+      const oldText = created || existing.size > LARGE_FILE_BYTES ? null : await previousText(judged);
+      if (askNeeded) await confirm(opts.policy, [{ path: judged, oldText: oldText ?? null, newText: p.content }], o, named);
+      beforeWrite(judged, askNeeded, o.signal, p.path);
+      const servedBy = await store.writeText(judged, p.content, o.signal);
       return { success: true as const, bytes_written: bytes, created, servedBy, oldText };
     });
+  }
+
+  /**
+   * The last check before a write (or an unlink): a call given up on writes nothing, and the path
+   * must resolve as it did when the policy judged it (no link swapped in meanwhile, no second hard
+   * link where none was asked about). `entry`: the path names the entry itself (Delete, Move source).
+   */
+  function beforeWrite(judged: string, asked: boolean, signal: AbortSignal | undefined, given: string, entry = false): void {
+    if (signal?.aborted) throw cancelledBeforeWrite(given);
+    if ((entry ? canonicalEntryPath(judged) : canonicalPath(judged)) !== judged) throw pathChanged(given);
+    if (!asked && refuseOrAsk(opts.policy, [judged], () => given)) throw pathChanged(given);
   }
 
   /** The text a diff starts from: the editor's buffer when it can read (undefined if it will not say), else the disk. */
@@ -151,20 +189,23 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
       }
       return readWholeLocal(p);
     },
-    async writeText(p, content, target) {
+    async writeText(p, content, signal) {
       if (editorWrite) {
         try {
-          await editorWrite({ path: p, content });
+          await editorWrite({ path: p, content }, signal);
+          // The call may have been given up on while the editor answered: the model was told it
+          // failed, so the next turn tells it the edit is there after all.
+          ledger.record(p, content, signal?.aborted === true);
           return "client";
         } catch (err) {
           if (!isMethodNotFound(err)) throw await logged(editorWriteError(err, p), p, err, "fs/write_text_file");
           fallingBack(p, err, "fs/write_text_file");
         }
       }
-      const to = target ?? (await resolveWriteTarget(p, Buffer.byteLength(content, "utf8")));
-      await writeAtomic(to, content, await statWriteTarget(to, p, 0), p);
+      await writeAtomic(p, content, await statWriteTarget(p, p, 0), p);
       return "local";
     },
+    forget: (p) => ledger.forget(p),
     servedBy: () => (editorWrite ? "client" : "local"),
   };
 
@@ -174,17 +215,24 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
     return e;
   }
 
-  async function applyPatch(input: PatchParams, o: { cwd: string; call?: unknown }): Promise<PatchResult> {
+  async function applyPatch(input: PatchParams, o: { cwd: string } & CallOptions): Promise<PatchResult> {
     return applyPatchFiles(input, {
       cwd: o.cwd,
       store,
       queue,
       guard: (paths) => refuseOrAsk(opts.policy, paths),
-      confirm: (changes) => confirm(opts.policy, changes, o.call),
+      confirm: (changes) => confirm(opts.policy, changes, o),
+      beforeWrite: (judged, asked, entry) => beforeWrite(judged, asked, o.signal, judged, entry),
+      aborted: () => o.signal?.aborted === true,
     });
   }
 
-  return { read, write, applyPatch };
+  async function takeDrift(): Promise<EditDrift[]> {
+    if (!editorRead || ledger.size === 0) return [];
+    return ledger.takeDrift((p) => editorRead({ path: p }).then((r) => r.content, () => undefined));
+  }
+
+  return { read, write, applyPatch, takeDrift };
 }
 
 /** node:fs only. */
@@ -221,23 +269,31 @@ async function readLargeViaClient(readFn: NonNullable<EditorFiles["readTextFile"
   return windowResult(got.content, Math.max(total, seen), got.returned_lines, w);
 }
 
-/** Throws when the mode forbids writing any of `paths`; true when one of them needs the user's yes. */
-function refuseOrAsk(policy: WritePolicy | undefined, paths: readonly string[]): boolean {
+/** Throws when the mode forbids writing any of the canonical `paths`; true when one of them needs the user's yes. */
+function refuseOrAsk(policy: WritePolicy | undefined, paths: readonly string[], named: (p: string) => string = (p) => p): boolean {
   if (!policy) return false;
   const mode = policy.mode();
   let ask = false;
   for (const p of paths) {
-    const decision = decideWrite({ mode, roots: policy.roots(), path: p });
-    if (decision === "deny") throw new FileToolError(ErrorCode.Permission, `Permission denied: ${p} (session mode is ${mode})`);
+    const decision = decideCanonical({ mode, roots: policy.roots(), canonical: p });
+    if (decision === "deny") throw new FileToolError(ErrorCode.Permission, `Permission denied: ${named(p)} (session mode is ${mode})`);
     if (decision === "ask") ask = true;
   }
   return ask;
 }
 
-/** Asks the user once for `changes`; throws the contract's refusal unless they said yes. */
-async function confirm(policy: WritePolicy | undefined, changes: FileChange[], call: unknown): Promise<void> {
-  const ok = policy?.ask ? await policy.ask({ changes, call }) : false;
+/** Asks the user once for `changes`; throws the contract's refusal unless they said yes (or -32007 if the call was given up on). */
+async function confirm(policy: WritePolicy | undefined, changes: FileChange[], o: CallOptions, named: (p: string) => string = (p) => p): Promise<void> {
+  const ok = policy?.ask ? await policy.ask({ changes, call: o.call, ...(o.signal ? { signal: o.signal } : {}) }) : false;
+  if (o.signal?.aborted) throw cancelledBeforeWrite(changes[0]?.path ?? "the file");
   if (ok) return;
-  const outside = changes.find((c) => policy && decideWrite({ mode: policy.mode(), roots: policy.roots(), path: c.path }) === "ask") ?? changes[0];
-  throw new FileToolError(ErrorCode.Permission, `Permission denied: ${outside?.path ?? ""} (outside the workspace; not approved)`);
+  const reasons = changes.map((c) => ({ path: c.path, reason: policy ? askReason(c.path, policy.roots()) : undefined }));
+  const asked = reasons.find((r) => r.reason !== undefined) ?? reasons[0];
+  throw new FileToolError(ErrorCode.Permission, `Permission denied: ${named(asked?.path ?? "")} (${asked?.reason ?? "outside the workspace"}; not approved)`);
+}
+
+/** The write contract's -32001 when the folder a write goes to is missing (before the editor is asked). */
+async function parentDirectory(judged: string, given: string): Promise<void> {
+  const st = await statIfExists(path.dirname(judged)).catch(() => undefined);
+  if (!st?.isDirectory()) throw new FileToolError(ErrorCode.NotFound, `Parent directory not found: ${path.dirname(given)}`);
 }

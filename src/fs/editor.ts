@@ -13,7 +13,8 @@ import { statIfExists } from "./local.js";
 export interface EditorFiles {
   /** line is 1-based, limit is a maximum number of lines; resolves to those lines' text. */
   readTextFile?(p: { path: string; line?: number; limit?: number }): Promise<{ content: string }>;
-  writeTextFile?(p: { path: string; content: string }): Promise<void>;
+  /** `signal` withdraws the request (the editor may still have applied it: its answer tells). */
+  writeTextFile?(p: { path: string; content: string }, signal?: AbortSignal): Promise<void>;
 }
 
 const METHOD_NOT_FOUND = -32601;

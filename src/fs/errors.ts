@@ -10,6 +10,10 @@ export const ErrorCode = {
   DiskFull: -32005,
   /** apply_patch: a hunk's lines are not in the file (contracts/apply_patch.md). */
   PatchConflict: -32006,
+  /** The call was cancelled (the turn, the session, Codex's deadline or its request) before anything was written. */
+  Cancelled: -32007,
+  /** The path resolved differently right before the write than when the policy judged it (a link appeared). */
+  PathChanged: -32008,
   InvalidParams: -32600,
   Internal: -32603,
 } as const;
@@ -38,6 +42,18 @@ export function errnoCode(err: unknown): string | undefined {
 export const notFound = (p: string): FileToolError => new FileToolError(ErrorCode.NotFound, `File not found: ${p}`);
 export const notAFile = (p: string): FileToolError => new FileToolError(ErrorCode.NotAFile, `${p} is not a file`);
 export const isADirectory = (p: string): FileToolError => new FileToolError(ErrorCode.NotAFile, `${p} is a directory`);
+/** The refusal of a call that was cancelled before its write: nothing was written. */
+export const cancelledBeforeWrite = (p: string): FileToolError =>
+  new FileToolError(
+    ErrorCode.Cancelled,
+    `Cancelled: the call was cancelled (the turn was cancelled, or it ran past its deadline while waiting for the user) before ${p} was written. Nothing was changed.`,
+  );
+/** A path that resolves elsewhere than when the write policy judged it. */
+export const pathChanged = (p: string): FileToolError =>
+  new FileToolError(
+    ErrorCode.PathChanged,
+    `Permission denied: ${p} changed between the permission check and the write (a directory or the file was replaced by a link, or the file gained another hard link). Nothing was written.`,
+  );
 export const binaryFile = (p: string): FileToolError => new FileToolError(ErrorCode.Binary, `Cannot read binary file: ${p}`);
 
 /** Maps a node:fs error raised while reading `p` to the read contract's error. */

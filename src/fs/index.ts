@@ -5,6 +5,7 @@ export {
   createFileAccess,
   createLocalFiles,
   LARGE_FILE_BYTES,
+  type CallOptions,
   type EditorFiles,
   type FileAccess,
   type FileChange,
@@ -15,5 +16,6 @@ export {
 } from "./access.js";
 export { MAX_PATCH_FILE_BYTES, type PatchedFile, type PatchParams, type PatchResult } from "./patch-files.js";
 export { ErrorCode, FileToolError } from "./errors.js";
-export { canonicalPath, decideWrite, isSystemPath, type SessionMode, type WriteDecision } from "./policy.js";
+export { askReason, canonicalPath, decideWrite, isSystemPath, type SessionMode, type WriteDecision } from "./policy.js";
+export { describeDrift, type EditDrift } from "./ledger.js";
 export { validateReadParams, validateWriteParams, type ReadParams, type WriteParams } from "./validate.js";

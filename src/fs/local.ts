@@ -6,7 +6,7 @@ import { constants, type Stats } from "node:fs";
 // The default export (the fs.promises object) is used on purpose: unit tests can spy on it.
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { binaryFile, FileToolError, isADirectory, mapReadError, mapWriteError, notAFile } from "./errors.js";
+import { binaryFile, FileToolError, isADirectory, mapReadError, mapWriteError, notAFile, pathChanged } from "./errors.js";
 import { windowResult, type LineSlice, type Window } from "./lines.js";
 
 const CHUNK_BYTES = 1 << 20;
@@ -141,42 +141,6 @@ export async function readWholeLocal(p: string): Promise<string> {
 }
 
 /**
- * Where a write to `p` really lands: a symlink (even a dangling one) is followed so the link
- * stays a link; the parent directory is canonicalised. Throws the write contract's errors.
- */
-export async function resolveWriteTarget(p: string, bytes: number): Promise<string> {
-  let current = p;
-  for (let hops = 0; hops < 40; hops++) {
-    let st: Stats;
-    try {
-      st = await fsp.lstat(current);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") break;
-      throw mapWriteError(err, p, bytes);
-    }
-    if (!st.isSymbolicLink()) break;
-    const link = await fsp.readlink(current).catch((err: unknown) => {
-      throw mapWriteError(err, p, bytes);
-    });
-    current = path.resolve(path.dirname(current), link);
-  }
-  const dir = path.dirname(current);
-  let realDir: string;
-  try {
-    realDir = await fsp.realpath(dir);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      // Report the parent of the path the caller gave, unless the miss is behind a symlink.
-      throw new FileToolError(-32001, `Parent directory not found: ${current === p ? path.dirname(p) : dir}`);
-    }
-    throw mapWriteError(err, p, bytes);
-  }
-  return path.join(realDir, path.basename(current));
-}
-
-/**
  * Existing-file check before a write: undefined when the target does not exist,
  * its Stats when it is a regular file; a directory or special file is an error.
  */
@@ -212,6 +176,10 @@ export async function writeAtomic(target: string, content: string, existing: Sta
     await fh.sync();
     await fh.close();
     fh = undefined;
+    // The temp file's folder must still be the one judged (target is canonical): a folder swapped
+    // for a link since would move the rename elsewhere. What Node cannot close is the few
+    // microseconds between this check and rename(2) (no renameat; src/fs/README.md).
+    if ((await fsp.realpath(dir)) !== dir) throw pathChanged(p);
     await fsp.rename(tmp, target);
     tmpCreated = false;
   } catch (err) {

@@ -7,9 +7,9 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { applyHunks, parsePatch, PatchConflictError, PatchSyntaxError, type PatchOperation } from "../patch/index.js";
-import { binaryFile, errnoCode, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound } from "./errors.js";
+import { binaryFile, cancelledBeforeWrite, errnoCode, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound } from "./errors.js";
 import { textHasNulWithin } from "./lines.js";
-import { isSystemPath } from "./policy.js";
+import { canonicalEntryPath, canonicalPath, isSystemPath } from "./policy.js";
 import { BINARY_SNIFF_BYTES, statIfExists } from "./local.js";
 import type { WriteQueue } from "./queue.js";
 import { validatePatchParams, type PatchParams } from "./validate.js";
@@ -37,8 +37,10 @@ export type PatchResult = { files: PatchedFile[]; servedBy: ServedBy };
 export type TextStore = {
   /** The text of an existing file; the contract's errors otherwise. */
   readText(p: string): Promise<string>;
-  /** Writes the whole text (the policy has decided); `target` is the resolved disk path when known. */
-  writeText(p: string, content: string, target?: string): Promise<ServedBy>;
+  /** Writes the whole text to the canonical path `p` (the policy has decided); `signal` withdraws an editor request in flight. */
+  writeText(p: string, content: string, signal?: AbortSignal): Promise<ServedBy>;
+  /** The file is gone (deleted by the patch): nothing of it to compare later. */
+  forget(p: string): void;
   servedBy(): ServedBy;
 };
 
@@ -53,6 +55,13 @@ type Deps = {
   guard(paths: string[]): boolean;
   /** Asks the user once; throws the contract's refusal unless they agree. */
   confirm(changes: FileChange[]): Promise<void>;
+  /**
+   * Right before each write or unlink: throws when the call was given up on, or when the judged
+   * path no longer resolves to itself (`entry`: the path names the entry, not what it links to).
+   */
+  beforeWrite(judged: string, asked: boolean, entry: boolean): void;
+  /** Whether the call was given up on (checked again once everything is written). */
+  aborted(): boolean;
 };
 
 /** A file's text before the patch and as the patch leaves it (null: absent). */
@@ -99,7 +108,7 @@ export async function applyPatchFiles(input: unknown, deps: Deps): Promise<Patch
   if (askNeeded) {
     await deps.confirm(changed.map((f) => ({ path: f.movedTo ?? f.path, oldText: f.oldText, newText: f.newText ?? "" })));
   }
-  const servedBy = await writeAll(files, deps);
+  const servedBy = await writeAll(files, deps, askNeeded, new Set(ops.flatMap((op) => (op.type === "delete" ? [op.path] : op.type === "update" && op.moveTo !== undefined && op.moveTo !== op.path ? [op.path] : []))));
   return { files: changed, servedBy };
 }
 
@@ -115,14 +124,21 @@ function parse(text: string): PatchOperation[] {
   return ops;
 }
 
+/**
+ * Every path made absolute and canonical once, as the write policy judges it and as it is then
+ * written: Add and Update follow links (the link stays, its target changes); Delete and the source
+ * of a Move name the entry itself (unlink and rename do not follow a final link).
+ */
 function resolvePaths(ops: PatchOperation[], cwd: string): PatchOperation[] {
   const abs = (p: string): string => {
     if (p.includes("\0")) throw new FileToolError(ErrorCode.InvalidParams, "Invalid patch: a path contains a NUL byte");
     return path.isAbsolute(p) ? path.normalize(p) : path.resolve(cwd, p);
   };
   return ops.map((op) => {
-    if (op.type !== "update") return { ...op, path: abs(op.path) };
-    return op.moveTo === undefined ? { ...op, path: abs(op.path) } : { ...op, path: abs(op.path), moveTo: abs(op.moveTo) };
+    if (op.type === "add") return { ...op, path: canonicalPath(abs(op.path)) };
+    if (op.type === "delete") return { ...op, path: canonicalEntryPath(abs(op.path)) };
+    if (op.moveTo === undefined) return { ...op, path: canonicalPath(abs(op.path)) };
+    return { ...op, path: canonicalEntryPath(abs(op.path)), moveTo: canonicalPath(abs(op.moveTo)) };
   });
 }
 
@@ -169,8 +185,11 @@ function summarise(files: Map<string, FileState>, moves: Map<string, string>): P
   return out;
 }
 
-/** Writes, then deletions; on a failure, puts back what was already done and reports it. */
-async function writeAll(files: Map<string, FileState>, deps: Deps): Promise<ServedBy> {
+/**
+ * Writes, then deletions; on a failure, or when the call is given up on before the end, puts back
+ * what was already done and reports it. `entries`: the paths removed as entries (Delete, Move sources).
+ */
+async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolean, entries: ReadonlySet<string>): Promise<ServedBy> {
   const undo: Array<() => Promise<unknown>> = [];
   let servedBy: ServedBy = "local";
   let current = "";
@@ -179,22 +198,28 @@ async function writeAll(files: Map<string, FileState>, deps: Deps): Promise<Serv
       if (s.after === null || s.after === s.before) continue;
       current = p;
       const after = s.after;
+      deps.beforeWrite(p, asked, false);
       await fsp.mkdir(path.dirname(p), { recursive: true }).catch((err: unknown) => {
         throw mapWriteError(err, p, Buffer.byteLength(after, "utf8"));
       });
+      deps.beforeWrite(p, asked, false);
       servedBy = await deps.queue.run(p, () => deps.store.writeText(p, after));
       const before = s.before;
-      undo.push(() => (before === null ? fsp.unlink(p) : deps.store.writeText(p, before)));
+      undo.push(() => (before === null ? fsp.unlink(p).then(() => deps.store.forget(p)) : deps.store.writeText(p, before)));
     }
     for (const [p, s] of files) {
       if (s.after !== null || s.before === null) continue;
       current = p;
       const before = s.before;
+      deps.beforeWrite(p, asked, entries.has(p));
       await deps.queue.run(p, () => fsp.unlink(p)).catch((err: unknown) => {
         throw errnoCode(err) === "ENOENT" ? notFound(p) : mapWriteError(err, p, 0);
       });
+      deps.store.forget(p);
       undo.push(() => deps.store.writeText(p, before));
     }
+    // Given up on while the last write was out: the model is told nothing was written, so it is not.
+    if (deps.aborted()) throw cancelledBeforeWrite(current);
   } catch (err) {
     const restored = await undoAll(undo);
     const e = err instanceof FileToolError ? err : mapWriteError(err, current, 0);

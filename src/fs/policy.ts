@@ -66,11 +66,45 @@ export function isInsideRoots(p: string, roots: readonly string[]): boolean {
 }
 
 /**
- * read-only -> deny; full-access -> allow; auto (and auto-review) -> allow when the canonical path
- * is inside one of the (canonical) roots, else ask.
+ * The path of the entry itself, not of what it links to: the parent is canonicalised and the
+ * last component kept. What a Delete or the source of a Move acts on (unlink and rename do not
+ * follow a final link).
  */
-export function decideWrite(opts: { mode: SessionMode; roots: readonly string[]; path: string }): WriteDecision {
+export function canonicalEntryPath(p: string): string {
+  const abs = path.isAbsolute(p) ? path.normalize(p) : path.resolve(p);
+  const parent = path.dirname(abs);
+  return parent === abs ? abs : path.join(canonicalPath(parent), path.basename(abs));
+}
+
+/** Hard links of the file at `canonical` (1 when it does not exist or is not a regular file). */
+function linkCount(canonical: string): number {
+  const st = fs.lstatSync(canonical, { throwIfNoEntry: false });
+  return st?.isFile() ? st.nlink : 1;
+}
+
+/**
+ * Why a write to `canonical` needs the user's yes in the auto modes, or undefined when it does
+ * not: it lies outside every root, or it is a file with another hard link (an editor that saves
+ * in place writes through it, and the other name may be anywhere).
+ */
+export function askReason(canonical: string, roots: readonly string[]): "outside the workspace" | "hard-linked elsewhere" | undefined {
+  const inside = roots.some((root) => path.isAbsolute(root) && isInside(canonical, canonicalPath(root)));
+  if (!inside) return "outside the workspace";
+  return linkCount(canonical) > 1 ? "hard-linked elsewhere" : undefined;
+}
+
+/**
+ * The decision for a path already made canonical (canonicalPath / canonicalEntryPath): the one the
+ * write then goes to. read-only -> deny; full-access -> allow; auto (and auto-review) -> allow when
+ * it is inside one of the (canonical) roots and has no other hard link, else ask.
+ */
+export function decideCanonical(opts: { mode: SessionMode; roots: readonly string[]; canonical: string }): WriteDecision {
   if (opts.mode === "read-only") return "deny";
   if (opts.mode === "full-access") return "allow";
-  return isInsideRoots(opts.path, opts.roots) ? "allow" : "ask";
+  return askReason(opts.canonical, opts.roots) === undefined ? "allow" : "ask";
+}
+
+/** decideCanonical of `path` made canonical. */
+export function decideWrite(opts: { mode: SessionMode; roots: readonly string[]; path: string }): WriteDecision {
+  return decideCanonical({ mode: opts.mode, roots: opts.roots, canonical: canonicalPath(opts.path) });
 }

@@ -14,7 +14,11 @@ import type { Logger } from "../log/index.js";
 import { writeHttpError } from "./http-error.js";
 import type { ToolDefinition, ToolResult } from "./tools.js";
 
-export type ToolCaller = (name: string, args: unknown) => Promise<ToolResult>;
+/**
+ * Runs one tool call. `signal` fires when the call is given up on: Codex dropped the HTTP request
+ * (its deadline) or sent `notifications/cancelled` for it, or the endpoint closed.
+ */
+export type ToolCaller = (name: string, args: unknown, signal: AbortSignal) => Promise<ToolResult>;
 
 export type EndpointProtocol = {
   handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void>;
@@ -44,6 +48,7 @@ const initializeParamsSchema = z.looseObject({
   clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
 });
 const callToolParamsSchema = z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+const cancelledParamsSchema = z.looseObject({ requestId: idSchema, reason: z.string().optional() });
 
 type Request = z.infer<typeof requestSchema>;
 type RpcError = { code: number; message: string };
@@ -61,8 +66,11 @@ class RpcFailure extends Error {
 export function createEndpointProtocol(opts: { name: string; version: string; tools: readonly ToolDefinition[]; call: ToolCaller; log: Logger }): EndpointProtocol {
   /** Open MCP sessions (one endpoint serves one ACP session; codex connects once per thread). */
   const sessions = new Set<string>();
+  /** Tool calls running, by MCP session and request id, so `notifications/cancelled` can give one up. */
+  const running = new Map<string, AbortController>();
+  const runningKey = (session: string | undefined, id: string | number): string => `${session ?? ""}\u0000${typeof id}:${String(id)}`;
 
-  async function dispatch(request: Request, session: string | undefined): Promise<unknown> {
+  async function dispatch(request: Request, session: string | undefined, signal: AbortSignal): Promise<unknown> {
     switch (request.method) {
       case "initialize": {
         const params = initializeParamsSchema.safeParse(request.params);
@@ -82,7 +90,7 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
         const params = callToolParamsSchema.safeParse(request.params);
         if (!params.success) throw new RpcFailure(INVALID_PARAMS, `Invalid tools/call params: ${params.error.issues[0]?.message ?? "invalid"}`);
         opts.log.debug({ tool: params.data.name, mcpSession: session }, "mcp tools/call");
-        return opts.call(params.data.name, params.data.arguments ?? {});
+        return opts.call(params.data.name, params.data.arguments ?? {}, signal);
       }
       default:
         throw new RpcFailure(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
@@ -91,11 +99,22 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
 
   async function answer(res: ServerResponse, request: Request, session: string | undefined, headers: Record<string, string> = {}): Promise<void> {
     let reply: { result: unknown } | { error: RpcError };
+    // A client that stops waiting (codex's tool deadline drops the request) gives the call up.
+    const controller = new AbortController();
+    const key = runningKey(session, request.id);
+    const dropped = (): void => {
+      if (!res.writableFinished) controller.abort(new Error("the MCP client closed the request"));
+    };
+    res.once("close", dropped);
+    running.set(key, controller);
     try {
-      reply = { result: await dispatch(request, session) };
+      reply = { result: await dispatch(request, session, controller.signal) };
     } catch (err) {
       const code = err instanceof RpcFailure ? err.code : INTERNAL_ERROR;
       reply = { error: { code, message: err instanceof Error ? err.message : String(err) } };
+    } finally {
+      res.off("close", dropped);
+      if (running.get(key) === controller) running.delete(key);
     }
     if ("error" in reply) delete headers["mcp-session-id"];
     else if (headers["mcp-session-id"]) {
@@ -141,12 +160,31 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     if (request.success) return answer(res, request.data, session);
     // A message with an id that is no request (an id of the wrong type) is not a notification either.
     const hasId = typeof body === "object" && body !== null && "id" in body;
-    if ((!hasId && notificationSchema.safeParse(body).success) || responseSchema.safeParse(body).success) {
+    const notification = hasId ? undefined : notificationSchema.safeParse(body);
+    if (notification?.success || responseSchema.safeParse(body).success) {
+      if (notification?.success && notification.data.method === "notifications/cancelled") cancelRunning(session, notification.data.params);
       res.writeHead(202).end();
       return;
     }
     return writeHttpError(res, 400, "Invalid Request: not a JSON-RPC 2.0 message", -32600);
   }
 
-  return { handle, close: () => sessions.clear() };
+  /** `notifications/cancelled` for a running call of this MCP session: it is given up. */
+  function cancelRunning(session: string, params: unknown): void {
+    const parsed = cancelledParamsSchema.safeParse(params);
+    if (!parsed.success) return;
+    const controller = running.get(runningKey(session, parsed.data.requestId));
+    if (!controller) return;
+    opts.log.debug({ requestId: parsed.data.requestId }, "mcp client cancelled a tool call");
+    controller.abort(new Error(`cancelled by the MCP client${parsed.data.reason ? `: ${parsed.data.reason}` : ""}`));
+  }
+
+  return {
+    handle,
+    close: () => {
+      sessions.clear();
+      for (const controller of running.values()) controller.abort(new Error("the endpoint closed"));
+      running.clear();
+    },
+  };
 }

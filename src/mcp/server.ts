@@ -208,13 +208,13 @@ export class FileToolsServer {
       version: this.opts.version ?? "0",
       tools: endpoint.tools,
       log: this.opts.log,
-      call: (name, args) => callBound(endpoint, name, args),
+      call: (name, args, signal) => callBound(endpoint, name, args, signal),
     });
     await endpoint.protocol.handle(req, res, body);
   }
 }
 
-async function callBound(endpoint: Endpoint, name: string, args: unknown): Promise<ToolResult> {
+async function callBound(endpoint: Endpoint, name: string, args: unknown, signal: AbortSignal): Promise<ToolResult> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<undefined>((resolve) => {
     timer = setTimeout(() => resolve(undefined), BIND_TIMEOUT_MS);
@@ -223,7 +223,7 @@ async function callBound(endpoint: Endpoint, name: string, args: unknown): Promi
   clearTimeout(timer);
   if (!caller || endpoint.closed) return errorToolResult(-32603, "The editor session of this tool is not available");
   if (!endpoint.tools.some((t) => t.name === name)) return errorToolResult(-32601, `Unknown tool: ${name}`);
-  return caller(name, args);
+  return caller(name, args, signal);
 }
 
 function tokenMatches(header: string | undefined, token: Buffer): boolean {

@@ -83,8 +83,11 @@ export type ToolResult = {
   _meta?: Record<string, unknown>;
 };
 
-/** Per call: the session's working directory (relative patch paths) and what names the call for a permission prompt. */
-export type ToolCallContext = { cwd: string; call?: unknown };
+/**
+ * Per call: the session's working directory (relative patch paths), what names the call for a
+ * permission prompt, and the signal that gives the call up (nothing is written after it fired).
+ */
+export type ToolCallContext = { cwd: string; call?: unknown; signal?: AbortSignal };
 
 /** Runs one tool call against a session's file access. Never throws: failures are isError results. */
 export async function callFileTool(files: FileAccess, name: string, args: unknown, ctx: ToolCallContext): Promise<ToolResult> {
@@ -94,7 +97,7 @@ export async function callFileTool(files: FileAccess, name: string, args: unknow
       return readToolResult(result);
     }
     if (name === WRITE_TOOL) {
-      const { servedBy: _servedBy, oldText, ...result } = await files.write(args as never, ctx.call);
+      const { servedBy: _servedBy, oldText, ...result } = await files.write(args as never, { call: ctx.call, ...(ctx.signal ? { signal: ctx.signal } : {}) });
       const { path, content } = args as { path: string; content: string };
       return writeToolResult(result, oldText === undefined ? undefined : { path, oldText, newText: content });
     }
@@ -111,6 +114,8 @@ export async function callFileTool(files: FileAccess, name: string, args: unknow
 
 export function readToolResult(r: ReadResult): ToolResult {
   const structured: Record<string, unknown> = {
+    // First, so that a model reading the result meets it before the text.
+    ...(r.edit_undone ? { edit_undone: r.edit_undone } : {}),
     content: r.content,
     total_lines: r.total_lines,
     returned_lines: r.returned_lines,

@@ -130,7 +130,7 @@ describe("file tools feature", () => {
     }
   });
 
-  it("cancelling the prompt resolves a pending permission request as declined", async () => {
+  it("cancelling the prompt withdraws a pending permission request and the call writes nothing (-32007)", async () => {
     const feature = fileToolsFeature({ server });
     let seen!: () => void;
     const asked = new Promise<void>((resolve) => (seen = resolve));
@@ -156,7 +156,8 @@ describe("file tools feature", () => {
       for (const hook of session.cancelHooks) hook();
       const r = await pending;
       expect(r.isError).toBe(true);
-      expect(r.structuredContent).toEqual({ code: -32002, message: `Permission denied: ${outside} (outside the workspace; not approved)` });
+      expect(r.structuredContent).toMatchObject({ code: -32007 });
+      expect((r.structuredContent as { message: string }).message).toContain("Nothing was changed");
       expect(fs.existsSync(outside)).toBe(false);
     } finally {
       await client.close();
