@@ -159,3 +159,70 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     expect((await post(undefined, {}, "DELETE")).status).toBe(400);
   });
 });
+
+describe("a tool call the client gives up on (issue 25)", () => {
+  const given = { server: new FileToolsServer({ log: silent }) };
+  let info: EndpointInfo;
+  /** Signals of the calls that reached the caller, in order; each call waits until its signal fires. */
+  const signals: AbortSignal[] = [];
+  beforeAll(async () => {
+    info = await given.server.register("giving-up");
+    given.server.bind("giving-up", (_name, _args, signal) => {
+      signals.push(signal);
+      return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ isError: true, content: [{ type: "text", text: "given up" }] })));
+    });
+  });
+  afterAll(() => given.server.close());
+
+  const send = (body: unknown, sid?: string): http.ClientRequest => {
+    const url = new URL(info.url);
+    const req = http.request({
+      host: "127.0.0.1",
+      port: url.port,
+      path: url.pathname,
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", ...info.headers, ...(sid ? { "mcp-session-id": sid } : {}) },
+    });
+    req.on("error", () => undefined);
+    req.end(JSON.stringify(body));
+    return req;
+  };
+  const until = async (pred: () => boolean): Promise<void> => {
+    for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
+    expect(pred()).toBe(true);
+  };
+  const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "write_text_file", arguments: {} } });
+
+  it("a dropped HTTP request (Codex's deadline) aborts the call's signal", async () => {
+    const sid = await openSessionOn(info);
+    const req = send(call(10), sid);
+    await until(() => signals.length === 1);
+    expect(signals[0]!.aborted).toBe(false);
+    req.destroy();
+    await until(() => signals[0]!.aborted);
+  });
+
+  it("notifications/cancelled for the request id aborts that call only", async () => {
+    const sid = await openSessionOn(info);
+    send(call(11), sid);
+    await until(() => signals.length === 2);
+    send(call(12), sid);
+    await until(() => signals.length === 3);
+    send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 12, reason: "turn interrupted" } }, sid);
+    await until(() => signals[2]!.aborted);
+    expect(signals[1]!.aborted).toBe(false);
+    given.server.unregister("giving-up"); // closing the endpoint gives up what is still running
+    await until(() => signals[1]!.aborted);
+  });
+});
+
+/** openSession() against another endpoint. */
+async function openSessionOn(info: EndpointInfo): Promise<string> {
+  const saved = endpoint;
+  endpoint = info;
+  try {
+    return await openSession();
+  } finally {
+    endpoint = saved;
+  }
+}

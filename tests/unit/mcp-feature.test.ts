@@ -77,6 +77,8 @@ describe("file tools feature", () => {
         url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp\/[0-9a-f]{32}$/),
         http_headers: { Authorization: expect.stringMatching(/^Bearer \S{32,}$/) },
         default_tools_approval_mode: "approve",
+        // Codex's 60 s default would give up a call whose prompt waits on the user.
+        tool_timeout_sec: 3600,
         tools: { write_text_file: { approval_mode: "approve" } },
       });
       expect(settings.developerInstructions).toMatch(/^Be brief\.\n\n.*acp_fs/s);
