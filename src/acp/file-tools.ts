@@ -16,6 +16,7 @@ import { FileToolCalls } from "./file-tool-calls.js";
 import type { ServerNotification } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
 import { askPermission } from "./permission.js";
+import { withShellPatchGuard } from "./shell-patch-guard.js";
 import type { AcpSession } from "./session.js";
 import { withMcpServers } from "./thread-config.js";
 
@@ -120,6 +121,9 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
           tools: Object.fromEntries(tools.map((t) => [t, { approval_mode: "approve" }])),
         },
       });
+      // apply_patch run as a shell command would be applied by Codex on disk: refused, with a
+      // pointer to ours (src/acp/shell-patch-guard.ts).
+      if (withPatch) s.config = withShellPatchGuard(s.config);
       // Codex's own apply_patch stays on offer: watch for the ones it rejects (they have no item).
       if (!catalog) s.rawEvents = true;
       const instructions = fileToolsInstructions(withPatch);

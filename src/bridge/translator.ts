@@ -8,6 +8,7 @@ import type { SessionUpdate } from "./view.js";
 import type { ServerNotification, v2 } from "../codex/index.js";
 import { OUTPUT_TAIL_CHARS } from "./commands.js";
 import { snapshotFileChange } from "./file-changes.js";
+import { blockedToolCall } from "./hooks.js";
 import { completedItemDisplay, noticeUpdate, planDocument, type ClientDisplay } from "./display.js";
 import { itemText } from "./item-text.js";
 import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from "./items.js";
@@ -104,6 +105,8 @@ export class ThreadEventTranslator {
         return this.planDelta(n.params.itemId, n.params.delta);
       case "turn/completed":
         return this.unfinishedCompactions(n.params.turn.status);
+      case "hook/completed":
+        return blockedToolCall(n.params.run);
       // Thread and turn lifecycle: the session and its features follow these, not the client.
       case "thread/started":
       case "thread/status/changed":
@@ -132,7 +135,6 @@ export class ThreadEventTranslator {
       case "rawResponse/completed":
       // Shown through the items they belong to (or not shown in ACP at all).
       case "hook/started":
-      case "hook/completed":
       case "item/autoApprovalReview/started":
       case "item/autoApprovalReview/completed":
       case "autoApprovalReview/strictReviewRequired":

@@ -1,0 +1,93 @@
+// Codex's own patch machinery must not write behind the editor (issue 25, DESIGN.md decision 9).
+// The native apply_patch tool is removed per thread (src/codex/catalog.ts); this closes the other
+// route: the model running apply_patch as a shell command (`apply_patch <<'EOF' ...`, `apply_patch
+// '<patch>'`, `cd x && apply_patch ...`, `bash -lc "..."`), which Codex intercepts and applies on
+// disk itself, or which its PATH helper applies. A PreToolUse hook in the thread's own config runs
+// before any of that and refuses, telling the model to send the patch to our editor-backed tool.
+// Why a hook and not the alternatives (a remote environment, approvals): .specify/specs/006-edits-
+// through-the-editor/plan.md. The hook is a line of sh (no file, no node start): ~3 ms per shell call.
+import { createHash } from "node:crypto";
+import type { JsonValue } from "../codex/index.js";
+import { FILE_TOOLS_SERVER, PATCH_TOOL } from "../tool-contract/index.js";
+
+/** Where Codex keeps hooks given in the thread's config (the session-flags layer), first group, first hook. */
+export const GUARD_HOOK_KEY = "/<session-flags>/config.toml:pre_tool_use:0:0";
+/** Codex names every shell tool (exec_command, shell, shell_command) `Bash` for hooks; the native patch tool is `apply_patch`. */
+const MATCHER = "^(Bash|apply_patch)$";
+const TIMEOUT_SEC = 10;
+
+/** What the model reads (Codex adds ". Command: <the command>"): what happened, and what to do instead. */
+export const GUARD_REASON =
+  `codex-cli-acp: this session edits files through the user's editor, so apply_patch cannot run as a shell command here ` +
+  `(it would change the files on disk behind the editor). Nothing was changed. Send the same patch with the ` +
+  `mcp__${FILE_TOOLS_SERVER}__${PATCH_TOOL} tool instead (its \`input\` is the whole patch, from *** Begin Patch to *** End Patch)`;
+
+/**
+ * What gives a command away as a patch, matched against the hook's JSON input: patch text anywhere,
+ * the native tool, or apply_patch / applypatch run as a command (first word, or after a separator).
+ * Not a bare mention (`grep -rn apply_patch src` runs).
+ */
+function patchPatterns(): string[] {
+  const quoted = (s: string): string => `*'${s}'*`;
+  const patterns = [quoted("*** Begin Patch"), quoted(`"tool_name":"apply_patch"`)];
+  for (const name of ["apply_patch", "applypatch"]) {
+    patterns.push(quoted(`"command":"${name}`));
+    for (const sep of ["&& ", "&&", "; ", ";", "| ", "|", "\\n", "(", "`", "exec "]) patterns.push(quoted(`${sep}${name}`));
+  }
+  return patterns;
+}
+
+/** A string as one sh word in single quotes. */
+const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The hook's command: reads its JSON input and prints Codex's "deny" answer when the call is a patch. */
+export function guardCommand(): string {
+  const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: GUARD_REASON } });
+  return `i=$(cat); case "$i" in ${patchPatterns().join("|")}) printf '%s' ${shQuote(deny)};; esac`;
+}
+
+/** JSON with object keys sorted at every level, as Codex serialises a hook's identity. */
+function sortedJson(value: unknown): string {
+  const sort = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(sort) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+  return JSON.stringify(sort(value));
+}
+
+/**
+ * Codex runs a hook only when its definition is trusted: `hooks.state.<key>.trusted_hash` must be
+ * the sha256 of the hook's identity (event, matcher, handlers with their normalised fields). We
+ * trust only this fixed hook, never one the user wrote. tests/e2e/shell-patch.test.ts checks the
+ * hash against what the pinned codex computes (`hooks/list`), so a Codex upgrade that changes the
+ * formula fails there, not silently.
+ */
+export function guardTrustHash(command = guardCommand()): string {
+  const identity = { event_name: "pre_tool_use", hooks: [{ async: false, command, timeout: TIMEOUT_SEC, type: "command" }], matcher: MATCHER };
+  return `sha256:${createHash("sha256").update(sortedJson(identity)).digest("hex")}`;
+}
+
+type JsonObject = { [key: string]: JsonValue };
+
+/**
+ * `config` with the guard installed in its `hooks` (thread/start's and thread/resume's per-thread
+ * config). Ours goes first, so that its key is the one trusted; hooks already there are kept.
+ */
+export function withShellPatchGuard(config: JsonObject | undefined): JsonObject {
+  const command = guardCommand();
+  const hooks = asObject(config?.hooks);
+  const before = Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
+  return {
+    ...config,
+    hooks: {
+      ...hooks,
+      PreToolUse: [{ matcher: MATCHER, hooks: [{ type: "command", command, timeout: TIMEOUT_SEC }] }, ...before],
+      state: { ...asObject(hooks.state), [GUARD_HOOK_KEY]: { trusted_hash: guardTrustHash(command) } },
+    },
+  };
+}
+
+function asObject(v: JsonValue | undefined): JsonObject {
+  if (!v || typeof v !== "object" || Array.isArray(v)) return {};
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(v)) if (value !== undefined) out[key] = value;
+  return out;
+}
