@@ -192,6 +192,20 @@ for (let i = 0; i < Math.max(7, RUNS); i++) {
     cancelMs.push(performance.now() - t);
   }
 }
+// A turn with one shell command (the model runs `echo`, then answers): with Zed's capabilities the
+// adapter's PreToolUse guard against apply_patch through the shell runs before the command; without
+// capabilities it does not. The difference is what the guard costs per shell call.
+const shellTurnMs: Record<string, number[]> = { adapter: [], "adapter-fs": [] };
+for (let i = 0; i < RUNS; i++) {
+  for (const side of ["adapter", "adapter-fs"] as const) {
+    const { peer, id } = open[side]!;
+    fake.enqueue({ items: [{ type: "function_call", name: "exec_command", arguments: { cmd: "echo bench" }, callId: `bench-sh-${side}-${i}` }] }, smallAnswer);
+    const t0 = performance.now();
+    const r = await peer.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "run echo" }] });
+    if (r.error) process.stderr.write(`warning: shell turn failed: ${JSON.stringify(r.error)}\n`);
+    else shellTurnMs[side]!.push(performance.now() - t0);
+  }
+}
 for (const side of SIDES) {
   rss[side] = await memoryMB(open[side]!.peer.child.pid!, "VmHWM");
   await open[side]!.peer.close();
@@ -207,6 +221,11 @@ for (const [name, s] of Object.entries(samples)) {
   rows.push([name, ...SIDES.map((side) => fmt(med(side))), ...others.map((o) => (med("adapter-fs") / med(o)).toFixed(2))]);
 }
 rows.push(["peak RSS (adapter process; codex child excluded)", ...SIDES.map((side) => `${(rss[side] ?? 0).toFixed(1)} MB`), ...others.map(() => "-")]);
+rows.push([
+  "prompt with one shell command -> result",
+  ...SIDES.map((side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]!).toFixed(1)} ms` : "-")),
+  ...others.map(() => "-"),
+]);
 rows.push(["session/cancel -> prompt result (median of 5)", ...SIDES.map((side) => (side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : "-")), ...others.map(() => "-")]);
 
 let extra: Row[] = [];

@@ -32,6 +32,7 @@ export function fileToolsInstructions(withPatch: boolean): string {
     `An editor is attached to this session. Read and edit workspace files with the ${ns} MCP tools: \`${READ_TOOL}\` (absolute path; optional 1-based line and limit) instead of shell commands such as cat, sed or head, and ${edit}`,
     "These tools work on the editor's buffers, including changes the user has not saved, and the user reviews and can undo every edit in the editor. " +
       `When \`${READ_TOOL}\` reports \`unsaved_changes: true\`, the editor's text differs from the file on disk: shell commands (builds, tests, grep) still see the disk version until the user saves.`,
+    ...(withPatch ? [`Do not run apply_patch as a shell command: in this session it is refused (it would change the disk behind the editor); use \`${PATCH_TOOL}\` of ${ns}.`] : []),
     "When a tool answers with an error (for example permission denied), the user's editor refused: do not work around it with shell commands.",
   ].join("\n");
 }

@@ -71,9 +71,8 @@ export class AcpSession {
   readonly items = new Map<string, Item>();
   /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
   readonly childItems = new Map<string, { item: Item; subagent: string; threadId: string; asked?: boolean }>();
-  /** Hooks run when a prompt is cancelled (e.g. to resolve pending permission requests). */
+  /** Run when a prompt is cancelled (pending permission requests); awaited as a prompt's turn starts (edits the user undid). */
   readonly cancelHooks = new Set<() => void>();
-  /** Awaited as a prompt's turn really starts, before its context is taken (edits the user undid). */
   readonly turnPreparers = new Set<() => Promise<void>>();
   private currentMode: SessionMode = "auto";
   private readonly changeListeners = new Set<(change: SessionChange) => void>();

@@ -4,8 +4,9 @@
 // '<patch>'`, `cd x && apply_patch ...`, `bash -lc "..."`), which Codex intercepts and applies on
 // disk itself, or which its PATH helper applies. A PreToolUse hook in the thread's own config runs
 // before any of that and refuses, telling the model to send the patch to our editor-backed tool.
-// Why a hook and not the alternatives (a remote environment, approvals): .specify/specs/006-edits-
-// through-the-editor/plan.md. The hook is a line of sh (no file, no node start): ~3 ms per shell call.
+// Why a hook and not the alternatives (a remote environment, approvals), and what stays open:
+// .specify/specs/006-edits-through-the-editor/plan.md. The hook is a line of sh (no file, no node
+// start): Codex reports ~3 ms per shell call.
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../codex/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL } from "../tool-contract/index.js";

@@ -131,7 +131,7 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
   async function write(input: WriteParams, o: CallOptions = {}): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }> {
     const p = validateWriteParams(input);
     // The path judged is the path written: links are resolved once, here, and both backends get
-    // this canonical path (src/fs/README.md, "Decide and write on the same path").
+    // this canonical path (.specify/specs/006-edits-through-the-editor/plan.md, section 3).
     const judged = canonicalPath(p.path);
     if (isSystemPath(judged)) throw notAFile(p.path);
     // Errors name the path the model gave; the prompt shows the file that would be written.

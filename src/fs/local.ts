@@ -178,7 +178,7 @@ export async function writeAtomic(target: string, content: string, existing: Sta
     fh = undefined;
     // The temp file's folder must still be the one judged (target is canonical): a folder swapped
     // for a link since would move the rename elsewhere. What Node cannot close is the few
-    // microseconds between this check and rename(2) (no renameat; src/fs/README.md).
+    // microseconds between this check and rename(2) (no renameat; .specify/specs/006-edits-through-the-editor/plan.md).
     if ((await fsp.realpath(dir)) !== dir) throw pathChanged(p);
     await fsp.rename(tmp, target);
     tmpCreated = false;
