@@ -82,4 +82,23 @@ describe.skipIf(!existsSync(ACPX))("through acpx", () => {
     const next = JSON.stringify(fake.requests[1]?.body.input ?? []);
     expect(next).toContain("read me through acpx");
   });
+
+  it("apply_patch through the shell is refused; the same patch through the editor-backed tool lands via acpx's fs", async () => {
+    const file = path.join(workspace, "notes.txt");
+    await writeFile(file, "before\n");
+    const patch = "*** Begin Patch\n*** Update File: notes.txt\n@@\n-before\n+after\n*** End Patch";
+    fake.enqueue(
+      { items: [toolCall("exec_command", { cmd: `apply_patch <<'EOF'\n${patch}\nEOF` }, { callId: "sh" })] },
+      { items: [toolCall("apply_patch", { input: patch }, { callId: "p1", namespace: "mcp__acp_fs" })] },
+      textResponse("patched"),
+    );
+    const r = await acpx("--approve-all", "patch notes.txt");
+    expect(r.code, r.stderr).toBe(0);
+    const refused = JSON.stringify(fake.requests[1]?.body.input ?? []);
+    expect(refused).toContain("mcp__acp_fs__apply_patch");
+    // acpx writes what fs/write_text_file gives it to disk: the edit arrived through the client.
+    expect(await readFile(file, "utf8")).toBe("after\n");
+    const result = (fake.requests[2]?.body.input as Array<{ type: string; call_id?: string; output?: unknown }>).find((i) => i.type === "function_call_output" && i.call_id === "p1");
+    expect(JSON.stringify(result?.output)).toMatch(/success.*true/);
+  });
 });
