@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { applyPatch, textResponse, toolCallResponse, type FakeModel } from "../../src/fake-model/index.js";
-import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
+import { codexChildPid, startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
@@ -47,17 +47,6 @@ function offeredTools(fake: FakeModel, n = 0): string[] {
 /** Whether Codex's native apply_patch is declared to the model: as a plain tool, or inside code mode's exec. */
 function nativePatchOffered(fake: FakeModel, n = 0): boolean {
   return offeredTools(fake, n).includes("apply_patch") || JSON.stringify(fake.requests[n]?.body ?? {}).includes("apply_patch(input: string)");
-}
-
-function outputFor(a: Adapter, callId: string): string {
-  for (const r of a.fake.requests) {
-    for (const item of (r.body?.input ?? []) as Array<{ type: string; call_id?: string; output?: unknown }>) {
-      if ((item.type === "function_call_output" || item.type === "custom_tool_call_output") && item.call_id === callId) {
-        return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
-      }
-    }
-  }
-  throw new Error(`no output for ${callId}`);
 }
 
 function events(updates: acp.SessionUpdate[], id: string): { calls: ToolCall[]; finals: ToolUpdate[] } {
@@ -204,7 +193,7 @@ describe("with the editor's fs capability", () => {
     expect(existsSync(added)).toBe(false);
     expect(ed.permissions).toHaveLength(0);
     // Codex shows the model the structured result.
-    expect(JSON.parse(outputFor(adapter, "call_patch").replace(/^[^{]*/s, ""))).toEqual({
+    expect(JSON.parse(modelOutputFor(adapter, "call_patch").replace(/^[^{]*/s, ""))).toEqual({
       success: true,
       files: [
         { path: file, action: "update" },
@@ -237,7 +226,7 @@ describe("with the editor's fs capability", () => {
     expect((await adapter.prompt(sessionId, "edit")).stopReason).toBe("end_turn");
     expect(ed.writes).toEqual([]);
     expect(existsSync(path.join(adapter.workspace, "fresh.txt"))).toBe(false);
-    const output = outputFor(adapter, "call_bad");
+    const output = modelOutputFor(adapter, "call_bad");
     expect(output).toContain(`The patch does not apply to ${file}`);
     expect(output).toContain("gamma");
     expect(output).toContain("-32006");
@@ -284,7 +273,7 @@ describe("with the editor's fs capability", () => {
     const { sessionId } = await adapter.newSession();
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "read-only" });
     expect((await adapter.prompt(sessionId, "write")).stopReason).toBe("end_turn");
-    expect(outputFor(adapter, "call_ro")).toContain(`Permission denied: ${inside} (session mode is read-only)`);
+    expect(modelOutputFor(adapter, "call_ro")).toContain(`Permission denied: ${inside} (session mode is read-only)`);
     expect(ed.writes).toEqual([]);
 
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "auto" });
@@ -321,7 +310,7 @@ describe("with the editor's fs capability", () => {
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "go")).stopReason).toBe("end_turn");
     for (const id of ["call_read", "call_write", "call_patch"]) {
-      const out = outputFor(adapter, id);
+      const out = modelOutputFor(adapter, id);
       expect(out, id).toContain("-32002");
       expect(out, id).toContain(`Permission denied: ${file} (the editor refused: Permission denied by user)`);
       expect(out, id).not.toContain("on disk"); // nothing read around the editor reached the model
@@ -339,7 +328,7 @@ describe("with the editor's fs capability", () => {
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "read");
-    expect(outputFor(adapter, "call_u")).toContain('"unsaved_changes":true');
+    expect(modelOutputFor(adapter, "call_u")).toContain('"unsaved_changes":true');
   });
 });
 
@@ -355,6 +344,6 @@ describe("without the fs capability", () => {
     expect(ev.calls).toHaveLength(1);
     expect(ev.calls[0]).toMatchObject({ kind: "edit", status: "failed", title: `Edit ${path.join(adapter.workspace, "n.txt")}` });
     expect(JSON.stringify(ev.calls[0]?.content)).toContain("Failed to find expected lines");
-    expect(outputFor(adapter, "call_native")).toContain("Failed to find expected lines");
+    expect(modelOutputFor(adapter, "call_native")).toContain("Failed to find expected lines");
   });
 });

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse, toolCallResponse } from "../../src/fake-model/index.js";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
@@ -55,16 +55,6 @@ async function outsideDir(): Promise<string> {
   return dir;
 }
 
-/** What the model was given as the output of `callId` (from the fake model's requests). */
-function outputFor(a: Adapter, callId: string): string | undefined {
-  for (const r of a.fake.requests) {
-    for (const item of (r.body?.input ?? []) as Array<{ type: string; call_id?: string; output?: unknown }>) {
-      if (item.type === "function_call_output" && item.call_id === callId) return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
-    }
-  }
-  return undefined;
-}
-
 const writeOutside = (file: string, callId: string) => toolCallResponse("write_text_file", { path: file, content: "from the model\n" }, { namespace: NS, callId });
 
 describe("late answers cannot write", () => {
@@ -80,7 +70,7 @@ describe("late answers cannot write", () => {
     expect((await adapter.prompt(sessionId, "write outside")).stopReason).toBe("end_turn");
     await withdrawn;
     expect(ed.permissions).toBe(1);
-    expect(outputFor(adapter, "late-1")).toContain("Cancelled");
+    expect(modelOutputFor(adapter, "late-1")).toContain("Cancelled");
     // The user's late yes arrives now: still nothing is written, on disk or in the editor.
     await new Promise((r) => setTimeout(r, 4000));
     expect(ed.writes).toEqual([]);
@@ -117,7 +107,7 @@ describe("late answers cannot write", () => {
     expect((await adapter.prompt(sessionId, "write outside")).stopReason).toBe("end_turn");
     expect(ed.writes).toEqual([target]);
     expect(ed.buffers.get(target)).toBe("from the model\n");
-    expect(outputFor(adapter, "slow-1")).toContain("bytes_written");
+    expect(modelOutputFor(adapter, "slow-1")).toContain("bytes_written");
   }, 60_000);
 });
 

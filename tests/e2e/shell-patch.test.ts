@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { createCodexHome, defaultCodexPath, FAKE_MODEL_SLUG, startFakeModel, textResponse, toolCallResponse, type CodexHome, type FakeModel } from "../../src/fake-model/index.js";
 import { GUARD_HOOK_KEY, guardTrustHash, withShellPatchGuard } from "../../src/acp/shell-patch-guard.js";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
 
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
 let adapter: Adapter | undefined;
@@ -32,15 +32,6 @@ const FORMS: Array<{ name: string; command: string }> = [
   { name: "cd first", command: `cd . && apply_patch <<'EOF'\n${PATCH}\nEOF` },
   { name: "nested shell", command: `bash -lc "apply_patch <<'EOF'\n${PATCH}\nEOF"` },
 ];
-
-function outputFor(a: Adapter, callId: string): string {
-  for (const r of a.fake.requests) {
-    for (const item of (r.body?.input ?? []) as Array<{ type: string; call_id?: string; output?: unknown }>) {
-      if (item.type === "function_call_output" && item.call_id === callId) return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
-    }
-  }
-  throw new Error(`no output for ${callId}`);
-}
 
 type Editor = { buffers: Map<string, string>; writes: acp.WriteTextFileRequest[] };
 function editor(): { ed: Editor; setupClient: (app: acp.ClientApp) => void } {
@@ -89,7 +80,7 @@ describe("apply_patch through the shell, with the editor's write capability", ()
     expect(await readFile(file, "utf8")).toBe("first line\nsecond line\n");
     expect(ed.writes).toEqual([]);
     for (const [i, form] of FORMS.entries()) {
-      const out = outputFor(adapter, `sh-${i}`);
+      const out = modelOutputFor(adapter, `sh-${i}`);
       expect(out, form.name).toContain("mcp__acp_fs__apply_patch");
       expect(out, form.name).toContain("Nothing was changed");
     }
@@ -123,8 +114,8 @@ describe("apply_patch through the shell, with the editor's write capability", ()
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "run it");
-    expect(outputFor(adapter, "plain")).toContain("ran");
-    expect(outputFor(adapter, "plain")).not.toContain("blocked");
+    expect(modelOutputFor(adapter, "plain")).toContain("ran");
+    expect(modelOutputFor(adapter, "plain")).not.toContain("blocked");
   }, 60_000);
 
   it("exec_command is the only shell tool codex offers, whatever the catalog's shell_type; shell and shell_command calls are refused by codex and write nothing", async () => {
@@ -148,8 +139,8 @@ describe("apply_patch through the shell, with the editor's write capability", ()
     expect(offered).toContain("exec_command");
     expect(offered).not.toContain("shell_command");
     expect(offered).not.toContain("shell");
-    expect(outputFor(adapter, "shell-command")).toContain("unsupported call");
-    expect(outputFor(adapter, "shell")).toContain("unsupported call");
+    expect(modelOutputFor(adapter, "shell-command")).toContain("unsupported call");
+    expect(modelOutputFor(adapter, "shell")).toContain("unsupported call");
     expect(await readFile(file, "utf8")).toBe("first line\n");
     expect(ed.writes).toEqual([]);
   }, 60_000);
@@ -176,8 +167,8 @@ describe("in a subagent's thread", () => {
       const tools = ((r.body as { tools?: Array<{ name?: string }> }).tools ?? []).map((t) => t.name);
       expect(tools).not.toContain("apply_patch");
     }
-    expect(outputFor(adapter, "shell-a")).toContain("mcp__acp_fs__apply_patch");
-    expect(outputFor(adapter, "shell-b")).toContain("mcp__acp_fs__apply_patch");
+    expect(modelOutputFor(adapter, "shell-a")).toContain("mcp__acp_fs__apply_patch");
+    expect(modelOutputFor(adapter, "shell-b")).toContain("mcp__acp_fs__apply_patch");
     expect(await readFile(file, "utf8")).toBe("first line\n");
     expect(ed.writes).toEqual([]);
   }, 60_000);
@@ -193,7 +184,7 @@ describe("without the editor's write capability", () => {
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "patch it");
     expect(await readFile(file, "utf8")).toBe("patched line\n");
-    expect(outputFor(adapter, "native")).not.toContain("mcp__acp_fs__apply_patch");
+    expect(modelOutputFor(adapter, "native")).not.toContain("mcp__acp_fs__apply_patch");
   }, 60_000);
 });
 

@@ -215,3 +215,15 @@ export function rawUpdatesOf(adapter: Pick<Adapter, "stdoutLines">, sessionId: s
     return msg.method === "session/update" && msg.params?.sessionId === sessionId && msg.params.update ? [msg.params.update] : [];
   });
 }
+
+/** What the model was given as the output of tool call `callId` (from the fake model's requests); throws when there is none. */
+export function modelOutputFor(adapter: Pick<Adapter, "fake">, callId: string): string {
+  for (const r of adapter.fake.requests) {
+    for (const item of (r.body?.input ?? []) as Array<{ type: string; call_id?: string; output?: unknown }>) {
+      if ((item.type === "function_call_output" || item.type === "custom_tool_call_output") && item.call_id === callId) {
+        return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
+      }
+    }
+  }
+  throw new Error(`no output for ${callId}`);
+}
