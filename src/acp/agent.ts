@@ -17,7 +17,7 @@ import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";
 import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./features.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session.js";
-import { forkParams, threadParams } from "./thread-config.js";
+import { forkParams, settingsFromResume, threadParams } from "./thread-config.js";
 import { authMethods, CredentialCheck } from "./auth.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 
@@ -228,7 +228,12 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       opening.storedThread = () => Promise.resolve(thread);
     } else {
       if (!threadId) throw new Error("openSession: a thread id is required to resume");
-      await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
+      const resumed = await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
+      // What the request left to Codex comes back as the thread last ran (its mode, plan mode, speed).
+      const restored = settingsFromResume(resumed);
+      for (const key of Object.keys(restored) as Array<keyof typeof restored>) {
+        if (opening.settings[key] === undefined) Object.assign(opening.settings, { [key]: restored[key] });
+      }
       session = new AcpSession(threadId, opening.settings, deps);
       if (!opening.storedThread) {
         let read: Promise<unknown> | undefined;

@@ -13,7 +13,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexRpcError, threadReadResponseSchema, threadSchema, type AppServerClient } from "../codex/index.js";
 import { HistoryReplay } from "./history-replay.js";
-import { DEFAULT_SETTINGS, clientDisplay, type Agent } from "./agent.js";
+import { clientDisplay, type Agent } from "./agent.js";
 import type { SessionOpening } from "./features.js";
 import { sessionNotFound, toRequestError } from "./errors.js";
 import { isoTime, threadTitle } from "./titles.js";
@@ -92,7 +92,9 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     const opening: SessionOpening = {
       kind,
       request: { ...request, mcpServers: request.mcpServers ?? [] },
-      settings: { cwd, ...DEFAULT_SETTINGS },
+      // No approval policy or sandbox: Codex restores what the thread last ran with (its mode),
+      // and the session takes them from thread/resume's answer (agent.ts).
+      settings: { cwd },
       key: randomUUID(),
       // Already read to check the id exists: the features reuse it instead of reading again.
       storedThread: () => Promise.resolve(thread),

@@ -38,6 +38,23 @@ export function withMcpServers(config: ThreadSettings["config"], servers: JsonOb
   return { ...config, mcp_servers: { ...existing, ...servers } };
 }
 
+/**
+ * What a resumed thread was last run with, as Codex restores it from its history (thread/resume's
+ * answer when the request named none of these): the mode's approval policy, sandbox and reviewer,
+ * plan mode, the speed. A session loaded or resumed by a restarted agent comes back as it was.
+ */
+export function settingsFromResume(r: Pick<v2.ThreadResumeResponse, "approvalPolicy" | "approvalsReviewer" | "sandbox" | "collaborationMode" | "serviceTier">): Partial<ThreadSettings> {
+  const sandbox: v2.SandboxMode | undefined =
+    r.sandbox.type === "readOnly" ? "read-only" : r.sandbox.type === "workspaceWrite" ? "workspace-write" : r.sandbox.type === "dangerFullAccess" ? "danger-full-access" : undefined;
+  return {
+    approvalPolicy: r.approvalPolicy,
+    approvalsReviewer: r.approvalsReviewer,
+    ...(sandbox ? { sandbox } : {}),
+    ...(r.collaborationMode && r.collaborationMode.mode !== "default" ? { collaborationMode: r.collaborationMode.mode } : {}),
+    ...(r.serviceTier ? { serviceTier: r.serviceTier } : {}),
+  };
+}
+
 /** The server names already in a config's `mcp_servers`. */
 export function mcpServerNames(config: ThreadSettings["config"]): Set<string> {
   const current = config?.mcp_servers;

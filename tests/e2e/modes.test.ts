@@ -98,6 +98,36 @@ describe("modes", () => {
     await rm(outside, { recursive: true, force: true });
   });
 
+  it("the mode comes back as it was when the session is loaded or resumed by a restarted agent (and the next turn keeps it)", async () => {
+    const { asked, setupClient } = answerPermissions("reject");
+    adapter = await startAdapter({ responses: [done], setupClient });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "read-only" });
+    await adapter.prompt(sessionId, "a turn in read-only");
+    const first = adapter;
+    const { fake, home, workspace } = first;
+    // The agent restarts (the editor was closed and opened again) on the same Codex home.
+    first.child.kill();
+    adapter = await startAdapter({ fake, home, workspace, setupClient });
+    await adapter.initialize();
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("read-only");
+    expect(loaded.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "read-only" });
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
+    expect(resumed.modes?.currentModeId).toBe("read-only");
+    // Still read-only for Codex: the next patch asks (and the reject leaves the file).
+    const file = path.join(workspace, "a.txt");
+    await writeFile(file, "one\n");
+    fake.enqueue(patchTo("p-after", "one", "two"), done);
+    await adapter.prompt(sessionId, "edit");
+    expect(asked.map((a) => a.toolCall.toolCallId)).toContain("p-after");
+    expect(await readFile(file, "utf8")).toBe("one\n");
+    await adapter.close();
+    adapter = undefined;
+    await first.close(); // the fake model, the Codex home and the workspace were the first agent's
+  });
+
   it("an unknown mode is invalid params", async () => {
     const { session } = await start([]);
     await expect(adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
