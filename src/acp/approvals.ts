@@ -25,7 +25,7 @@ type ApprovalState = {
  * How the item asking looks. A subagent's item was never shown to the client as a tool call:
  * its view carries everything (the diff included) and its title names the subagent.
  */
-function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?: boolean }) | undefined {
+function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?: boolean; subagent?: string }) | undefined {
   const child = session.childItems.get(itemId);
   const started = startedItem(session, itemId);
   const item = started && asToolItem(started);
@@ -34,7 +34,7 @@ function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?
   if (!child || session.items.has(itemId)) return view;
   // The client makes a tool call of this request: subagents.ts ends it when the item does.
   child.asked = true;
-  return { ...view, title: `${child.subagent} · ${view.title}`, unseen: true };
+  return { ...view, title: `${child.subagent} · ${view.title}`, unseen: true, subagent: child.subagent };
 }
 
 /** A started item of the session or of one of its subagents. */
@@ -58,10 +58,13 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
   const shown = typeof rawCommand === "string" ? rawCommand : command;
   const host = params.networkApprovalContext?.host;
   const why = host ? `Codex asks for network access to ${host}.` : params.reason ? `Codex asks to run this command: ${params.reason}` : "Codex asks to run this command.";
+  // Always `execute`, titled with the literal command: Codex's parser calls `find . -delete` a
+  // search, and clients approve reads and searches on their own (acpx's default policy does).
+  const literal = shown || "Run a command";
   const toolCall: acp.ToolCallUpdate = {
     toolCallId: itemId,
-    title: view?.title ?? (shown || "Run a command"),
-    kind: view?.kind ?? "execute",
+    title: view?.subagent ? `${view.subagent} · ${literal}` : literal,
+    kind: "execute",
     status: "pending",
     rawInput: view?.rawInput ?? { command: shown, cwd: params.cwd ?? null },
     content: [text(`${why}\n\n$ ${shown}`)],

@@ -35,9 +35,11 @@ afterEach(async () => {
   for (const d of cleanup.splice(0)) await rm(d, { recursive: true, force: true });
 });
 
-async function acpx(policy: "--approve-all" | "--deny-all", prompt: string): Promise<{ stdout: string; stderr: string; code: number }> {
+/** `default`: acpx's own policy (reads and searches approved, anything else asked; no terminal here, so refused). */
+async function acpx(policy: "--approve-all" | "--deny-all" | "default", prompt: string): Promise<{ stdout: string; stderr: string; code: number }> {
+  const flags = policy === "default" ? [] : [policy];
   try {
-    const { stdout, stderr } = await run(process.execPath, [ACPX, "--agent", `${process.execPath} ${DIST_BIN}`, "--cwd", workspace, policy, "--format", "text", "--timeout", "60", "exec", prompt], { env, timeout: 90_000 });
+    const { stdout, stderr } = await run(process.execPath, [ACPX, "--agent", `${process.execPath} ${DIST_BIN}`, "--cwd", workspace, ...flags, "--format", "text", "--timeout", "60", "exec", prompt], { env, timeout: 90_000 });
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; code?: number };
@@ -69,6 +71,14 @@ describe.skipIf(!existsSync(ACPX))("through acpx", () => {
     const r = await acpx("--deny-all", "write the file");
     expect(existsSync(target)).toBe(false);
     expect(r.stdout + r.stderr).toMatch(/could not|denied|reject|cancel/i);
+  });
+
+  it("with acpx's default policy, a destructive escalated command that Codex parses as a search is asked, not auto-approved", async () => {
+    const notes = path.join(workspace, "notes.txt");
+    await writeFile(notes, "keep me\n");
+    fake.enqueue({ items: [escalated("find . -name notes.txt -delete", "del")] }, textResponse("tried"));
+    await acpx("default", "delete notes.txt");
+    expect(await readFile(notes, "utf8")).toBe("keep me\n");
   });
 
   it("a file-tool read is served by acpx's fs", async () => {

@@ -77,6 +77,18 @@ describe("command approvals", () => {
     expect(adapter!.updatesOf(sessionId)).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed" }));
   });
 
+  it("a destructive command Codex parses as a search or a read is asked as execute, titled with the literal command", async () => {
+    const commands = ["find . -name notes.txt -delete", "cat notes.txt > /dev/null; rm notes.txt"];
+    const { asked, sessionId } = await withAnswers(
+      [{ items: [escalated(commands[0]!, "d1")] }, { items: [escalated(commands[1]!, "d2")] }, done],
+      ["reject", "reject"],
+    );
+    await writeFile(path.join(adapter!.workspace, "notes.txt"), "keep me\n");
+    await adapter!.prompt(sessionId, "clean up");
+    expect(asked.map((a) => [a.toolCall.kind, a.toolCall.title])).toEqual(commands.map((c) => ["execute", c]));
+    expect(await readFile(path.join(adapter!.workspace, "notes.txt"), "utf8")).toBe("keep me\n");
+  });
+
   it("allow always (Codex's prefix rule): the second identical call is not asked again, both run", async () => {
     const { asked, sessionId } = await withAnswers(
       [{ items: [escalated("echo again >> log.txt", "a1")] }, { items: [escalated("echo again >> log.txt", "a2")] }, done],
