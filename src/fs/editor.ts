@@ -24,14 +24,17 @@ export function isMethodNotFound(err: unknown): boolean {
   return typeof err === "object" && err !== null && "code" in err && (err as { code: unknown }).code === METHOD_NOT_FOUND;
 }
 
-/** The editor's reason, short enough for a tool result and a log line. */
+/**
+ * The editor's reason, short enough for a tool result and a log line. A JSON-RPC error's `data`
+ * says more than its message when it has one: acpx answers a user's "no" as `-32603 Internal
+ * error` with the reason in `data.details` (a string `data` is taken as is).
+ */
 export function editorReason(err: unknown): string {
-  const message =
-    err instanceof Error
-      ? err.message
-      : typeof err === "object" && err !== null && "message" in err
-        ? String((err as { message: unknown }).message)
-        : String(err);
+  const record = typeof err === "object" && err !== null ? (err as { message?: unknown; data?: unknown }) : undefined;
+  const data = record?.data;
+  const detail =
+    typeof data === "string" ? data : typeof data === "object" && data !== null && "details" in data && typeof data.details === "string" ? data.details : undefined;
+  const message = detail?.trim() ? detail : err instanceof Error ? err.message : record && "message" in record ? String(record.message) : String(err);
   return message.slice(0, 300);
 }
 

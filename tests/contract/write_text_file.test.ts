@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFileAccess, type SessionMode } from "../../src/fs/index.js";
+import { createFileAccess, type EditorFiles, type SessionMode } from "../../src/fs/index.js";
 import { BACKENDS, disk, Env, FakeEditor, isRoot, runUnprivileged, sharedTempDir, toolError } from "./helpers.js";
 
 describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
@@ -258,6 +258,25 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
 });
 
 describe("write_text_file [client] specifics", () => {
+  it("the editor's reason in the error's data.details reaches the model, not the generic message", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "write-reason-"));
+    try {
+      const f = path.join(dir, "a.txt");
+      const refusing = (data: unknown): EditorFiles => ({
+        writeTextFile: () => Promise.reject(Object.assign(new Error("Internal error"), { code: -32603, data })),
+      });
+      // acpx answers a user's "no" as Internal error with the reason in data.details.
+      expect(await toolError(() => createFileAccess({ editor: refusing({ details: "Permission denied by the user" }) }).write({ path: f, content: "x" }))).toEqual({
+        code: -32002,
+        message: `Permission denied: ${f} (the editor refused: Permission denied by the user)`,
+      });
+      expect((await toolError(() => createFileAccess({ editor: refusing("a plain string reason") }).write({ path: f, content: "x" }))).message).toContain("(the editor refused: a plain string reason)");
+      expect((await toolError(() => createFileAccess({ editor: refusing({ other: 1 }) }).write({ path: f, content: "x" }))).message).toContain("(the editor refused: Internal error)");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("W-TC2 previous text comes from the editor's buffer when it can read", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fs-contract-old-"));
     try {

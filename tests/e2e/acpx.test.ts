@@ -81,6 +81,16 @@ describe.skipIf(!existsSync(ACPX))("through acpx", () => {
     expect(await readFile(notes, "utf8")).toBe("keep me\n");
   });
 
+  it("a write acpx refuses reaches the model with acpx's reason, not a bare Internal error, and nothing is written", async () => {
+    const file = path.join(workspace, "refused.txt");
+    fake.enqueue({ items: [toolCall("write_text_file", { path: file, content: "no\n" }, { callId: "w1", namespace: "mcp__acp_fs" })] }, textResponse("refused"));
+    await acpx("--deny-all", "write refused.txt");
+    const output = JSON.stringify(fake.requests[1]?.body.input ?? []);
+    expect(output).toContain("the editor refused: ");
+    expect(output).not.toContain("the editor refused: Internal error");
+    expect(existsSync(file)).toBe(false);
+  });
+
   it("a file-tool read is served by acpx's fs", async () => {
     await writeFile(path.join(workspace, "notes.txt"), "read me through acpx\n");
     fake.enqueue(
