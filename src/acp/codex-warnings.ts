@@ -6,6 +6,7 @@
 // its session at once, unless it repeats a global one already shown (Codex says "unknown
 // setting" both ways). An ACP `notice` when the client shows notices, else a line of agent text.
 // A restarted codex repeats its warnings; one already shown is not shown again.
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { noticeUpdate, type SessionUpdate } from "../bridge/index.js";
 import type { v2 } from "../codex/index.js";
@@ -69,7 +70,7 @@ export function codexWarningsFeature(): SessionFeature {
 
   const show = (session: AcpSession, services: AgentServices, warnings: readonly Warning[]): void => {
     const display = clientDisplay(services.clientCapabilities());
-    const updates: SessionUpdate[] = warnings.map((w) => noticeUpdate(display, "warning", w.title, w.description));
+    const updates: SessionUpdate[] = warnings.map((w) => noticeUpdate(display, "warning", w.title, w.description, `notice-${randomUUID()}`));
     for (const update of updates) void session.send(update).catch(() => undefined);
   };
 

@@ -1,7 +1,8 @@
 // What the client said it can show beyond ACP's baseline, and the updates that depend on it:
 // notices (`session.notices`), compactions (`session.compaction`) and plan documents (the
-// unstable `plan` capability). A client without one of them gets the same information as agent
-// text, so nothing the user should see depends on a capability. The same live and in history.
+// unstable `plan` capability). A client without one of them gets the same information another
+// way (a notice as a card, a plan as agent text), so nothing the user should see depends on a
+// capability. The same live and in history.
 import type { SessionUpdate } from "./view.js";
 import type { Item } from "./view.js";
 
@@ -19,14 +20,24 @@ export type ClientDisplay = {
 
 export type NoticeSeverity = "info" | "warning" | "error";
 
-/** A notice for the user: an ACP `notice` when the client shows them, else a line of agent text. */
-export function noticeUpdate(display: ClientDisplay, severity: NoticeSeverity, text: string, more?: string | null): SessionUpdate {
+/**
+ * A notice for the user: an ACP `notice` when the client shows them, else a finished card of its
+ * own (a tool call of kind `other`, id `id`), never agent text: a client's history, a quiet
+ * output or an SDK's `result.text` would take it for part of the model's answer.
+ */
+export function noticeUpdate(display: ClientDisplay, severity: NoticeSeverity, text: string, more: string | null | undefined, id: string): SessionUpdate {
   // A notice's title stands alone on one line; what follows a line break is its description.
   const [title = "", ...rest] = text.split("\n");
   const description = [rest.join("\n"), more ?? ""].filter((part) => part.trim() !== "").join("\n");
   if (display.notices) return { sessionUpdate: "notice", severity, title, ...(description ? { description } : {}) };
-  const lines = [title, ...(description ? description.split("\n") : [])];
-  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n${lines.map((line) => `> ${line}`).join("\n")}\n\n` } };
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: id,
+    title: severity === "info" ? title : `${severity === "warning" ? "Warning" : "Error"}: ${title}`,
+    kind: "other",
+    status: "completed",
+    content: description ? [{ type: "content", content: { type: "text", text: description } }] : [],
+  };
 }
 
 /** Codex's proposed plan (plan mode) as the unstable `plan_update` markdown document, one per plan item. */
@@ -42,9 +53,8 @@ export function completedItemDisplay(item: Item, display: ClientDisplay): Sessio
   if (item.type === "plan" && display.planUpdates) return item.text ? [planDocument(item.id, item.text)] : [];
   if (item.type === "contextCompaction") {
     if (display.compaction) return [{ sessionUpdate: "compaction_update", compactionId: item.id, status: "completed" }];
-    const shown = noticeUpdate(display, "info", "Context compacted.");
-    // As text it is a message of its own, with the item's id (the same live and in history).
-    return [shown.sessionUpdate === "agent_message_chunk" ? { ...shown, messageId: item.id } : shown];
+    // Without notices, a card named by the item's id (the same live and in history).
+    return [noticeUpdate(display, "info", "Context compacted.", undefined, `notice-${item.id}`)];
   }
   return undefined;
 }

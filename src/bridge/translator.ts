@@ -8,6 +8,7 @@ import type { SessionUpdate } from "./view.js";
 import type { ServerNotification, v2 } from "../codex/index.js";
 import { OUTPUT_TAIL_CHARS } from "./commands.js";
 import { snapshotFileChange } from "./file-changes.js";
+import { randomUUID } from "node:crypto";
 import { blockedToolCall } from "./hooks.js";
 import { completedItemDisplay, noticeUpdate, planDocument, type ClientDisplay } from "./display.js";
 import { itemText } from "./item-text.js";
@@ -205,7 +206,7 @@ export class ThreadEventTranslator {
   }
 
   private notice(severity: "info" | "warning", title: string, description?: string | null): SessionUpdate {
-    return noticeUpdate(this.display(), severity, title, description);
+    return noticeUpdate(this.display(), severity, title, description, `notice-${randomUUID()}`);
   }
 
   /** A proposed plan as it streams (plan documents only; without them it is agent text once complete). */

@@ -88,15 +88,24 @@ describe("Codex's warnings that belong to no session", () => {
     expect(firstUpdates.findIndex((u) => u.sessionUpdate === "notice")).toBeLessThan(firstUpdates.findIndex((u) => u.sessionUpdate === "agent_message_chunk"));
   });
 
-  it("are a line of agent text, once, for a client without notices", async () => {
+  it("are a card of their own, once, for a client without notices: never part of the answer's text", async () => {
     adapter = await startAdapter({ responses: [say("one"), say("two")], extraConfig });
     await adapter.initialize({ session: {} });
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "a");
     await adapter.prompt(sessionId, "b");
-    const text = agentText(rawUpdatesOf(adapter, sessionId));
-    expect(text.match(/unrecognized configuration setting/g)).toHaveLength(1);
-    expect(text).toMatch(/^\n> Codex configuration: /);
-    expect(text).toContain("one");
+    const updates = rawUpdatesOf(adapter, sessionId);
+    expect(agentText(updates)).toBe("onetwo");
+    const cards = updates.filter((u) => u.sessionUpdate === "tool_call" && ignoring.test(String(u.title)));
+    expect(cards).toEqual([
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: expect.stringMatching(/^notice-/),
+        title: expect.stringMatching(/^Warning: Codex configuration: /),
+        kind: "other",
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: expect.stringContaining("no_such_setting_for_the_test") } }],
+      },
+    ]);
   });
 });

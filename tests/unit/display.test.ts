@@ -18,11 +18,23 @@ describe("notices", () => {
       { sessionUpdate: "notice", severity: "info", title: "Codex switched this turn to the model b." },
     ]);
   });
-  it("are a line of agent text for a client that does not", () => {
+  it("are a finished card of their own for a client that does not, never agent text (it would read as the answer)", () => {
     const t = translator({});
-    expect(t.translate(note("error", { threadId: "t", turnId: "u", willRetry: true, error: { message: "stream dropped\nreconnecting" } }))).toEqual([
-      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> stream dropped\n> reconnecting (retrying…)\n\n" } },
+    const retry = t.translate(note("error", { threadId: "t", turnId: "u", willRetry: true, error: { message: "stream dropped\nreconnecting" } }));
+    expect(retry).toEqual([
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: expect.stringMatching(/^notice-/),
+        title: "stream dropped",
+        kind: "other",
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: "reconnecting (retrying…)" } }],
+      },
     ]);
+    const warning = t.translate(note("guardianWarning", { threadId: "t", message: "The reviewer declined `rm -rf`." }));
+    expect(warning).toMatchObject([{ sessionUpdate: "tool_call", title: "Warning: The reviewer declined `rm -rf`.", status: "completed" }]);
+    // Each notice is a card of its own.
+    expect((warning[0] as { toolCallId: string }).toolCallId).not.toBe((retry[0] as { toolCallId: string }).toolCallId);
   });
 });
 
@@ -48,14 +60,14 @@ describe("compactions", () => {
     done.translate(note("item/completed", { threadId: "t", turnId: "u", item }));
     expect(done.translate(note("turn/completed", { threadId: "t", turn: turn("completed") }))).toEqual([]);
   });
-  it("are a notice, or text, otherwise", () => {
+  it("are a notice, or a card named by the item, otherwise", () => {
     expect(translator({ notices: true }).translate(note("item/completed", { threadId: "t", turnId: "u", item }))).toEqual([
       { sessionUpdate: "notice", severity: "info", title: "Context compacted." },
     ]);
     const t = translator({});
     expect(t.translate(note("item/started", { threadId: "t", turnId: "u", item }))).toEqual([]);
     expect(t.translate(note("item/completed", { threadId: "t", turnId: "u", item }))).toEqual([
-      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Context compacted.\n\n" }, messageId: "c1" },
+      { sessionUpdate: "tool_call", toolCallId: "notice-c1", title: "Context compacted.", kind: "other", status: "completed", content: [] },
     ]);
   });
 });

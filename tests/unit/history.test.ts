@@ -148,7 +148,7 @@ describe("replayTurns", () => {
       },
     ]);
     expect(updates).toEqual([
-      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "\n> Context compacted.\n\n" }, messageId: "c" },
+      { sessionUpdate: "tool_call", toolCallId: "notice-c", title: "Context compacted.", kind: "other", status: "completed", content: [] },
       { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "raw thought" }, messageId: "r" },
     ]);
   });
