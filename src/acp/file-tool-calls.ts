@@ -15,6 +15,8 @@ export class FileToolCalls {
   private readonly claimed = new Set<string>();
   /** Pending itemIdOf calls: `giveUp` true resolves them with undefined at once. */
   private readonly waiters = new Set<(giveUp: boolean) => void>();
+  /** The answer for each call asked about: a call's prompt and its rollback notice name the same item. */
+  private readonly answered = new WeakMap<object, Promise<string | undefined>>();
 
   /** `items`: the session's in-flight items (its one tracker). */
   constructor(private readonly items: ReadonlyMap<string, Item>) {}
@@ -30,6 +32,15 @@ export class FileToolCalls {
   /** The item id of `call` ({tool, args} as the MCP request had them), if it can be told within a second. */
   itemIdOf(call: unknown): Promise<string | undefined> {
     if (!call || typeof call !== "object") return Promise.resolve(undefined);
+    let answer = this.answered.get(call);
+    if (!answer) {
+      answer = this.match(call);
+      this.answered.set(call, answer);
+    }
+    return answer;
+  }
+
+  private match(call: object): Promise<string | undefined> {
     const { tool, args } = call as { tool?: unknown; args?: unknown };
     const key = canonical(args);
     const find = (): string | undefined => {

@@ -166,7 +166,12 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       if (old !== undefined && old !== opening.key) release(srv, old);
       keyOf.set(session, opening.key);
       states.set(opening.key, state);
-      const caller: ToolCaller = (name, args, signal) => runCall(state, toolTimeoutSec, signal, (callSignal) => callFileTool(state.access, name, args, { cwd: session.cwd, call: { tool: name, args }, signal: callSignal }));
+      const caller: ToolCaller = (name, args, signal) => {
+        const call = { tool: name, args };
+        return runCall(state, toolTimeoutSec, signal, (callSignal) =>
+          callFileTool(state.access, name, args, { cwd: session.cwd, call, signal: callSignal, onRollback: (r) => announceRollback(state, call, r) }),
+        );
+      };
       srv.bind(opening.key, caller);
     },
 
@@ -230,6 +235,17 @@ async function tellDrift(state: FileToolsSession, services: AgentServices): Prom
   if (drift.length === 0) return;
   services.log.info({ sessionId: state.session.id, files: drift.length }, "edits changed in the editor since the last turn; the model is told");
   state.session.addTurnContext("codex-cli-acp/edits", describeDrift(drift));
+}
+
+/**
+ * Before a patch that failed half way puts back what it wrote: the user hears why on the patch's
+ * card, so the editor's prompts for those writes (acpx asks about each) are not a mystery.
+ */
+async function announceRollback(state: FileToolsSession, call: object, r: { files: string[]; reason: string }): Promise<void> {
+  const toolCallId = await state.calls.itemIdOf(call);
+  if (!toolCallId) return;
+  const text = `${r.reason}\nNo file is left half patched: putting back ${r.files.join(", ")} as ${r.files.length === 1 ? "it was" : "they were"}.`;
+  await state.session.send({ sessionUpdate: "tool_call_update", toolCallId, content: [{ type: "content", content: { type: "text", text } }] });
 }
 
 /** Auto-accepts codex's approval elicitations for our own server: our write policy has decided already. */

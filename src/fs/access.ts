@@ -42,7 +42,12 @@ export type { EditDrift, EditorFiles, FileChange, ServedBy };
  * belongs to (handed to WritePolicy.ask as is). `signal` aborts the call: a pending prompt is
  * withdrawn, and a call aborted before its write writes nothing (-32007).
  */
-export type CallOptions = { call?: unknown; signal?: AbortSignal };
+export type CallOptions = {
+  call?: unknown;
+  signal?: AbortSignal;
+  /** A patch that failed half way is about to put back the files it wrote (each a write the editor may ask about). */
+  onRollback?(r: { files: string[]; reason: string }): Promise<void>;
+};
 
 export interface FileAccess {
   read(p: ReadParams): Promise<ReadResult & { servedBy: ServedBy }>;
@@ -224,6 +229,7 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
       confirm: (changes) => confirm(opts.policy, changes, o),
       beforeWrite: (judged, asked, entry) => beforeWrite(judged, asked, o.signal, judged, entry),
       aborted: () => o.signal?.aborted === true,
+      ...(o.onRollback ? { onRollback: o.onRollback } : {}),
     });
   }
 

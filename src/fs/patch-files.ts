@@ -62,6 +62,8 @@ type Deps = {
   beforeWrite(judged: string, asked: boolean, entry: boolean): void;
   /** Whether the call was given up on (checked again once everything is written). */
   aborted(): boolean;
+  /** Told before files already written are put back (the editor may ask about each of those writes). */
+  onRollback?(r: { files: string[]; reason: string }): Promise<void>;
 };
 
 /** A file's text before the patch and as the patch leaves it (null: absent). */
@@ -190,7 +192,7 @@ function summarise(files: Map<string, FileState>, moves: Map<string, string>): P
  * what was already done and reports it. `entries`: the paths removed as entries (Delete, Move sources).
  */
 async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolean, entries: ReadonlySet<string>): Promise<ServedBy> {
-  const undo: Array<() => Promise<unknown>> = [];
+  const undo: Array<{ path: string; run: () => Promise<unknown> }> = [];
   let servedBy: ServedBy = "local";
   let current = "";
   try {
@@ -205,7 +207,7 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
       deps.beforeWrite(p, asked, false);
       servedBy = await deps.queue.run(p, () => deps.store.writeText(p, after));
       const before = s.before;
-      undo.push(() => (before === null ? fsp.unlink(p).then(() => deps.store.forget(p)) : deps.store.writeText(p, before)));
+      undo.push({ path: p, run: () => (before === null ? fsp.unlink(p).then(() => deps.store.forget(p)) : deps.store.writeText(p, before)) });
     }
     for (const [p, s] of files) {
       if (s.after !== null || s.before === null) continue;
@@ -216,25 +218,32 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
         throw errnoCode(err) === "ENOENT" ? notFound(p) : mapWriteError(err, p, 0);
       });
       deps.store.forget(p);
-      undo.push(() => deps.store.writeText(p, before));
+      undo.push({ path: p, run: () => deps.store.writeText(p, before) });
     }
     // Given up on while the last write was out: the model is told nothing was written, so it is not.
     if (deps.aborted()) throw cancelledBeforeWrite(current);
   } catch (err) {
-    const restored = await undoAll(undo);
     const e = err instanceof FileToolError ? err : mapWriteError(err, current, 0);
-    const note = undo.length === 0 ? "No file was changed." : restored ? `No file was changed: the ${undo.length} already written were put back.` : "Some files were changed and could not be put back.";
+    if (undo.length > 0) await deps.onRollback?.({ files: undo.map((u) => u.path), reason: e.message }).catch(() => undefined);
+    const stuck = await undoAll(undo);
+    const note =
+      undo.length === 0
+        ? "No file was changed."
+        : stuck.length === 0
+          ? `No file was changed: the ${undo.length} already written were put back.`
+          : `These files were changed and could not be put back: ${stuck.map((f) => `${f.path} (${f.reason})`).join("; ")}.`;
     throw new FileToolError(e.code, `${e.message}\n${note}`, { cause: err });
   }
   return servedBy;
 }
 
-async function undoAll(undo: Array<() => Promise<unknown>>): Promise<boolean> {
-  let ok = true;
+/** Puts back what was done, last first; returns the files that could not be put back, with why. */
+async function undoAll(undo: Array<{ path: string; run: () => Promise<unknown> }>): Promise<Array<{ path: string; reason: string }>> {
+  const stuck: Array<{ path: string; reason: string }> = [];
   for (const step of [...undo].reverse()) {
-    await step().catch(() => {
-      ok = false;
+    await step.run().catch((err: unknown) => {
+      stuck.push({ path: step.path, reason: err instanceof Error ? err.message : String(err) });
     });
   }
-  return ok;
+  return stuck;
 }

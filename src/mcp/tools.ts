@@ -87,7 +87,13 @@ export type ToolResult = {
  * Per call: the session's working directory (relative patch paths), what names the call for a
  * permission prompt, and the signal that gives the call up (nothing is written after it fired).
  */
-export type ToolCallContext = { cwd: string; call?: unknown; signal?: AbortSignal };
+export type ToolCallContext = {
+  cwd: string;
+  call?: unknown;
+  signal?: AbortSignal;
+  /** apply_patch: told before files already written are put back (a write failed half way). */
+  onRollback?(r: { files: string[]; reason: string }): Promise<void>;
+};
 
 /** Runs one tool call against a session's file access. Never throws: failures are isError results. */
 export async function callFileTool(files: FileAccess, name: string, args: unknown, ctx: ToolCallContext): Promise<ToolResult> {

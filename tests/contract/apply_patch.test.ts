@@ -247,6 +247,22 @@ describe("apply_patch [client] specifics", () => {
       expect(e.message).toBe(`Permission denied: ${b} (the editor refused: editor: no)\nNo file was changed: the 1 already written were put back.`);
       expect([editor.get(a), editor.get(b)]).toEqual(["buffer\n", "buffer\n"]);
       expect(fs.readFileSync(a, "utf8")).toBe("disk\n");
+
+      // The rollback is announced before its writes (an editor may ask about each), and a refused
+      // one is named: the model and the user learn which file stayed changed.
+      writes = 0;
+      const announced: Array<{ files: string[]; reason: string }> = [];
+      editor.writeTextFile = async (p) => {
+        if (++writes >= 2) throw Object.assign(new Error("editor: no"), { code: -32603 });
+        return write(p);
+      };
+      const onRollback = async (r: { files: string[]; reason: string }): Promise<void> => void announced.push(r);
+      const stuck = await toolError(() => createFileAccess({ editor }).applyPatch(patch, { cwd: dir, onRollback }));
+      expect(announced).toEqual([{ files: [a], reason: `Permission denied: ${b} (the editor refused: editor: no)` }]);
+      expect(stuck.message).toBe(
+        `Permission denied: ${b} (the editor refused: editor: no)\nThese files were changed and could not be put back: ${a} (Permission denied: ${a} (the editor refused: editor: no)).`,
+      );
+      expect(editor.get(a)).toBe("A\n");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

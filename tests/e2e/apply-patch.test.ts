@@ -318,6 +318,32 @@ describe("with the editor's fs capability", () => {
     expect(await readFile(file, "utf8")).toBe("on disk\n");
   });
 
+  it("a patch whose second file the editor refuses: the card says why before the first is put back, and a refused put-back is named", async () => {
+    // The user accepts a.txt, refuses b.txt, then refuses putting a.txt back as well.
+    const written: string[] = [];
+    adapter = await startAdapter({
+      setupClient: (app) => {
+        app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: await readFile(params.path, "utf8") }));
+        app.onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+          if (written.length > 0) throw new acp.RequestError(-32603, "Internal error", { details: "the user said no" });
+          written.push(params.path);
+          return {};
+        });
+      },
+    });
+    const a = path.join(adapter.workspace, "a.txt");
+    await writeFile(a, "a\n");
+    await writeFile(path.join(adapter.workspace, "b.txt"), "b\n");
+    adapter.fake.enqueue(patchCall(P("*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: b.txt", "@@", "-b", "+B"), "call_half"), textResponse("ok"));
+    await adapter.initialize(FS_CAPS);
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "patch both");
+    expect(written).toEqual([a]);
+    const card = adapter.updatesOf(sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_half");
+    expect(JSON.stringify(card)).toContain(`putting back ${a} as it was`);
+    expect(modelOutputFor(adapter, "call_half")).toContain(`These files were changed and could not be put back: ${a} (Permission denied: ${a} (the editor refused: the user said no))`);
+  });
+
   it("read_text_file tells the model about unsaved changes", async () => {
     const { ed, setupClient } = editor();
     adapter = await startAdapter({ setupClient });
