@@ -91,7 +91,8 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
     options.push({
       id: "collaboration_mode",
       name: "Collaboration mode",
-      category: "collaboration_mode",
+      // Not a category the spec names: custom ones take a leading underscore.
+      category: "_collaboration_mode",
       type: "select",
       currentValue: session.settings.collaborationMode ?? "default",
       options: state.collaborationModes.map((m) => ({ value: m.mode, name: m.name, ...(m.mode === "plan" ? { description: "Codex explores, asks and proposes a plan; it changes nothing" } : {}) })),

@@ -91,7 +91,7 @@ export class AppServerClient {
   ) {
     this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.child = "file" in source ? spawnAppServer(source, opts) : source;
-    this.log.debug({ pid: this.child.pid }, "codex app-server started");
+    this.log.debug({ codexPid: this.child.pid }, "codex app-server started");
     // Bytes, not text: the pieces of a long line (a page of history is megabytes) wait off the
     // JS heap until the line is complete, instead of being promoted to its old space.
     this.child.stdout?.on("data", (chunk: Buffer) => {

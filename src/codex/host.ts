@@ -174,7 +174,7 @@ export class CodexHost {
           () => {
             if (!client.alive || client.silentForMs < silentMs) return;
             const reason = `codex stopped responding (nothing for ${Math.round(client.silentForMs / 1000)} s)`;
-            this.log.error({ pid: client.pid }, `${reason}; killing it, the next prompt resumes on a new one`);
+            this.log.error({ codexPid: client.pid }, `${reason}; killing it, the next prompt resumes on a new one`);
             client.kill("SIGKILL", reason);
           },
         )

@@ -141,6 +141,11 @@ describe("config options", () => {
     expect(Object.keys(byId)).toEqual(["mode", "collaboration_mode", "model", "reasoning_effort", "service_tier"]);
     expect(byId.mode).toMatchObject({ type: "select", category: "mode", currentValue: "auto" });
     expect(byId.model).toMatchObject({ type: "select", category: "model", currentValue: "fake-model" });
+    // The spec names mode, model and thought_level; any other category takes a leading underscore.
+    for (const o of session.configOptions ?? []) expect(["mode", "model", "thought_level"].includes(o.category ?? "") || (o.category ?? "").startsWith("_"), `${o.id}: ${o.category}`).toBe(true);
+    expect(byId.collaboration_mode).toMatchObject({ category: "_collaboration_mode" });
+    // Every log line is one JSON object with one value per key (pino's own pid is not repeated).
+    for (const line of adapter!.stderr().split("\n").filter(Boolean)) expect(line.match(/"pid":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
     const models = (byId.model as { options: Array<{ value: string }> }).options.map((o) => o.value);
     expect(models).toContain("fake-model");
     expect(models).toContain("gpt-5.5");

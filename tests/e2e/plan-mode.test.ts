@@ -41,7 +41,7 @@ describe("plan mode", () => {
     const { sessionId, configOptions } = await adapter.newSession();
     expect(configOptions?.find((o) => o.id === "collaboration_mode")).toMatchObject({
       type: "select",
-      category: "collaboration_mode",
+      category: "_collaboration_mode",
       currentValue: "default",
       options: [expect.objectContaining({ value: "plan", name: "Plan" }), expect.objectContaining({ value: "default", name: "Default" })],
     });
