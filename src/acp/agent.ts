@@ -53,6 +53,8 @@ export type Agent = {
   services: AgentServices;
   openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }>;
   closeSession(session: AcpSession): Promise<void>;
+  /** The fields a load or resume answer would carry, from the session as it is open now. */
+  describeSession(session: AcpSession): Record<string, unknown>;
   validateCwd(cwd: string): Promise<string>;
   sessionOf(sessionId: string): AcpSession;
 };
@@ -157,7 +159,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
         const handled = feature.handlePrompt?.(session, params.prompt, handle);
         if (handled) return handled;
       }
-      return session.prompt(toUserInput(params.prompt));
+      return stablePromptResponse(await session.prompt(toUserInput(params.prompt)), state.clientCapabilities);
     })
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
       const session = state.sessions.get(params.sessionId);
@@ -251,7 +253,13 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     for (const feature of features) await feature.detach?.(session, services);
   }
 
-  return { app, state, services, openSession, closeSession, validateCwd, sessionOf };
+  function describeSession(session: AcpSession): Record<string, unknown> {
+    const response: Record<string, unknown> = {};
+    for (const feature of features) feature.describe?.(session, response);
+    return response;
+  }
+
+  return { app, state, services, openSession, closeSession, describeSession, validateCwd, sessionOf };
 }
 
 async function validateCwd(cwd: string): Promise<string> {
@@ -269,4 +277,15 @@ export function clientDisplay(caps: acp.ClientCapabilities): ClientDisplay {
     compaction: caps.session?.compaction != null,
     planUpdates: caps.plan != null,
   };
+}
+
+/**
+ * `usage` on a prompt's answer exists only in ACP's unstable schema. A client that declared one of
+ * the unstable schema's own capabilities (plan documents, subagents) reads that schema and gets it
+ * as is; any other gets the same figures in `_meta`, so a stable client's answer is stable.
+ */
+function stablePromptResponse(response: acp.PromptResponse, caps: acp.ClientCapabilities): acp.PromptResponse {
+  const { usage, ...stable } = response;
+  if (!usage || caps.plan != null || caps.subagents != null) return response;
+  return { ...stable, _meta: { ...stable._meta, "codex-cli-acp/usage": usage } };
 }

@@ -264,6 +264,10 @@ export function configOptionsFeature(): SessionFeature {
         void session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session, state) }).catch(() => undefined);
       });
     },
+    describe(session, response) {
+      const state = states.get(session);
+      if (state) response.configOptions = configOptions(session, state);
+    },
     detach(session) {
       states.delete(session);
     },

@@ -49,6 +49,11 @@ export interface SessionFeature {
   prepare?(opening: SessionOpening, services: AgentServices): void | Promise<void>;
   /** After the session exists: hang listeners on it, and add fields to the response (modes, configOptions). */
   attach?(session: AcpSession, opening: SessionOpening, response: Record<string, unknown>, services: AgentServices): void | Promise<void>;
+  /**
+   * Adds this feature's fields to a load or resume answered from the session as it is open now (a
+   * thread with no turn yet, which Codex cannot resume): what `attach` would have added.
+   */
+  describe?(session: AcpSession, response: Record<string, unknown>): void;
   /** When the session closes. */
   detach?(session: AcpSession, services: AgentServices): void | Promise<void>;
   /** When opening failed after `prepare` (the thread never started): release what prepare took. */

@@ -7,6 +7,7 @@
 // for legacy threads), read while `thread/resume {excludeTurns: true}` runs and caught up after
 // it (history-replay.ts): in codex 0.169 these return complete items, with the command output,
 // exit codes and statuses.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
@@ -87,6 +88,14 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   ) {
     const cwd = await agent.validateCwd(request.cwd);
     const thread = await storedThread(request.sessionId);
+    // Codex writes a thread's history at its first turn, and cannot resume one without it. A session
+    // opened and never prompted is answered as it is open now (nothing to replay), or is not found.
+    if (thread.path && !existsSync(thread.path)) {
+      const live = agent.state.sessions.get(request.sessionId);
+      if (!live) throw sessionNotFound(request.sessionId, `session ${request.sessionId} was never prompted and is no longer open: Codex keeps nothing of it`);
+      log.info({ sessionId: live.id, kind }, "session never prompted: answered from the open session");
+      return { session: live, response: agent.describeSession(live), live: true };
+    }
     // An open session of this id is replaced by openSession once the new one exists: a refused
     // request leaves it as it was.
     const opening: SessionOpening = {
@@ -102,7 +111,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     };
     const { session, response } = await agent.openSession(opening, request.sessionId);
     delete response.sessionId;
-    return { session, response };
+    return { session, response, live: false };
   }
 
   agent.app
@@ -139,6 +148,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
           throw err;
         }
         const { session, response } = opened;
+        if (opened.live) return response as acp.LoadSessionResponse; // no turn: no history
         try {
           const replayed = await history!.finish(await client());
           log.info({ sessionId: session.id, ...replayed }, "session history replayed");

@@ -128,4 +128,7 @@ export const modesFeature: SessionFeature = {
     session.update({ mode: modeOfSettings(session.settings) });
     response.modes = modeState(session);
   },
+  describe(session, response) {
+    response.modes = modeState(session);
+  },
 };

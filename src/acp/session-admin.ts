@@ -6,7 +6,9 @@
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import { CodexRpcError, threadReadResponseSchema } from "../codex/index.js";
+import { existsSync } from "node:fs";
+import { CodexRpcError, threadReadResponseSchema, type Thread } from "../codex/index.js";
+import type { ThreadSettings } from "./session.js";
 import { DEFAULT_SETTINGS, type Agent } from "./agent.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 import { TITLE_MAX } from "./titles.js";
@@ -38,13 +40,13 @@ export function registerSessionAdmin(agent: Agent): void {
   const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object; systemPrompt: object } = { delete: {}, fork: {}, title: {}, systemPrompt: systemPromptCapability() };
   agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...unstable };
 
-  /** -32002 unless CODEX_HOME holds this thread. */
-  async function requireThread(sessionId: string): Promise<void> {
+  /** The thread, or -32002 unless CODEX_HOME holds it. */
+  async function requireThread(sessionId: string): Promise<Thread> {
     const client = await host.client().catch((err: unknown) => {
       throw toRequestError(err);
     });
     try {
-      await client.call("thread/read", { threadId: sessionId }, threadReadResponseSchema);
+      return (await client.call("thread/read", { threadId: sessionId }, threadReadResponseSchema)).thread;
     } catch (err) {
       if (err instanceof CodexRpcError) throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
       throw toRequestError(err);
@@ -53,7 +55,6 @@ export function registerSessionAdmin(agent: Agent): void {
 
   agent.app
     .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
-      await requireThread(params.sessionId);
       const open = agent.state.sessions.get(params.sessionId);
       if (open) {
         await open.cancel();
@@ -62,13 +63,17 @@ export function registerSessionAdmin(agent: Agent): void {
       try {
         await (await host.client()).call("thread/archive", { threadId: params.sessionId });
       } catch (err) {
-        throw toRequestError(err);
+        // Delete is idempotent (the spec's SHOULD): an id Codex stores nothing for (unknown, deleted
+        // already, or never prompted) is deleted by having nothing left open.
+        if (!(err instanceof CodexRpcError)) throw toRequestError(err);
+        log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to archive");
+        return {};
       }
       log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread archived)");
       return {};
     })
     .onRequest(FORK_METHOD, forkParamsSchema, async ({ params }) => {
-      await requireThread(params.sessionId);
+      const source = await requireThread(params.sessionId);
       const cwd = await agent.validateCwd(params.cwd);
       const request: acp.NewSessionRequest = {
         cwd,
@@ -77,7 +82,12 @@ export function registerSessionAdmin(agent: Agent): void {
         // Checked by the system-prompt feature like any other opening's.
         ...(params.systemPrompt != null ? { systemPrompt: params.systemPrompt as acp.SystemPrompt } : {}),
       };
-      const { session, response } = await agent.openSession({ kind: "new", forkOf: params.sessionId, request, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
+      // A thread never prompted has no history for Codex to copy (thread/fork finds no rollout): its
+      // fork is a new session with its model and effort when it is open here.
+      const empty = source.path != null && !existsSync(source.path);
+      const live = empty ? agent.state.sessions.get(params.sessionId) : undefined;
+      const settings = { ...DEFAULT_SETTINGS, ...(live ? forkableSettings(live.settings) : {}), cwd };
+      const { session, response } = await agent.openSession({ kind: "new", ...(empty ? {} : { forkOf: params.sessionId }), request, settings, key: randomUUID() });
       log.info({ sessionId: session.id, forkOf: params.sessionId }, "session forked");
       return response;
     })
@@ -99,4 +109,9 @@ export async function setThreadName(agent: Pick<Agent, "services">, threadId: st
     throw toRequestError(err);
   }
   agent.services.log.info({ sessionId: threadId }, "session renamed");
+}
+
+/** What a fork of a session never prompted keeps of it: its model and effort (a fork starts in auto, as every fork does). */
+function forkableSettings(s: Readonly<ThreadSettings>): Partial<ThreadSettings> {
+  return { ...(s.model ? { model: s.model } : {}), ...(s.effort ? { effort: s.effort } : {}) };
 }

@@ -46,6 +46,8 @@ export const threadSchema = z.looseObject({
   createdAt: z.number().optional(),
   updatedAt: z.number().optional(),
   turns: z.array(turnSchema).optional(),
+  /** Where Codex writes the thread's history (its rollout); the file exists from the first turn on. */
+  path: z.string().nullish(),
   /** ThreadHistoryMode; an unknown value (a newer Codex) reads as unknown, not as an error. */
   historyMode: z.enum(["legacy", "paginated"]).optional().catch(undefined),
 });

@@ -18,7 +18,9 @@ it("usage in the prompt result: each turn's own tokens, across its model request
       { items: [{ type: "message", text: "two" }], usage: { input_tokens: 300, output_tokens: 30, total_tokens: 330 } },
     ],
   });
-  await adapter.initialize();
+  // `usage` is in ACP's unstable schema: this client declares one of its capabilities (plan documents);
+  // a stable client gets the same figures in _meta (tests/e2e/conformance.test.ts).
+  await adapter.initialize({ plan: {} } as Parameters<typeof adapter.initialize>[0]);
   const { sessionId } = await adapter.newSession();
   const first = await adapter.prompt(sessionId, "first");
   expect(first).toMatchObject({ stopReason: "end_turn", usage: { totalTokens: 110, inputTokens: 100, outputTokens: 10 } });
