@@ -168,8 +168,10 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       states.set(opening.key, state);
       const caller: ToolCaller = (name, args, signal) => {
         const call = { tool: name, args };
+        // A rollback after a cancel or a close is not announced: the prompt has been answered.
+        const onRollback = (callSignal: AbortSignal) => (r: { files: string[]; reason: string }) => (callSignal.aborted ? Promise.resolve() : announceRollback(state, call, r));
         return runCall(state, toolTimeoutSec, signal, (callSignal) =>
-          callFileTool(state.access, name, args, { cwd: session.cwd, call, signal: callSignal, onRollback: (r) => announceRollback(state, call, r) }),
+          callFileTool(state.access, name, args, { cwd: session.cwd, call, signal: callSignal, onRollback: onRollback(callSignal) }),
         );
       };
       srv.bind(opening.key, caller);
@@ -229,9 +231,22 @@ function giveUp(state: FileToolsSession, reason: string): void {
   state.running.clear();
 }
 
+/** How long a prompt waits for the editor's texts of the last turn's edits before it goes without them. */
+const DRIFT_CHECK_MS = 2000;
+
 /** Tells the next turn which edits the user undid (or which landed after all), once. */
 async function tellDrift(state: FileToolsSession, services: AgentServices): Promise<void> {
-  const drift = await state.access.takeDrift().catch(() => []);
+  if (state.session.cancelling) return;
+  let timer: NodeJS.Timeout | undefined;
+  // An editor that does not answer a read must not hold the prompt (nor its cancel) back.
+  const late = new Promise<[]>((resolve) => {
+    timer = setTimeout(() => {
+      services.log.info({ sessionId: state.session.id }, "the editor did not return the last turn's files in time; edits not checked");
+      resolve([]);
+    }, DRIFT_CHECK_MS);
+  });
+  const drift = await Promise.race([state.access.takeDrift().catch(() => []), late]);
+  clearTimeout(timer);
   if (drift.length === 0) return;
   services.log.info({ sessionId: state.session.id, files: drift.length }, "edits changed in the editor since the last turn; the model is told");
   state.session.addTurnContext("codex-cli-acp/edits", describeDrift(drift));

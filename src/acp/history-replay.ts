@@ -75,8 +75,8 @@ export class HistoryReplay {
   private newestTurn: { id: string; running: boolean } | undefined;
   /** Asked beside the first page a pass reads, and again after the resume if the index lagged. */
   private newestTurnAsked: Promise<void> | undefined;
-  /** Whether the pages read so far reached the newest turn's items (later turns there mean it went stale). */
-  private sawNewest = false;
+  /** The newest turn whose items the pages read so far reached (a later turn there means it went stale). */
+  private sawNewestOf: string | undefined;
   private stopped = false;
   private firstPass: Promise<void> | undefined;
   private readonly legacy: boolean;
@@ -161,7 +161,7 @@ export class HistoryReplay {
       // on a busy machine): asked again now, after this page, so the answer knows its turns.
       this.newestTurnAsked = this.findNewestTurn(client);
       await this.newestTurnAsked;
-      this.sawNewest = read.data.some((e) => e.turnId === this.newestTurn?.id);
+      if (read.data.some((e) => e.turnId === this.newestTurn?.id)) this.sawNewestOf = this.newestTurn?.id;
     }
     return { entries: read.data.map((e) => this.storedEntry(e)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
   }
@@ -174,15 +174,14 @@ export class HistoryReplay {
   private turnAfterNewest(turnIds: readonly string[]): boolean {
     const newest = this.newestTurn?.id;
     if (newest === undefined) return false;
-    const from = this.sawNewest ? 0 : turnIds.indexOf(newest);
+    const from = this.sawNewestOf === newest ? 0 : turnIds.indexOf(newest);
     if (from < 0) return false;
-    this.sawNewest = true;
+    this.sawNewestOf = newest;
     return turnIds.slice(from).some((t) => t !== newest);
   }
 
   /** Items come without their turn's status: the newest turn (the one that can still be running) is asked for. */
   private async findNewestTurn(client: AppServerClient): Promise<void> {
-    this.sawNewest = false;
     try {
       const turn = (await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 }, newestTurnSchema)).data[0];
       this.newestTurn = turn && { id: turn.id, running: turn.status === "inProgress" };

@@ -45,10 +45,11 @@ export function withMcpServers(config: ThreadSettings["config"], servers: JsonOb
  */
 export function settingsFromResume(r: Pick<v2.ThreadResumeResponse, "approvalPolicy" | "approvalsReviewer" | "sandbox" | "collaborationMode" | "serviceTier">): Partial<ThreadSettings> {
   const sandbox: v2.SandboxMode | undefined =
-    r.sandbox.type === "readOnly" ? "read-only" : r.sandbox.type === "workspaceWrite" ? "workspace-write" : r.sandbox.type === "dangerFullAccess" ? "danger-full-access" : undefined;
+    // (Read defensively: the answer is not checked by a schema, and a newer Codex may leave it out.)
+    r.sandbox?.type === "readOnly" ? "read-only" : r.sandbox?.type === "workspaceWrite" ? "workspace-write" : r.sandbox?.type === "dangerFullAccess" ? "danger-full-access" : undefined;
   return {
-    approvalPolicy: r.approvalPolicy,
-    approvalsReviewer: r.approvalsReviewer,
+    ...(r.approvalPolicy ? { approvalPolicy: r.approvalPolicy } : {}),
+    ...(r.approvalsReviewer ? { approvalsReviewer: r.approvalsReviewer } : {}),
     ...(sandbox ? { sandbox } : {}),
     ...(r.collaborationMode && r.collaborationMode.mode !== "default" ? { collaborationMode: r.collaborationMode.mode } : {}),
     ...(r.serviceTier ? { serviceTier: r.serviceTier } : {}),

@@ -32,9 +32,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig 
  */
 export const DEFAULT_FILE_TOOL_TIMEOUT_SEC = 3600;
 
+/** The longest deadline taken: a timer past 2^31-1 ms fires at once in Node (~24.8 days). */
+const MAX_FILE_TOOL_TIMEOUT_SEC = 2_000_000;
+
 export function fileToolTimeoutSec(env: NodeJS.ProcessEnv = process.env): number {
   const n = Number(env.CODEX_ACP_FILE_TOOL_TIMEOUT_SEC);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_FILE_TOOL_TIMEOUT_SEC;
+  return Number.isFinite(n) && n > 0 ? Math.min(n, MAX_FILE_TOOL_TIMEOUT_SEC) : DEFAULT_FILE_TOOL_TIMEOUT_SEC;
 }
 
 /** A whole number of milliseconds, or undefined (unset, or not a positive number). */

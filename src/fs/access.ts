@@ -4,7 +4,7 @@
 import path from "node:path";
 import { log as defaultLog, type Logger } from "../log/index.js";
 import { editorReadError, editorReason, editorWriteError, isMethodNotFound, type EditorFiles } from "./editor.js";
-import { binaryFile, cancelledBeforeWrite, ErrorCode, FileToolError, notAFile, pathChanged } from "./errors.js";
+import { appliedAfterCancel, binaryFile, cancelledBeforeWrite, ErrorCode, FileToolError, notAFile, pathChanged } from "./errors.js";
 import { describeDrift, EditLedger, type EditDrift } from "./ledger.js";
 import { countTextLines, hasLoneSurrogate, sliceText, textHasNulWithin, windowResult, type Window } from "./lines.js";
 import {
@@ -151,6 +151,9 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
       if (askNeeded) await confirm(opts.policy, [{ path: judged, oldText: oldText ?? null, newText: p.content }], o, named);
       beforeWrite(judged, askNeeded, o.signal, p.path);
       const servedBy = await store.writeText(judged, p.content, o.signal);
+      // Given up on while the editor wrote, and the editor applied it anyway: not a success for a
+      // call given up on, and not "nothing was written" either (the next turn is told too).
+      if (o.signal?.aborted) throw appliedAfterCancel(p.path);
       return { success: true as const, bytes_written: bytes, created, servedBy, oldText };
     });
   }

@@ -48,6 +48,12 @@ export const cancelledBeforeWrite = (p: string): FileToolError =>
     ErrorCode.Cancelled,
     `Cancelled: the call was cancelled (the turn was cancelled, or it ran past its deadline while waiting for the user) before ${p} was written. Nothing was changed.`,
   );
+/** A call given up on while the editor wrote, and the editor applied it: the truth, as an error of the same kind. */
+export const appliedAfterCancel = (p: string): FileToolError =>
+  new FileToolError(
+    ErrorCode.Cancelled,
+    `Cancelled: the call was given up on while the editor was writing ${p}, but the editor applied the write: the file now holds the new content.`,
+  );
 /** A path that resolves elsewhere than when the write policy judged it. */
 export const pathChanged = (p: string): FileToolError =>
   new FileToolError(

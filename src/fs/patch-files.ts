@@ -139,7 +139,8 @@ function resolvePaths(ops: PatchOperation[], cwd: string): PatchOperation[] {
   return ops.map((op) => {
     if (op.type === "add") return { ...op, path: canonicalPath(abs(op.path)) };
     if (op.type === "delete") return { ...op, path: canonicalEntryPath(abs(op.path)) };
-    if (op.moveTo === undefined) return { ...op, path: canonicalPath(abs(op.path)) };
+    // A move onto itself is an update (compared as written: a link and its target differ once canonical).
+    if (op.moveTo === undefined || abs(op.moveTo) === abs(op.path)) return { ...op, path: canonicalPath(abs(op.path)), moveTo: undefined };
     return { ...op, path: canonicalEntryPath(abs(op.path)), moveTo: canonicalPath(abs(op.moveTo)) };
   });
 }

@@ -78,8 +78,12 @@ export function canonicalEntryPath(p: string): string {
 
 /** Hard links of the file at `canonical` (1 when it does not exist or is not a regular file). */
 function linkCount(canonical: string): number {
-  const st = fs.lstatSync(canonical, { throwIfNoEntry: false });
-  return st?.isFile() ? st.nlink : 1;
+  try {
+    const st = fs.lstatSync(canonical, { throwIfNoEntry: false });
+    return st?.isFile() ? st.nlink : 1;
+  } catch {
+    return 1; // ENOTDIR, EACCES...: the write itself reports what is wrong
+  }
 }
 
 /**
@@ -88,8 +92,7 @@ function linkCount(canonical: string): number {
  * in place writes through it, and the other name may be anywhere).
  */
 export function askReason(canonical: string, roots: readonly string[]): "outside the workspace" | "hard-linked elsewhere" | undefined {
-  const inside = roots.some((root) => path.isAbsolute(root) && isInside(canonical, canonicalPath(root)));
-  if (!inside) return "outside the workspace";
+  if (!isInsideRoots(canonical, roots)) return "outside the workspace";
   return linkCount(canonical) > 1 ? "hard-linked elsewhere" : undefined;
 }
 

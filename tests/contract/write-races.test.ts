@@ -187,7 +187,8 @@ describe("editor-only: late answers and undone edits", () => {
     // h: the editor applies the write after the call was given up on (the model was told it failed).
     const call = new AbortController();
     beforeEditorWrite = () => call.abort();
-    await fa.write({ path: h, content: "new h\n" }, { signal: call.signal });
+    const late = await toolError(() => fa.write({ path: h, content: "new h\n" }, { signal: call.signal }));
+    expect(late).toMatchObject({ code: -32007, message: expect.stringContaining("the editor applied the write") });
     beforeEditorWrite = () => undefined;
 
     editor.set(f, "old\n"); // the user rejected the edit in the review panel

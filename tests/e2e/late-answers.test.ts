@@ -112,6 +112,27 @@ describe("late answers cannot write", () => {
 });
 
 describe("an edit undone in the editor", () => {
+  it("an editor that never returns the file does not hold the next prompt back", async () => {
+    let hang = false;
+    adapter = await startAdapter({
+      setupClient: (app) => {
+        app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => {
+          if (hang) await new Promise(() => undefined);
+          return { content: await readFile(params.path, "utf8") };
+        });
+        app.onRequest(acp.methods.client.fs.writeTextFile, () => ({}));
+      },
+    });
+    const file = path.join(adapter.workspace, "notes.txt");
+    await writeFile(file, "original\n");
+    adapter.fake.enqueue(toolCallResponse("write_text_file", { path: file, content: "new\n" }, { namespace: NS, callId: "w-hang" }), textResponse("edited"), textResponse("next"));
+    await adapter.initialize(FS_CAPS);
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "edit notes");
+    hang = true;
+    expect((await adapter.prompt(sessionId, "go on")).stopReason).toBe("end_turn");
+  }, 60_000);
+
   it("is told to the model with its next prompt, once", async () => {
     const { ed, setupClient } = editor();
     adapter = await startAdapter({ setupClient });
