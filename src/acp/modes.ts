@@ -56,10 +56,21 @@ export function modePreset(id: string): ModePreset | undefined {
   return MODES.find((m) => m.id === id);
 }
 
-/** The mode whose preset the settings match (auto when they match none). */
-function modeOfSettings(settings: ThreadSettings): SessionMode {
+/** The preset the settings match, if any. */
+function presetOfSettings(settings: ThreadSettings): ModePreset | undefined {
   const reviewer = settings.approvalsReviewer === "auto_review" ? "auto_review" : undefined;
-  return MODES.find((m) => m.approvalPolicy === settings.approvalPolicy && m.sandbox === settings.sandbox && m.approvalsReviewer === reviewer)?.id ?? DEFAULT_MODE;
+  return MODES.find((m) => m.approvalPolicy === settings.approvalPolicy && m.sandbox === settings.sandbox && m.approvalsReviewer === reviewer);
+}
+
+/** What a preset sets in the session's settings (sent with the next turn). */
+function presetSettings(preset: ModePreset, roots: readonly string[]): Partial<ThreadSettings> {
+  return {
+    approvalPolicy: preset.approvalPolicy,
+    sandbox: preset.sandbox,
+    sandboxPolicy: sandboxPolicyOf(preset.sandbox, roots),
+    // "user" explicitly: leaving auto-review must reach Codex too.
+    approvalsReviewer: preset.approvalsReviewer ?? "user",
+  };
 }
 
 /** turn/start's sandboxPolicy for a preset (the sandbox of thread/start, in its v2 shape). */
@@ -93,16 +104,7 @@ export async function setMode(session: AcpSession, modeId: string, services: Age
   }
   // The client hears the new mode first, then what follows from it (config options).
   const told = session.mode !== preset.id ? session.send({ sessionUpdate: "current_mode_update", currentModeId: preset.id }) : undefined;
-  session.update({
-    mode: preset.id,
-    settings: {
-      approvalPolicy: preset.approvalPolicy,
-      sandbox: preset.sandbox,
-      sandboxPolicy: sandboxPolicyOf(preset.sandbox, session.roots),
-      // "user" explicitly: leaving auto-review must reach Codex too.
-      approvalsReviewer: preset.approvalsReviewer ?? "user",
-    },
-  });
+  session.update({ mode: preset.id, settings: presetSettings(preset, session.roots) });
   services.log.info({ sessionId: session.id, mode: preset.id }, "mode set");
   await told;
 }
@@ -125,7 +127,11 @@ export const modesFeature: SessionFeature = {
     }
   },
   attach(session, _opening, response) {
-    session.update({ mode: modeOfSettings(session.settings) });
+    // A loaded thread comes back in the mode it last ran in; one that ran with settings no mode
+    // describes (another client's, config.toml's) runs in the default mode from its next turn, so
+    // what the client shows is what Codex does.
+    const preset = presetOfSettings(session.settings) ?? modePreset(DEFAULT_MODE)!;
+    session.update({ mode: preset.id, ...(presetOfSettings(session.settings) ? {} : { settings: presetSettings(preset, session.roots) }) });
     response.modes = modeState(session);
   },
   describe(session, response) {

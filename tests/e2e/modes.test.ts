@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
+import { makeStoredSession } from "../support/stored-session.js";
 import { applyPatch, toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
 let adapter: Adapter | undefined;
@@ -126,6 +127,20 @@ describe("modes", () => {
     await adapter.close();
     adapter = undefined;
     await first.close(); // the fake model, the Codex home and the workspace were the first agent's
+  });
+
+  it("a thread last run with settings no mode describes (another client's) is loaded in auto and runs in auto from its next turn", async () => {
+    const { asked, setupClient } = answerPermissions("reject");
+    adapter = await startAdapter({ setupClient });
+    // Stored as Codex's own CLI leaves it: approval "never" with a workspace-write sandbox.
+    const stored = await makeStoredSession({ codexHome: adapter.home.codexHome, cwd: adapter.workspace, turns: 2, outputBytes: 100 });
+    await adapter.initialize();
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: stored.threadId, cwd: adapter.workspace, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("auto");
+    // auto asks before an escalated command (under "never" Codex would refuse it without asking).
+    adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd: "echo hi > out.txt", sandbox_permissions: "require_escalated", justification: "test" }, { callId: "esc" })] }, done);
+    await adapter.prompt(stored.threadId, "run it");
+    expect(asked.map((a) => a.toolCall.toolCallId)).toEqual(["esc"]);
   });
 
   it("an unknown mode is invalid params", async () => {
