@@ -275,10 +275,10 @@ export class AcpSession {
     if (!turn || turn.cancelRequested) return;
     turn.cancelRequested = true;
     for (const hook of this.cancelHooks) hook();
-    // Codex normally confirms with turn/completed(interrupted) at once; never let a
-    // silent child keep the editor waiting. A turn given up this way is abandoned: its
-    // late events are dropped, so nothing reaches the client after the prompt's answer.
+    // Codex normally confirms with turn/completed(interrupted) at once (then this is a no-op: another turn
+    // may run by now); a silent child is given up: its late events are dropped, nothing follows the answer.
     const timer = setTimeout(() => {
+      if (this.active !== turn) return;
       if (turn.turnId) this.abandonedTurns.add(turn.turnId);
       for (const update of this.translator.unfinishedCompactions("interrupted")) void this.send(update).catch(() => undefined);
       turn.settle({ status: "interrupted" });

@@ -1,0 +1,52 @@
+// The cancel path's fallback (issue 26): when Codex confirms the interrupt in time, the fallback
+// that would give the turn up does nothing later. Before, it still fired ~1 s after: it marked the
+// *next* turn's running compaction as interrupted and left an abandoned-turn entry behind.
+// AcpSession alone, with a stand-in codex client.
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { AcpSession } from "../../src/acp/session.js";
+import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
+import type { SessionUpdate } from "../../src/bridge/index.js";
+import { codexItem, note } from "../support/codex-messages.js";
+
+describe("a cancel Codex confirms at once", () => {
+  it("leaves the next turn alone: its compaction is not marked interrupted by the first cancel's fallback", async () => {
+    const sent: SessionUpdate[] = [];
+    let listener: ThreadListener | undefined;
+    let turns = 0;
+    const completed = (turnId: string, status: string) =>
+      note("turn/completed", { threadId: "t1", turn: { id: turnId, status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: 1, durationMs: 1 } });
+    const client = {
+      pid: 1,
+      attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined),
+      call: async (method: string) => {
+        if (method === "turn/start") return { turn: { id: `turn-${++turns}`, status: "inProgress" } };
+        // Codex confirms the interrupt at once.
+        if (method === "turn/interrupt") queueMicrotask(() => listener!.notification(completed("turn-1", "interrupted")));
+        return {};
+      },
+    } as unknown as AppServerClient;
+    const host = { client: async () => client, currentGeneration: 1 };
+    const session = new AcpSession("t1", { cwd: "/ws" }, { host: host as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({ compaction: true }), answerServerRequest: async () => ({}) });
+    session.bind(client, 1);
+
+    const first = session.prompt([{ type: "text", text: "one", text_elements: [] }]);
+    await new Promise((r) => setTimeout(r, 20));
+    await session.cancel();
+    expect((await first).stopReason).toBe("cancelled");
+
+    const second = session.prompt([{ type: "text", text: "two", text_elements: [] }]);
+    await new Promise((r) => setTimeout(r, 20));
+    listener!.notification(note("item/started", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
+    // Past the first cancel's grace period: its fallback must not touch the second turn.
+    await new Promise((r) => setTimeout(r, 1200));
+    listener!.notification(note("item/completed", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
+    listener!.notification(completed("turn-2", "completed"));
+    expect((await second).stopReason).toBe("end_turn");
+    await session.flush();
+    expect(sent.filter((u) => u.sessionUpdate === "compaction_update")).toEqual([
+      { sessionUpdate: "compaction_update", compactionId: "c2", status: "in_progress" },
+      { sessionUpdate: "compaction_update", compactionId: "c2", status: "completed" },
+    ]);
+  });
+});
