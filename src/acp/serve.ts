@@ -1,6 +1,7 @@
 // Serves ACP on this process's stdio until the editor closes stdin.
 import { Readable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { z } from "zod";
 import type { CodexHost } from "../codex/index.js";
 import { routeConsoleToLogger, type Logger } from "../log/index.js";
 import { limitLineLength, readPipeLines } from "../streams/index.js";
@@ -26,6 +27,31 @@ import { steeringFeature } from "./steering.js";
 import { codexWarningsFeature } from "./codex-warnings.js";
 import { subagentsFeature } from "./subagents.js";
 import { systemPromptFeature } from "./system-prompt.js";
+
+/** A message with a request id that is not a JSON-RPC 2.0 request: it must be answered, with that id. */
+const idOfInvalidRequest = z
+  .looseObject({ id: z.union([z.string(), z.number()]), method: z.unknown().optional(), jsonrpc: z.unknown().optional() })
+  .refine((m) => m.method !== undefined && (m.jsonrpc !== "2.0" || typeof m.method !== "string"));
+
+/**
+ * Answers -32600 Invalid Request, with the request's id, for a message that carries an id and a
+ * method but is not a JSON-RPC 2.0 request (a wrong `jsonrpc`, a method that is not a string); the
+ * SDK answers those with `id: null`, and a client waiting on its id would wait forever.
+ */
+function answeringInvalidRequests(send: (line: string) => void, log: Logger): TransformStream<unknown, acp.AnyMessage> {
+  return new TransformStream({
+    transform(message, controller) {
+      const invalid = Array.isArray(message) ? undefined : idOfInvalidRequest.safeParse(message);
+      if (!invalid?.success) {
+        controller.enqueue(message as acp.AnyMessage);
+        return;
+      }
+      const why = invalid.data.jsonrpc !== "2.0" ? `"jsonrpc" must be "2.0"` : `"method" must be a string`;
+      log.warn({ id: invalid.data.id }, `invalid request from the client: ${why}`);
+      send(JSON.stringify({ jsonrpc: "2.0", id: invalid.data.id, error: { code: -32600, message: `Invalid Request: ${why}` } }));
+    },
+  });
+}
 
 /** The largest message accepted from the client (under the ACP SDK's own 32 MiB, which ends the connection). */
 const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
@@ -65,7 +91,8 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
     (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(limitLineLength(MAX_MESSAGE_BYTES, tooLong));
   // The SDK reads and parses the input; what the connection sends is written by `stdout`.
   const { readable } = acp.ndJsonStream(stdout.bytes, input);
-  const connection = agent.app.connect({ readable, writable: stdout.messages });
+  const answered = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
+  const connection = agent.app.connect({ readable: answered, writable: stdout.messages });
   await Promise.race([connection.closed, outputGone]);
   log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
   for (const session of agent.state.sessions.values()) session.close();

@@ -191,6 +191,22 @@ describe("failures", () => {
     expect(messageText(adapter.updatesOf(sessionId))).toBe("still here");
   });
 
+  it("an invalid request (wrong jsonrpc, a method that is not a string) is answered -32600 with its id, so the client does not hang", async () => {
+    adapter = await startAdapter({ responses: [{ items: [{ type: "message", text: "still here" }] }] });
+    await adapter.initialize();
+    for (const [id, message] of [
+      ["bad-version", { jsonrpc: "1.0", id: "bad-version", method: "session/new", params: {} }],
+      [41, { jsonrpc: "2.0", id: 41, method: 42, params: {} }],
+      ["no-version", { id: "no-version", method: "session/list" }],
+    ] as const) {
+      const answer = adapter.waitForLine((m) => m.id === id, 5000);
+      adapter.writeRaw(JSON.stringify(message));
+      expect(await answer).toMatchObject({ jsonrpc: "2.0", id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } });
+    }
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "ping")).stopReason).toBe("end_turn");
+  });
+
   it("without a usable codex binary, initialize still works and session/new says why", async () => {
     adapter = await startAdapter({ env: { CODEX_PATH: "/nonexistent/codex" } });
     const init = await adapter.initialize();
