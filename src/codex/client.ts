@@ -114,8 +114,11 @@ export class AppServerClient {
       if (!this.child.stderr) resolve();
       else this.child.stderr.once("close", () => resolve());
     });
-    // A write after the child died must not crash the adapter.
+    // A write after the child died, or a broken pipe either way, must not crash the adapter (a
+    // stream error with no listener is thrown); the child's exit is what ends the client.
     this.child.stdin?.on("error", (err) => this.log.debug({ err: err.message }, "codex stdin error"));
+    this.child.stdout?.on("error", (err) => this.log.warn({ err: err.message }, "codex stdout error"));
+    this.child.stderr?.on("error", (err) => this.log.warn({ err: err.message }, "codex stderr error"));
     this.exited = new Promise<ExitInfo>((resolve) => {
       let settled = false;
       const finish = (info: ExitInfo) => {

@@ -96,6 +96,9 @@ export class FileToolsServer {
       server.on("error", reject);
       server.listen(0, "127.0.0.1", () => {
         server.off("error", reject);
+        // Once listening, an error (EMFILE on accept, say) concerns one connection: logged, and the
+        // server goes on (with no listener it would be thrown and end the process).
+        server.on("error", (err: NodeJS.ErrnoException) => this.opts.log.warn({ code: err.code ?? err.message }, "mcp server error"));
         server.unref();
         this.server = server;
         resolve((server.address() as AddressInfo).port);

@@ -160,6 +160,28 @@ describe("the embedded MCP endpoint speaks MCP", () => {
   });
 });
 
+describe("the server survives its own errors", () => {
+  it("an error on the listening server (EMFILE on accept) is logged, not thrown, and the endpoint keeps serving", async () => {
+    const own = new FileToolsServer({ log: silent });
+    try {
+      const info = await own.register("survivor");
+      own.bind("survivor", async () => ({ content: [{ type: "text", text: "ok" }] }));
+      // The node:http server behind the endpoint, as Node sees it: with no listener, emit("error") throws.
+      const listening = (own as unknown as { server: http.Server }).server;
+      expect(() => listening.emit("error", Object.assign(new Error("accept EMFILE"), { code: "EMFILE" }))).not.toThrow();
+      const saved = endpoint;
+      endpoint = info;
+      try {
+        expect((await post(initialize())).status).toBe(200);
+      } finally {
+        endpoint = saved;
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe("a tool call the client gives up on (issue 25)", () => {
   const given = { server: new FileToolsServer({ log: silent }) };
   let info: EndpointInfo;

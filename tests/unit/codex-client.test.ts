@@ -55,6 +55,16 @@ describe("AppServerClient", () => {
     await expect(client.request("ping", {})).resolves.toEqual({ ok: true });
   });
 
+  it("an error on codex's stdout or stderr pipe is logged, not thrown (an unhandled stream error ends Node)", async () => {
+    const child = fakeChild([]);
+    const client = new AppServerClient(child, log);
+    clients.push(client);
+    // With no listener, emit("error") throws: that is what would end the process.
+    expect(() => child.stdout!.emit("error", new Error("EPIPE-like"))).not.toThrow();
+    expect(() => child.stderr!.emit("error", new Error("EPIPE-like"))).not.toThrow();
+    await expect(client.request("ping", {})).resolves.toEqual({ ok: true });
+  });
+
   it("holds codex's output while told to (nothing read, never counted as silence), then reads on in order", async () => {
     const client = new AppServerClient(fakeChild(Array.from({ length: 30 }, (_, i) => JSON.stringify({ method: "tick", params: { n: i } }))), log);
     clients.push(client);
