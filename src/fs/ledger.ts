@@ -42,11 +42,9 @@ export class EditLedger {
    */
   driftOnRead(p: string, text: string): EditDrift | undefined {
     const entry = this.written.get(p);
-    if (!entry) return undefined;
-    const same = entry.digest === digestOf(text);
-    if (same === !entry.late) return undefined;
-    this.written.delete(p);
-    return { path: p, state: same ? "landed-late" : "changed" };
+    const drift = entry && driftOf(p, entry, text);
+    if (drift) this.written.delete(p);
+    return drift;
   }
 
   /**
@@ -60,13 +58,21 @@ export class EditLedger {
       entries.map(async ([p, entry]): Promise<EditDrift | undefined> => {
         const text = await read(p);
         if (text === undefined) return entry.late ? undefined : { path: p, state: "gone" };
-        const same = entry.digest === digestOf(text);
-        if (same === !entry.late) return undefined;
-        return { path: p, state: same ? "landed-late" : "changed" };
+        return driftOf(p, entry, text);
       }),
     );
     return drift.filter((d): d is EditDrift => d !== undefined);
   }
+}
+
+/**
+ * Where the editor's `text` and the model's picture of `p` disagree: a write the model believes in
+ * that is not there, or one it was told failed that is.
+ */
+function driftOf(p: string, entry: Entry, text: string): EditDrift | undefined {
+  const same = entry.digest === digestOf(text);
+  if (same === !entry.late) return undefined;
+  return { path: p, state: same ? "landed-late" : "changed" };
 }
 
 /** What the model is told, one line per file. */

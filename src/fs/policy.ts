@@ -61,8 +61,12 @@ export function isSystemPath(p: string): boolean {
 
 /** Whether `p` (canonicalised) lies inside one of the absolute `roots`. */
 export function isInsideRoots(p: string, roots: readonly string[]): boolean {
-  const target = canonicalPath(p);
-  return roots.some((root) => path.isAbsolute(root) && isInside(target, canonicalPath(root)));
+  return canonicalInsideRoots(canonicalPath(p), roots);
+}
+
+/** The same for a path made canonical already: not resolved again (an entry path names a link itself). */
+function canonicalInsideRoots(canonical: string, roots: readonly string[]): boolean {
+  return roots.some((root) => path.isAbsolute(root) && isInside(canonical, canonicalPath(root)));
 }
 
 /**
@@ -92,7 +96,7 @@ function linkCount(canonical: string): number {
  * in place writes through it, and the other name may be anywhere).
  */
 export function askReason(canonical: string, roots: readonly string[]): "outside the workspace" | "hard-linked elsewhere" | undefined {
-  if (!isInsideRoots(canonical, roots)) return "outside the workspace";
+  if (!canonicalInsideRoots(canonical, roots)) return "outside the workspace";
   return linkCount(canonical) > 1 ? "hard-linked elsewhere" : undefined;
 }
 
