@@ -4,12 +4,13 @@
 // rollout on disk and `thread/resume` reloads it).
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "./errors.js";
-import { turnCompletedSchema, turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexServerRequest, type JsonValue, type ModeKind, type ServerNotification, type UserInput, type v2 } from "../codex/index.js";
+import { turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexServerRequest, type JsonValue, type ModeKind, type ServerNotification, type UserInput, type v2 } from "../codex/index.js";
 import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 import type { SessionMode } from "../fs/index.js";
 import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
+import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
 
 export type { ThreadSettings };
 
@@ -27,17 +28,6 @@ export type SessionDeps = {
   answerServerRequest(session: AcpSession, request: CodexServerRequest): Promise<unknown>;
 };
 
-type TurnOutcome = { status: string; error?: { message: string; codexErrorInfo?: unknown; additionalDetails?: string | null } };
-
-type ActiveTurn = {
-  turnId?: string;
-  /** Codex's thread token totals when the turn started (its usage is what they grow by). */
-  tokensBefore?: v2.TokenUsageBreakdown;
-  cancelRequested: boolean;
-  lastError?: string;
-  settle(outcome: TurnOutcome | Error): void;
-};
-
 /** A cancel answers the prompt within this, whatever codex does (a hung codex must not keep the editor waiting). */
 const CANCEL_GRACE_MS = 900;
 
@@ -48,7 +38,7 @@ export class AcpSession {
     display: () => this.deps.display(),
     onUnknown: (what) => this.deps.log.info({ sessionId: this.id, what }, "codex sent something this version does not know; not shown"),
   });
-  private active: ActiveTurn | undefined;
+  private readonly turns = new ThreadTurns();
   private readonly turnContext = new Map<string, string>();
   /** Codex's latest token totals for this thread. */
   private tokenTotals: v2.TokenUsageBreakdown | undefined;
@@ -56,8 +46,6 @@ export class AcpSession {
   private attachedGeneration = 0;
   /** The kept turn settings (thread-config.ts) the bound codex child last got; unset when bound anew. */
   private keptSent: KeptTurnParams | undefined;
-  /** Turns given up after a cancel that Codex did not confirm in time; their events are dropped. */
-  private readonly abandonedTurns = new Set<string>();
   /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
   private readonly queued: Array<(go: boolean) => void> = [];
   private detach: (() => void) | undefined;
@@ -136,12 +124,12 @@ export class AcpSession {
   }
 
   get promptRunning(): boolean {
-    return this.active !== undefined;
+    return this.turns.active !== undefined;
   }
 
   /** Codex's id of the running turn, once known (steering needs it). */
   get runningTurnId(): string | undefined {
-    return this.active?.turnId;
+    return this.turns.active?.turnId;
   }
 
   /** Starts routing this thread's events from `client` (the child it was started or resumed on). */
@@ -188,7 +176,7 @@ export class AcpSession {
 
   /** True once the running turn was cancelled or the session closed: ask the user nothing more for it. */
   get cancelling(): boolean {
-    return this.closed || this.active?.cancelRequested === true;
+    return this.closed || this.turns.active?.cancelRequested === true;
   }
 
   /** Context the model gets with the next prompt only (e.g. an MCP server that failed to start), by source. */
@@ -230,24 +218,28 @@ export class AcpSession {
   async runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
     if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
     // A prompt sent while another runs waits its turn (first in, first out); a cancel ends it too.
-    if (this.active || this.queued.length > 0) {
+    if (this.turns.active || this.queued.length > 0) {
       const go = await new Promise<boolean>((resolve) => this.queued.push(resolve));
       if (!go) return { stopReason: "cancelled" };
       if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
     }
+    // Every earlier turn is named (or never started) before this one starts: none can take its events.
+    await this.turns.previousStart();
     // Another kind of turn (a review, a compaction) may leave Codex's kept settings changed.
     if (what !== "turn/start") this.keptSent = undefined;
-    let settle!: ActiveTurn["settle"];
-    const outcome = new Promise<TurnOutcome | Error>((resolve) => (settle = resolve));
-    const turn: ActiveTurn = { cancelRequested: false, settle, ...(this.tokenTotals ? { tokensBefore: this.tokenTotals } : {}) };
-    this.active = turn;
+    const turn = this.turns.begin(what !== "thread/compact/start", this.tokenTotals);
     this.translator.reset();
     try {
-      const client = await this.ensureAttached();
-      const started = turnStartResponseSchema.safeParse(await start(client));
-      if (started.success) turn.turnId ??= started.data.turn.id;
-      if (turn.cancelRequested) void this.interrupt(client, turn);
-      const result = await outcome;
+      const starting = this.ensureAttached().then(async (client) => {
+        // Cancelled while the thread was being resumed: nothing to start.
+        if (turn.cancelRequested) return turn.settle({ status: "interrupted" });
+        const answer = turnStartResponseSchema.safeParse(await start(client));
+        if (answer.success && this.turns.named(turn, answer.data.turn.id)) void this.interrupt(client, turn);
+      });
+      this.turns.starting(turn, starting);
+      // A cancel's fallback (or a dead child) answers the prompt even while Codex has not answered the start.
+      await Promise.race([starting, turn.outcome]);
+      const result = await turn.outcome;
       await this.flush();
       if (result instanceof Error) throw result;
       const usage = turnUsage(turn.tokensBefore, this.tokenTotals);
@@ -259,7 +251,9 @@ export class AcpSession {
     } catch (err) {
       throw toRequestError(err);
     } finally {
-      if (this.active === turn) this.active = undefined;
+      this.turns.finished(turn);
+      // Items the turn left open (given up, or its child died) are not the next turn's running calls.
+      this.items.clear();
       this.queued.shift()?.(true);
     }
   }
@@ -271,19 +265,15 @@ export class AcpSession {
 
   async cancel(): Promise<void> {
     this.dropQueued();
-    const turn = this.active;
+    const turn = this.turns.active;
     if (!turn || turn.cancelRequested) return;
     turn.cancelRequested = true;
     for (const hook of this.cancelHooks) hook();
-    // Codex normally confirms with turn/completed(interrupted) at once (then this is a no-op: another turn
-    // may run by now); a silent child is given up: its late events are dropped, nothing follows the answer.
-    const timer = setTimeout(() => {
-      if (this.active !== turn) return;
-      if (turn.turnId) this.abandonedTurns.add(turn.turnId);
+    // Codex normally confirms with turn/completed(interrupted) at once; a silent child is given up:
+    // its late events are dropped, nothing follows the answer.
+    this.turns.giveUpAfter(turn, CANCEL_GRACE_MS, () => {
       for (const update of this.translator.unfinishedCompactions("interrupted")) void this.send(update).catch(() => undefined);
-      turn.settle({ status: "interrupted" });
-    }, CANCEL_GRACE_MS);
-    timer.unref();
+    });
     if (turn.turnId) {
       const client = await this.deps.host.client().catch(() => undefined);
       if (client) await this.interrupt(client, turn);
@@ -295,10 +285,13 @@ export class AcpSession {
     if (generation !== this.attachedGeneration) return;
     this.detach?.();
     this.detach = undefined;
+    this.turns.forgetCodexTurns();
     // Questions pending for the dead child can no longer be answered: withdraw them.
-    if (this.active) for (const hook of this.cancelHooks) hook();
+    if (this.turns.active) for (const hook of this.cancelHooks) hook();
     for (const update of this.translator.unfinishedCompactions("failed")) void this.send(update).catch(() => undefined);
-    this.active?.settle(internalError(childDiedMessage(reason)));
+    this.turns.active?.settle(internalError(childDiedMessage(reason)));
+    this.items.clear();
+    this.childItems.clear();
   }
 
   close(): void {
@@ -323,7 +316,7 @@ export class AcpSession {
     return client;
   }
 
-  private async interrupt(client: AppServerClient, turn: ActiveTurn): Promise<void> {
+  private async interrupt(client: AppServerClient, turn: PromptTurn): Promise<void> {
     if (!turn.turnId) return;
     try {
       await client.call("turn/interrupt", { threadId: this.id, turnId: turn.turnId });
@@ -333,11 +326,7 @@ export class AcpSession {
   }
 
   private onNotification(n: ServerNotification): void {
-    const turnId = turnIdOf(n);
-    if (turnId !== undefined && this.abandonedTurns.has(turnId)) {
-      if (n.method === "turn/completed") this.abandonedTurns.delete(turnId);
-      return;
-    }
+    if (!this.turns.admits(n)) return;
     if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
     if (n.method === "thread/tokenUsage/updated") this.tokenTotals = n.params.tokenUsage.total;
     for (const listener of this.threadListeners) {
@@ -349,18 +338,11 @@ export class AcpSession {
       }
     }
     if (n.method === "item/completed") this.items.delete(n.params.item.id);
-    const turn = this.active;
-    // A review's turn/started names its own id, its start and end name the review's (the root).
-    if (n.method === "turn/started" && turn && !turn.turnId) turn.turnId = n.params.turn.rootTurnId ?? n.params.turn.id;
+    const turn = this.turns.active;
+    if (n.method === "turn/started") this.turns.started(n);
     if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error.message;
     for (const update of this.translator.translate(n)) void this.send(update).catch(() => undefined);
-    if (n.method === "turn/completed" && turn) {
-      const parsed = turnCompletedSchema.safeParse(n.params);
-      if (!parsed.success) return;
-      const done = parsed.data.turn;
-      if (turn.turnId && done.id !== turn.turnId && done.rootTurnId !== turn.turnId) return;
-      turn.settle({ status: done.status, ...(done.error ? { error: done.error } : {}) });
-    }
+    if (n.method === "turn/completed") this.turns.completed(n.params);
   }
 }
 
@@ -374,14 +356,6 @@ function turnFailure(error: TurnOutcome["error"], lastError: string | undefined)
     codexErrorInfo: info ?? null,
     additionalDetails: error?.additionalDetails ?? null,
   });
-}
-
-/** The turn a notification belongs to, when it says. */
-function turnIdOf(n: ServerNotification): string | undefined {
-  const p: object = n.params ?? {};
-  if ("turnId" in p && typeof p.turnId === "string") return p.turnId;
-  if ("turn" in p && p.turn && typeof p.turn === "object" && "id" in p.turn && typeof p.turn.id === "string") return p.turn.id;
-  return undefined;
 }
 
 /** The bridge's view of files: the current text of small text files (for full diffs of Codex's own patches). */

@@ -1,0 +1,151 @@
+// Turn ids bound to the prompt that started them (issue 26). A cancel that arrives before Codex
+// has answered `turn/start` (a resume of a large session takes over a second) used to wait for
+// that answer, and the cancelled turn's late `turn/started` / `turn/completed` were then taken
+// for the next prompt's: the next prompt answered `cancelled` while Codex ran it to the end.
+// AcpSession alone, with a stand-in codex client whose answers the test releases one by one.
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import { AcpSession } from "../../src/acp/session.js";
+import type { AppServerClient, ThreadListener, UserInput } from "../../src/codex/index.js";
+import type { SessionUpdate } from "../../src/bridge/index.js";
+import { note } from "../support/codex-messages.js";
+
+type Call = { method: string; params: Record<string, unknown>; answer(value: unknown): void; fail(err: Error): void };
+
+/** A codex client whose every call waits until the test answers it. */
+function heldCodex() {
+  const calls: Call[] = [];
+  const waiters: Array<() => void> = [];
+  let listener: ThreadListener | undefined;
+  const client = {
+    pid: 1,
+    attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined),
+    call: (method: string, params: Record<string, unknown>) =>
+      new Promise((answer, fail) => {
+        calls.push({ method, params, answer, fail });
+        for (const wake of waiters.splice(0)) wake();
+      }),
+  } as unknown as AppServerClient;
+  /** The n-th call of `method` (1-based), once it is made. */
+  const nth = async (method: string, n = 1): Promise<Call> => {
+    for (;;) {
+      const found = calls.filter((c) => c.method === method)[n - 1];
+      if (found) return found;
+      await new Promise<void>((wake) => waiters.push(wake));
+    }
+  };
+  const emit = (method: string, params: Record<string, unknown>) => listener!.notification(note(method, { threadId: "t1", ...params }));
+  return { client, calls, nth, emit };
+}
+
+const turn = (id: string, status: string) => ({ id, status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: null, durationMs: null });
+const text = (t: string): UserInput[] => [{ type: "text", text: t, text_elements: [] }];
+
+function sessionOn(codex: ReturnType<typeof heldCodex>) {
+  const sent: SessionUpdate[] = [];
+  const host = { client: async () => codex.client, currentGeneration: 1 };
+  const session = new AcpSession("t1", { cwd: "/ws" }, { host: host as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+  session.bind(codex.client, 1);
+  return { session, sent };
+}
+
+/** Resolves with the prompt's answer, or "pending" if it has none once queued work has run. */
+async function settledOrPending<T>(p: Promise<T>): Promise<T | "pending"> {
+  const marker = Symbol("pending");
+  const raced = await Promise.race([p, new Promise<typeof marker>((r) => setImmediate(() => r(marker)))]);
+  return raced === marker ? "pending" : (raced as T);
+}
+
+describe("a cancel before Codex has answered turn/start", () => {
+  it("answers the prompt without waiting for that answer, then interrupts the turn once its id is known", async () => {
+    const codex = heldCodex();
+    const { session } = sessionOn(codex);
+    const first = session.prompt(text("one"));
+    const start = await codex.nth("turn/start");
+    await session.cancel();
+    // Codex has not answered turn/start: the prompt is answered by the cancel's fallback anyway.
+    expect((await first).stopReason).toBe("cancelled");
+    expect(codex.calls.some((c) => c.method === "turn/interrupt")).toBe(false);
+    start.answer({ turn: turn("turn-1", "inProgress") });
+    const interrupt = await codex.nth("turn/interrupt");
+    expect(interrupt.params).toEqual({ threadId: "t1", turnId: "turn-1" });
+    interrupt.answer({});
+  });
+
+  it("keeps the cancelled turn's late events from the client and from the next prompt", async () => {
+    const codex = heldCodex();
+    const { session, sent } = sessionOn(codex);
+    const first = session.prompt(text("one"));
+    const start1 = await codex.nth("turn/start");
+    await session.cancel();
+    expect((await first).stopReason).toBe("cancelled");
+
+    // The next prompt is sent while the first turn/start is still unanswered.
+    const second = session.prompt(text("two"));
+    start1.answer({ turn: turn("turn-1", "inProgress") });
+    (await codex.nth("turn/interrupt")).answer({});
+    const start2 = await codex.nth("turn/start", 2);
+    // The first turn's late events arrive before the second turn/start is answered.
+    codex.emit("turn/started", { turn: turn("turn-1", "inProgress") });
+    codex.emit("item/agentMessage/delta", { turnId: "turn-1", itemId: "m1", delta: "late output of the cancelled turn" });
+    codex.emit("turn/completed", { turn: turn("turn-1", "interrupted") });
+    expect(await settledOrPending(second)).toBe("pending");
+
+    start2.answer({ turn: turn("turn-2", "inProgress") });
+    codex.emit("turn/started", { turn: turn("turn-2", "inProgress") });
+    codex.emit("item/agentMessage/delta", { turnId: "turn-2", itemId: "m2", delta: "the answer" });
+    expect(await settledOrPending(second)).toBe("pending");
+    codex.emit("turn/completed", { turn: turn("turn-2", "completed") });
+    expect((await second).stopReason).toBe("end_turn");
+    await session.flush();
+    const said = sent.flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
+    expect(said).toEqual(["the answer"]);
+  });
+
+  it("settles a turn whose turn/completed came before the answer to turn/start", async () => {
+    const codex = heldCodex();
+    const { session } = sessionOn(codex);
+    const prompt = session.prompt(text("quick"));
+    const start = await codex.nth("turn/start");
+    codex.emit("turn/started", { turn: turn("turn-9", "inProgress") });
+    codex.emit("turn/completed", { turn: turn("turn-9", "completed") });
+    start.answer({ turn: turn("turn-9", "inProgress") });
+    expect((await prompt).stopReason).toBe("end_turn");
+  });
+
+  it("does not leave the next prompt waiting when the cancelled turn/start fails", async () => {
+    const codex = heldCodex();
+    const { session } = sessionOn(codex);
+    const first = session.prompt(text("one"));
+    const start1 = await codex.nth("turn/start");
+    await session.cancel();
+    expect((await first).stopReason).toBe("cancelled");
+    const second = session.prompt(text("two"));
+    start1.fail(new Error("codex refused the turn"));
+    const start2 = await codex.nth("turn/start", 2);
+    start2.answer({ turn: turn("turn-2", "inProgress") });
+    codex.emit("turn/completed", { turn: turn("turn-2", "completed") });
+    expect((await second).stopReason).toBe("end_turn");
+  });
+});
+
+describe("items a turn left open", () => {
+  it("are not the next turn's running calls once the turn was given up or its codex died", async () => {
+    const codex = heldCodex();
+    const { session } = sessionOn(codex);
+    const first = session.prompt(text("one"));
+    (await codex.nth("turn/start")).answer({ turn: turn("turn-1", "inProgress") });
+    codex.emit("item/started", { turnId: "turn-1", item: { type: "commandExecution", id: "cmd-1", command: "sleep 100", cwd: "/ws", status: "inProgress", commandActions: [] } });
+    expect([...session.items.keys()]).toEqual(["cmd-1"]);
+    await session.cancel(); // codex never confirms: the turn is given up
+    expect((await first).stopReason).toBe("cancelled");
+    expect(session.items.size).toBe(0);
+
+    const second = session.prompt(text("two"));
+    (await codex.nth("turn/start", 2)).answer({ turn: turn("turn-2", "inProgress") });
+    codex.emit("item/started", { turnId: "turn-2", item: { type: "commandExecution", id: "cmd-2", command: "make", cwd: "/ws", status: "inProgress", commandActions: [] } });
+    session.childExited(1, "killed");
+    await expect(second).rejects.toThrow();
+    expect(session.items.size).toBe(0);
+  });
+});
