@@ -6,6 +6,7 @@ import type { CodexHost } from "../codex/index.js";
 import { routeConsoleToLogger, type Logger } from "../log/index.js";
 import { limitLineLength, readPipeLines } from "../streams/index.js";
 import { batchedStdout } from "./stdout.js";
+import { keepServingOnFault, stopSignal } from "./last-resort.js";
 
 import { fileToolTimeoutSec } from "../config/index.js";
 import { createAgent } from "./agent.js";
@@ -64,6 +65,8 @@ function sessionFeatures(): SessionFeature[] {
 
 export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   routeConsoleToLogger(log);
+  keepServingOnFault(log);
+  const stop = stopSignal(log);
   const agent = createAgent({ host, log, features: sessionFeatures() });
   registerLifecycle(agent);
   registerSessionAdmin(agent);
@@ -93,8 +96,8 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   const { readable } = acp.ndJsonStream(stdout.bytes, input);
   const answered = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
   const connection = agent.app.connect({ readable: answered, writable: stdout.messages });
-  await Promise.race([connection.closed, outputGone]);
-  log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
+  const signal = await Promise.race([connection.closed.then(() => undefined), outputGone, stop.received]);
+  if (!signal) log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
   for (const session of agent.state.sessions.values()) session.close();
   await host.close();
   stdout.flush();

@@ -88,11 +88,24 @@ export class CodexHost {
     this.current = { client, ready, generation, startedAt, initialized: false };
     if (this.outputHeld) client.holdOutput(true);
     client.onNotification((method, params) => {
-      for (const listener of this.notificationListeners) listener(method, params);
+      for (const listener of [...this.notificationListeners]) {
+        try {
+          listener(method, params);
+        } catch (err) {
+          this.log.warn({ method, err: err instanceof Error ? err.message : String(err) }, "a listener of codex's notifications failed");
+        }
+      }
     });
     this.watch();
     void client.exited.then((exit) => {
-      for (const listener of this.exitListeners) listener(exit, generation);
+      // One listener's bug costs that listener only; a throw here would be an unhandled rejection (fatal on Node 20).
+      for (const listener of [...this.exitListeners]) {
+        try {
+          listener(exit, generation);
+        } catch (err) {
+          this.log.error({ err: err instanceof Error ? err.message : String(err) }, "a listener of codex's exit failed");
+        }
+      }
     });
   }
 

@@ -39,13 +39,15 @@ export const log: Logger = createLogger();
  * through the logger, so every line on stderr is a structured log line with a level and nothing
  * ever reaches stdout, which carries the protocol. Serve mode only.
  */
-export function routeConsoleToLogger(logger: Logger): void {
+export function routeConsoleToLogger(logger: Logger): { complaintKinds(): number } {
   // The SDK's complaints about a client's malformed messages: a hostile or buggy client could send
-  // thousands, so each kind is logged once (at debug) and counted.
+  // thousands, so each kind is logged once (at debug) and counted. A kind names a method the client
+  // chose: past MAX_COMPLAINT_KINDS, new ones share one kind.
   const malformed = new Map<string, number>();
   const to = (level: "debug" | "info" | "warn") => (...args: unknown[]): void => {
     const text = format(...args);
-    const kind = complaintKind(args);
+    const named = complaintKind(args);
+    const kind = named && !malformed.has(named) && malformed.size >= MAX_COMPLAINT_KINDS ? `${String(args[0])} (other methods)` : named;
     if (kind) {
       const seen = (malformed.get(kind) ?? 0) + 1;
       malformed.set(kind, seen);
@@ -60,7 +62,11 @@ export function routeConsoleToLogger(logger: Logger): void {
   console.trace = to("debug");
   console.warn = to("warn");
   console.error = to("warn");
+  return { complaintKinds: () => malformed.size };
 }
+
+/** The most complaint kinds tallied one by one (each method the client invented is one). */
+const MAX_COMPLAINT_KINDS = 64;
 
 /** The ACP SDK's complaints about what the client sent: their first argument, and the method when given. */
 const SDK_COMPLAINTS: ReadonlySet<string> = new Set(["Error handling notification", "Invalid message", "Got response to unknown request"]);

@@ -1,6 +1,9 @@
 // Faults from the client's side (issue 14, first part): the editor closing our stdout mid-stream,
 // a bad log level, malformed notifications. Nothing crashes, stderr holds only structured log
 // lines, and no codex is left behind.
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse } from "../../src/fake-model/index.js";
@@ -66,6 +69,34 @@ describe("the client closes our stdout mid-stream", () => {
     for (let i = 0; i < 50 && alive(codexPid!); i++) await new Promise((r) => setTimeout(r, 100));
     expect(alive(codexPid!)).toBe(false);
   });
+});
+
+describe("asked to stop (SIGTERM, SIGINT) in serve mode", () => {
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    it(`${signal}: exits 0 after closing codex and removing its catalog folder from the temp dir`, async () => {
+      const tmp = await mkdtemp(path.join(os.tmpdir(), "cca-stop-"));
+      try {
+        adapter = await startAdapter({ env: { TMPDIR: tmp } });
+        // An editor that writes files: its threads get a catalog without Codex's native apply_patch.
+        await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
+        await adapter.newSession();
+        const codexPid = await codexChildPid(adapter.child.pid!);
+        expect(codexPid).toBeDefined();
+        stopped.push(codexPid!);
+        // The session's model catalog sits in the temp dir while the agent runs.
+        expect((await readdir(tmp)).filter((n) => n.startsWith("codex-cli-acp-catalog-"))).toHaveLength(1);
+        const exit = exitOf(adapter);
+        adapter.child.kill(signal);
+        expect(await exit).toBe(0);
+        expect((await readdir(tmp)).filter((n) => n.startsWith("codex-cli-acp-catalog-"))).toEqual([]);
+        expect(alive(codexPid!)).toBe(false);
+        expect(adapter.stderr()).toContain(`"signal":"${signal}"`);
+        expectOnlyLogLines(adapter.stderr());
+      } finally {
+        await rm(tmp, { recursive: true, force: true });
+      }
+    });
+  }
 });
 
 describe("configuration mistakes", () => {

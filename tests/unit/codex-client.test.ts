@@ -90,6 +90,32 @@ describe("AppServerClient", () => {
 
 
 describe("CodexHost", () => {
+  it("an exit listener that throws costs that listener only: the others hear the exit, and nothing is left as an unhandled rejection", async () => {
+    // A stand-in codex: answers initialize, then exits.
+    const script = `process.stdin.on("data", (d) => { for (const l of String(d).split("\\n").filter(Boolean)) { const m = JSON.parse(l); if (m.id !== undefined) { process.stdout.write(JSON.stringify({ id: m.id, result: {} }) + "\\n"); setTimeout(() => process.exit(3), 20); } } });`;
+    const host = new CodexHost({ clientInfo: { name: "t", title: "t", version: "1" }, command: { file: process.execPath, args: ["-e", script], via: "env" } }, log);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      const heard: string[] = [];
+      host.onExit(() => {
+        throw new Error("a feature's bug in its exit listener");
+      });
+      const second = new Promise<void>((resolve) => host.onExit((exit) => (heard.push(exit.reason), resolve())));
+      host.start();
+      await host.client();
+      await second;
+      // One more turn of the event loop: an unhandled rejection is reported after the microtasks.
+      await new Promise((r) => setImmediate(r));
+      expect(heard).toEqual(["exit code 3"]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      await host.close();
+    }
+  });
+
   it("reports a codex that cannot be located on every client() call instead of throwing from start()", async () => {
     const saved = process.env.CODEX_PATH;
     process.env.CODEX_PATH = "relative/codex";
