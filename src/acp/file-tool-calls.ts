@@ -24,6 +24,8 @@ export class FileToolCalls {
   /** Feed every thread notification of the session. */
   observe(n: ServerNotification): void {
     if (n.method === "item/completed") this.claimed.delete(n.params.item.id);
+    // A claim outlives its item when the item never completes (a given-up turn, a dead codex).
+    else if (n.method === "turn/started" || n.method === "turn/completed") this.forgetEndedClaims();
     else if (n.method === "item/started" && n.params.item.type === "mcpToolCall" && n.params.item.server === FILE_TOOLS_SERVER) {
       for (const wake of [...this.waiters]) wake(false);
     }
@@ -68,6 +70,15 @@ export class FileToolCalls {
       const timer = setTimeout(() => done(undefined), ITEM_WAIT_MS);
       this.waiters.add(wake);
     });
+  }
+
+  /** How many items are claimed (bounded by the items in flight). */
+  get claimedCount(): number {
+    return this.claimed.size;
+  }
+
+  private forgetEndedClaims(): void {
+    for (const id of this.claimed) if (!this.items.has(id)) this.claimed.delete(id);
   }
 
   /** Ends every wait now (turn cancelled, session closed). */

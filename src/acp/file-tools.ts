@@ -157,7 +157,10 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       session.threadListeners.add(listener);
       session.cancelHooks.add(cancel);
       session.turnPreparers.add(beforeTurn);
+      const sizes = (): Record<string, number> => ({ claimedFileToolCalls: calls.claimedCount, runningFileToolCalls: state.running.size });
+      session.sizeReporters.add(sizes);
       state.unlisten = () => {
+        session.sizeReporters.delete(sizes);
         session.threadListeners.delete(listener);
         session.cancelHooks.delete(cancel);
         session.turnPreparers.delete(beforeTurn);

@@ -62,6 +62,8 @@ export class AcpSession {
   /** Run when a prompt is cancelled (pending permission requests); awaited as a prompt's turn starts (edits the user undid). */
   readonly cancelHooks = new Set<() => void>();
   readonly turnPreparers = new Set<() => Promise<void>>();
+  /** Features' own trackers of this session, by name and size (trackerSizes). */
+  readonly sizeReporters = new Set<() => Record<string, number>>();
   private currentMode: SessionMode = "auto";
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private workspaceRoots: readonly string[];
@@ -160,6 +162,27 @@ export class AcpSession {
     this.adopted.set(threadId, this.boundClient.attachThread(threadId, { notification: listener, request: (request) => this.deps.answerServerRequest(this, request) }));
   }
 
+  /** Stops routing a subagent's thread here (it is idle and let go; a later message adopts it again). */
+  releaseThread(threadId: string): void {
+    this.adopted.get(threadId)?.();
+    this.adopted.delete(threadId);
+  }
+
+  /** How much each of this session's trackers holds, features' included (for the soak: they must stay flat). */
+  trackerSizes(): Record<string, number> {
+    const own = {
+      items: this.items.size,
+      childItems: this.childItems.size,
+      adoptedThreads: this.adopted.size,
+      queuedPrompts: this.queued.length,
+      turnContext: this.turnContext.size,
+      threadListeners: this.threadListeners.size,
+      cancelHooks: this.cancelHooks.size,
+      ...this.turns.sizes,
+    };
+    return Object.assign(own, ...[...this.sizeReporters].map((report) => report()));
+  }
+
   /** Sends an update in order with every other update of this session. */
   send(update: SessionUpdate): Promise<void> {
     const sent = this.outbox.then(() => this.deps.sendUpdate(this.id, update));
@@ -254,6 +277,7 @@ export class AcpSession {
       this.turns.finished(turn);
       // Items the turn left open (given up, or its child died) are not the next turn's running calls.
       this.items.clear();
+      this.deps.log.debug({ sessionId: this.id, trackers: this.trackerSizes() }, "turn ended");
       this.queued.shift()?.(true);
     }
   }

@@ -10,6 +10,9 @@ import type { ServerNotification, v2 } from "../codex/index.js";
 import { clientDisplay } from "./agent.js";
 import type { SessionFeature } from "./features.js";
 
+/** Idle subagents kept routed with their card; older idle ones are let go (a later message to one starts a new card). */
+const MAX_IDLE_SUBAGENTS = 32;
+
 /** The most activity lines a subagent's card shows (the newest). */
 const MAX_ACTIVITY_LINES = 30;
 
@@ -63,24 +66,38 @@ export function subagentsFeature(): SessionFeature {
       const announcesChildren = (): boolean => services.clientCapabilities().subagents != null;
 
       const send = (update: SessionUpdate): void => void session.send(update).catch(() => undefined);
-      /** Each announced child's own stream: its events translated as the session's are, in order. */
-      const streams = new Map<string, { translator: ThreadEventTranslator; written: Promise<void> }>();
+      /** Each announced child's translator while its turn runs (dropped at its end: a turn starts it afresh). */
+      const translators = new Map<string, ThreadEventTranslator>();
+      /** The children's updates, written in order. */
+      let written = Promise.resolve();
       const childStream = (threadId: string, n: ServerNotification): void => {
-        let stream = streams.get(threadId);
-        if (!stream) {
-          const translator = new ThreadEventTranslator({ cwd: () => session.cwd, display: () => clientDisplay(services.clientCapabilities()) });
-          stream = { translator, written: Promise.resolve() };
-          streams.set(threadId, stream);
+        let translator = translators.get(threadId);
+        if (!translator) {
+          translator = new ThreadEventTranslator({ cwd: () => session.cwd, display: () => clientDisplay(services.clientCapabilities()) });
+          translators.set(threadId, translator);
         }
-        if (n.method === "turn/started") stream.translator.reset();
         // What the parent asked it: a user message there (the session's own are the client's).
         const asked = n.method === "item/completed" && n.params.item.type === "userMessage" ? replayTurns([{ id: n.params.turnId, status: "completed", items: [n.params.item] }]) : [];
-        for (const update of [...asked, ...stream.translator.translate(n)]) {
-          stream.written = stream.written
-            .then(() => services.client().notify(acp.methods.client.session.update, { sessionId: threadId, update }))
-            .catch(() => undefined);
+        for (const update of [...asked, ...translator.translate(n)]) {
+          written = written.then(() => services.client().notify(acp.methods.client.session.update, { sessionId: threadId, update })).catch(() => undefined);
+        }
+        if (n.method === "turn/completed") translators.delete(threadId);
+      };
+      /** Lets the oldest idle subagents go once more than MAX_IDLE_SUBAGENTS are idle. */
+      const idle = new Set<string>();
+      const settle = (threadId: string, isIdle: boolean): void => {
+        idle.delete(threadId);
+        if (!isIdle) return;
+        idle.add(threadId);
+        for (const oldest of idle) {
+          if (idle.size <= MAX_IDLE_SUBAGENTS) break;
+          idle.delete(oldest);
+          cards.delete(oldest);
+          translators.delete(oldest);
+          session.releaseThread(oldest);
         }
       };
+      session.sizeReporters.add(() => ({ subagentCards: cards.size, subagentTranslators: translators.size }));
       /** Running, or idle with how its last turn ended (an error carries Codex's message). */
       const childState = (threadId: string, running: boolean, card: Card, ended?: { status: string; error?: string }): void => {
         if (!announcesChildren()) return;
@@ -110,6 +127,7 @@ export function subagentsFeature(): SessionFeature {
         }
         switch (n.method) {
           case "turn/started":
+            settle(threadId, false);
             send({ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: "in_progress" });
             childState(threadId, true, card);
             return;
@@ -122,6 +140,7 @@ export function subagentsFeature(): SessionFeature {
             if (error) card.activity.push(`Failed: ${error}`);
             send({ sessionUpdate: "tool_call_update", toolCallId: card.toolCallId, status: failed ? "failed" : "completed", content: cardContent(card) });
             childState(threadId, false, card, { status: n.params.turn.status, ...(error ? { error } : {}) });
+            settle(threadId, true);
             return;
           }
           default:
