@@ -52,6 +52,11 @@ export class LinePeer {
     this.send(params === undefined ? { method } : { method, params });
   }
 
+  /** Writes one line as it is (hostile input). */
+  writeRaw(line: string): void {
+    this.child.stdin!.write(line.endsWith("\n") ? line : `${line}\n`);
+  }
+
   /** Calls `fn` for every incoming message until the returned function is called. */
   watch(fn: (m: Msg) => void): () => void {
     this.watchers.add(fn);

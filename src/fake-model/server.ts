@@ -46,6 +46,8 @@ export interface FakeModel {
   enqueue(...responses: ScriptedResponse[]): void;
   /** How many scripted responses are still queued. */
   pending(): number;
+  /** Drops what is still queued (left by requests that raced for it); returns how many. */
+  discardQueued(): number;
   /** Resolves with the requests once at least n have arrived. */
   waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
   /** Stops the server, ending hanging streams and open sockets at once. */
@@ -330,6 +332,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
       queue.push(...parseFakeModelScript(responses).responses);
     },
     pending: () => queue.length,
+    discardQueued: () => queue.splice(0).length,
     waitForRequests(n: number, timeoutMs = 30_000): Promise<RecordedRequest[]> {
       if (requests.length >= n) return Promise.resolve(requests.slice());
       return new Promise((resolve, reject) => {
