@@ -6,6 +6,8 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { z } from "zod";
+import { privateCacheDir } from "../config/cache-dir.js";
 import { log } from "../log/index.js";
 import { defaultCodexPath } from "./codex-path.js";
 
@@ -27,6 +29,8 @@ export interface CreateCodexHomeOptions {
   extraConfig?: string;
   /** The codex binary used to dump the bundled model catalog (default: the installed native binary). */
   codexPath?: string;
+  /** Where this user's private cache directory, which keeps the derived catalog, is (default: the temp directory). */
+  cacheRoot?: string;
 }
 
 export interface CodexHome {
@@ -88,29 +92,52 @@ export function renderConfigToml(opts: {
 // ---- model catalog ---------------------------------------------------------------------------
 
 const CATALOG_FORMAT = "v1";
-/**
- * Path of a models.json catalog with a "fake-model" entry (derived from gpt-5.5, or the first
- * bundled entry) plus the bundled entries. Generated once per codex binary/version into
- * os.tmpdir() and reused by later calls and processes (the file is the cache).
- */
-export function fakeModelCatalog(codexPath: string = defaultCodexPath()): Promise<string> {
-  return buildCatalog(codexPath);
-}
 
-async function buildCatalog(codexPath: string): Promise<string> {
+/** What codex reads as its model list, checked wherever it comes from (codex's stdout, the cache). */
+const catalogSchema = z.looseObject({ models: z.array(z.looseObject({ slug: z.string() })).min(1) });
+type Catalog = z.infer<typeof catalogSchema>;
+
+/**
+ * Writes to `dest` a models.json catalog with a "fake-model" entry (derived from gpt-5.5, or the
+ * first bundled entry) plus the bundled entries. Derived once per codex binary/version and kept in
+ * this user's private cache directory (`<cacheRoot>/codex-cli-acp-cache-<uid>/fake-model`, the
+ * agent's own, owner-checked: codex trusts this file, so one planted in a shared temp folder must
+ * never be it); where that directory cannot be trusted, it is derived for `dest` alone.
+ */
+async function writeFakeModelCatalog(dest: string, codexPath: string, cacheRoot: string | undefined): Promise<void> {
   const stat = await fs.stat(codexPath);
   // The binary's size and mtime stand in for its version (no extra process needed); bump
   // CATALOG_FORMAT when the derivation below changes.
   const key = `${CATALOG_FORMAT}-${stat.size}-${Math.floor(stat.mtimeMs)}`;
-  const cacheDir = path.join(os.tmpdir(), "codex-cli-acp-fake-model");
-  const file = path.join(cacheDir, `models-${key}.json`);
-  try {
-    const text = await fs.readFile(file, "utf8");
-    JSON.parse(text);
-    return file;
-  } catch {
-    // not cached yet (or a torn file): build it
+  const privateDir = privateCacheDir(cacheRoot);
+  const cacheDir = privateDir === undefined ? undefined : path.join(privateDir, "fake-model");
+  const cached = cacheDir === undefined ? undefined : path.join(cacheDir, `models-${key}.json`);
+  if (cached !== undefined) {
+    try {
+      const text = await fs.readFile(cached, "utf8");
+      if (catalogSchema.parse(JSON.parse(text)).models[0]?.slug === FAKE_MODEL_SLUG) {
+        await fs.writeFile(dest, text);
+        return;
+      }
+    } catch {
+      // not cached yet (or a torn file): build it
+    }
   }
+  const text = JSON.stringify(await deriveCatalog(codexPath), null, 2);
+  await fs.writeFile(dest, text);
+  if (cacheDir === undefined || cached === undefined) {
+    log.debug({ cacheRoot }, "fake model catalog not cached: no private cache directory");
+    return;
+  }
+  // Inside a directory only this user can enter, so a plain mkdir suffices.
+  await fs.mkdir(cacheDir, { recursive: true, mode: 0o700 });
+  const tmp = `${cached}.${process.pid}.${Date.now()}.tmp`;
+  await fs.writeFile(tmp, text);
+  await fs.rename(tmp, cached); // atomic: concurrent workers never see a partial file
+  log.debug({ file: cached }, "fake model catalog cached");
+}
+
+async function deriveCatalog(codexPath: string): Promise<Catalog> {
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), "cca-models-"));
   try {
     const codexHome = path.join(scratch, "codex-home");
@@ -125,11 +152,10 @@ async function buildCatalog(codexPath: string): Promise<string> {
       maxBuffer: 64 * 1024 * 1024,
       timeout: 30_000,
     });
-    const catalog = JSON.parse(stdout) as { models: Record<string, unknown>[] };
-    const models = catalog.models.filter((m) => m.slug !== FAKE_MODEL_SLUG);
+    const models = catalogSchema.parse(JSON.parse(stdout)).models.filter((m) => m.slug !== FAKE_MODEL_SLUG);
     const base = models.find((m) => m.slug === "gpt-5.5") ?? models[0];
     if (!base) throw new Error("codex debug models returned no models");
-    const fake: Record<string, unknown> = {
+    const fake: Catalog["models"][number] = {
       ...structuredClone(base),
       slug: FAKE_MODEL_SLUG,
       display_name: "Fake Model",
@@ -139,13 +165,7 @@ async function buildCatalog(codexPath: string): Promise<string> {
       upgrade: null,
       availability_nux: null,
     };
-    const text = JSON.stringify({ models: [fake, ...models] }, null, 2);
-    await fs.mkdir(cacheDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    await fs.writeFile(tmp, text);
-    await fs.rename(tmp, file); // atomic: concurrent workers never see a partial file
-    log.debug({ file }, "fake model catalog written");
-    return file;
+    return { models: [fake, ...models] };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
@@ -163,9 +183,8 @@ export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<Cod
   const tmpdir = path.join(base, "tmp");
   await Promise.all([codexHome, home, tmpdir].map((d) => fs.mkdir(d, { recursive: true })));
 
-  const sharedCatalog = await fakeModelCatalog(opts.codexPath ?? defaultCodexPath());
   const modelCatalogPath = path.join(codexHome, "models.json");
-  await fs.copyFile(sharedCatalog, modelCatalogPath);
+  await writeFakeModelCatalog(modelCatalogPath, opts.codexPath ?? defaultCodexPath(), opts.cacheRoot);
 
   const configPath = path.join(codexHome, "config.toml");
   const configOpts: Parameters<typeof renderConfigToml>[0] = { modelUrl: opts.modelUrl, modelCatalogPath };

@@ -21,7 +21,6 @@ export {
 export { startFakeModel, responseEvents, type FakeModel, type RecordedRequest } from "./server.js";
 export {
   createCodexHome,
-  fakeModelCatalog,
   renderConfigToml,
   FAKE_MODEL_SLUG,
   FAKE_API_KEY,
