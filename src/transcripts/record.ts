@@ -3,13 +3,13 @@
 // stdout); a tap on each direction splits lines on "\n" and appends them to a transcript.
 import { LineSplitter } from "../streams/index.js";
 import { startAgentProcess } from "./agent-process.js";
-import { rename, writeFile } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { log } from "../log/index.js";
 import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
 import { pathsToPlaceholders } from "./normalise.js";
+import { writePrivateFile } from "./private-file.js";
 import { prepareSandbox, type Sandbox } from "./replay/sandbox.js";
 
 export interface RecorderOptions {
@@ -108,8 +108,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
       writing = writing
         .then(async () => {
           const t0 = performance.now();
-          await writeFile(`${out}.tmp`, text);
-          await rename(`${out}.tmp`, out);
+          await writePrivateFile(out, text);
           lastWriteMs = performance.now() - t0;
         })
         .catch((error: unknown) => log.error({ err: error, out }, "record: cannot write transcript"));

@@ -3,11 +3,11 @@
 // to the matcher, closes stdin at the end and expects the agent to exit; with --update, rewrites
 // the transcript from what the agent said.
 import { startAgentProcess } from "../agent-process.js";
-import { writeFile } from "node:fs/promises";
 import { log } from "../../log/index.js";
 import { LineSplitter } from "../../streams/index.js";
 import { type Transcript, type TranscriptEntry, serializeTranscript } from "../format.js";
 import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../normalise.js";
+import { writePrivateFile } from "../private-file.js";
 import { entryForLine } from "../record.js";
 import { loadAcpValidator } from "../schema.js";
 import { Matcher } from "./matcher.js";
@@ -299,7 +299,7 @@ export class ReplayRun {
         ? { ...e, text: pathsToPlaceholders(e.text, this.livePlaceholders) as string }
         : { ...e, msg: pathsToPlaceholders(e.msg, this.livePlaceholders) as Json },
     );
-    await writeFile(this.transcript.file, serializeTranscript(header, entries));
+    await writePrivateFile(this.transcript.file, serializeTranscript(header, entries));
   }
 }
 
