@@ -5,6 +5,8 @@
 //  - ids (sessionId, toolCallId, ...; and the JSON-RPC id of agent requests) are not rewritten
 //    but mapped recorded -> live by first appearance, so a consistent renaming passes and an
 //    inconsistent one (two recorded ids -> one live id, or the reverse) is a difference.
+//  - a redacted recording's markers (redaction-marker.ts) match the live values they stand for.
+import { matchesRedaction } from "./redaction-marker.js";
 
 /** Keys whose string values are identifiers chosen by the agent at run time. */
 const ID_KEYS: ReadonlySet<string> = new Set([
@@ -208,6 +210,7 @@ export function compareMessages(expected: unknown, actual: unknown, ids: IdMap, 
       return null;
     }
     if (e === a) return null;
+    if (typeof e === "string" && typeof a === "string" && matchesRedaction(e, a)) return null;
     return { path, expected: e, actual: a };
   };
   return walk(expected, actual, "$", undefined, 0);

@@ -15,6 +15,7 @@ import {
   placeholdersToPaths,
   show,
 } from "../normalise.js";
+import { fileContentDigest, matchesRedaction, sha256 } from "../redaction-marker.js";
 import type { AcpValidator } from "../schema.js";
 import { idKey, isAdvisory, kindOf, labelOf, sessionIdOf, streamKey, type Json, type Kind } from "./messages.js";
 import type { RecordedAgent, RecordingIndex } from "./recording.js";
@@ -26,6 +27,11 @@ export type MatcherDeps = {
   /** Paths of the recording's run and of this run, by placeholder. */
   recordedPlaceholders: Placeholders;
   livePlaceholders: Placeholders;
+  /**
+   * The contents of the files this run seeded (this run's paths): a read answer a redacted
+   * recording left out is given from the one with the recorded digest.
+   */
+  knownFileContents?: readonly string[];
   fail(m: Mismatch): void;
   /** Sends a client message (an answer to an agent request) to the agent. */
   send(msg: Json): void;
@@ -40,6 +46,8 @@ export class Matcher {
   private readonly liveRequestCount = new Map<string, number>();
   private readonly liveStreamCount = new Map<string, number>();
   private liveRawCount = 0;
+  /** What the agent wrote through the editor so far, newest last: the editor would serve it back. */
+  private readonly writtenContents: string[] = [];
   private pendingNotifications: Json[] = [];
 
   constructor(private readonly deps: MatcherDeps) {}
@@ -114,7 +122,7 @@ export class Matcher {
     rec.matched = true;
     const expected = pathsToPlaceholders(rec.entry.type === "raw" ? rec.entry.text : "", this.deps.recordedPlaceholders);
     const actual = pathsToPlaceholders(text, this.deps.livePlaceholders);
-    if (expected === actual) return;
+    if (expected === actual || (typeof expected === "string" && typeof actual === "string" && matchesRedaction(expected, actual))) return;
     this.deps.fail({
       kind: "difference",
       line: rec.entry.line,
@@ -191,6 +199,8 @@ export class Matcher {
 
   private onAgentRequest(entry: TranscriptEntry, msg: Json): void {
     const method = String(msg.method);
+    const written = (msg.params as Json | undefined)?.content;
+    if (method === "fs/write_text_file" && typeof written === "string") this.writtenContents.push(written);
     const k = this.liveRequestCount.get(method) ?? 0;
     this.liveRequestCount.set(method, k + 1);
     const rec = this.deps.recording.requests.get(method)?.[k];
@@ -206,9 +216,32 @@ export class Matcher {
       log.debug({ method }, "replay: the recording never answered this request; leaving it unanswered");
       return;
     }
-    const reply = { ...(this.toLive(recorded.msg) as Json), id: msg.id };
+    const recordedReply = { ...(this.toLive(recorded.msg) as Json), id: msg.id };
+    const reply = method === "fs/read_text_file" ? this.withServedContent(recordedReply, recorded.line) : recordedReply;
     this.checkSchema("client->agent", reply, method, recorded.line);
     if (!this.deps.aborted()) this.deps.send(reply);
+  }
+
+  /**
+   * A read answer whose content a redacted recording left out: the text of this run with the
+   * recorded digest (a seeded file, or what the agent wrote earlier) is what the editor served.
+   * Without one the agent is given the marker, and the run says it is not the recorded one.
+   */
+  private withServedContent(reply: Json, line: number): Json {
+    const result = reply.result as Json | undefined;
+    const content = result?.content;
+    const digest = typeof content === "string" ? fileContentDigest(content) : undefined;
+    if (digest === undefined) return reply;
+    const candidates = [...this.writtenContents].reverse().concat(this.deps.knownFileContents ?? []);
+    const served = candidates.find((c) => sha256(normaliseMessage(c, this.deps.livePlaceholders) as string) === digest);
+    if (served !== undefined) return { ...reply, result: { ...result, content: served } };
+    this.deps.fail({
+      kind: "redacted",
+      line,
+      expected: content,
+      summary: `the recorded answer to fs/read_text_file (recording line ${line}) is redacted, and no file of this run has its content: the agent is given the marker instead (record with --keep-secrets, or seed the file in the header's workspace.files)`,
+    });
+    return reply;
   }
 
   private onAgentNotification(msg: Json): void {

@@ -73,6 +73,7 @@ export class ReplayRun {
         validator: await loadAcpValidator(),
         recordedPlaceholders: this.recordedPlaceholders,
         livePlaceholders: this.livePlaceholders,
+        knownFileContents: Object.values(this.transcript.header.workspace?.files ?? {}).map((c) => placeholdersToPaths(c, sandbox.placeholders) as string),
         fail: (m) => this.fail(m),
         send: (msg) => this.write({ type: "message", dir: "client->agent", t: 0, msg }, JSON.stringify(msg)),
         aborted: () => this.aborted,

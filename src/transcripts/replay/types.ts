@@ -35,7 +35,8 @@ export interface ReplayOptions {
   startAgent?: (spec: StartAgentSpec) => AgentProcess;
 }
 
-export type MismatchKind = "difference" | "schema" | "unexpected" | "missing" | "timeout" | "agent-exit" | "setup";
+/** "redacted": the recording left out what the agent had to be given (an editor's answer), so the run is not the recorded one. */
+export type MismatchKind = "difference" | "schema" | "unexpected" | "missing" | "timeout" | "agent-exit" | "setup" | "redacted";
 
 export interface Mismatch {
   kind: MismatchKind;
