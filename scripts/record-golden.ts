@@ -41,7 +41,9 @@ async function recordScenario(name: string, sc: Scenario): Promise<string> {
   const raw = path.join(runDir, "raw.jsonl");
   try {
     // `record` exactly as an editor would start it: its stdio is the editor's side of the pipe.
-    const child = spawn(process.execPath, ["--import", "tsx", "src/transcripts/cli-main.ts", "record", "--out", raw, "--", ...AGENT], {
+    // --keep-secrets: a golden's editor buffers are fixtures the replay must serve again (there
+    // are no credentials: the fake model takes none).
+    const child = spawn(process.execPath, ["--import", "tsx", "src/transcripts/cli-main.ts", "record", "--out", raw, "--keep-secrets", "--", ...AGENT], {
       cwd: repo,
       env: { ...process.env, ...home.env },
       stdio: ["pipe", "pipe", "inherit"],

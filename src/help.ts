@@ -32,8 +32,9 @@ Runs the OpenAI Codex CLI as an Agent Client Protocol (ACP) agent over stdio.
 Usage:
   codex-cli-acp
       Serve ACP on stdin/stdout (what an editor starts).
-  codex-cli-acp record --out FILE [--fake-model SCRIPT.json] -- <agent command...>
-      Proxy an ACP agent and record the session as JSONL.
+  codex-cli-acp record --out FILE [--fake-model SCRIPT.json] [--keep-secrets] -- <agent command...>
+      Proxy an ACP agent and record the session as JSONL (mode 0600); credentials and file
+      contents are replaced by markers unless --keep-secrets.
   codex-cli-acp replay [--update] [--timeout S] [--stop-after-eof S] FILE...
                        [--agent -- <command...>]
       Replay recorded transcripts against the agent they name (or --agent's, given last).

@@ -3,9 +3,13 @@
 // replay: run by a human or CI; the report goes to stdout.
 
 export const TRANSCRIPT_USAGE = `Usage:
-  codex-cli-acp record --out FILE [--fake-model SCRIPT.json] -- <agent command...>
+  codex-cli-acp record --out FILE [--fake-model SCRIPT.json] [--keep-secrets] -- <agent command...>
       Proxy an ACP session between the editor (stdin/stdout) and the agent command,
       writing every JSON-RPC message to FILE (JSONL, contracts/transcript-format.md).
+      FILE is created readable by you only (mode 0600). Credentials (authenticate's _meta,
+      fields named like apiKey/token/password/secret, MCP servers' env and header values) and
+      the files the editor served or the agent wrote are replaced by markers (a file by its
+      size and sha256, so a replay still compares it); --keep-secrets writes them as they were.
       --fake-model runs the project's fake model with SCRIPT ({"responses": [...]}) and a
       hermetic CODEX_HOME for the agent, in a fresh workspace (printed on stderr: use it as
       the session's cwd); the script goes into the header and this run's paths and the
@@ -31,6 +35,7 @@ interface RecordArgs {
   out: string;
   command: string[];
   fakeModelFile?: string;
+  keepSecrets?: true;
 }
 
 interface ReplayArgs {
@@ -50,6 +55,7 @@ export function parseRecordArgs(args: string[]): RecordArgs {
   const [opts, command] = splitAtDashes(args);
   let out: string | undefined;
   let fakeModelFile: string | undefined;
+  let keepSecrets = false;
   for (let i = 0; i < opts.length; i++) {
     const a = opts[i]!;
     if (a === "--out" || a === "-o") {
@@ -59,11 +65,12 @@ export function parseRecordArgs(args: string[]): RecordArgs {
     else if (a === "--fake-model") {
       fakeModelFile = opts[++i];
       if (!fakeModelFile) throw new UsageError("record: --fake-model needs a script file");
-    } else throw new UsageError(`record: unexpected argument ${JSON.stringify(a)}`);
+    } else if (a === "--keep-secrets") keepSecrets = true;
+    else throw new UsageError(`record: unexpected argument ${JSON.stringify(a)}`);
   }
   if (!out) throw new UsageError("record: --out FILE is required");
   if (!command || command.length === 0) throw new UsageError('record: the agent command goes after "--"');
-  return { out, command, ...(fakeModelFile ? { fakeModelFile } : {}) };
+  return { out, command, ...(fakeModelFile ? { fakeModelFile } : {}), ...(keepSecrets ? { keepSecrets: true } : {}) };
 }
 
 export function parseReplayArgs(args: string[]): ReplayArgs {
@@ -103,7 +110,7 @@ export async function runTranscriptCli(argv: string[]): Promise<number> {
       const args = parseRecordArgs(rest);
       const { runRecorder } = await import("./record.js");
       const fakeModel = args.fakeModelFile ? await readFakeModel(args.fakeModelFile) : undefined;
-      return await runRecorder({ out: args.out, command: args.command, ...(fakeModel ? { fakeModel } : {}) });
+      return await runRecorder({ out: args.out, command: args.command, ...(fakeModel ? { fakeModel } : {}), ...(args.keepSecrets ? { keepSecrets: true } : {}) });
     }
     if (sub === "replay") {
       const args = parseReplayArgs(rest);

@@ -22,6 +22,11 @@ const HeaderSchema = z.looseObject({
   env: z.record(z.string(), z.string()).optional(),
   /** Files created (relative to the fresh workspace, <CWD>) before the agent starts. */
   workspace: z.object({ files: z.record(z.string(), z.string()) }).optional(),
+  /**
+   * Credentials and file contents were replaced by markers when recorded (redact.ts); `replay
+   * --update` redacts what it writes back the same way.
+   */
+  redacted: z.boolean().optional(),
   /** Recorded absolute paths that stand for a placeholder, e.g. {"<CWD>": "/home/me/proj"}. */
   paths: z.record(z.string(), z.string()).optional(),
   recordedAt: z.string(),

@@ -10,6 +10,7 @@ import { log } from "../log/index.js";
 import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
 import { pathsToPlaceholders } from "./normalise.js";
 import { writePrivateFile } from "./private-file.js";
+import { redactTranscript } from "./redact.js";
 import { prepareSandbox, type Sandbox } from "./replay/sandbox.js";
 
 export interface RecorderOptions {
@@ -30,6 +31,11 @@ export interface RecorderOptions {
    * run's paths and the model's address are stored as placeholders, so anyone can replay it.
    */
   fakeModel?: { responses: unknown[] } & Record<string, unknown>;
+  /**
+   * Write credentials and file contents as they went over the wire; by default they are replaced
+   * by markers (redact.ts), since transcripts get shared.
+   */
+  keepSecrets?: boolean;
 }
 
 
@@ -73,6 +79,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     agent: { command: options.command, cwd: options.cwd ?? process.cwd() },
     protocolVersion: 1,
     recordedAt: new Date().toISOString(),
+    ...(options.keepSecrets ? {} : { redacted: true }),
   };
   // The caller's environment under the hermetic home's variables: a recording never reaches the user's own CODEX_HOME.
   const sandbox = options.fakeModel ? await prepareSandbox({ ...header, fakeModel: options.fakeModel }, undefined, options.env ?? process.env) : undefined;
@@ -104,19 +111,25 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
       // Canonical key order (header fields filled in late still print near the top).
       const { type, version, agent, protocolVersion, clientCapabilities, paths, recordedAt, ...rest } = header;
       const ordered: TranscriptHeader = { type, version, agent, protocolVersion, ...(clientCapabilities ? { clientCapabilities } : {}), ...rest, ...(paths ? { paths } : {}), recordedAt };
-      const text = serializeTranscript(ordered, sandbox ? entries.map(portable) : entries);
+      const t0 = performance.now();
+      const written = sandbox ? entries.map(portable) : entries;
+      // Redacted as a whole each time: a credential seen late is scrubbed from earlier lines too.
+      // The digests are of the portable text (placeholders), as a replay normalises the live one.
+      const text = serializeTranscript(ordered, options.keepSecrets ? written : redactTranscript(written, sandbox ? {} : (header.paths ?? {})));
+      const preparedMs = performance.now() - t0;
       writing = writing
         .then(async () => {
-          const t0 = performance.now();
+          const t1 = performance.now();
           await writePrivateFile(out, text);
-          lastWriteMs = performance.now() - t0;
+          lastWriteMs = preparedMs + performance.now() - t1;
         })
         .catch((error: unknown) => log.error({ err: error, out }, "record: cannot write transcript"));
       return writing;
     };
     let flushTimer: NodeJS.Timeout | undefined;
-    // Each rewrite costs time proportional to the transcript: space them by 20x the last
-    // write, so writing stays a small share of a long session instead of growing with its square.
+    // Each rewrite (redaction, serialisation, write) costs time proportional to the transcript:
+    // space them by 20x the last one, so writing stays a small share of a long session instead
+    // of growing with its square.
     let lastWriteMs = 0;
     const scheduleFlush = () => {
       dirty = true;

@@ -58,7 +58,9 @@ beforeAll(async () => {
   const filePath = path.join(workspace, "hello.txt");
 
   // `record` exactly as an editor would start it: our stdio is the editor's side of the pipe.
-  const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", recording, "--", ...ECHO], {
+  // --keep-secrets: the replays below give the echo agent the editor's buffer again, which a
+  // redacted recording leaves out (the default: tests/e2e/transcript-secrets.test.ts).
+  const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", recording, "--keep-secrets", "--", ...ECHO], {
     cwd: repo,
     stdio: ["pipe", "pipe", "inherit"],
   });

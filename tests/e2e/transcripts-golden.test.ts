@@ -8,8 +8,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTranscript } from "../../src/transcripts/format.js";
+import { parseTranscript, serializeTranscript } from "../../src/transcripts/format.js";
 import { replayTranscript } from "../../src/transcripts/index.js";
+import { redactTranscript } from "../../src/transcripts/redact.js";
 import { formatReplayReport } from "../../src/transcripts/replay/index.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
@@ -73,5 +74,31 @@ describe("a golden edited in one field fails and names that field", () => {
     expect(report).toMatch(/^FAIL /);
     expect(report).toContain("differs at $.params.update.content.text");
     expect(report).toContain('expected: "Goodbye"');
+  });
+});
+
+describe("a golden redacted as `record` writes it by default", () => {
+  it("replays green when the run has the editor's buffer: reads, writes and their echoes compare by digest", async () => {
+    const source = path.join(GOLDEN_DIR, "file-tools-editor.jsonl");
+    const t = parseTranscript(await readFile(source, "utf8"), source);
+    const entries = redactTranscript(t.entries, {});
+    const text = serializeTranscript({ ...t.header, redacted: true }, entries);
+    // What the editor served and what the agent wrote (the script in the header aside).
+    expect(JSON.stringify(entries)).not.toMatch(/unsaved buffer|rewritten/);
+    const agentCommand = ["node", path.join(repo, "dist/index.js")];
+
+    // The buffer differs from the disk (notes.txt: "on disk"): nothing in the run has it.
+    const unseeded = path.join(tmp, "file-tools-editor-redacted.jsonl");
+    await writeFile(unseeded, text);
+    const blind = await replayTranscript(unseeded, { agentCommand });
+    expect(blind.ok).toBe(false);
+    expect(blind.mismatches[0]).toMatchObject({ kind: "redacted", line: 12 });
+
+    // A seeded file with the buffer's content (any name: the digest finds it) is served instead.
+    const seeded = path.join(tmp, "file-tools-editor-redacted-seeded.jsonl");
+    const files = { ...t.header.workspace?.files, "buffer-copy.txt": "unsaved buffer\n" };
+    await writeFile(seeded, serializeTranscript({ ...t.header, redacted: true, workspace: { files } }, entries));
+    const result = await replayTranscript(seeded, { agentCommand });
+    expect(result.mismatches, formatReplayReport(result)).toEqual([]);
   });
 });

@@ -9,6 +9,7 @@ import { type Transcript, type TranscriptEntry, serializeTranscript } from "../f
 import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../normalise.js";
 import { writePrivateFile } from "../private-file.js";
 import { entryForLine } from "../record.js";
+import { redactTranscript } from "../redact.js";
 import { loadAcpValidator } from "../schema.js";
 import { Matcher } from "./matcher.js";
 import { kindOf, labelOf, type Json } from "./messages.js";
@@ -300,7 +301,8 @@ export class ReplayRun {
         ? { ...e, text: pathsToPlaceholders(e.text, this.livePlaceholders) as string }
         : { ...e, msg: pathsToPlaceholders(e.msg, this.livePlaceholders) as Json },
     );
-    await writePrivateFile(this.transcript.file, serializeTranscript(header, entries));
+    // A redacted recording stays redacted: what the live run said is redacted the same way.
+    await writePrivateFile(this.transcript.file, serializeTranscript(header, header.redacted ? redactTranscript(entries, {}) : entries));
   }
 }
 

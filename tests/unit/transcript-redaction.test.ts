@@ -1,0 +1,138 @@
+// Secrets at rest (issue 26): what `record` redacts before a transcript reaches the disk, and how a
+// replay still compares and answers with what was redacted (the marker keeps a digest).
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import type { TranscriptEntry } from "../../src/transcripts/format.js";
+import { fileContentMarker, redactTranscript } from "../../src/transcripts/redact.js";
+import { SECRET_MARKER } from "../../src/transcripts/redaction-marker.js";
+import { parseRecordArgs, TRANSCRIPT_USAGE } from "../../src/transcripts/cli.js";
+
+type Json = Record<string, unknown>;
+const client = (msg: Json): TranscriptEntry => ({ type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", ...msg } });
+const agent = (msg: Json): TranscriptEntry => ({ type: "message", dir: "agent->client", t: 0, msg: { jsonrpc: "2.0", ...msg } });
+const msgOf = (e: TranscriptEntry | undefined): Json => (e?.type === "message" ? e.msg : {});
+const sha256 = (s: string): string => createHash("sha256").update(s).digest("hex");
+
+const API_KEY = "sk-proj-0123456789abcdefSECRET";
+const GH_TOKEN = "ghp_0123456789SECRETTOKEN";
+const BEARER = "Bearer eyJhbGciOiJIUzI1NiJ9.SECRET";
+
+describe("redactTranscript", () => {
+  it("replaces authenticate's _meta values by the marker and keeps every key", () => {
+    const [auth] = redactTranscript([client({ id: 1, method: "authenticate", params: { methodId: "openai-api-key", _meta: { "api-key": { apiKey: API_KEY, provider: "openai" }, note: "x" } } })], {});
+    expect(msgOf(auth).params).toEqual({ methodId: "openai-api-key", _meta: { "api-key": { apiKey: SECRET_MARKER, provider: SECRET_MARKER }, note: SECRET_MARKER } });
+  });
+
+  it("replaces params fields named like a credential (any case, any depth, either direction), and nothing else", () => {
+    const params = {
+      sessionId: "s",
+      apiKey: "a1",
+      API_KEY: "a2",
+      "x-api-key": "a3",
+      nested: { accessToken: "t1", refresh_token: "t2", Authorization: "Bearer z", password: "p", clientSecret: "c", cookie: "k" },
+      maxTokens: 5,
+      tokens: "many",
+      outputTokens: 3,
+      cwd: "/w",
+      secretive: "kept: not a credential's name",
+    };
+    const [fromClient, fromAgent] = redactTranscript([client({ id: 1, method: "_x/config", params }), agent({ method: "_x/notice", params })], {});
+    for (const e of [fromClient, fromAgent]) {
+      expect(msgOf(e).params).toEqual({
+        sessionId: "s",
+        apiKey: SECRET_MARKER,
+        API_KEY: SECRET_MARKER,
+        "x-api-key": SECRET_MARKER,
+        nested: { accessToken: SECRET_MARKER, refresh_token: SECRET_MARKER, Authorization: SECRET_MARKER, password: SECRET_MARKER, clientSecret: SECRET_MARKER, cookie: SECRET_MARKER },
+        maxTokens: 5,
+        tokens: "many",
+        outputTokens: 3,
+        cwd: "/w",
+        secretive: "kept: not a credential's name",
+      });
+    }
+  });
+
+  it("replaces MCP servers' env and header values in session/new, load and resume, keeping their names", () => {
+    const mcpServers = [
+      { name: "gh", command: "gh-mcp", args: ["--stdio"], env: [{ name: "GITHUB_TOKEN", value: GH_TOKEN }, { name: "MODE", value: "fast" }] },
+      { type: "http", name: "api", url: "https://mcp.example/x", headers: [{ name: "Authorization", value: BEARER }] },
+    ];
+    const out = redactTranscript(
+      ["session/new", "session/load", "session/resume"].map((method, id) => client({ id, method, params: { cwd: "/w", sessionId: "s", mcpServers } })),
+      {},
+    );
+    for (const e of out) {
+      expect(msgOf(e).params).toMatchObject({
+        cwd: "/w",
+        mcpServers: [
+          { name: "gh", command: "gh-mcp", args: ["--stdio"], env: [{ name: "GITHUB_TOKEN", value: SECRET_MARKER }, { name: "MODE", value: SECRET_MARKER }] },
+          { type: "http", name: "api", url: "https://mcp.example/x", headers: [{ name: "Authorization", value: SECRET_MARKER }] },
+        ],
+      });
+    }
+  });
+
+  it("scrubs a credential the agent (or a non-JSON line) repeats elsewhere", () => {
+    const out = redactTranscript(
+      [
+        client({ id: 1, method: "authenticate", params: { methodId: "openai-api-key", _meta: { "api-key": { apiKey: API_KEY } } } }),
+        agent({ id: 1, error: { code: -32000, message: `invalid key ${API_KEY} given` } }),
+        { type: "raw", dir: "agent->client", t: 0, text: `debug: token=${GH_TOKEN}` },
+        client({ id: 2, method: "session/new", params: { cwd: "/w", mcpServers: [{ name: "gh", command: "x", args: [], env: [{ name: "GITHUB_TOKEN", value: GH_TOKEN }] }] } }),
+        // A line the client never finished: its credential fields are still found.
+        { type: "raw", dir: "client->agent", t: 0, text: '{"jsonrpc":"2.0","id":3,"method":"authenticate","params":{"_meta":{"api-key":{"apiKey":"sk-unseen-elsewhere-123"' },
+      ],
+      {},
+    );
+    const text = JSON.stringify(out);
+    for (const secret of [API_KEY, GH_TOKEN, "sk-unseen-elsewhere-123"]) expect(text).not.toContain(secret);
+    expect((msgOf(out[1]).error as Json).message).toBe(`invalid key ${SECRET_MARKER} given`);
+    expect(out[2]).toMatchObject({ type: "raw", text: `debug: token=${SECRET_MARKER}` });
+    expect(out[4]).toMatchObject({ type: "raw", text: `{"jsonrpc":"2.0","id":3,"method":"authenticate","params":{"_meta":{"api-key":{"apiKey":"${SECRET_MARKER}"` });
+  });
+
+  it("replaces what the editor served and what the agent wrote by a marker with its size and digest, and the agent's exact echoes of them", () => {
+    const served = "line one\nline two in /home/me/proj/a.txt\n";
+    const written = "rewritten\n";
+    const out = redactTranscript(
+      [
+        agent({ id: 0, method: "fs/read_text_file", params: { sessionId: "s", path: "/home/me/proj/a.txt" } }),
+        client({ id: 0, result: { content: served } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "c", rawOutput: { content: served, total_lines: 2 } } } }),
+        agent({ id: 1, method: "fs/write_text_file", params: { sessionId: "s", path: "/home/me/proj/a.txt", content: written } }),
+        client({ id: 1, result: {} }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "c", content: [{ type: "diff", path: "/home/me/proj/a.txt", oldText: served, newText: written }] } } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Done." } } } }),
+      ],
+      { "<CWD>": "/home/me/proj" },
+    );
+    // The digest is of the portable text (this run's paths as placeholders), so a replay elsewhere compares.
+    const servedMarker = `[redacted file content: ${Buffer.byteLength(served)} bytes, 2 lines, sha256 ${sha256("line one\nline two in <CWD>/a.txt\n")}]`;
+    const writtenMarker = `[redacted file content: 10 bytes, 1 line, sha256 ${sha256(written)}]`;
+    expect(fileContentMarker(served, { "<CWD>": "/home/me/proj" })).toBe(servedMarker);
+    expect(msgOf(out[1]).result).toEqual({ content: servedMarker });
+    expect((msgOf(out[2]).params as Json).update).toMatchObject({ rawOutput: { content: servedMarker, total_lines: 2 } });
+    expect((msgOf(out[3]).params as Json)).toMatchObject({ path: "/home/me/proj/a.txt", content: writtenMarker });
+    expect((msgOf(out[5]).params as Json).update).toMatchObject({ content: [{ type: "diff", path: "/home/me/proj/a.txt", oldText: servedMarker, newText: writtenMarker }] });
+    expect(JSON.stringify(out[6])).toContain('"Done."');
+  });
+
+  it("leaves the input alone and returns it unchanged when there is nothing to redact", () => {
+    const entries = [client({ id: 0, method: "initialize", params: { protocolVersion: 1 } }), agent({ id: 0, result: { protocolVersion: 1 } })];
+    const copy = structuredClone(entries);
+    const withKey = [client({ id: 1, method: "authenticate", params: { methodId: "m", _meta: { k: "v" } } })];
+    redactTranscript(withKey, {});
+    expect(msgOf(withKey[0]).params).toEqual({ methodId: "m", _meta: { k: "v" } });
+    expect(redactTranscript(entries, {})).toEqual(copy);
+  });
+});
+
+describe("record's option", () => {
+  it("--keep-secrets is parsed and documented", () => {
+    expect(parseRecordArgs(["--out", "f.jsonl", "--keep-secrets", "--", "a"])).toEqual({ out: "f.jsonl", command: ["a"], keepSecrets: true });
+    expect(parseRecordArgs(["--out", "f.jsonl", "--", "a"])).toEqual({ out: "f.jsonl", command: ["a"] });
+    expect(TRANSCRIPT_USAGE).toContain("--keep-secrets");
+    expect(TRANSCRIPT_USAGE).toMatch(/0600/);
+  });
+});
