@@ -246,6 +246,16 @@ try {
   huge = [`huge session bench failed: ${err instanceof Error ? err.message : String(err)}`];
 }
 
+let soak: string[] = [];
+if (process.env.BENCH_SOAK !== "0") {
+  try {
+    const { benchSoak } = await import("./soak.js");
+    soak = await benchSoak();
+  } catch (err) {
+    soak = [`soak failed: ${err instanceof Error ? err.message : String(err)}`];
+  }
+}
+
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
 const out = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ")).join("\n");
 process.stdout.write(`\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.version}; ${os.cpus().length} cores)\n${out}\n`);
@@ -255,6 +265,7 @@ if (extra.length) {
 }
 
 if (huge.length) process.stdout.write(`\n${huge.join("\n")}\n`);
+if (soak.length) process.stdout.write(`\n${soak.join("\n")}\n`);
 
 await fake.close();
 await home.cleanup();
