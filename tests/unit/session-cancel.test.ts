@@ -14,13 +14,20 @@ describe("a cancel Codex confirms at once", () => {
     const sent: SessionUpdate[] = [];
     let listener: ThreadListener | undefined;
     let turns = 0;
+    const started: Array<() => void> = [];
+    /** Resolves once the n-th turn/start was sent. */
+    const turnStarted = (n: number): Promise<void> => (turns >= n ? Promise.resolve() : new Promise((resolve) => started.push(() => turns >= n && resolve())));
     const completed = (turnId: string, status: string) =>
       note("turn/completed", { threadId: "t1", turn: { id: turnId, status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: 1, durationMs: 1 } });
     const client = {
       pid: 1,
       attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined),
       call: async (method: string) => {
-        if (method === "turn/start") return { turn: { id: `turn-${++turns}`, status: "inProgress" } };
+        if (method === "turn/start") {
+          const id = `turn-${++turns}`;
+          for (const wake of started.splice(0)) wake();
+          return { turn: { id, status: "inProgress" } };
+        }
         // Codex confirms the interrupt at once.
         if (method === "turn/interrupt") queueMicrotask(() => listener!.notification(completed("turn-1", "interrupted")));
         return {};
@@ -31,14 +38,15 @@ describe("a cancel Codex confirms at once", () => {
     session.bind(client, 1);
 
     const first = session.prompt([{ type: "text", text: "one", text_elements: [] }]);
-    await new Promise((r) => setTimeout(r, 20));
+    await turnStarted(1);
     await session.cancel();
     expect((await first).stopReason).toBe("cancelled");
 
     const second = session.prompt([{ type: "text", text: "two", text_elements: [] }]);
-    await new Promise((r) => setTimeout(r, 20));
+    await turnStarted(2);
     listener!.notification(note("item/started", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
-    // Past the first cancel's grace period: its fallback must not touch the second turn.
+    // Past the first cancel's grace period (900 ms): its fallback, had it been left armed, would
+    // fire now. Waiting out a real timer is the scenario, not a synchronisation.
     await new Promise((r) => setTimeout(r, 1200));
     listener!.notification(note("item/completed", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
     listener!.notification(completed("turn-2", "completed"));
