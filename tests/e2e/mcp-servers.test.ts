@@ -74,8 +74,9 @@ describe("client MCP servers", () => {
   });
 
   it("rejecting the tool: not called, the turn goes on", async () => {
-    const { sessionId, log } = await start([{ items: [toolCall("save_note", { text: "no" }, { namespace: "mcp__test_notes", callId: "m3" })] }, done], "reject");
+    const { asked, sessionId, log } = await start([{ items: [toolCall("save_note", { text: "no" }, { namespace: "mcp__test_notes", callId: "m3" })] }, done], "reject");
     expect((await adapter!.prompt(sessionId, "save it")).stopReason).toBe("end_turn");
+    expect(asked).toHaveLength(1); // the call was there to refuse (an empty log alone proves nothing)
     expect(await readFile(log, "utf8").catch(() => "")).toBe("");
   });
 

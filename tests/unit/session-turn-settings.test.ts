@@ -97,6 +97,7 @@ describe("the settings a turn/start carries", () => {
     session.update({ settings: { collaborationMode: "plan" } });
     await prompt();
     await prompt();
+    expect(turnStarts).toHaveLength(2); // (the loop below checks nothing over no turns)
     for (const sent of turnStarts) expect(sent.collaborationMode).toEqual({ mode: "plan", settings: { model: "m1", reasoning_effort: "medium", developer_instructions: null } });
   });
 });
