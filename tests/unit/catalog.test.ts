@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pino } from "pino";
 import { configOverrides, deriveCatalogWithoutNativePatch, locateCodex } from "../../src/codex/index.js";
 import { catalogCacheFile, pruneCatalogCache } from "../../src/codex/catalog.js";
+import { waitFor } from "../support/wait-for.js";
 
 const log = pino({ level: "silent" });
 let home: string;
@@ -18,13 +19,8 @@ const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, CODEX_HOME: home
 
 type Catalog = { models: Array<Record<string, unknown> & { slug: string }> };
 const slugsIn = async (file: string): Promise<string[]> => (JSON.parse(await readFile(file, "utf8")) as Catalog).models.map((m) => m.slug);
-const untilSlugs = async (file: string, slugs: string[]): Promise<void> => {
-  const until = Date.now() + 15_000;
-  while (JSON.stringify(await slugsIn(file).catch(() => undefined)) !== JSON.stringify(slugs)) {
-    if (Date.now() > until) throw new Error(`the background refresh never wrote ${slugs.join(", ")} into ${file}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+const untilSlugs = (file: string, slugs: string[]): Promise<void> =>
+  waitFor(async () => JSON.stringify(await slugsIn(file).catch(() => undefined)) === JSON.stringify(slugs), `the background refresh to write ${slugs.join(", ")} into ${file}`);
 
 describe("the catalog without the native apply_patch", () => {
   it("keeps every bundled model and field, with apply_patch_tool_type null", async () => {

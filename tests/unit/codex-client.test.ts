@@ -3,15 +3,23 @@ import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import pino from "pino";
 import { AppServerClient, CodexHost } from "../../src/codex/index.js";
+import { waitFor } from "../support/wait-for.js";
 
 const log = pino({ level: "silent" });
 
-/** A child that prints `lines` (one per 10 ms), then answers request id 1 and stays up. */
+/**
+ * A child that prints `lines` (one per 10 ms), then says PRINTED on stderr, then answers request
+ * id 1 and stays up. (Its stdout is a pipe: a write there is in the pipe when it returns.)
+ */
 function fakeChild(lines: string[]) {
   const script = `
     const lines = ${JSON.stringify(lines)};
     let i = 0;
-    const t = setInterval(() => { if (i < lines.length) process.stdout.write(lines[i++] + "\\n"); else clearInterval(t); }, 10);
+    const t = setInterval(() => {
+      if (i < lines.length) return void process.stdout.write(lines[i++] + "\\n");
+      clearInterval(t);
+      process.stderr.write("PRINTED\\n");
+    }, 10);
     process.stdin.on("data", (d) => { for (const l of String(d).split("\\n").filter(Boolean)) { const m = JSON.parse(l); if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result: { ok: true } }) + "\\n"); } });
     process.stdin.on("end", () => process.exit(0));
   `;
@@ -66,16 +74,25 @@ describe("AppServerClient", () => {
   });
 
   it("holds codex's output while told to (nothing read, never counted as silence), then reads on in order", async () => {
-    const client = new AppServerClient(fakeChild(Array.from({ length: 30 }, (_, i) => JSON.stringify({ method: "tick", params: { n: i } }))), log);
+    const child = fakeChild(Array.from({ length: 30 }, (_, i) => JSON.stringify({ method: "tick", params: { n: i } })));
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer | string) => (stderr += String(chunk)));
+    const client = new AppServerClient(child, log);
     clients.push(client);
     const seen: number[] = [];
-    client.onNotification((_method, params) => seen.push((params as { n: number }).n));
+    let sawLast!: () => void;
+    const lastSeen = new Promise<void>((resolve) => (sawLast = resolve));
+    client.onNotification((_method, params) => {
+      seen.push((params as { n: number }).n);
+      if (seen.length === 30) sawLast();
+    });
     client.holdOutput(true);
-    await new Promise((r) => setTimeout(r, 400)); // the child printed everything meanwhile
+    // Everything is in the pipe, 300 ms of printing that a reader would have taken line by line meanwhile.
+    await waitFor(() => stderr.includes("PRINTED"), "the child to have printed everything");
     expect(seen).toEqual([]);
     expect(client.silentForMs).toBe(0);
     client.holdOutput(false);
-    await new Promise((r) => setTimeout(r, 100));
+    await lastSeen;
     expect(seen).toEqual(Array.from({ length: 30 }, (_, i) => i));
   });
 

@@ -2,6 +2,7 @@
 // message (the ACP SDK: getWriter, write, releaseLock), without a standard writer's cost.
 import { describe, expect, it } from "vitest";
 import { ReusedWriterStream } from "../../src/streams/index.js";
+import { afterQueuedPromises } from "../support/wait-for.js";
 
 /** Writes the way the ACP SDK's connection does: a writer per message, released after it. */
 async function sendLikeTheSdk<T>(stream: WritableStream<T>, message: T): Promise<void> {
@@ -34,10 +35,13 @@ describe("ReusedWriterStream", () => {
   it("a write settles when the sink's promise does (back-pressure reaches the sender)", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const stream = new ReusedWriterStream<string>({ write: () => held, close: () => undefined });
+    let received = 0;
+    const stream = new ReusedWriterStream<string>({ write: () => (received++, held), close: () => undefined });
     let settled = false;
     const sent = sendLikeTheSdk(stream, "a").then(() => (settled = true));
-    await new Promise((r) => setTimeout(r, 20));
+    // Promises only: once everything they had queued has run, the write waits on the sink alone.
+    await afterQueuedPromises();
+    expect(received).toBe(1);
     expect(settled).toBe(false);
     release();
     await sent;
@@ -48,7 +52,12 @@ describe("ReusedWriterStream", () => {
     const stream = new ReusedWriterStream<string>({ write: () => undefined, close: () => undefined });
     const writer = stream.getWriter();
     writer.releaseLock();
-    const state = await Promise.race([writer.closed.then(() => "closed", () => "rejected"), new Promise((r) => setTimeout(() => r("pending"), 20))]);
+    let state = "pending";
+    writer.closed.then(
+      () => (state = "closed"),
+      () => (state = "rejected"),
+    );
+    await afterQueuedPromises(); // a standard writer's release rejects `closed` by then
     expect(state).toBe("pending");
   });
 
