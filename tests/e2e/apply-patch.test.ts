@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { applyPatch, textResponse, toolCallResponse, type FakeModel } from "../../src/fake-model/index.js";
-import { codexChildPid, startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
+import { killCodex, startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
@@ -134,8 +134,7 @@ describe("the tools the model is offered", () => {
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "one");
-    process.kill((await codexChildPid(adapter.child.pid!))!, "SIGKILL");
-    await new Promise((r) => setTimeout(r, 300));
+    await killCodex(adapter);
     expect((await adapter.prompt(sessionId, "two")).stopReason).toBe("end_turn");
     expect(adapter.fake.requests).toHaveLength(2);
     expect(nativePatchOffered(adapter.fake, 1)).toBe(false);

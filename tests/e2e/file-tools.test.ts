@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse, toolCallResponse } from "../../src/fake-model/index.js";
-import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
+import { killCodex, startAdapter, type Adapter } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";
 let adapter: Adapter | undefined;
@@ -294,9 +294,7 @@ describe("resumed threads", () => {
     await adapter.initialize({ fs: { readTextFile: true } });
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "first")).stopReason).toBe("end_turn");
-    const pid = await codexChildPid(adapter.child.pid!);
-    process.kill(pid!, "SIGKILL");
-    await new Promise((r) => setTimeout(r, 300));
+    await killCodex(adapter);
     ed.buffers.set(file, "after restart\n");
     adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_after" }), textResponse("two"));
     expect((await adapter.prompt(sessionId, "second")).stopReason).toBe("end_turn");

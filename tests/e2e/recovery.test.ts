@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse, toolCall } from "../../src/fake-model/index.js";
-import { codexChildPid, messageText, startAdapter, type Adapter } from "../support/adapter.js";
+import { codexChildPid, killCodex, messageText, startAdapter, type Adapter } from "../support/adapter.js";
 
 let adapter: Adapter | undefined;
 
@@ -11,13 +11,6 @@ afterEach(async () => {
   await adapter?.close();
   adapter = undefined;
 });
-
-async function killCodex(a: Adapter): Promise<number> {
-  const pid = await codexChildPid(a.child.pid!);
-  expect(pid).toBeTypeOf("number");
-  process.kill(pid!, "SIGKILL");
-  return pid!;
-}
 
 /** The kinds of update that carry the conversation (not titles, modes, commands, usage). */
 const HISTORY = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
@@ -72,9 +65,7 @@ describe("recovery after the codex child dies", () => {
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "remember 42");
-    const oldPid = await killCodex(adapter);
-    // Let the adapter notice the exit.
-    await new Promise((r) => setTimeout(r, 200));
+    const oldPid = await killCodex(adapter); // (returns once the adapter has noticed the exit)
     expect((await adapter.prompt(sessionId, "what number?")).stopReason).toBe("end_turn");
     expect(await codexChildPid(adapter.child.pid!)).not.toBe(oldPid);
     const input = inputOf(adapter, 1);

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { createCodexHome, startFakeModel, type CodexHome, type FakeModel, type ScriptedResponse } from "../../src/fake-model/index.js";
+import { waitFor } from "./wait-for.js";
 
 export const DIST_BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
 
@@ -190,6 +191,20 @@ export async function codexChildPid(adapterPid: number): Promise<number | undefi
     return undefined;
   }
   return undefined;
+}
+
+/**
+ * Kills the adapter's codex child (SIGKILL) and resolves with its pid once the adapter has logged
+ * the exit: what the next request finds is a dead child the adapter knows of.
+ */
+export async function killCodex(adapter: Pick<Adapter, "child" | "stderr">): Promise<number> {
+  const pid = await codexChildPid(adapter.child.pid!);
+  if (pid === undefined) throw new Error("the adapter has no codex child to kill");
+  const exitsLogged = (): number => adapter.stderr().split("codex app-server exited").length - 1;
+  const before = exitsLogged();
+  process.kill(pid, "SIGKILL");
+  await waitFor(() => exitsLogged() > before, `the adapter to log the exit of codex ${pid}`);
+  return pid;
 }
 
 /** A client-side permission handler that picks `optionId` every time and keeps what was asked. */
