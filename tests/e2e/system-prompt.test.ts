@@ -7,7 +7,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { rawUpdatesOf, startAdapter, type Adapter } from "../support/adapter.js";
 import { startFakeModel, textResponse } from "../support/fake-model.js";
 import { createCodexHome } from "../support/codex-home.js";
 
@@ -66,10 +66,13 @@ describe("a client's system prompt", () => {
     const before = adapter.stdoutLines.length;
     const refused = await raw(adapter, "session/load", { sessionId, cwd: workspace, mcpServers: [], systemPrompt: { mode: "replace", content: [{ type: "text", text: "x" }] } });
     expect(refused.error).toMatchObject({ code: -32602 });
-    await new Promise((r) => setTimeout(r, 300));
     // Refused before anything was read: no history went out for it, and the open session lives on.
-    expect(adapter.stdoutLines.slice(before).filter((l) => l.includes('"session/update"'))).toEqual([]);
+    // Checked once the next turn is over: a replay sent after the refusal would be on stdout, in
+    // order, before that turn's end; what is there is that turn's answer alone.
     expect((await adapter.prompt(sessionId, "still open?")).stopReason).toBe("end_turn");
+    const sent = rawUpdatesOf({ stdoutLines: adapter.stdoutLines.slice(before) }, sessionId);
+    const messages = sent.filter((u) => u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk");
+    expect(messages.map((u) => [u.sessionUpdate, (u.content as { text?: string }).text])).toEqual([["agent_message_chunk", "toujours"]]);
     } finally {
       await adapter?.close();
       adapter = undefined;
