@@ -10,6 +10,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { createCodexHome, defaultCodexPath, FAKE_MODEL_SLUG, startFakeModel, textResponse, toolCallResponse, type CodexHome, type FakeModel } from "../../src/fake-model/index.js";
 import { GUARD_HOOK_KEY, guardTrustHash, withShellPatchGuard } from "../../src/acp/shell-patch-guard.js";
 import { startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
+import { waitFor } from "../support/wait-for.js";
 
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
 let adapter: Adapter | undefined;
@@ -159,9 +160,17 @@ describe("in a subagent's thread", () => {
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "use a subagent");
-    // The subagent goes on after the parent's answer: wait until the fake model has served it all.
-    for (let i = 0; i < 200 && adapter.fake.pending() > 0; i++) await new Promise((r) => setTimeout(r, 50));
-    await new Promise((r) => setTimeout(r, 500));
+    // The subagent goes on after the parent's answer: wait until the model has been sent both
+    // refusals (each call wholly handled by then, a write included). Not every scripted "done" is
+    // asked for, so the model's empty queue is no sign of the end (waiting for it ran to a cap).
+    const answered = (callId: string): boolean => {
+      try {
+        return modelOutputFor(adapter!, callId) !== "";
+      } catch {
+        return false;
+      }
+    };
+    await waitFor(() => answered("shell-a") && answered("shell-b"), () => `the model to be told of both shell calls (requests so far: ${adapter!.fake.requests.length})`);
     expect(adapter.fake.requests.length).toBeGreaterThanOrEqual(4);
     for (const r of adapter.fake.requests) {
       const tools = ((r.body as { tools?: Array<{ name?: string }> }).tools ?? []).map((t) => t.name);
