@@ -36,7 +36,9 @@ it("a cancel ends the running turn and the queued ones", async () => {
   const running = adapter.prompt(sessionId, "long");
   await adapter.waitForLine((m) => JSON.stringify(m).includes('"agent_message_chunk"'));
   const queued = [adapter.prompt(sessionId, "next"), adapter.prompt(sessionId, "after")];
-  await new Promise((r) => setTimeout(r, 100));
+  // Queued before the cancel: a request sent after them is answered once the agent has taken them
+  // (its stdin is read in order, and a prompt is queued as soon as it is taken).
+  await expect(adapter.agent.request("nope/after-the-prompts", {})).rejects.toMatchObject({ code: -32601 });
   await adapter.agent.notify(acp.methods.agent.session.cancel, { sessionId });
   const results = await Promise.all([running, ...queued]);
   expect(results.map((r) => r.stopReason)).toEqual(["cancelled", "cancelled", "cancelled"]);
