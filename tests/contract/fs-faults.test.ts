@@ -26,7 +26,7 @@ describe("local writes under faults", () => {
       // Listened for from the start: a fast disk can finish the write before the kill.
       const exited = new Promise((r) => child.once("exit", r));
       await new Promise<void>((resolve) => child.stdout.on("data", (c: Buffer) => c.toString().includes("writing") && resolve()));
-      await new Promise((r) => setTimeout(r, delayMs));
+      await new Promise((r) => setTimeout(r, delayMs)); // the scenario: kills at different points of the write
       child.kill("SIGKILL");
       await exited;
       const size = fs.statSync(target).size;

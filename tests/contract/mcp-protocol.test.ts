@@ -9,6 +9,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createFileAccess } from "../../src/fs/index.js";
 import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/mcp/index.js";
+import { waitFor } from "../support/wait-for.js";
 
 const silent = pino({ level: "silent" });
 const server = new FileToolsServer({ log: silent });
@@ -209,10 +210,7 @@ describe("a tool call the client gives up on (issue 25)", () => {
     req.end(JSON.stringify(body));
     return req;
   };
-  const until = async (pred: () => boolean): Promise<void> => {
-    for (let i = 0; i < 200 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(pred()).toBe(true);
-  };
+  const until = (pred: () => boolean): Promise<void> => waitFor(pred, () => `the calls' signals to be so (${signals.length} calls, aborted: ${signals.map((s) => s.aborted).join(", ")})`);
   const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "write_text_file", arguments: {} } });
 
   it("a dropped HTTP request (Codex's deadline) aborts the call's signal", async () => {

@@ -7,6 +7,7 @@ import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { applyPatch, toolCall, type ScriptedResponse } from "../support/fake-model.js";
+import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
 afterEach(async () => {
@@ -125,7 +126,7 @@ describe("command approvals", () => {
   it("cancel while asking: the pending question is resolved, the prompt returns cancelled, nothing ran", async () => {
     const { asked, sessionId } = await withAnswers([{ items: [escalated("echo late > out.txt", "x1")] }, done, { items: [{ type: "message", text: "next" }] }], ["never"]);
     const pending = adapter!.prompt(sessionId, "try");
-    await waitFor(() => asked.length === 1);
+    await waitFor(() => asked.length === 1, "the permission request");
     await adapter!.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await pending).stopReason).toBe("cancelled");
     expect(await exists(path.join(adapter!.workspace, "out.txt"))).toBe(false);
@@ -136,7 +137,7 @@ describe("command approvals", () => {
   it("a client that never answers does not block another session", async () => {
     const { asked, sessionId } = await withAnswers([{ items: [escalated("echo hang > out.txt", "h1")] }, { items: [{ type: "message", text: "other session" }] }, done], ["never"]);
     const stuck = adapter!.prompt(sessionId, "hang");
-    await waitFor(() => asked.length === 1);
+    await waitFor(() => asked.length === 1, "the permission request");
     const other = await adapter!.newSession();
     expect((await adapter!.prompt(other.sessionId, "hello")).stopReason).toBe("end_turn");
     await adapter!.agent.notify(acp.methods.agent.session.cancel, { sessionId });
@@ -199,20 +200,12 @@ describe("patch approvals (read-only mode: every patch asks)", () => {
   it("cancel while asking: the prompt returns cancelled and the file is untouched", async () => {
     const { asked, sessionId } = await readOnlySession([{ items: [patch("p1", "new")] }, done], ["never"]);
     const pending = adapter!.prompt(sessionId, "edit");
-    await waitFor(() => asked.length === 1);
+    await waitFor(() => asked.length === 1, "the permission request");
     await adapter!.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await pending).stopReason).toBe("cancelled");
     expect(await readFile(path.join(adapter!.workspace, "a.txt"), "utf8")).toBe("old\n");
   });
 });
-
-async function waitFor(cond: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe("permission requests (Codex's request_permissions tool)", () => {
   const requestNetwork = (callId: string): ScriptedResponse => ({ items: [toolCall("request_permissions", { permissions: { network: { enabled: true } }, reason: "to download the schema" }, { callId })] });
@@ -259,7 +252,7 @@ describe("permission requests (Codex's request_permissions tool)", () => {
   it("cancel while asking ends the prompt cancelled", async () => {
     const { asked, sessionId } = await start("never");
     const pending = adapter!.prompt(sessionId, "go");
-    await waitFor(() => asked.length === 1);
+    await waitFor(() => asked.length === 1, "the permission request");
     await adapter!.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await pending).stopReason).toBe("cancelled");
   });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAdapter, messageText, type Adapter } from "../support/adapter.js";
 import type { ScriptedResponse } from "../support/fake-model.js";
+import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
 afterEach(async () => {
@@ -15,7 +16,7 @@ async function start(responses: ScriptedResponse[] = []) {
   adapter = await startAdapter({ responses });
   await adapter.initialize();
   const { sessionId } = await adapter.newSession();
-  await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
+  await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"), "the available commands");
   return sessionId;
 }
 
@@ -82,7 +83,7 @@ describe("slash commands", () => {
     await writeFile(path.join(adapter.workspace, ".agents/skills/greet/SKILL.md"), "---\nname: greet\ndescription: Greets the user warmly. More text.\n---\nSay hello in French.\n");
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
-    await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"));
+    await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"), "the available commands");
     const update = adapter.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update");
     expect(update && "availableCommands" in update ? update.availableCommands : []).toContainEqual({ name: "greet", description: "Skill: Greets the user warmly.", input: { hint: expect.any(String) } });
     expect((await adapter.prompt(sessionId, "/greet briefly")).stopReason).toBe("end_turn");
@@ -116,11 +117,3 @@ describe("slash commands", () => {
     expect(JSON.stringify(adapter!.fake.requests[0]!.body.input)).toContain("/frobnicate now");
   });
 });
-
-async function waitFor(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const start = Date.now();
-  while (!cond()) {
-    if (Date.now() - start > timeoutMs) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse } from "../../src/fake-model/index.js";
 import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
+import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
 const stopped: number[] = [];
@@ -66,8 +67,7 @@ describe("the client closes our stdout mid-stream", () => {
     expect(await exitOf(adapter)).toBe(0);
     expectOnlyLogLines(adapter.stderr());
     expect(adapter.stderr()).toContain("the client closed its end of stdout");
-    for (let i = 0; i < 50 && alive(codexPid!); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(alive(codexPid!)).toBe(false);
+    await waitFor(() => !alive(codexPid!), `codex ${codexPid} to be gone`);
   });
 });
 

@@ -217,7 +217,8 @@ describe("session/load, list, resume, close", () => {
       const { sessionId } = await a.newSession(cwd);
       await a.prompt(sessionId, `session number ${i}`);
       made.push(sessionId);
-      // updatedAt has a resolution of one second.
+      // updatedAt has a resolution of one second: a sleep that is part of the scenario (sessions a
+      // second apart, so their order is known), not a wait for something to happen.
       if (i < 2) await new Promise((r) => setTimeout(r, 1100));
     }
     const page1 = await listAll(a);

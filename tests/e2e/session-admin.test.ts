@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { textResponse } from "../support/fake-model.js";
+import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
 afterEach(async () => {
@@ -64,7 +65,7 @@ describe("session management", () => {
     const { sessionId } = await adapter!.newSession();
     await adapter!.prompt(sessionId, "first message");
     expect(await adapter!.agent.request("session/set_title", { sessionId, title: "  Cache   work " })).toEqual({ title: "Cache work" });
-    await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "session_info_update" && u.title === "Cache work"));
+    await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "session_info_update" && u.title === "Cache work"), "the title update");
     expect((await listed()).find((s) => s.sessionId === sessionId)?.title).toBe("Cache work");
     await expect(adapter!.agent.request("session/set_title", { sessionId, title: "   " })).rejects.toMatchObject({ code: -32602 });
     await expect(adapter!.agent.request("session/set_title", { sessionId: "01a00000-0000-7000-8000-000000000000", title: "x" })).rejects.toMatchObject({ code: -32002 });
@@ -79,11 +80,3 @@ describe("session management", () => {
     expect(adapter!.fake.requests).toHaveLength(1);
   });
 });
-
-async function waitFor(cond: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

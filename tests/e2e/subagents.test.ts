@@ -8,6 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { answerPermissions, rawUpdatesOf, startAdapter, type Adapter } from "../support/adapter.js";
 import { httpError, toolCall, type ScriptedResponse } from "../support/fake-model.js";
+import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
 afterEach(async () => {
@@ -22,12 +23,9 @@ type Update = Record<string, unknown>;
 
 /** The subagent's work goes on after the parent's turn ends: wait until its card is final. */
 async function waitForCard(a: Adapter, sessionId: string, toolCallId: string): Promise<Update[]> {
-  for (let i = 0; i < 200; i++) {
-    const card = rawUpdatesOf(a, sessionId).filter((u) => u.toolCallId === toolCallId);
-    if (card.some((u) => u.status === "completed" || u.status === "failed")) return card;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`the subagent card ${toolCallId} never ended`);
+  const card = (): Update[] => rawUpdatesOf(a, sessionId).filter((u) => u.toolCallId === toolCallId);
+  await waitFor(() => card().some((u) => u.status === "completed" || u.status === "failed"), `the subagent card ${toolCallId} to end`);
+  return card();
 }
 
 describe("subagents", () => {
