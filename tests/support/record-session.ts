@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { Readable, Writable } from "node:stream";
+import { PassThrough, Readable, Writable } from "node:stream";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 
@@ -30,19 +30,23 @@ export async function recordTextTurn(command: string[], out: string, script: { r
       });
       void exit.then(() => reject(new Error(`record exited before it started:\n${err}`)));
     });
+    // The client reads the agent through `toClient`; the agent's stdout is read on once the client
+    // is done, so what the agent sends after its answer (Zed's adapter: a command list) still
+    // reaches the recording, which takes the agent's output until the agent exits.
+    const toClient = new PassThrough();
+    child.stdout.on("data", (chunk: Buffer) => void (toClient.destroyed || toClient.write(chunk)));
+    child.stdout.on("end", () => void (toClient.destroyed || toClient.end()));
     await acp
       .client({ name: "record-session" })
       .onNotification(acp.methods.client.session.update, () => undefined)
-      .connectWith(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>), async (ctx) => {
+      .connectWith(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(toClient) as ReadableStream<Uint8Array>), async (ctx) => {
         await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
         const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
         const res = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] });
         if (res.stopReason !== "end_turn") throw new Error(`stopReason ${res.stopReason}`);
-        // The turn's trailing updates (usage, titles) reach the recording before EOF.
-        await new Promise((r) => setTimeout(r, 500));
       });
     child.stdin.end();
-    // An agent that does not exit on EOF is stopped once the recording has what it needs.
+    // An agent that does not exit on EOF is stopped, what it sent late recorded by then.
     const timer = setTimeout(() => child.kill("SIGTERM"), 5000);
     await exit;
     clearTimeout(timer);
