@@ -1,10 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Tests that measure the adapter's memory (RSS peaks and plateaus under a 100 MB output, a fuzz
- * storm, 300 turns): run alone, after everything else, one file at a time (one fork). Beside a full
- * parallel run their figures measured the machine's load (a GC that falls behind on two busy
- * cores), not the adapter: each failed about one full run in four.
+ * Tests that push a lot through the adapter (100 MB outputs, a fuzz storm) or still measure its
+ * memory (300 turns): run alone, after everything else, one file at a time (one fork). Beside a
+ * full parallel run, memory figures measured the machine's load (a GC that falls behind on two
+ * busy cores), not the adapter: each failed about one full run in four.
  */
 const MEMORY = ["tests/e2e/fuzz.test.ts", "tests/e2e/terminal.test.ts", "tests/e2e/load.test.ts"];
 

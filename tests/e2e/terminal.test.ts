@@ -1,10 +1,12 @@
 // Issue 13: live terminal cards for clients that declare Zed's terminal-output convention
 // (`clientCapabilities._meta.terminal_output`); text output for the others.
-import { readFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
 import { afterEach, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { textResponse, toolCall } from "../support/fake-model.js";
+import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
 afterEach(async () => {
@@ -80,53 +82,57 @@ it("history replays the newest turn's commands as terminals, with output and exi
   expect(metaOf(newest[1]!)).toEqual({ terminal_output: { terminal_id: "t1", data: "from history\n" }, terminal_exit: { terminal_id: "t1", exit_code: 0, signal: null } });
 });
 
+/** Where the command waits after its 50th line, when asked to (a file in the workspace). */
+const GATE = "release-the-second-half";
+
 /**
  * Runs a command that prints 100 lines of 1 MB, paced so that Codex streams them (it streams up
- * to 10,000 chunks), sampling the adapter's RSS; `meanwhile` runs beside it with the characters
- * streamed so far.
+ * to 10,000 chunks); with `gated`, it stops after its 50th line until GATE exists (a minute at
+ * most). `meanwhile` runs beside it with the characters streamed so far.
  */
-async function hundredMegabytes(meanwhile?: (streamed: () => number) => Promise<void>): Promise<{ streamed: number; before: number; peak: number }> {
+async function hundredMegabytes(opts: { gated?: boolean; meanwhile?: (streamed: () => number) => Promise<void> }): Promise<{ streamed: number }> {
   adapter = await startAdapter();
-  const cmd = "for i in $(seq 1 100); do head -c 1000000 /dev/zero | tr '\\0' 'x'; echo; sleep 0.02; done";
+  const gate = opts.gated ? `if [ $i -eq 50 ]; then n=0; while [ ! -e ${GATE} ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done; fi; ` : "";
+  const cmd = `for i in $(seq 1 100); do head -c 1000000 /dev/zero | tr '\\0' 'x'; echo; sleep 0.02; ${gate}done`;
   adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd, yield_time_ms: 60000 }, { callId: "big" })] }, textResponse("done"));
   await adapter.initialize(TERMINALS);
   const { sessionId } = await adapter.newSession();
   const a = adapter;
-  const rss = async () => Number(/VmRSS:\s+(\d+)/.exec(await readFile(`/proc/${a.child.pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
   const streamed = () => a.updatesOf(sessionId).reduce((n, u) => n + (metaOf(u).terminal_output?.data.length ?? 0), 0);
-  const before = await rss();
-  let peak = before;
-  const timer = setInterval(() => void rss().then((r) => (peak = Math.max(peak, r)), () => undefined), 50);
-  try {
-    const side = meanwhile?.(streamed);
-    expect((await a.prompt(sessionId, "print a lot")).stopReason).toBe("end_turn");
-    await side;
-  } finally {
-    clearInterval(timer);
-  }
-  return { streamed: streamed(), before, peak };
+  const side = opts.meanwhile?.(streamed);
+  expect((await a.prompt(sessionId, "print a lot")).stopReason).toBe("end_turn");
+  await side;
+  return { streamed: streamed() };
 }
 
-it("a 100 MB output streams through with the adapter's memory bounded", async () => {
-  const { streamed, before, peak } = await hundredMegabytes();
-  process.stderr.write(`[measure] terminal: ${streamed} characters streamed; adapter RSS ${before.toFixed(1)} -> peak ${peak.toFixed(1)} MiB\n`);
-  // Each chunk goes out as it comes (nothing accumulates): the peak is the heap's churn, far
-  // below the text streamed (held, it would take twice its size as JS strings).
+// (What these runs cost the adapter in memory, a peak once 221 MiB above the start with a stalled
+// client, is the bench's to measure: here, what keeps it down is checked.)
+it("a 100 MB output streams through as it comes, not held until the command ends", async () => {
+  const { streamed } = await hundredMegabytes({
+    gated: true,
+    meanwhile: async (streamedNow) => {
+      // The command waits half way for the test: what reached the client by then was streamed as it came.
+      await waitFor(() => streamedNow() >= 40_000_000, () => `the first half to stream while the command waits (${streamedNow()} characters so far)`, 60_000);
+      await writeFile(path.join(adapter!.workspace, GATE), "");
+    },
+  });
   expect(streamed).toBeGreaterThan(50_000_000);
-  expect(peak - before).toBeLessThan(128);
 }, 120_000);
 
-it("a client that stops reading for 3 s during a 100 MB output: the adapter holds its memory, and everything arrives after", async () => {
-  // Once the output is flowing, the client stops reading its end of the pipe for 3 s.
-  const { streamed, before, peak } = await hundredMegabytes(async (streamedNow) => {
-    while (streamedNow() < 5_000_000) await new Promise((r) => setTimeout(r, 20));
-    adapter!.child.stdout!.pause();
-    await new Promise((r) => setTimeout(r, 3000));
-    adapter!.child.stdout!.resume();
+it("a client that stops reading during a 100 MB output: the adapter stops reading codex meanwhile, and everything arrives after", async () => {
+  const heldLines = (): number => adapter!.stderr().split("the client is behind on our output; codex's output held").length - 1;
+  const { streamed } = await hundredMegabytes({
+    meanwhile: async (streamedNow) => {
+      await waitFor(() => streamedNow() >= 5_000_000, "the output to flow");
+      // The client stops reading its end of the pipe until the adapter says it holds codex's output.
+      const before = heldLines();
+      adapter!.child.stdout!.pause();
+      await waitFor(() => heldLines() > before, "the adapter to hold codex's output");
+      adapter!.child.stdout!.resume();
+    },
   });
-  process.stderr.write(`[measure] terminal, client stalled 3 s: ${streamed} characters streamed; adapter RSS ${before.toFixed(1)} -> peak ${peak.toFixed(1)} MiB\n`);
   expect(streamed).toBeGreaterThan(50_000_000);
-  // While the client is behind, codex's output is not read (src/acp/stdout.ts): what codex says
-  // in those 3 s waits in its pipe. Before, it piled up here as queued messages: +221 MiB.
-  expect(peak - before).toBeLessThan(48);
+  // Held while the client was behind (src/acp/stdout.ts), read again once it caught up.
+  const log = adapter!.stderr();
+  expect(log.lastIndexOf("the client caught up; codex's output read again")).toBeGreaterThan(log.lastIndexOf("codex's output held"));
 }, 120_000);
