@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse, toolCallResponse } from "../../src/fake-model/index.js";
 import { startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
+import { waitFor } from "../support/wait-for.js";
 
 const NS = "mcp__acp_fs";
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
@@ -21,11 +22,11 @@ afterEach(async () => {
   for (const p of cleanup.splice(0)) await rm(p, { recursive: true, force: true });
 });
 
-type Editor = { buffers: Map<string, string>; writes: string[]; permissions: number; answerAfterMs: number; neverAnswer: boolean };
+type Editor = { buffers: Map<string, string>; writes: string[]; permissions: number; answered: number; answerAfterMs: number; neverAnswer: boolean };
 
 /** An editor like Zed (fs/* from its buffers) whose user takes `answerAfterMs` to answer a permission prompt. */
 function editor(): { ed: Editor; setupClient: (app: acp.ClientApp) => void } {
-  const ed: Editor = { buffers: new Map(), writes: [], permissions: 0, answerAfterMs: 0, neverAnswer: false };
+  const ed: Editor = { buffers: new Map(), writes: [], permissions: 0, answered: 0, answerAfterMs: 0, neverAnswer: false };
   return {
     ed,
     setupClient: (app) => {
@@ -42,7 +43,8 @@ function editor(): { ed: Editor; setupClient: (app: acp.ClientApp) => void } {
       app.onRequest(acp.methods.client.session.requestPermission, async () => {
         ed.permissions++;
         if (ed.neverAnswer) await new Promise(() => undefined);
-        await new Promise((r) => setTimeout(r, ed.answerAfterMs));
+        await new Promise((r) => setTimeout(r, ed.answerAfterMs)); // the user taking their time: the scenario
+        ed.answered++;
         return { outcome: { outcome: "selected", optionId: "allow_once" } };
       });
     },
@@ -63,7 +65,7 @@ describe("late answers cannot write", () => {
     ed.answerAfterMs = 6000;
     adapter = await startAdapter({ setupClient, env: { CODEX_ACP_FILE_TOOL_TIMEOUT_SEC: "3" } });
     const target = path.join(await outsideDir(), "late.txt");
-    adapter.fake.enqueue(writeOutside(target, "late-1"), textResponse("done"));
+    adapter.fake.enqueue(writeOutside(target, "late-1"), textResponse("done"), textResponse("nothing else"));
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     const withdrawn = adapter.waitForLine((m) => m.method === "$/cancel_request", 20_000);
@@ -71,8 +73,11 @@ describe("late answers cannot write", () => {
     await withdrawn;
     expect(ed.permissions).toBe(1);
     expect(modelOutputFor(adapter, "late-1")).toContain("Cancelled");
-    // The user's late yes arrives now: still nothing is written, on disk or in the editor.
-    await new Promise((r) => setTimeout(r, 4000));
+    // The user's late yes arrives now: still nothing is written, on disk or in the editor. Checked
+    // once the agent has read it and a turn has run after it (both come after it on the same pipes).
+    await waitFor(() => ed.answered === 1, "the user's late yes");
+    await expect(adapter.agent.request("nope/after-the-late-yes", {})).rejects.toMatchObject({ code: -32601 });
+    expect((await adapter.prompt(sessionId, "anything else?")).stopReason).toBe("end_turn");
     expect(ed.writes).toEqual([]);
     expect(existsSync(target)).toBe(false);
   }, 60_000);
