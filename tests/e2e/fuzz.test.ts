@@ -5,35 +5,13 @@
 import { afterEach, expect, it } from "vitest";
 import { textResponse } from "../../src/fake-model/index.js";
 import { messageText, startAdapter, type Adapter } from "../support/adapter.js";
+import { hostileExtremes, hostileMessages } from "../support/hostile-input.js";
 
 let adapter: Adapter | undefined;
 afterEach(async () => {
   await adapter?.close();
   adapter = undefined;
 });
-
-/** A small deterministic generator (the same hostile input on every run). */
-function* hostileMessages(count: number): Generator<{ line: string; id?: unknown }> {
-  let seed = 42;
-  const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
-  const ids: unknown[] = [1, -7, 1.5, 2 ** 53, "s", "", null, true, {}, [], { a: 1 }];
-  const methods = ["session/new", "session/prompt", "session/load", "session/set_mode", "initialize", "authenticate", "nope/x", "", "session/cancel", "fs/read_text_file"];
-  const params: unknown[] = ["x", 1, [], null, {}, { cwd: 5 }, { sessionId: [] }, { prompt: "no" }, { cwd: "relative" }, { sessionId: "x".repeat(100_000) }];
-  for (let i = 0; i < count; i++) {
-    const kind = rand(6);
-    if (kind === 0) {
-      const junk = ["{", "[1,2", "nul", "\u0000\u0001", '{"jsonrpc":"2.0",', "}}}", "true", "42", '"str"', "[]"][rand(10)]!;
-      yield { line: junk };
-    } else if (kind === 1) {
-      yield { line: JSON.stringify({ jsonrpc: "2.0", method: methods[rand(methods.length)], params: params[rand(params.length)] }) }; // notification
-    } else {
-      const id = ids[rand(ids.length)];
-      const msg: Record<string, unknown> = { jsonrpc: rand(5) === 0 ? "1.0" : "2.0", id, method: methods[rand(methods.length)] };
-      if (rand(3) > 0) msg.params = params[rand(params.length)];
-      yield { line: JSON.stringify(msg), id };
-    }
-  }
-}
 
 it("survives thousands of hostile messages, deep nesting and a 50 MB line, then works", async () => {
   adapter = await startAdapter({ env: { CODEX_ACP_LOG_LEVEL: "info" } });
@@ -50,10 +28,7 @@ it("survives thousands of hostile messages, deep nesting and a 50 MB line, then 
       a.writeRaw(line);
       if (id !== undefined) requests++;
     }
-    const deep = 10_000;
-    a.writeRaw(`{"jsonrpc":"2.0","id":"deep","method":"session/new","params":{"cwd":${"[".repeat(deep)}${"]".repeat(deep)}}}`);
-    a.writeRaw(`${"[".repeat(deep)}${"]".repeat(deep)}`);
-    a.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "huge", method: "session/prompt", params: { sessionId: "none", prompt: [{ type: "text", text: "x".repeat(50 * 1024 * 1024) }] } }));
+    for (const line of hostileExtremes()) a.writeRaw(line);
     // A marker answered after everything above was read.
     const answered = a.waitForLine((m) => m.id === "marker", 120_000);
     a.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "marker", method: "nope/marker" }));
