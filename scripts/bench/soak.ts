@@ -94,7 +94,7 @@ export async function benchSoak(): Promise<string[]> {
         fake.enqueue({ ...say(`first ${turn}`), delayMs: 30 }, say(`second ${turn}`));
         await Promise.all([prompt(sessionId, `first ${turn}`, "end_turn"), prompt(sessionId, `queued ${turn}`, "end_turn")]);
         turn++;
-      } else if (turn % 10 === 9) {
+      } else if (turn % 5 === 4) {
         // The parent's next request and the subagent's first race for the queue: both get the same.
         const spawn: ScriptedResponse = { items: [{ type: "function_call", namespace: "multi_agent_v1", name: "spawn_agent", arguments: { message: `subtask ${turn}` }, callId: `spawn-${turn}` }] };
         fake.enqueue(spawn, say(`done ${turn}`), say(`done ${turn}`));
@@ -162,7 +162,7 @@ function report(checkpoints: Checkpoint[], sent: number, answered: number, unexp
     const grew = keys.filter((k) => (last.trackers[k] ?? 0) > (warm.trackers[k] ?? 0)).map((k) => `${k} ${warm.trackers[k] ?? 0} -> ${last.trackers[k]}`);
     lines.push(
       `after warm-up (turn ${warm.turn} -> ${last.turn}): RSS ${signed(last.rssMB - warm.rssMB)} MB, open files ${signed(last.openFiles - warm.openFiles)}, trackers ${grew.length ? `grew: ${grew.join(", ")}` : "flat"}, faults logged ${last.faults}`,
-      "(subagentCards is bounded: idle subagents beyond 32 are let go; the soak spawns one every 10 turns)",
+      "(subagentCards is bounded: idle subagents beyond 32 are let go; the soak spawns one every 5 turns)",
     );
   }
   lines.push(`prompts answered: ${answered} of ${sent}${unexpected.length ? `; unexpected: ${unexpected.slice(0, 5).join("; ")}${unexpected.length > 5 ? ` (+${unexpected.length - 5} more)` : ""}` : ", each as expected"}`);
