@@ -162,7 +162,7 @@ function report(checkpoints: Checkpoint[], sent: number, answered: number, unexp
     const grew = keys.filter((k) => (last.trackers[k] ?? 0) > (warm.trackers[k] ?? 0)).map((k) => `${k} ${warm.trackers[k] ?? 0} -> ${last.trackers[k]}`);
     lines.push(
       `after warm-up (turn ${warm.turn} -> ${last.turn}): RSS ${signed(last.rssMB - warm.rssMB)} MB, open files ${signed(last.openFiles - warm.openFiles)}, trackers ${grew.length ? `grew: ${grew.join(", ")}` : "flat"}, faults logged ${last.faults}`,
-      "(subagentCards is bounded: idle subagents beyond 32 are let go; the soak spawns one every 5 turns)",
+      "(subagentCards: one per subagent Codex started; the soak asks for one every 5 turns, Codex refuses those past its own limit, and the adapter lets idle ones beyond 32 go)",
     );
   }
   lines.push(`prompts answered: ${answered} of ${sent}${unexpected.length ? `; unexpected: ${unexpected.slice(0, 5).join("; ")}${unexpected.length > 5 ? ` (+${unexpected.length - 5} more)` : ""}` : ", each as expected"}`);
