@@ -4,7 +4,7 @@
 // arguments (from the session's one tracker of in-flight items). A permission prompt then names
 // the tool call the editor already shows.
 import type { Item } from "../bridge/index.js";
-import type { ServerNotification } from "../codex/index.js";
+import type { CodexNotification } from "../codex/index.js";
 import { FILE_TOOLS_SERVER } from "../tool-contract/index.js";
 
 /** How long a call waits for its item (Codex's item/started racing the MCP request). */
@@ -22,7 +22,7 @@ export class FileToolCalls {
   constructor(private readonly items: ReadonlyMap<string, Item>) {}
 
   /** Feed every thread notification of the session. */
-  observe(n: ServerNotification): void {
+  observe(n: CodexNotification): void {
     if (n.method === "item/completed") this.claimed.delete(n.params.item.id);
     // A claim outlives its item when the item never completes (a given-up turn, a dead codex).
     else if (n.method === "turn/started" || n.method === "turn/completed") this.forgetEndedClaims();

@@ -13,7 +13,7 @@ import { askReason, createFileAccess, describeDrift, type EditorFiles, type File
 import { FileToolsServer, callFileTool, type ToolCaller } from "../mcp/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
 import { FileToolCalls } from "./file-tool-calls.js";
-import type { ServerNotification } from "../codex/index.js";
+import type { CodexNotification } from "../codex/index.js";
 import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
 import { askPermission } from "./permission.js";
 import { withShellPatchGuard } from "./shell-patch-guard.js";
@@ -145,7 +145,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
           ask: ({ changes, call, signal }) => askWrite(state, services, changes, call, signal),
         },
       });
-      const listener = (n: ServerNotification): void => calls.observe(n);
+      const listener = (n: CodexNotification): void => calls.observe(n);
       // A cancelled turn gives up its file-tool calls too: a prompt they wait on is withdrawn and
       // nothing is written after the cancel.
       const cancel = (): void => {

@@ -4,7 +4,7 @@
 // rollout on disk and `thread/resume` reloads it).
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "./errors.js";
-import { turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexServerRequest, type JsonValue, type ModeKind, type ServerNotification, type UserInput, type v2 } from "../codex/index.js";
+import { turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexNotification, type CodexServerRequest, type JsonValue, type ModeKind, type UserInput, type v2 } from "../codex/index.js";
 import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
@@ -54,7 +54,7 @@ export class AcpSession {
   private readonly adopted = new Map<string, () => void>();
   private closed = false;
   /** Listeners other features hang on this session's raw thread events (e.g. titles). */
-  readonly threadListeners = new Set<(n: ServerNotification) => void>();
+  readonly threadListeners = new Set<(n: CodexNotification) => void>();
   /** The thread's items that started and have not completed yet, by id (one tracker for every feature). */
   readonly items = new Map<string, Item>();
   /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
@@ -157,7 +157,7 @@ export class AcpSession {
    * requests it sends (approvals, questions) as this session's, where they would otherwise be
    * refused as unknown. Until the session closes or moves to another codex child.
    */
-  adoptThread(threadId: string, listener: (n: ServerNotification) => void): void {
+  adoptThread(threadId: string, listener: (n: CodexNotification) => void): void {
     if (!this.boundClient || this.adopted.has(threadId) || threadId === this.id) return;
     this.adopted.set(threadId, this.boundClient.attachThread(threadId, { notification: listener, request: (request) => this.deps.answerServerRequest(this, request) }));
   }
@@ -349,7 +349,7 @@ export class AcpSession {
     }
   }
 
-  private onNotification(n: ServerNotification): void {
+  private onNotification(n: CodexNotification): void {
     if (!this.turns.admits(n)) return;
     if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
     if (n.method === "thread/tokenUsage/updated") this.tokenTotals = n.params.tokenUsage.total;

@@ -6,7 +6,7 @@
 // and the child's own conversation as session/updates under its session id (its thread id).
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { ThreadEventTranslator, asToolItem, describeItem, replayTurns, textContent, type SessionUpdate } from "../bridge/index.js";
-import type { ServerNotification, v2 } from "../codex/index.js";
+import type { CodexNotification, v2 } from "../codex/index.js";
 import { clientDisplay } from "./agent.js";
 import type { SessionFeature } from "./features.js";
 
@@ -70,7 +70,7 @@ export function subagentsFeature(): SessionFeature {
       const translators = new Map<string, ThreadEventTranslator>();
       /** The children's updates, written in order. */
       let written = Promise.resolve();
-      const childStream = (threadId: string, n: ServerNotification): void => {
+      const childStream = (threadId: string, n: CodexNotification): void => {
         let translator = translators.get(threadId);
         if (!translator) {
           translator = new ThreadEventTranslator({ cwd: () => session.cwd, display: () => clientDisplay(services.clientCapabilities()) });
@@ -108,7 +108,7 @@ export function subagentsFeature(): SessionFeature {
         send({ sessionUpdate: "subagent_update", sessionId: threadId, title: card.title, state: running ? { state: "running" } : idle });
       };
 
-      const onChild = (threadId: string, card: Card) => (n: ServerNotification): void => {
+      const onChild = (threadId: string, card: Card) => (n: CodexNotification): void => {
         if (announcesChildren()) childStream(threadId, n);
         // Its approvals are asked in this session: they need the item (what it runs, its diff).
         if (n.method === "item/started") session.childItems.set(n.params.item.id, { item: n.params.item, subagent: card.title, threadId });

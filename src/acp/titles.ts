@@ -7,7 +7,7 @@
 // once, when that message is first seen. A real name (`thread/name/updated`, e.g. set by
 // another Codex client on the same thread) replaces it and is always forwarded.
 // `session/list` uses the same derivation (see lifecycle.ts), so both views agree.
-import { threadSchema, type ServerNotification, type v2 } from "../codex/index.js";
+import { threadSchema, type CodexNotification, type v2 } from "../codex/index.js";
 import type { AcpSession } from "./session.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 
@@ -45,7 +45,7 @@ function firstText(content: readonly v2.UserInput[]): string | undefined {
 export function titlesFeature(): SessionFeature {
   /** The title each open session has shown (or a stored thread already had). */
   const titles = new Map<AcpSession, string>();
-  const listeners = new Map<AcpSession, (n: ServerNotification) => void>();
+  const listeners = new Map<AcpSession, (n: CodexNotification) => void>();
 
   const announce = (session: AcpSession, title: string | undefined, services: AgentServices, updatedAt = new Date().toISOString()) => {
     if (title) titles.set(session, title);
@@ -68,7 +68,7 @@ export function titlesFeature(): SessionFeature {
           services.log.debug({ err: String(err), sessionId: session.id }, "reading the stored thread for the title failed");
         }
       }
-      const listener = (n: ServerNotification): void => {
+      const listener = (n: CodexNotification): void => {
         if (n.method === "thread/name/updated") {
           const title = n.params.threadName?.trim() || undefined;
           if (title && titles.get(session) === title) return;

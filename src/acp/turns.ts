@@ -4,7 +4,7 @@
 // events. So: a turn is started only once every earlier start was answered (each earlier turn is
 // named or known never to have started), a turn given up before it was named is interrupted and
 // silenced once named, and a `turn/completed` that comes before the answer waits for it.
-import { turnCompletedSchema, type ServerNotification, type v2 } from "../codex/index.js";
+import { turnCompletedSchema, type CodexNotification, type v2 } from "../codex/index.js";
 
 export type TurnOutcome = { status: string; error?: { message: string; codexErrorInfo?: unknown; additionalDetails?: string | null } };
 
@@ -105,7 +105,7 @@ export class ThreadTurns {
   }
 
   /** False when the event belongs to a turn that was given up (or may: one Codex has not named yet). */
-  admits(n: ServerNotification): boolean {
+  admits(n: CodexNotification): boolean {
     const turnId = turnIdOf(n);
     if (turnId === undefined) return true;
     if (this.abandoned.has(turnId)) {
@@ -120,7 +120,7 @@ export class ThreadTurns {
   }
 
   /** Takes the running turn's id from `turn/started` when Codex's answer does not carry it. */
-  started(n: ServerNotification & { method: "turn/started" }): void {
+  started(n: Extract<CodexNotification, { method: "turn/started" }>): void {
     const turn = this.running;
     // A review's turn/started names its own id, its start and end name the review's (the root).
     if (turn && !turn.turnId && !turn.namedByAnswer) turn.turnId = n.params.turn.rootTurnId ?? n.params.turn.id;
@@ -157,9 +157,10 @@ export class ThreadTurns {
   }
 }
 
-/** The turn a notification belongs to, when it says. */
-function turnIdOf(n: ServerNotification): string | undefined {
-  const p: object = n.params ?? {};
+/** The turn a notification belongs to, when it says (read by hand: most methods' params are not checked). */
+function turnIdOf(n: CodexNotification): string | undefined {
+  const p = n.params;
+  if (typeof p !== "object" || p === null) return undefined;
   if ("turnId" in p && typeof p.turnId === "string") return p.turnId;
   if ("turn" in p && p.turn && typeof p.turn === "object" && "id" in p.turn && typeof p.turn.id === "string") return p.turn.id;
   return undefined;

@@ -2,10 +2,11 @@
 // Stateful per session: it remembers which items were announced and how much of each message
 // was streamed, so nothing is shown twice and nothing is dropped. The switch is exhaustive over
 // Codex's notification methods (the ones with no ACP counterpart are listed as such), so a method
-// added by a newer Codex fails `tsc` here; at run time an unknown one is reported once.
+// added by a newer Codex fails `tsc` here; at run time the codex client hands on only the methods
+// this build knows (and reports the others once). Params are typed where the client checked them.
 import type { PlanEntry } from "@agentclientprotocol/sdk/unstable";
 import type { SessionUpdate } from "./view.js";
-import type { ServerNotification, v2 } from "../codex/index.js";
+import type { CodexNotification, v2 } from "../codex/index.js";
 import { OUTPUT_TAIL_CHARS } from "./commands.js";
 import { snapshotFileChange } from "./file-changes.js";
 import { randomUUID } from "node:crypto";
@@ -72,7 +73,7 @@ export class ThreadEventTranslator {
     return this.views.get(itemId);
   }
 
-  translate(n: ServerNotification): SessionUpdate[] {
+  translate(n: CodexNotification): SessionUpdate[] {
     switch (n.method) {
       case "item/agentMessage/delta":
         return this.textDelta(n.params.itemId, n.params.delta, "agent_message_chunk");
@@ -228,7 +229,7 @@ export class ThreadEventTranslator {
     this.opts.onUnknown?.(what);
   }
 
-  /** Compile time: `n` is `never` once every method has a case. Run time: a newer Codex's method. */
+  /** Compile time: `n` is `never` once every method has a case. Run time: not reached (the client drops methods it does not know). */
   private unknownMethod(n: never): SessionUpdate[] {
     const method: unknown = Reflect.get(Object(n), "method");
     this.reportOnce(`notification ${String(method)}`);

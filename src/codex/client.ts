@@ -1,6 +1,7 @@
-// JSON-RPC client for one `codex app-server` child: request ids, zod-validated
-// incoming messages, per-thread routing of notifications and server->client
-// requests, and a clean failure of every pending call when the child exits.
+// JSON-RPC client for one `codex app-server` child: request ids, incoming messages checked (the
+// envelope by zod, what the adapter reads by validators generated from Codex's JSON schema:
+// validation.ts), per-thread routing of notifications and server->client requests, and a clean
+// failure of every pending call when the child exits.
 import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../log/index.js";
 import type { CodexCommand } from "./locate.js";
@@ -8,8 +9,9 @@ import { spawnAppServer } from "./spawn.js";
 import { incomingMessageSchema, threadScopedParamsSchema } from "./schemas.js";
 import type { z } from "zod";
 import { LineSplitter } from "../streams/index.js";
-import type { ServerNotification } from "./generated/ServerNotification.js";
-import { refusalFor, type CodexMethod, type CodexRequests, type CodexServerRequest } from "./requests.js";
+import type { CodexNotification, CodexServerRequest } from "./messages.js";
+import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js";
+import { readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
 
 export type ExitInfo = { code: number | null; signal: string | null; reason: string };
 
@@ -49,9 +51,9 @@ export class CodexExitedError extends Error {
 
 /** Receives what app-server says about one thread. */
 export interface ThreadListener {
-  /** One notification, typed by Codex's generated schema. */
-  notification(n: ServerNotification): void;
-  /** Answers a server->client request (approvals, elicitations), typed by Codex's schema. */
+  /** One notification of Codex's schema: checked and typed where the adapter reads it (messages.ts). */
+  notification(n: CodexNotification): void;
+  /** Answers a server->client request (approvals, elicitations), checked and typed likewise. */
   request(request: CodexServerRequest): Promise<unknown>;
 }
 
@@ -69,6 +71,8 @@ export class AppServerClient {
   private readonly pending = new Map<number, Pending>();
   private readonly threads = new Map<string, ThreadListener>();
   private readonly globalListeners = new Set<(method: string, params: unknown) => void>();
+  /** Methods already reported as unreadable or unknown (once each: a stream of bad deltas is one line). */
+  private readonly reported = new Set<string>();
   private nextId = 1;
   private exitInfo: ExitInfo | undefined;
   private lastOutputAt = Date.now();
@@ -144,7 +148,10 @@ export class AppServerClient {
     return this.exitInfo === undefined;
   }
 
-  request<T = unknown>(method: string, params: unknown, schema?: z.ZodType<T>, timeoutMs?: number): Promise<T> {
+  /** A request by name; its result is unknown, or what `schema` reads of it. Codex's typed requests go through call(). */
+  request(method: string, params: unknown, schema?: undefined, timeoutMs?: number): Promise<unknown>;
+  request<S extends z.ZodType>(method: string, params: unknown, schema: S, timeoutMs?: number): Promise<z.output<S>>;
+  request(method: string, params: unknown, schema?: z.ZodType, timeoutMs?: number): Promise<unknown> {
     if (this.exitInfo) return Promise.reject(new CodexExitedError(this.exitInfo));
     const id = this.nextId++;
     const deadline = timeoutMs ?? Math.min(DEADLINES_MS[method] ?? this.deadlineMs, this.deadlineMs);
@@ -156,7 +163,7 @@ export class AppServerClient {
       timer.unref();
       this.pending.set(id, { resolve, reject, method, timer });
       this.write({ id, method, params });
-    }).then((result) => (schema ? parseOrThrow(schema, result, method) : (result as T)));
+    }).then((result) => (schema ? parseOrThrow(schema, result, method) : result));
   }
 
   /** What codex printed last on stderr, once its stderr closed (or after `waitMs`). */
@@ -190,11 +197,20 @@ export class AppServerClient {
   }
 
   /**
-   * A typed request (src/codex/requests.ts). With `schema`, the fields the adapter relies on are
-   * checked before the result is used; the result keeps its generated type either way.
+   * A typed request (src/codex/requests.ts): its result is checked by the validator generated for
+   * it from Codex's schema, and fails the call (CodexRpcError) when it breaks it. With `schema`, a
+   * zod schema that narrows further (a status it must be, a value read as unknown), the result is
+   * what that schema reads.
    */
-  call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"], schema?: z.ZodType): Promise<CodexRequests[M]["result"]> {
-    return this.request(method, params, schema) as Promise<CodexRequests[M]["result"]>;
+  call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"]): Promise<CodexRequests[M]["result"]>;
+  call<M extends CodexMethod, S extends z.ZodType>(method: M, params: CodexRequests[M]["params"], schema: S): Promise<z.output<S>>;
+  async call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"], schema?: z.ZodType): Promise<unknown> {
+    const read = readResult(method, await this.request(method, params));
+    if (read.kind === "invalid") {
+      this.log.warn({ method, path: read.issue.path, issue: read.issue.message }, "codex answered with a result Codex's schema does not describe");
+      throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${describe(read.issue)}`, -32603);
+    }
+    return schema ? parseOrThrow(schema, read.value, method) : read.value;
   }
 
   notify(method: string, params?: unknown): void {
@@ -252,7 +268,7 @@ export class AppServerClient {
     }
     const msg = parsed.data as Record<string, unknown>;
     if ("method" in msg && typeof msg.method === "string") {
-      const params = (msg.params ?? {}) as Record<string, unknown>;
+      const params: unknown = msg.params ?? {};
       if ("id" in msg && msg.id !== undefined) this.onServerRequest(msg.id as number | string, msg.method, params);
       else this.onServerNotification(msg.method, params);
       return;
@@ -270,14 +286,35 @@ export class AppServerClient {
     } else pending.resolve(msg.result);
   }
 
-  private onServerNotification(method: string, params: Record<string, unknown>): void {
+  private onServerNotification(method: string, params: unknown): void {
     // Payloads may hold file contents: trace level only.
     if (this.log.isLevelEnabled("trace")) this.log.trace({ method, params }, "codex notification");
+    const read = readNotification(method, params);
+    // One the adapter cannot read is handed on to no one: a listener would trip over it, or
+    // worse, act on half of it.
+    if (read.kind === "invalid") return this.reportUnreadable(method, read.issue);
     for (const listener of this.globalListeners) this.guard(method, () => listener(method, params));
+    if (read.kind === "unknown") {
+      this.reportOnce(method, () => this.log.info({ method }, "codex sent a notification this version does not know; not shown"));
+      return;
+    }
     const scoped = threadScopedParamsSchema.safeParse(params);
     if (!scoped.success) return;
     const thread = this.threads.get(scoped.data.threadId);
-    if (thread) this.guard(method, () => thread.notification(asNotification(method, params)));
+    if (thread) this.guard(method, () => thread.notification(read.value));
+  }
+
+  /** Once per method: which field broke Codex's schema and how, never the payload (it may hold file contents). */
+  private reportUnreadable(method: string, issue: ValidationIssue): void {
+    this.reportOnce(method, () =>
+      this.log.warn({ method, path: issue.path, issue: issue.message }, "codex sent a message Codex's schema does not describe; ignored (further ones of this method are not logged)"),
+    );
+  }
+
+  private reportOnce(method: string, report: () => void): void {
+    if (this.reported.has(method)) return;
+    this.reported.add(method);
+    report();
   }
 
   /** A listener that throws on an unexpected message must not take the adapter down. */
@@ -289,11 +326,20 @@ export class AppServerClient {
     }
   }
 
-  private onServerRequest(id: number | string, method: string, params: Record<string, unknown>): void {
+  private onServerRequest(id: number | string, method: string, params: unknown): void {
     if (this.log.isLevelEnabled("trace")) this.log.trace({ method, params }, "codex request");
+    const read = readServerRequest(method, params);
+    if (read.kind !== "read") {
+      // Answered at once: Codex would otherwise wait on it (a turn held until it times out).
+      if (read.kind === "invalid") this.reportUnreadable(method, read.issue);
+      else this.reportOnce(method, () => this.log.warn({ method }, "codex sent a request this version does not know; refused"));
+      const error = read.kind === "invalid" ? { code: -32602, message: `codex-cli-acp cannot read this ${method}: ${describe(read.issue)}` } : { code: -32601, message: `codex-cli-acp does not know ${method}` };
+      this.write({ id, error });
+      return;
+    }
+    const request = read.value;
     const scoped = threadScopedParamsSchema.safeParse(params);
     const listener = scoped.success ? this.threads.get(scoped.data.threadId) : undefined;
-    const request = asServerRequest(method, params);
     if (!listener) {
       // Not about a session (the clock, an auth refresh): a refusal in Codex's shape, or an error.
       const refusal = refusalFor(request);
@@ -332,16 +378,7 @@ function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): 
   return parsed.data;
 }
 
-/**
- * The one place a notification gets its type: the envelope was checked (zod) and the payload is
- * Codex's, described by the schema generated from the same binary. Readers still treat fields a
- * newer Codex might change defensively (the bridge reports unknown methods and item kinds).
- */
-function asNotification(method: string, params: Record<string, unknown>): ServerNotification {
-  return { method, params } as ServerNotification;
-}
-
-/** Likewise for a server->client request: the envelope is checked, the payload typed by the schema. */
-function asServerRequest(method: string, params: Record<string, unknown>): CodexServerRequest {
-  return { method, params } as CodexServerRequest;
+/** An issue as one line: where (a JSON pointer into the message's params or result) and what. */
+function describe(issue: ValidationIssue): string {
+  return `${issue.path || "(the whole value)"} ${issue.message}`;
 }

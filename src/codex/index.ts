@@ -6,8 +6,7 @@ export * from "./schemas.js";
 export { spawnAppServer } from "./spawn.js";
 // Codex's own protocol types, generated from the pinned binary (npm run codex:types).
 export type * as v2 from "./generated/v2/index.js";
-export type { ServerNotification } from "./generated/ServerNotification.js";
-export type { ServerRequest } from "./generated/ServerRequest.js";
-export { refusalFor, type CodexMethod, type CodexRequests, type CodexServerAnswer, type CodexServerAnswers, type CodexServerRequest } from "./requests.js";
+export type { CheckedNotification, CheckedServerRequest, CodexNotification, CodexServerRequest } from "./messages.js";
+export { refusalFor, type CodexMethod, type CodexRequests, type CodexServerAnswer, type CodexServerAnswers } from "./requests.js";
 export type { JsonValue } from "./generated/serde_json/JsonValue.js";
 export type { ModeKind } from "./generated/ModeKind.js";

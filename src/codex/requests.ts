@@ -2,8 +2,8 @@
 // generated schema (the generator gives the types but no method -> result map; this is that map).
 import type { ApplyPatchApprovalResponse } from "./generated/ApplyPatchApprovalResponse.js";
 import type { ExecCommandApprovalResponse } from "./generated/ExecCommandApprovalResponse.js";
-import type { ServerRequest } from "./generated/ServerRequest.js";
 import type * as v2 from "./generated/v2/index.js";
+import type { CodexServerRequest } from "./messages.js";
 
 export type CodexRequests = {
   "thread/start": { params: v2.ThreadStartParams; result: v2.ThreadStartResponse };
@@ -32,9 +32,6 @@ export type CodexRequests = {
 };
 
 export type CodexMethod = keyof CodexRequests;
-
-/** A server->client request without its JSON-RPC id (the client answers it). */
-export type CodexServerRequest = ServerRequest extends infer R ? (R extends { id: unknown } ? Omit<R, "id"> : never) : never;
 
 /** What Codex expects back for each server->client request. */
 export type CodexServerAnswers = {

@@ -1,11 +1,11 @@
 // Codex messages for unit tests, written as partial objects (only the fields a test is about)
 // and typed as Codex's generated schema says the real ones are.
 import type { Item, ItemOf, ToolItem } from "../../src/bridge/index.js";
-import type { ServerNotification } from "../../src/codex/index.js";
+import type { CodexNotification } from "../../src/codex/index.js";
 
 /** A notification as the codex client hands it to a thread's listeners. */
-export function note(method: string, params: Record<string, unknown>): ServerNotification {
-  return { method, params } as unknown as ServerNotification;
+export function note(method: string, params: Record<string, unknown>): CodexNotification {
+  return { method, params } as unknown as CodexNotification;
 }
 
 export function codexItem(fields: { type: string; id: string } & Record<string, unknown>): Item {

@@ -33,12 +33,14 @@ afterEach(async () => {
 });
 
 describe("AppServerClient", () => {
-  it("keeps routing after a listener throws on a malformed notification", async () => {
+  it("keeps routing after a listener throws", async () => {
     const client = new AppServerClient(
       fakeChild([
-        JSON.stringify({ method: "turn/plan/updated", params: { threadId: "t1", plan: [null] } }),
+        // Malformed (the plan holds a null): Codex's schema rejects it, no listener sees it.
+        JSON.stringify({ method: "turn/plan/updated", params: { threadId: "t1", turnId: "u1", plan: [null] } }),
         "this line is not json",
-        JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: "t1", delta: "still alive" } }),
+        JSON.stringify({ method: "turn/plan/updated", params: { threadId: "t1", turnId: "u1", plan: [{ step: "one", status: "pending" }] } }),
+        JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: "t1", turnId: "u1", itemId: "m1", delta: "still alive" } }),
       ]),
       log,
     );
@@ -47,18 +49,16 @@ describe("AppServerClient", () => {
     const done = new Promise<void>((resolve) => {
       client.attachThread("t1", {
         notification: (n) => {
-          if (n.method === "turn/plan/updated") {
-            // What a bridge bug on a malformed item looks like (the plan holds a null).
-            n.params.plan.map((s) => s.step);
-          }
           seen.push(n.method);
+          // What a bridge bug looks like.
+          if (n.method === "turn/plan/updated") throw new Error(`cannot show ${n.params.plan.length} steps`);
           if (n.method === "item/agentMessage/delta") resolve();
         },
         request: async () => ({}),
       });
     });
     await done;
-    expect(seen).toEqual(["item/agentMessage/delta"]);
+    expect(seen).toEqual(["turn/plan/updated", "item/agentMessage/delta"]);
     expect(client.alive).toBe(true);
     await expect(client.request("ping", {})).resolves.toEqual({ ok: true });
   });

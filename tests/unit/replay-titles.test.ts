@@ -1,6 +1,6 @@
 // Titles: derived from the first user message (codex 0.169 never names threads itself),
 // replaced by a real name when Codex announces one.
-import type { ServerNotification } from "../../src/codex/index.js";
+import type { CodexNotification } from "../../src/codex/index.js";
 import { note } from "../support/codex-messages.js";
 import { describe, expect, it } from "vitest";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
@@ -39,7 +39,7 @@ describe("titlesFeature", () => {
     const sent: SessionUpdate[] = [];
     const session = {
       id: "thread-1",
-      threadListeners: new Set<(n: ServerNotification) => void>(),
+      threadListeners: new Set<(n: CodexNotification) => void>(),
       send: async (u: SessionUpdate) => {
         sent.push(u);
       },
