@@ -78,7 +78,10 @@ export function registerAuthRequests(agent: Agent): void {
     });
 
   async function signIn(c: AppServerClient, methodId: string, requestId: acp.RequestId | undefined, signal: AbortSignal): Promise<void> {
-    const started = await c.call("account/login/start", { type: methodId === AUTH.browser ? "chatgpt" : "chatgptDeviceCode" });
+    // Codex's answer is checked by the client (its generated LoginAccountResponse): a "chatgpt" one
+    // has its authUrl and loginId, a device-code one its verificationUrl, userCode and loginId.
+    const asked = methodId === AUTH.browser ? "chatgpt" : "chatgptDeviceCode";
+    const started = await c.call("account/login/start", { type: asked });
     if (started.type === "chatgpt") {
       if (!openInBrowser(started.authUrl)) {
         void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
@@ -109,7 +112,11 @@ export function registerAuthRequests(agent: Agent): void {
         .then((shown) => {
           if (!shown) void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
         });
-    } else return;
+    } else {
+      // Another kind of sign-in (a newer Codex's, or none started): nothing to wait for; saying
+      // "signed in" would be a lie.
+      throw authRequired(`Codex answered the ${asked} sign-in with a ${started.type} one; try again, or sign in with \`codex login\``);
+    }
     try {
       const done = await loginCompleted(c, started.loginId, signal);
       if (!done.success) throw authRequired(`Sign-in failed${done.error ? `: ${done.error}` : ""}`);
