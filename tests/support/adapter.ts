@@ -165,6 +165,9 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
       if (!opts.fake) await fake.close();
       if (!opts.home) await home.cleanup();
       if (!opts.workspace) await rm(workspace, { recursive: true, force: true });
+      // The real codex's messages must pass the validators generated from its own schema.
+      const unreadable = stderr.split("\n").filter((l) => l.includes("Codex's schema does not describe"));
+      if (unreadable.length > 0) throw new Error(`the adapter could not read what codex sent:\n${unreadable.join("\n")}`);
     },
   };
   return adapter;
