@@ -4,10 +4,11 @@
 // Why not ajv's standalone code: for these definitions it is 880 KB of JS (550 KB minified; every
 // keyword carries its own error object, schema path and message), and straight-line code of our
 // own was still 200 KB, 4-12 ms to load at every start of the adapter. Here each schema becomes a
-// small table (an object's properties: name, check, required or how an absent one reads) read by a
-// few shared checkers, built on first use: 60 KB, ~1.4 ms to load; a delta is checked in ~40 ns.
-// A failure builds one issue ({ path, message }) on the way out. Only the keywords this schema uses are understood; any other stops the generation (a
-// newer Codex's schema is then looked at, not silently half-checked).
+// small table (an object's properties: name, check, whether required) read by a few shared
+// checkers, built on first use: 60 KB, ~1.5 ms to load; a delta is checked in well under 0.1 µs.
+// A failure builds one issue ({ path, message }) on the way out. Only the keywords this schema
+// uses are understood; any other stops the generation (a newer Codex's schema is then looked at,
+// not silently half-checked).
 //
 // What is checked, and how strictly (the schema is exact for the pinned binary; a user may run a
 // newer codex through CODEX_PATH):
@@ -26,10 +27,11 @@
 //    variants apart by their tags anyway.
 //  - additionalProperties: false is not enforced (a newer Codex adds fields; nobody reads them).
 //  - formats (int64, uint16...) are not checked beyond the JSON type.
-// A property the schema does not require is filled in when absent, as Codex's own (serde)
-// deserializer reads it: its `default` when the schema has one, else null when it may be null
-// (an absent Option is None). A value that passed then has the shape of the generated TS type,
-// where such a field is `T | null`, never undefined.
+// A value that passed is left as it came: the validators check, they never fill in (what passed
+// may be handed on to the client, an MCP form's schema for one, where an added null is an error).
+// So a property the schema does not require may be absent where the generated TS type says
+// `T | null` (ts-rs writes an Option so; Codex's schema, like its deserializer, lets it be left
+// out): readers test such fields with `== null` or `??`, not `=== null`.
 
 const IGNORED = new Set(["$schema", "title", "description", "default", "format", "examples", "deprecated", "readOnly", "writeOnly"]);
 const UNDERSTOOD = new Set([...IGNORED, "$ref", "type", "enum", "const", "properties", "required", "additionalProperties", "items", "allOf", "anyOf", "oneOf", "minimum", "minLength"]);
@@ -39,16 +41,14 @@ const RUNTIME = String.raw`
 const isObject = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
 const issue = (path, message) => ({ path, message });
 const at = (path, e) => ((e.path = path + e.path), e);
-/** An object: props is flat [name, check (0: any), how (1: required, 0: may be absent, else what an absent one reads as)]. */
+/** An object: props is flat [name, check (0: any value), required (1) or not (0)]. */
 const object = (props, more) => (x) => {
   if (!isObject(x)) return issue("", "must be object");
   for (let i = 0; i < props.length; i += 3) {
     const name = props[i];
     const y = x[name];
     if (y === undefined) {
-      const how = props[i + 2];
-      if (how === 1) return issue("/" + name, "is missing");
-      if (how !== 0) x[name] = how();
+      if (props[i + 2] === 1) return issue("/" + name, "is missing");
       continue;
     }
     const check = props[i + 1];
@@ -101,7 +101,6 @@ const keyed = (strings, variants) => {
     for (const [key, check] of entries) if (x[key] !== undefined) return check(x);
   };
 };
-/** The first variant that passes wins (one that failed may have filled in absent fields: nulls, defaults). */
 const anyOf = (checks) => (x) => {
   for (const check of checks) if (check(x) === undefined) return;
   return issue("", "matches none of its " + checks.length + " variants");
@@ -165,7 +164,7 @@ export function generateValidators({ definitions, tables, methodSets, typeImport
     "",
     "/** Where a value first broke the schema (a JSON pointer into it) and how; never the value itself. */",
     "export type ValidationIssue = { path: string; message: string };",
-    "/** True when `value` has the shape of T (absent optional fields filled in); otherwise its first issue goes to `issues`. */",
+    "/** True when `value` has the shape of T (a field T types `X | null` may be absent: test it with `== null`); otherwise its first issue goes to `issues`. */",
     "export type Validator<T> = (value: unknown, issues?: ValidationIssue[]) => value is T;",
     ...Object.entries(tables).map(
       ([table, { entries, envelope }]) =>
@@ -296,10 +295,8 @@ class Compiler {
     const props = [];
     for (const [name, sub] of Object.entries(properties)) {
       const check = this.compile(sub, where) ?? 0;
-      const absent = required.has(name) ? undefined : absentValue(sub, (s) => this.resolve(s));
-      const how = required.has(name) ? 1 : absent === undefined ? 0 : this.constant(`absent:${absent}`, `() => (${absent})`);
-      if (check === 0 && how === 0) continue;
-      props.push(JSON.stringify(name), check, how);
+      if (check === 0 && !required.has(name)) continue;
+      props.push(JSON.stringify(name), check, required.has(name) ? 1 : 0);
     }
     const extra = schema.additionalProperties;
     const extraCheck = typeof extra === "object" && extra !== null ? this.compile(extra, where) : undefined;
@@ -398,23 +395,5 @@ function sharedFields(variants, tag) {
 function meaningful(schema) {
   if (Array.isArray(schema)) return schema.map(meaningful);
   if (schema === null || typeof schema !== "object") return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => !IGNORED.has(k) || k === "default").map(([k, v]) => [k, k === "enum" || k === "required" ? v : meaningful(v)]));
-}
-
-/** How an absent, not required property reads (JSON): its default, or null when it may be null; undefined when it stays absent. */
-function absentValue(schema, resolve) {
-  if (schema === true || schema === false) return undefined;
-  if (schema.default !== undefined) return JSON.stringify(schema.default);
-  return mayBeNull(schema, resolve, 0) ? "null" : undefined;
-}
-
-function mayBeNull(schema, resolve, depth) {
-  if (schema === true) return false;
-  if (schema === false || depth > 8) return false;
-  const types = typesOf(schema);
-  if (types) return types.includes("null");
-  if (schema.$ref !== undefined) return mayBeNull(resolve(schema), resolve, depth + 1);
-  if (schema.allOf) return schema.allOf.every((s) => mayBeNull(s, resolve, depth + 1));
-  const union = schema.anyOf ?? schema.oneOf;
-  return union ? union.some((s) => mayBeNull(s, resolve, depth + 1)) : false;
+  return Object.fromEntries(Object.entries(schema).filter(([k]) => !IGNORED.has(k)).map(([k, v]) => [k, k === "enum" || k === "required" ? v : meaningful(v)]));
 }

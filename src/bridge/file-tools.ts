@@ -78,7 +78,7 @@ export function completeFileToolItem(item: McpItem): ToolUpdate | undefined {
   const result = item.result;
   const error = item.error;
   const structured = result?.structuredContent && typeof result.structuredContent === "object" && !Array.isArray(result.structuredContent) ? jsonFields(result.structuredContent) : undefined;
-  const flaggedError = result !== null && "isError" in result && result.isError === true;
+  const flaggedError = result != null && "isError" in result && result.isError === true;
   const isError = item.status === "failed" || !!error || flaggedError || (structured !== undefined && "code" in structured && !("success" in structured) && !("total_lines" in structured));
   if (isError || !structured) {
     const message = (typeof structured?.message === "string" ? structured.message : undefined) ?? firstText(result?.content) ?? error?.message ?? `${tool} failed`;

@@ -176,7 +176,7 @@ export function completedItemUpdate(
       const output = item.aggregatedOutput ?? "";
       if (output) content.push(text(outputTail(output)));
       if (item.status === "declined") content.push(text("Not run: the command was rejected."));
-      else if (item.exitCode !== null) content.push(text(`Exit code: ${item.exitCode}`));
+      else if (item.exitCode != null) content.push(text(`Exit code: ${item.exitCode}`));
       // The output is sent once (in content, or a terminal's output); rawOutput says how it ended.
       rawOutput = { exitCode: item.exitCode, ...(typeof item.durationMs === "number" ? { durationMs: item.durationMs } : {}) };
       break;

@@ -49,7 +49,7 @@ import type { TurnSteerResponse } from "./v2/TurnSteerResponse.js";
 
 /** Where a value first broke the schema (a JSON pointer into it) and how; never the value itself. */
 export type ValidationIssue = { path: string; message: string };
-/** True when `value` has the shape of T (absent optional fields filled in); otherwise its first issue goes to `issues`. */
+/** True when `value` has the shape of T (a field T types `X | null` may be absent: test it with `== null`); otherwise its first issue goes to `issues`. */
 export type Validator<T> = (value: unknown, issues?: ValidationIssue[]) => value is T;
 export declare const notificationValidators: {
   readonly "error": Validator<{ method: "error"; params: ErrorNotification }>;

@@ -2,16 +2,14 @@
 const isObject = (x) => typeof x === "object" && x !== null && !Array.isArray(x);
 const issue = (path, message) => ({ path, message });
 const at = (path, e) => ((e.path = path + e.path), e);
-/** An object: props is flat [name, check (0: any), how (1: required, 0: may be absent, else what an absent one reads as)]. */
+/** An object: props is flat [name, check (0: any value), required (1) or not (0)]. */
 const object = (props, more) => (x) => {
   if (!isObject(x)) return issue("", "must be object");
   for (let i = 0; i < props.length; i += 3) {
     const name = props[i];
     const y = x[name];
     if (y === undefined) {
-      const how = props[i + 2];
-      if (how === 1) return issue("/" + name, "is missing");
-      if (how !== 0) x[name] = how();
+      if (props[i + 2] === 1) return issue("/" + name, "is missing");
       continue;
     }
     const check = props[i + 1];
@@ -64,7 +62,6 @@ const keyed = (strings, variants) => {
     for (const [key, check] of entries) if (x[key] !== undefined) return check(x);
   };
 };
-/** The first variant that passes wins (one that failed may have filled in absent fields: nulls, defaults). */
 const anyOf = (checks) => (x) => {
   for (const check of checks) if (check(x) === undefined) return;
   return issue("", "matches none of its " + checks.length + " variants");
@@ -82,29 +79,17 @@ const checker = (check) => (value, issues) => {
   return false;
 };
 const K0 = type((x) => typeof x === "string", "must be string");
-const K1 = () => (null);
-const K2 = type((x) => typeof x === "string" || x === null, "must be string or null");
-const K3 = () => ("command");
-const K4 = type((x) => Number.isInteger(x), "must be integer");
-const K5 = type((x) => typeof x === "boolean", "must be boolean");
-const K6 = type((x) => Number.isInteger(x) || x === null, "must be integer or null");
-const K7 = minimum(0);
-const K8 = type((x) => isObject(x), "must be object");
-const K9 = () => ([]);
-const K10 = () => ("explicitRequestOnly");
-const K11 = () => (false);
-const K12 = () => ("unknown");
-const K13 = () => ("agent");
-const K14 = type((x) => typeof x === "boolean" || x === null, "must be boolean or null");
-const K15 = () => (["text","image"]);
-const K16 = () => ("full");
-const K17 = minLength(1);
-const K18 = () => ("restricted");
-const K19 = () => ("legacy");
-const K20 = minimum(1);
-const K21 = type((x) => typeof x === "string" || isObject(x), "must be string or object");
-const K22 = () => (0);
-const K23 = type((x) => typeof x === "number" || x === null, "must be number or null");
+const K1 = type((x) => typeof x === "string" || x === null, "must be string or null");
+const K2 = type((x) => Number.isInteger(x), "must be integer");
+const K3 = type((x) => typeof x === "boolean", "must be boolean");
+const K4 = type((x) => Number.isInteger(x) || x === null, "must be integer or null");
+const K5 = minimum(0);
+const K6 = type((x) => isObject(x), "must be object");
+const K7 = type((x) => typeof x === "boolean" || x === null, "must be boolean or null");
+const K8 = minLength(1);
+const K9 = minimum(1);
+const K10 = type((x) => typeof x === "string" || isObject(x), "must be string or object");
+const K11 = type((x) => typeof x === "number" || x === null, "must be number or null");
 let c_v_AgentMessageDeltaNotification;
 function v_AgentMessageDeltaNotification(x) { return (c_v_AgentMessageDeltaNotification ??= object(["delta", K0, 1, "itemId", K0, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_CancelLoginAccountResponse;
@@ -114,85 +99,85 @@ function v_CollaborationModeListResponse(x) { return (c_v_CollaborationModeListR
 let c_v_CommandExecutionOutputDeltaNotification;
 function v_CommandExecutionOutputDeltaNotification(x) { return (c_v_CommandExecutionOutputDeltaNotification ??= object(["delta", K0, 1, "itemId", K0, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_CommandExecutionRequestApprovalParams;
-function v_CommandExecutionRequestApprovalParams(x) { return (c_v_CommandExecutionRequestApprovalParams ??= object(["additionalPermissions", nullable(v_AdditionalPermissionProfile), K1, "approvalId", K2, K1, "availableDecisions", nullable(array(v_CommandExecutionApprovalDecision)), K1, "command", K2, K1, "commandActions", nullable(array(v_CommandAction)), K1, "cwd", nullable(v_LegacyAppPathString), K1, "environmentId", K2, K1, "itemId", K0, 1, "kind", v_CommandExecutionApprovalKind, K3, "networkApprovalContext", nullable(v_NetworkApprovalContext), K1, "proposedExecpolicyAmendment", nullable(array(K0)), K1, "proposedNetworkPolicyAmendments", nullable(array(v_NetworkPolicyAmendment)), K1, "reason", K2, K1, "startedAtMs", K4, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_CommandExecutionRequestApprovalParams(x) { return (c_v_CommandExecutionRequestApprovalParams ??= object(["additionalPermissions", nullable(v_AdditionalPermissionProfile), 0, "approvalId", K1, 0, "availableDecisions", nullable(array(v_CommandExecutionApprovalDecision)), 0, "command", K1, 0, "commandActions", nullable(array(v_CommandAction)), 0, "cwd", nullable(v_LegacyAppPathString), 0, "environmentId", K1, 0, "itemId", K0, 1, "kind", v_CommandExecutionApprovalKind, 0, "networkApprovalContext", nullable(v_NetworkApprovalContext), 0, "proposedExecpolicyAmendment", nullable(array(K0)), 0, "proposedNetworkPolicyAmendments", nullable(array(v_NetworkPolicyAmendment)), 0, "reason", K1, 0, "startedAtMs", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ErrorNotification;
-function v_ErrorNotification(x) { return (c_v_ErrorNotification ??= object(["error", v_TurnError, 1, "threadId", K0, 1, "turnId", K0, 1, "willRetry", K5, 1]))(x); }
+function v_ErrorNotification(x) { return (c_v_ErrorNotification ??= object(["error", v_TurnError, 1, "threadId", K0, 1, "turnId", K0, 1, "willRetry", K3, 1]))(x); }
 let c_v_FileChangeRequestApprovalParams;
-function v_FileChangeRequestApprovalParams(x) { return (c_v_FileChangeRequestApprovalParams ??= object(["grantRoot", K2, K1, "itemId", K0, 1, "reason", K2, K1, "startedAtMs", K4, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_FileChangeRequestApprovalParams(x) { return (c_v_FileChangeRequestApprovalParams ??= object(["grantRoot", K1, 0, "itemId", K0, 1, "reason", K1, 0, "startedAtMs", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_GetAccountResponse;
-function v_GetAccountResponse(x) { return (c_v_GetAccountResponse ??= object(["account", nullable(v_Account), K1, "requiresOpenaiAuth", K5, 1, "userId", K2, K1, "workspaceRouting", nullable(v_WorkspaceRouting), K1]))(x); }
+function v_GetAccountResponse(x) { return (c_v_GetAccountResponse ??= object(["account", nullable(v_Account), 0, "requiresOpenaiAuth", K3, 1, "userId", K1, 0, "workspaceRouting", nullable(v_WorkspaceRouting), 0]))(x); }
 let c_v_GuardianWarningNotification;
 function v_GuardianWarningNotification(x) { return (c_v_GuardianWarningNotification ??= object(["message", K0, 1, "threadId", K0, 1]))(x); }
 let c_v_HookCompletedNotification;
-function v_HookCompletedNotification(x) { return (c_v_HookCompletedNotification ??= object(["run", v_HookRunSummary, 1, "threadId", K0, 1, "turnId", K2, K1]))(x); }
+function v_HookCompletedNotification(x) { return (c_v_HookCompletedNotification ??= object(["run", v_HookRunSummary, 1, "threadId", K0, 1, "turnId", K1, 0]))(x); }
 let c_v_ItemCompletedNotification;
-function v_ItemCompletedNotification(x) { return (c_v_ItemCompletedNotification ??= object(["completedAtMs", K4, 1, "contentTokenCount", all([K6, K7]), K1, "item", v_ThreadItem, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_ItemCompletedNotification(x) { return (c_v_ItemCompletedNotification ??= object(["completedAtMs", K2, 1, "contentTokenCount", all([K4, K5]), 0, "item", v_ThreadItem, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ItemStartedNotification;
-function v_ItemStartedNotification(x) { return (c_v_ItemStartedNotification ??= object(["item", v_ThreadItem, 1, "startedAtMs", K4, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_ItemStartedNotification(x) { return (c_v_ItemStartedNotification ??= object(["item", v_ThreadItem, 1, "startedAtMs", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ListMcpServerStatusResponse;
-function v_ListMcpServerStatusResponse(x) { return (c_v_ListMcpServerStatusResponse ??= object(["data", array(v_McpServerStatus), 1, "nextCursor", K2, K1]))(x); }
+function v_ListMcpServerStatusResponse(x) { return (c_v_ListMcpServerStatusResponse ??= object(["data", array(v_McpServerStatus), 1, "nextCursor", K1, 0]))(x); }
 let c_v_LoginAccountResponse;
 function v_LoginAccountResponse(x) { return (c_v_LoginAccountResponse ??= tagged("type", { "apiKey": object(["type", K0, 1]), "chatgpt": object(["authUrl", K0, 1, "loginId", K0, 1, "type", K0, 1]), "chatgptDeviceCode": object(["loginId", K0, 1, "type", K0, 1, "userCode", K0, 1, "verificationUrl", K0, 1]), "chatgptAuthTokens": object(["type", K0, 1]), "amazonBedrock": object(["type", K0, 1]) }, 0))(x); }
 let c_v_LogoutAccountResponse;
-function v_LogoutAccountResponse(x) { return (c_v_LogoutAccountResponse ??= K8)(x); }
+function v_LogoutAccountResponse(x) { return (c_v_LogoutAccountResponse ??= K6)(x); }
 let c_v_McpServerElicitationRequestParams;
-function v_McpServerElicitationRequestParams(x) { return (c_v_McpServerElicitationRequestParams ??= all([object(["serverName", K0, 1, "threadId", K0, 1, "turnId", K2, K1]), tagged("mode", { "openai/userVerification": object(["challenge", K0, 1, "description", K0, 1, "mode", K0, 1, "title", K0, 1]), "form": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", v_McpElicitationSchema, 1]), "openai/form": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", 0, 1]), "openaiForm": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", 0, 1]), "url": object(["elicitationId", K0, 1, "message", K0, 1, "mode", K0, 1, "url", K0, 1]) }, 0)]))(x); }
+function v_McpServerElicitationRequestParams(x) { return (c_v_McpServerElicitationRequestParams ??= all([object(["serverName", K0, 1, "threadId", K0, 1, "turnId", K1, 0]), tagged("mode", { "openai/userVerification": object(["challenge", K0, 1, "description", K0, 1, "mode", K0, 1, "title", K0, 1]), "form": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", v_McpElicitationSchema, 1]), "openai/form": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", 0, 1]), "openaiForm": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", 0, 1]), "url": object(["elicitationId", K0, 1, "message", K0, 1, "mode", K0, 1, "url", K0, 1]) }, 0)]))(x); }
 let c_v_McpServerStatusUpdatedNotification;
-function v_McpServerStatusUpdatedNotification(x) { return (c_v_McpServerStatusUpdatedNotification ??= object(["error", K2, K1, "failureReason", nullable(v_McpServerStartupFailureReason), K1, "name", K0, 1, "status", v_McpServerStartupState, 1, "threadId", K2, K1]))(x); }
+function v_McpServerStatusUpdatedNotification(x) { return (c_v_McpServerStatusUpdatedNotification ??= object(["error", K1, 0, "failureReason", nullable(v_McpServerStartupFailureReason), 0, "name", K0, 1, "status", v_McpServerStartupState, 1, "threadId", K1, 0]))(x); }
 let c_v_ModelListResponse;
-function v_ModelListResponse(x) { return (c_v_ModelListResponse ??= object(["data", array(v_Model), 1, "nextCursor", K2, K1]))(x); }
+function v_ModelListResponse(x) { return (c_v_ModelListResponse ??= object(["data", array(v_Model), 1, "nextCursor", K1, 0]))(x); }
 let c_v_ModelReroutedNotification;
 function v_ModelReroutedNotification(x) { return (c_v_ModelReroutedNotification ??= object(["fromModel", K0, 1, "reason", v_ModelRerouteReason, 1, "threadId", K0, 1, "toModel", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_PermissionsRequestApprovalParams;
-function v_PermissionsRequestApprovalParams(x) { return (c_v_PermissionsRequestApprovalParams ??= object(["cwd", v_LegacyAppPathString, 1, "environmentId", K2, K1, "itemId", K0, 1, "permissions", v_RequestPermissionProfile, 1, "reason", K2, K1, "startedAtMs", K4, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_PermissionsRequestApprovalParams(x) { return (c_v_PermissionsRequestApprovalParams ??= object(["cwd", v_LegacyAppPathString, 1, "environmentId", K1, 0, "itemId", K0, 1, "permissions", v_RequestPermissionProfile, 1, "reason", K1, 0, "startedAtMs", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_PlanDeltaNotification;
 function v_PlanDeltaNotification(x) { return (c_v_PlanDeltaNotification ??= object(["delta", K0, 1, "itemId", K0, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_RawResponseItemCompletedNotification;
 function v_RawResponseItemCompletedNotification(x) { return (c_v_RawResponseItemCompletedNotification ??= object(["item", v_ResponseItem, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ReasoningSummaryPartAddedNotification;
-function v_ReasoningSummaryPartAddedNotification(x) { return (c_v_ReasoningSummaryPartAddedNotification ??= object(["itemId", K0, 1, "summaryIndex", K4, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_ReasoningSummaryPartAddedNotification(x) { return (c_v_ReasoningSummaryPartAddedNotification ??= object(["itemId", K0, 1, "summaryIndex", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ReasoningSummaryTextDeltaNotification;
-function v_ReasoningSummaryTextDeltaNotification(x) { return (c_v_ReasoningSummaryTextDeltaNotification ??= object(["delta", K0, 1, "itemId", K0, 1, "summaryIndex", K4, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_ReasoningSummaryTextDeltaNotification(x) { return (c_v_ReasoningSummaryTextDeltaNotification ??= object(["delta", K0, 1, "itemId", K0, 1, "summaryIndex", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ReasoningTextDeltaNotification;
-function v_ReasoningTextDeltaNotification(x) { return (c_v_ReasoningTextDeltaNotification ??= object(["contentIndex", K4, 1, "delta", K0, 1, "itemId", K0, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_ReasoningTextDeltaNotification(x) { return (c_v_ReasoningTextDeltaNotification ??= object(["contentIndex", K2, 1, "delta", K0, 1, "itemId", K0, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ReviewStartResponse;
 function v_ReviewStartResponse(x) { return (c_v_ReviewStartResponse ??= object(["reviewThreadId", K0, 1, "turn", v_Turn, 1]))(x); }
 let c_v_SkillsListResponse;
 function v_SkillsListResponse(x) { return (c_v_SkillsListResponse ??= object(["data", array(v_SkillsListEntry), 1]))(x); }
 let c_v_ThreadArchiveResponse;
-function v_ThreadArchiveResponse(x) { return (c_v_ThreadArchiveResponse ??= K8)(x); }
+function v_ThreadArchiveResponse(x) { return (c_v_ThreadArchiveResponse ??= K6)(x); }
 let c_v_ThreadCompactStartResponse;
-function v_ThreadCompactStartResponse(x) { return (c_v_ThreadCompactStartResponse ??= K8)(x); }
+function v_ThreadCompactStartResponse(x) { return (c_v_ThreadCompactStartResponse ??= K6)(x); }
 let c_v_ThreadForkResponse;
-function v_ThreadForkResponse(x) { return (c_v_ThreadForkResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), K1, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), K9, "instructionSources", array(v_LegacyAppPathString), K9, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, K10, "reasoningEffort", nullable(v_ReasoningEffort), K1, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), K9, "sandbox", v_SandboxPolicy, 1, "serviceTier", K2, K1, "thread", v_Thread, 1]))(x); }
+function v_ThreadForkResponse(x) { return (c_v_ThreadForkResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "instructionSources", array(v_LegacyAppPathString), 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1]))(x); }
 let c_v_ThreadItemsListResponse;
-function v_ThreadItemsListResponse(x) { return (c_v_ThreadItemsListResponse ??= object(["backwardsCursor", K2, K1, "data", array(v_ThreadItemEntry), 1, "nextCursor", K2, K1]))(x); }
+function v_ThreadItemsListResponse(x) { return (c_v_ThreadItemsListResponse ??= object(["backwardsCursor", K1, 0, "data", array(v_ThreadItemEntry), 1, "nextCursor", K1, 0]))(x); }
 let c_v_ThreadListResponse;
-function v_ThreadListResponse(x) { return (c_v_ThreadListResponse ??= object(["backwardsCursor", K2, K1, "data", array(v_Thread), 1, "nextCursor", K2, K1, "readStates", nullable(object([], map(v_ThreadReadState, []))), K1]))(x); }
+function v_ThreadListResponse(x) { return (c_v_ThreadListResponse ??= object(["backwardsCursor", K1, 0, "data", array(v_Thread), 1, "nextCursor", K1, 0, "readStates", nullable(object([], map(v_ThreadReadState, []))), 0]))(x); }
 let c_v_ThreadNameUpdatedNotification;
-function v_ThreadNameUpdatedNotification(x) { return (c_v_ThreadNameUpdatedNotification ??= object(["threadId", K0, 1, "threadName", K2, K1]))(x); }
+function v_ThreadNameUpdatedNotification(x) { return (c_v_ThreadNameUpdatedNotification ??= object(["threadId", K0, 1, "threadName", K1, 0]))(x); }
 let c_v_ThreadReadResponse;
-function v_ThreadReadResponse(x) { return (c_v_ThreadReadResponse ??= object(["readState", nullable(v_ThreadReadState), K1, "thread", v_Thread, 1]))(x); }
+function v_ThreadReadResponse(x) { return (c_v_ThreadReadResponse ??= object(["readState", nullable(v_ThreadReadState), 0, "thread", v_Thread, 1]))(x); }
 let c_v_ThreadResumeResponse;
-function v_ThreadResumeResponse(x) { return (c_v_ThreadResumeResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), K1, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "collaborationMode", nullable(v_CollaborationMode), K1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), K9, "initialTurnsPage", nullable(v_TurnsPage), K1, "instructionSources", array(v_LegacyAppPathString), K9, "itemsBackwardsCursor", K2, K1, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, K10, "reasoningEffort", nullable(v_ReasoningEffort), K1, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), K9, "sandbox", v_SandboxPolicy, 1, "serviceTier", K2, K1, "thread", v_Thread, 1, "turnsBackwardsCursor", K2, K1]))(x); }
+function v_ThreadResumeResponse(x) { return (c_v_ThreadResumeResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "collaborationMode", nullable(v_CollaborationMode), 0, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "initialTurnsPage", nullable(v_TurnsPage), 0, "instructionSources", array(v_LegacyAppPathString), 0, "itemsBackwardsCursor", K1, 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1, "turnsBackwardsCursor", K1, 0]))(x); }
 let c_v_ThreadSetNameResponse;
-function v_ThreadSetNameResponse(x) { return (c_v_ThreadSetNameResponse ??= K8)(x); }
+function v_ThreadSetNameResponse(x) { return (c_v_ThreadSetNameResponse ??= K6)(x); }
 let c_v_ThreadStartResponse;
-function v_ThreadStartResponse(x) { return (c_v_ThreadStartResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), K1, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), K9, "instructionSources", array(v_LegacyAppPathString), K9, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, K10, "reasoningEffort", nullable(v_ReasoningEffort), K1, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), K9, "sandbox", v_SandboxPolicy, 1, "serviceTier", K2, K1, "thread", v_Thread, 1]))(x); }
+function v_ThreadStartResponse(x) { return (c_v_ThreadStartResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "instructionSources", array(v_LegacyAppPathString), 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1]))(x); }
 let c_v_ThreadTokenUsageUpdatedNotification;
 function v_ThreadTokenUsageUpdatedNotification(x) { return (c_v_ThreadTokenUsageUpdatedNotification ??= object(["threadId", K0, 1, "tokenUsage", v_ThreadTokenUsage, 1, "turnId", K0, 1]))(x); }
 let c_v_ThreadTurnsListResponse;
-function v_ThreadTurnsListResponse(x) { return (c_v_ThreadTurnsListResponse ??= object(["backwardsCursor", K2, K1, "data", array(v_Turn), 1, "nextCursor", K2, K1]))(x); }
+function v_ThreadTurnsListResponse(x) { return (c_v_ThreadTurnsListResponse ??= object(["backwardsCursor", K1, 0, "data", array(v_Turn), 1, "nextCursor", K1, 0]))(x); }
 let c_v_ThreadUnsubscribeResponse;
 function v_ThreadUnsubscribeResponse(x) { return (c_v_ThreadUnsubscribeResponse ??= object(["status", v_ThreadUnsubscribeStatus, 1]))(x); }
 let c_v_ToolRequestUserInputParams;
-function v_ToolRequestUserInputParams(x) { return (c_v_ToolRequestUserInputParams ??= object(["autoResolutionMs", all([K6, K7]), K1, "isBlocking", K5, 1, "itemId", K0, 1, "questions", array(v_ToolRequestUserInputQuestion), 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_ToolRequestUserInputParams(x) { return (c_v_ToolRequestUserInputParams ??= object(["autoResolutionMs", all([K4, K5]), 0, "isBlocking", K3, 1, "itemId", K0, 1, "questions", array(v_ToolRequestUserInputQuestion), 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_TurnCompletedNotification;
 function v_TurnCompletedNotification(x) { return (c_v_TurnCompletedNotification ??= object(["threadId", K0, 1, "turn", v_Turn, 1]))(x); }
 let c_v_TurnInterruptResponse;
-function v_TurnInterruptResponse(x) { return (c_v_TurnInterruptResponse ??= K8)(x); }
+function v_TurnInterruptResponse(x) { return (c_v_TurnInterruptResponse ??= K6)(x); }
 let c_v_TurnPlanUpdatedNotification;
-function v_TurnPlanUpdatedNotification(x) { return (c_v_TurnPlanUpdatedNotification ??= object(["explanation", K2, K1, "plan", array(v_TurnPlanStep), 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_TurnPlanUpdatedNotification(x) { return (c_v_TurnPlanUpdatedNotification ??= object(["explanation", K1, 0, "plan", array(v_TurnPlanStep), 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_TurnStartResponse;
 function v_TurnStartResponse(x) { return (c_v_TurnStartResponse ??= object(["turn", v_Turn, 1]))(x); }
 let c_v_TurnStartedNotification;
@@ -202,13 +187,13 @@ function v_TurnSteerResponse(x) { return (c_v_TurnSteerResponse ??= object(["tur
 let c_v_CancelLoginAccountStatus;
 function v_CancelLoginAccountStatus(x) { return (c_v_CancelLoginAccountStatus ??= K0)(x); }
 let c_v_CollaborationModeMask;
-function v_CollaborationModeMask(x) { return (c_v_CollaborationModeMask ??= object(["mode", nullable(v_ModeKind), K1, "model", K2, K1, "name", K0, 1, "reasoning_effort", nullable(nullable(v_ReasoningEffort)), K1]))(x); }
+function v_CollaborationModeMask(x) { return (c_v_CollaborationModeMask ??= object(["mode", nullable(v_ModeKind), 0, "model", K1, 0, "name", K0, 1, "reasoning_effort", nullable(nullable(v_ReasoningEffort)), 0]))(x); }
 let c_v_AdditionalPermissionProfile;
-function v_AdditionalPermissionProfile(x) { return (c_v_AdditionalPermissionProfile ??= object(["fileSystem", nullable(v_AdditionalFileSystemPermissions), K1, "network", nullable(v_AdditionalNetworkPermissions), K1]))(x); }
+function v_AdditionalPermissionProfile(x) { return (c_v_AdditionalPermissionProfile ??= object(["fileSystem", nullable(v_AdditionalFileSystemPermissions), 0, "network", nullable(v_AdditionalNetworkPermissions), 0]))(x); }
 let c_v_CommandExecutionApprovalDecision;
 function v_CommandExecutionApprovalDecision(x) { return (c_v_CommandExecutionApprovalDecision ??= keyed(true, { "acceptWithExecpolicyAmendment": object(["acceptWithExecpolicyAmendment", object(["execpolicy_amendment", array(K0), 1]), 1]), "applyNetworkPolicyAmendment": object(["applyNetworkPolicyAmendment", object(["network_policy_amendment", v_NetworkPolicyAmendment, 1]), 1]) }))(x); }
 let c_v_CommandAction;
-function v_CommandAction(x) { return (c_v_CommandAction ??= tagged("type", { "read": object(["command", K0, 1, "name", K0, 1, "path", v_LegacyAppPathString, 1, "type", K0, 1]), "listFiles": object(["command", K0, 1, "path", K2, K1, "type", K0, 1]), "search": object(["command", K0, 1, "path", K2, K1, "query", K2, K1, "type", K0, 1]), "unknown": object(["command", K0, 1, "type", K0, 1]) }, object(["command", K0, 1])))(x); }
+function v_CommandAction(x) { return (c_v_CommandAction ??= tagged("type", { "read": object(["command", K0, 1, "name", K0, 1, "path", v_LegacyAppPathString, 1, "type", K0, 1]), "listFiles": object(["command", K0, 1, "path", K1, 0, "type", K0, 1]), "search": object(["command", K0, 1, "path", K1, 0, "query", K1, 0, "type", K0, 1]), "unknown": object(["command", K0, 1, "type", K0, 1]) }, object(["command", K0, 1])))(x); }
 let c_v_LegacyAppPathString;
 function v_LegacyAppPathString(x) { return (c_v_LegacyAppPathString ??= K0)(x); }
 let c_v_CommandExecutionApprovalKind;
@@ -218,39 +203,39 @@ function v_NetworkApprovalContext(x) { return (c_v_NetworkApprovalContext ??= ob
 let c_v_NetworkPolicyAmendment;
 function v_NetworkPolicyAmendment(x) { return (c_v_NetworkPolicyAmendment ??= object(["action", v_NetworkPolicyRuleAction, 1, "host", K0, 1]))(x); }
 let c_v_TurnError;
-function v_TurnError(x) { return (c_v_TurnError ??= object(["additionalDetails", K2, K1, "codexErrorInfo", nullable(v_CodexErrorInfo), K1, "message", K0, 1, "misalignment", nullable(v_MisalignmentErrorDetails), K1]))(x); }
+function v_TurnError(x) { return (c_v_TurnError ??= object(["additionalDetails", K1, 0, "codexErrorInfo", nullable(v_CodexErrorInfo), 0, "message", K0, 1, "misalignment", nullable(v_MisalignmentErrorDetails), 0]))(x); }
 let c_v_Account;
-function v_Account(x) { return (c_v_Account ??= tagged("type", { "apiKey": object(["type", K0, 1]), "chatgpt": object(["email", K2, 1, "planType", v_PlanType, 1, "type", K0, 1, "workspaceName", K2, K1]), "amazonBedrock": object(["type", K0, 1, "usesCodexManagedCredentials", K5, K11]), "gcp": object(["type", K0, 1]) }, 0))(x); }
+function v_Account(x) { return (c_v_Account ??= tagged("type", { "apiKey": object(["type", K0, 1]), "chatgpt": object(["email", K1, 1, "planType", v_PlanType, 1, "type", K0, 1, "workspaceName", K1, 0]), "amazonBedrock": object(["type", K0, 1, "usesCodexManagedCredentials", K3, 0]), "gcp": object(["type", K0, 1]) }, 0))(x); }
 let c_v_WorkspaceRouting;
 function v_WorkspaceRouting(x) { return (c_v_WorkspaceRouting ??= object(["accountRoutingOverride", v_AccountRoutingOverride, 1, "backendOrigin", K0, 1, "chatgptAccountId", K0, 1]))(x); }
 let c_v_HookRunSummary;
-function v_HookRunSummary(x) { return (c_v_HookRunSummary ??= object(["completedAt", K6, K1, "displayOrder", K4, 1, "durationMs", K6, K1, "entries", array(v_HookOutputEntry), 1, "eventName", v_HookEventName, 1, "executionMode", v_HookExecutionMode, 1, "handlerType", v_HookHandlerType, 1, "id", K0, 1, "scope", v_HookScope, 1, "source", v_HookSource, K12, "sourcePath", v_LegacyAppPathString, 1, "startedAt", K4, 1, "status", v_HookRunStatus, 1, "statusMessage", K2, K1]))(x); }
+function v_HookRunSummary(x) { return (c_v_HookRunSummary ??= object(["completedAt", K4, 0, "displayOrder", K2, 1, "durationMs", K4, 0, "entries", array(v_HookOutputEntry), 1, "eventName", v_HookEventName, 1, "executionMode", v_HookExecutionMode, 1, "handlerType", v_HookHandlerType, 1, "id", K0, 1, "scope", v_HookScope, 1, "source", v_HookSource, 0, "sourcePath", v_LegacyAppPathString, 1, "startedAt", K2, 1, "status", v_HookRunStatus, 1, "statusMessage", K1, 0]))(x); }
 let c_v_ThreadItem;
-function v_ThreadItem(x) { return (c_v_ThreadItem ??= all([object(["completedAtMs", K6, K1, "startedAtMs", K6, K1]), tagged("type", { "userMessage": object(["clientId", K2, K1, "content", array(v_UserInput), 1, "id", K0, 1, "type", K0, 1]), "hookPrompt": object(["fragments", array(v_HookPromptFragment), 1, "id", K0, 1, "type", K0, 1]), "agentMessage": object(["delivery", nullable(v_AgentMessageDelivery), K1, "id", K0, 1, "memoryCitation", nullable(v_MemoryCitation), K1, "moderation", nullable(v_AgentMessageModeration), K1, "phase", nullable(v_MessagePhase), K1, "questions", nullable(array(v_AsyncUserInputQuestion)), K1, "text", K0, 1, "type", K0, 1]), "functionCallOutput": object(["id", K0, 1, "name", K0, 1, "namespace", K2, K1, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "plan": object(["id", K0, 1, "text", K0, 1, "type", K0, 1]), "reasoning": object(["content", array(K0), K9, "id", K0, 1, "summary", array(K0), K9, "type", K0, 1]), "commandExecution": object(["aggregatedOutput", K2, K1, "command", K0, 1, "commandActions", array(v_CommandAction), 1, "cwd", v_LegacyAppPathString, 1, "durationMs", K6, K1, "exitCode", K6, K1, "id", K0, 1, "pluginId", K2, K1, "processId", K2, K1, "scriptPath", K2, K1, "source", v_CommandExecutionSource, K13, "status", v_CommandExecutionStatus, 1, "type", K0, 1]), "fileChange": object(["changes", array(v_FileUpdateChange), 1, "id", K0, 1, "status", v_PatchApplyStatus, 1, "type", K0, 1]), "mcpToolCall": object(["appContext", nullable(v_McpToolCallAppContext), K1, "arguments", 0, 1, "durationMs", K6, K1, "error", nullable(v_McpToolCallError), K1, "id", K0, 1, "mcpAppResourceUri", K2, K1, "mcpAppUi", nullable(v_McpAppUi), K1, "pluginId", K2, K1, "readOnlyHint", K14, K1, "result", nullable(v_McpToolCallResult), K1, "server", K0, 1, "status", v_McpToolCallStatus, 1, "tool", K0, 1, "type", K0, 1]), "dynamicToolCall": object(["arguments", 0, 1, "contentItems", nullable(array(v_DynamicToolCallOutputContentItem)), K1, "durationMs", K6, K1, "id", K0, 1, "namespace", K2, K1, "status", v_DynamicToolCallStatus, 1, "success", K14, K1, "tool", K0, 1, "type", K0, 1]), "collabAgentToolCall": object(["agentsStates", object([], map(v_CollabAgentState, [])), 1, "id", K0, 1, "model", K2, K1, "prompt", K2, K1, "reasoningEffort", nullable(v_ReasoningEffort), K1, "receiverThreadIds", array(K0), 1, "senderThreadId", K0, 1, "status", v_CollabAgentToolCallStatus, 1, "tool", v_CollabAgentTool, 1, "type", K0, 1]), "subAgentActivity": object(["agentPath", K0, 1, "agentThreadId", K0, 1, "id", K0, 1, "kind", v_SubAgentActivityKind, 1, "model", K2, K1, "reasoningEffort", nullable(v_ReasoningEffort), K1, "type", K0, 1]), "webSearch": object(["action", nullable(v_WebSearchAction), K1, "id", K0, 1, "query", K0, 1, "results", nullable(array(0)), K1, "type", K0, 1]), "imageView": object(["id", K0, 1, "path", v_LegacyAppPathString, 1, "type", K0, 1]), "sleep": object(["durationMs", all([K4, K7]), 1, "id", K0, 1, "type", K0, 1]), "imageGeneration": all([object(["failure", nullable(v_ImageGenerationFailure), K1, "generationId", K2, K1, "id", K0, 1, "inputImages", array(v_ImageGenerationInputImage), 0, "revisedPrompt", K2, K1, "savedPath", nullable(v_AbsolutePathBuf), K1, "status", K0, 1, "transparentBackground", K14, K1, "type", K0, 1]), anyOf([object(["fileId", K0, 1]), object(["result", K0, 1])])]), "enteredReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "exitedReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "contextCompaction": object(["id", K0, 1, "type", K0, 1]) }, object(["id", K0, 1]))]))(x); }
+function v_ThreadItem(x) { return (c_v_ThreadItem ??= all([object(["completedAtMs", K4, 0, "startedAtMs", K4, 0]), tagged("type", { "userMessage": object(["clientId", K1, 0, "content", array(v_UserInput), 1, "id", K0, 1, "type", K0, 1]), "hookPrompt": object(["fragments", array(v_HookPromptFragment), 1, "id", K0, 1, "type", K0, 1]), "agentMessage": object(["delivery", nullable(v_AgentMessageDelivery), 0, "id", K0, 1, "memoryCitation", nullable(v_MemoryCitation), 0, "moderation", nullable(v_AgentMessageModeration), 0, "phase", nullable(v_MessagePhase), 0, "questions", nullable(array(v_AsyncUserInputQuestion)), 0, "text", K0, 1, "type", K0, 1]), "functionCallOutput": object(["id", K0, 1, "name", K0, 1, "namespace", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "plan": object(["id", K0, 1, "text", K0, 1, "type", K0, 1]), "reasoning": object(["content", array(K0), 0, "id", K0, 1, "summary", array(K0), 0, "type", K0, 1]), "commandExecution": object(["aggregatedOutput", K1, 0, "command", K0, 1, "commandActions", array(v_CommandAction), 1, "cwd", v_LegacyAppPathString, 1, "durationMs", K4, 0, "exitCode", K4, 0, "id", K0, 1, "pluginId", K1, 0, "processId", K1, 0, "scriptPath", K1, 0, "source", v_CommandExecutionSource, 0, "status", v_CommandExecutionStatus, 1, "type", K0, 1]), "fileChange": object(["changes", array(v_FileUpdateChange), 1, "id", K0, 1, "status", v_PatchApplyStatus, 1, "type", K0, 1]), "mcpToolCall": object(["appContext", nullable(v_McpToolCallAppContext), 0, "arguments", 0, 1, "durationMs", K4, 0, "error", nullable(v_McpToolCallError), 0, "id", K0, 1, "mcpAppResourceUri", K1, 0, "mcpAppUi", nullable(v_McpAppUi), 0, "pluginId", K1, 0, "readOnlyHint", K7, 0, "result", nullable(v_McpToolCallResult), 0, "server", K0, 1, "status", v_McpToolCallStatus, 1, "tool", K0, 1, "type", K0, 1]), "dynamicToolCall": object(["arguments", 0, 1, "contentItems", nullable(array(v_DynamicToolCallOutputContentItem)), 0, "durationMs", K4, 0, "id", K0, 1, "namespace", K1, 0, "status", v_DynamicToolCallStatus, 1, "success", K7, 0, "tool", K0, 1, "type", K0, 1]), "collabAgentToolCall": object(["agentsStates", object([], map(v_CollabAgentState, [])), 1, "id", K0, 1, "model", K1, 0, "prompt", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "receiverThreadIds", array(K0), 1, "senderThreadId", K0, 1, "status", v_CollabAgentToolCallStatus, 1, "tool", v_CollabAgentTool, 1, "type", K0, 1]), "subAgentActivity": object(["agentPath", K0, 1, "agentThreadId", K0, 1, "id", K0, 1, "kind", v_SubAgentActivityKind, 1, "model", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "type", K0, 1]), "webSearch": object(["action", nullable(v_WebSearchAction), 0, "id", K0, 1, "query", K0, 1, "results", nullable(array(0)), 0, "type", K0, 1]), "imageView": object(["id", K0, 1, "path", v_LegacyAppPathString, 1, "type", K0, 1]), "sleep": object(["durationMs", all([K2, K5]), 1, "id", K0, 1, "type", K0, 1]), "imageGeneration": all([object(["failure", nullable(v_ImageGenerationFailure), 0, "generationId", K1, 0, "id", K0, 1, "inputImages", array(v_ImageGenerationInputImage), 0, "revisedPrompt", K1, 0, "savedPath", nullable(v_AbsolutePathBuf), 0, "status", K0, 1, "transparentBackground", K7, 0, "type", K0, 1]), anyOf([object(["fileId", K0, 1]), object(["result", K0, 1])])]), "enteredReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "exitedReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "contextCompaction": object(["id", K0, 1, "type", K0, 1]) }, object(["id", K0, 1]))]))(x); }
 let c_v_McpServerStatus;
-function v_McpServerStatus(x) { return (c_v_McpServerStatus ??= object(["authStatus", v_McpAuthStatus, 1, "httpOrigin", K2, K1, "name", K0, 1, "pluginId", K2, K1, "resourceTemplates", array(v_ResourceTemplate), 1, "resources", array(v_Resource), 1, "runtimeStatus", nullable(v_McpServerConnectionStatus), K1, "serverInfo", nullable(v_McpServerInfo), K1, "tools", object([], map(v_Tool, [])), 1, "toolsError", K2, K1]))(x); }
+function v_McpServerStatus(x) { return (c_v_McpServerStatus ??= object(["authStatus", v_McpAuthStatus, 1, "httpOrigin", K1, 0, "name", K0, 1, "pluginId", K1, 0, "resourceTemplates", array(v_ResourceTemplate), 1, "resources", array(v_Resource), 1, "runtimeStatus", nullable(v_McpServerConnectionStatus), 0, "serverInfo", nullable(v_McpServerInfo), 0, "tools", object([], map(v_Tool, [])), 1, "toolsError", K1, 0]))(x); }
 let c_v_McpElicitationSchema;
-function v_McpElicitationSchema(x) { return (c_v_McpElicitationSchema ??= object(["$schema", K2, K1, "properties", object([], map(v_McpElicitationPrimitiveSchema, [])), 1, "required", nullable(array(K0)), K1, "type", v_McpElicitationObjectType, 1]))(x); }
+function v_McpElicitationSchema(x) { return (c_v_McpElicitationSchema ??= object(["$schema", K1, 0, "properties", object([], map(v_McpElicitationPrimitiveSchema, [])), 1, "required", nullable(array(K0)), 0, "type", v_McpElicitationObjectType, 1]))(x); }
 let c_v_McpServerStartupFailureReason;
 function v_McpServerStartupFailureReason(x) { return (c_v_McpServerStartupFailureReason ??= K0)(x); }
 let c_v_McpServerStartupState;
 function v_McpServerStartupState(x) { return (c_v_McpServerStartupState ??= K0)(x); }
 let c_v_Model;
-function v_Model(x) { return (c_v_Model ??= object(["additionalSpeedTiers", array(K0), K9, "availabilityNux", nullable(v_ModelAvailabilityNux), K1, "availableAccessPrograms", nullable(v_ModelAccessPrograms), K1, "defaultReasoningEffort", v_ReasoningEffort, 1, "defaultServiceTier", K2, K1, "description", K0, 1, "displayName", K0, 1, "hidden", K5, 1, "id", K0, 1, "inputModalities", array(v_InputModality), K15, "isDefault", K5, 1, "model", K0, 1, "modelSpecialty", K2, K1, "multiAgentVersion", nullable(v_MultiAgentVersion), K1, "serviceTiers", array(v_ModelServiceTier), K9, "supportedReasoningEfforts", array(v_ReasoningEffortOption), 1, "supportsPersonality", K5, K11, "upgrade", K2, K1, "upgradeInfo", nullable(v_ModelUpgradeInfo), K1]))(x); }
+function v_Model(x) { return (c_v_Model ??= object(["additionalSpeedTiers", array(K0), 0, "availabilityNux", nullable(v_ModelAvailabilityNux), 0, "availableAccessPrograms", nullable(v_ModelAccessPrograms), 0, "defaultReasoningEffort", v_ReasoningEffort, 1, "defaultServiceTier", K1, 0, "description", K0, 1, "displayName", K0, 1, "hidden", K3, 1, "id", K0, 1, "inputModalities", array(v_InputModality), 0, "isDefault", K3, 1, "model", K0, 1, "modelSpecialty", K1, 0, "multiAgentVersion", nullable(v_MultiAgentVersion), 0, "serviceTiers", array(v_ModelServiceTier), 0, "supportedReasoningEfforts", array(v_ReasoningEffortOption), 1, "supportsPersonality", K3, 0, "upgrade", K1, 0, "upgradeInfo", nullable(v_ModelUpgradeInfo), 0]))(x); }
 let c_v_ModelRerouteReason;
 function v_ModelRerouteReason(x) { return (c_v_ModelRerouteReason ??= K0)(x); }
 let c_v_RequestPermissionProfile;
-function v_RequestPermissionProfile(x) { return (c_v_RequestPermissionProfile ??= object(["fileSystem", nullable(v_AdditionalFileSystemPermissions), K1, "network", nullable(v_AdditionalNetworkPermissions), K1]))(x); }
+function v_RequestPermissionProfile(x) { return (c_v_RequestPermissionProfile ??= object(["fileSystem", nullable(v_AdditionalFileSystemPermissions), 0, "network", nullable(v_AdditionalNetworkPermissions), 0]))(x); }
 let c_v_ResponseItem;
-function v_ResponseItem(x) { return (c_v_ResponseItem ??= tagged("type", { "additional_tools": object(["id", K2, K1, "role", K0, 1, "tools", array(0), 1, "type", K0, 1]), "message": object(["content", array(v_ContentItem), 1, "encrypted_content", K2, K1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "phase", nullable(v_MessagePhase), K1, "role", K0, 1, "status", K2, K1, "type", K0, 1]), "agent_message": object(["author", K0, 1, "content", array(v_AgentMessageInputContent), 1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "recipient", K0, 1, "type", K0, 1]), "reasoning": object(["content", nullable(array(v_ReasoningItemContent)), K1, "encrypted_content", K2, K1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "summary", array(v_ReasoningItemReasoningSummary), 1, "type", K0, 1]), "local_shell_call": object(["action", v_LocalShellAction, 1, "call_id", K2, K1, "encrypted_content", K2, K1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "status", v_LocalShellStatus, 1, "type", K0, 1]), "function_call": object(["arguments", K0, 1, "call_id", K0, 1, "encrypted_content", K2, K1, "encrypted_function_args", nullable(array(K0)), K1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "name", K0, 1, "namespace", K2, K1, "status", K2, K1, "type", K0, 1]), "tool_search_call": object(["arguments", 0, 1, "call_id", K2, K1, "encrypted_content", K2, K1, "execution", K0, 1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "status", K2, K1, "type", K0, 1]), "function_call_output": object(["call_id", K2, K1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "name", K2, K1, "namespace", K2, K1, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "custom_tool_call": object(["call_id", K0, 1, "encrypted_content", K2, K1, "id", K2, K1, "input", K0, 1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "name", K0, 1, "namespace", K2, K1, "status", K2, K1, "type", K0, 1]), "custom_tool_call_output": object(["call_id", K0, 1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "name", K2, K1, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "tool_search_output": object(["call_id", K2, K1, "execution", K0, 1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "status", K0, 1, "tools", array(0), 1, "type", K0, 1]), "web_search_call": object(["action", nullable(v_ResponsesApiWebSearchAction), K1, "encrypted_content", K2, K1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "status", K2, K1, "type", K0, 1]), "image_generation_call": object(["encrypted_content", K2, K1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "result", K0, 1, "revised_prompt", K2, K1, "status", K0, 1, "type", K0, 1]), "compaction": object(["encrypted_content", K0, 1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "type", K0, 1]), "configuration_update": object(["reasoning", v_ConfigurationReasoning, 1, "type", K0, 1]), "compaction_trigger": object(["type", K0, 1]), "context_compaction": object(["encrypted_content", K2, K1, "id", K2, K1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), K1, "type", K0, 1]), "other": object(["type", K0, 1]) }, 0))(x); }
+function v_ResponseItem(x) { return (c_v_ResponseItem ??= tagged("type", { "additional_tools": object(["id", K1, 0, "role", K0, 1, "tools", array(0), 1, "type", K0, 1]), "message": object(["content", array(v_ContentItem), 1, "encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "phase", nullable(v_MessagePhase), 0, "role", K0, 1, "status", K1, 0, "type", K0, 1]), "agent_message": object(["author", K0, 1, "content", array(v_AgentMessageInputContent), 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "recipient", K0, 1, "type", K0, 1]), "reasoning": object(["content", nullable(array(v_ReasoningItemContent)), 0, "encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "summary", array(v_ReasoningItemReasoningSummary), 1, "type", K0, 1]), "local_shell_call": object(["action", v_LocalShellAction, 1, "call_id", K1, 0, "encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "status", v_LocalShellStatus, 1, "type", K0, 1]), "function_call": object(["arguments", K0, 1, "call_id", K0, 1, "encrypted_content", K1, 0, "encrypted_function_args", nullable(array(K0)), 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "name", K0, 1, "namespace", K1, 0, "status", K1, 0, "type", K0, 1]), "tool_search_call": object(["arguments", 0, 1, "call_id", K1, 0, "encrypted_content", K1, 0, "execution", K0, 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "status", K1, 0, "type", K0, 1]), "function_call_output": object(["call_id", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "name", K1, 0, "namespace", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "custom_tool_call": object(["call_id", K0, 1, "encrypted_content", K1, 0, "id", K1, 0, "input", K0, 1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "name", K0, 1, "namespace", K1, 0, "status", K1, 0, "type", K0, 1]), "custom_tool_call_output": object(["call_id", K0, 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "name", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "tool_search_output": object(["call_id", K1, 0, "execution", K0, 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "status", K0, 1, "tools", array(0), 1, "type", K0, 1]), "web_search_call": object(["action", nullable(v_ResponsesApiWebSearchAction), 0, "encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "status", K1, 0, "type", K0, 1]), "image_generation_call": object(["encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "result", K0, 1, "revised_prompt", K1, 0, "status", K0, 1, "type", K0, 1]), "compaction": object(["encrypted_content", K0, 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "type", K0, 1]), "configuration_update": object(["reasoning", v_ConfigurationReasoning, 1, "type", K0, 1]), "compaction_trigger": object(["type", K0, 1]), "context_compaction": object(["encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "type", K0, 1]), "other": object(["type", K0, 1]) }, 0))(x); }
 let c_v_Turn;
-function v_Turn(x) { return (c_v_Turn ??= object(["completedAt", K6, K1, "durationMs", K6, K1, "error", nullable(v_TurnError), K1, "id", K0, 1, "items", array(v_ThreadItem), 1, "itemsView", v_TurnItemsView, K16, "rootTurnId", K2, K1, "startedAt", K6, K1, "status", v_TurnStatus, 1]))(x); }
+function v_Turn(x) { return (c_v_Turn ??= object(["completedAt", K4, 0, "durationMs", K4, 0, "error", nullable(v_TurnError), 0, "id", K0, 1, "items", array(v_ThreadItem), 1, "itemsView", v_TurnItemsView, 0, "rootTurnId", K1, 0, "startedAt", K4, 0, "status", v_TurnStatus, 1]))(x); }
 let c_v_SkillsListEntry;
 function v_SkillsListEntry(x) { return (c_v_SkillsListEntry ??= object(["cwd", K0, 1, "errors", array(v_SkillErrorInfo), 1, "skills", array(v_SkillMetadata), 1]))(x); }
 let c_v_ActivePermissionProfile;
-function v_ActivePermissionProfile(x) { return (c_v_ActivePermissionProfile ??= object(["extends", K2, K1, "id", K0, 1]))(x); }
+function v_ActivePermissionProfile(x) { return (c_v_ActivePermissionProfile ??= object(["extends", K1, 0, "id", K0, 1]))(x); }
 let c_v_AskForApproval;
-function v_AskForApproval(x) { return (c_v_AskForApproval ??= keyed(true, { "granular": object(["granular", object(["mcp_elicitations", K5, 1, "request_permissions", K5, K11, "rules", K5, 1, "sandbox_approval", K5, 1, "skill_approval", K5, K11]), 1]) }))(x); }
+function v_AskForApproval(x) { return (c_v_AskForApproval ??= keyed(true, { "granular": object(["granular", object(["mcp_elicitations", K3, 1, "request_permissions", K3, 0, "rules", K3, 1, "sandbox_approval", K3, 1, "skill_approval", K3, 0]), 1]) }))(x); }
 let c_v_ApprovalsReviewer;
 function v_ApprovalsReviewer(x) { return (c_v_ApprovalsReviewer ??= K0)(x); }
 let c_v_AbsolutePathBuf;
@@ -258,41 +243,41 @@ function v_AbsolutePathBuf(x) { return (c_v_AbsolutePathBuf ??= K0)(x); }
 let c_v_MultiAgentMode;
 function v_MultiAgentMode(x) { return (c_v_MultiAgentMode ??= keyed(true, { "custom": object(["custom", K0, 1]) }))(x); }
 let c_v_ReasoningEffort;
-function v_ReasoningEffort(x) { return (c_v_ReasoningEffort ??= all([K0, K17]))(x); }
+function v_ReasoningEffort(x) { return (c_v_ReasoningEffort ??= all([K0, K8]))(x); }
 let c_v_SandboxPolicy;
-function v_SandboxPolicy(x) { return (c_v_SandboxPolicy ??= tagged("type", { "dangerFullAccess": object(["type", K0, 1]), "readOnly": object(["networkAccess", K5, K11, "type", K0, 1]), "externalSandbox": object(["networkAccess", v_NetworkAccess, K18, "type", K0, 1]), "workspaceWrite": object(["excludeSlashTmp", K5, K11, "excludeTmpdirEnvVar", K5, K11, "networkAccess", K5, K11, "type", K0, 1, "writableRoots", array(v_AbsolutePathBuf), K9]) }, 0))(x); }
+function v_SandboxPolicy(x) { return (c_v_SandboxPolicy ??= tagged("type", { "dangerFullAccess": object(["type", K0, 1]), "readOnly": object(["networkAccess", K3, 0, "type", K0, 1]), "externalSandbox": object(["networkAccess", v_NetworkAccess, 0, "type", K0, 1]), "workspaceWrite": object(["excludeSlashTmp", K3, 0, "excludeTmpdirEnvVar", K3, 0, "networkAccess", K3, 0, "type", K0, 1, "writableRoots", array(v_AbsolutePathBuf), 0]) }, 0))(x); }
 let c_v_Thread;
-function v_Thread(x) { return (c_v_Thread ??= object(["agentNickname", K2, K1, "agentRole", K2, K1, "attachedToThreadId", K2, K1, "canAcceptDirectInput", K14, K1, "cliVersion", K0, 1, "createdAt", K4, 1, "cwd", v_AbsolutePathBuf, 1, "daybreakEnabled", K14, K1, "environments", nullable(array(v_ThreadEnvironment)), K1, "ephemeral", K5, 1, "extra", nullable(v_ThreadExtra), K1, "forkedFromId", K2, K1, "gitInfo", nullable(v_GitInfo), K1, "historyMode", v_ThreadHistoryMode, K19, "id", K0, 1, "model", K2, K1, "modelProvider", K0, 1, "name", K2, K1, "originator", K2, K1, "parentThreadId", K2, K1, "path", K2, K1, "preview", K0, 1, "projectId", K2, 1, "reasoningEffort", nullable(v_ReasoningEffort), K1, "recencyAt", K6, K1, "section", nullable(v_ThreadSection), K1, "sectionEnteredAt", K6, K1, "sessionId", K0, 1, "source", v_SessionSource, 1, "status", v_ThreadStatus, 1, "threadSource", nullable(v_ThreadSource), K1, "turns", array(v_Turn), 1, "updatedAt", K4, 1]))(x); }
+function v_Thread(x) { return (c_v_Thread ??= object(["agentNickname", K1, 0, "agentRole", K1, 0, "attachedToThreadId", K1, 0, "canAcceptDirectInput", K7, 0, "cliVersion", K0, 1, "createdAt", K2, 1, "cwd", v_AbsolutePathBuf, 1, "daybreakEnabled", K7, 0, "environments", nullable(array(v_ThreadEnvironment)), 0, "ephemeral", K3, 1, "extra", nullable(v_ThreadExtra), 0, "forkedFromId", K1, 0, "gitInfo", nullable(v_GitInfo), 0, "historyMode", v_ThreadHistoryMode, 0, "id", K0, 1, "model", K1, 0, "modelProvider", K0, 1, "name", K1, 0, "originator", K1, 0, "parentThreadId", K1, 0, "path", K1, 0, "preview", K0, 1, "projectId", K1, 1, "reasoningEffort", nullable(v_ReasoningEffort), 0, "recencyAt", K4, 0, "section", nullable(v_ThreadSection), 0, "sectionEnteredAt", K4, 0, "sessionId", K0, 1, "source", v_SessionSource, 1, "status", v_ThreadStatus, 1, "threadSource", nullable(v_ThreadSource), 0, "turns", array(v_Turn), 1, "updatedAt", K2, 1]))(x); }
 let c_v_ThreadItemEntry;
-function v_ThreadItemEntry(x) { return (c_v_ThreadItemEntry ??= object(["completedAtMs", K6, K1, "item", v_ThreadItem, 1, "outputDeferred", K5, 0, "startedAtMs", K6, K1, "turnId", K0, 1]))(x); }
+function v_ThreadItemEntry(x) { return (c_v_ThreadItemEntry ??= object(["completedAtMs", K4, 0, "item", v_ThreadItem, 1, "outputDeferred", K3, 0, "startedAtMs", K4, 0, "turnId", K0, 1]))(x); }
 let c_v_ThreadReadState;
-function v_ThreadReadState(x) { return (c_v_ThreadReadState ??= object(["firstUnread", nullable(v_ThreadUnreadPosition), K1, "revision", K0, 1]))(x); }
+function v_ThreadReadState(x) { return (c_v_ThreadReadState ??= object(["firstUnread", nullable(v_ThreadUnreadPosition), 0, "revision", K0, 1]))(x); }
 let c_v_CollaborationMode;
 function v_CollaborationMode(x) { return (c_v_CollaborationMode ??= object(["mode", v_ModeKind, 1, "settings", v_Settings, 1]))(x); }
 let c_v_TurnsPage;
-function v_TurnsPage(x) { return (c_v_TurnsPage ??= object(["backwardsCursor", K2, K1, "data", array(v_Turn), 1, "nextCursor", K2, K1]))(x); }
+function v_TurnsPage(x) { return (c_v_TurnsPage ??= object(["backwardsCursor", K1, 0, "data", array(v_Turn), 1, "nextCursor", K1, 0]))(x); }
 let c_v_ThreadTokenUsage;
-function v_ThreadTokenUsage(x) { return (c_v_ThreadTokenUsage ??= object(["last", v_TokenUsageBreakdown, 1, "modelContextWindow", K6, K1, "total", v_TokenUsageBreakdown, 1]))(x); }
+function v_ThreadTokenUsage(x) { return (c_v_ThreadTokenUsage ??= object(["last", v_TokenUsageBreakdown, 1, "modelContextWindow", K4, 0, "total", v_TokenUsageBreakdown, 1]))(x); }
 let c_v_ThreadUnsubscribeStatus;
 function v_ThreadUnsubscribeStatus(x) { return (c_v_ThreadUnsubscribeStatus ??= K0)(x); }
 let c_v_ToolRequestUserInputQuestion;
-function v_ToolRequestUserInputQuestion(x) { return (c_v_ToolRequestUserInputQuestion ??= object(["header", K0, 1, "id", K0, 1, "isOther", K5, K11, "isSecret", K5, K11, "options", nullable(array(v_ToolRequestUserInputOption)), K1, "question", K0, 1]))(x); }
+function v_ToolRequestUserInputQuestion(x) { return (c_v_ToolRequestUserInputQuestion ??= object(["header", K0, 1, "id", K0, 1, "isOther", K3, 0, "isSecret", K3, 0, "options", nullable(array(v_ToolRequestUserInputOption)), 0, "question", K0, 1]))(x); }
 let c_v_TurnPlanStep;
 function v_TurnPlanStep(x) { return (c_v_TurnPlanStep ??= object(["status", v_TurnPlanStepStatus, 1, "step", K0, 1]))(x); }
 let c_v_ModeKind;
 function v_ModeKind(x) { return (c_v_ModeKind ??= K0)(x); }
 let c_v_AdditionalFileSystemPermissions;
-function v_AdditionalFileSystemPermissions(x) { return (c_v_AdditionalFileSystemPermissions ??= object(["entries", nullable(array(v_FileSystemSandboxEntry)), K1, "globScanMaxDepth", all([K6, K20]), K1, "read", nullable(array(v_LegacyAppPathString)), K1, "write", nullable(array(v_LegacyAppPathString)), K1]))(x); }
+function v_AdditionalFileSystemPermissions(x) { return (c_v_AdditionalFileSystemPermissions ??= object(["entries", nullable(array(v_FileSystemSandboxEntry)), 0, "globScanMaxDepth", all([K4, K9]), 0, "read", nullable(array(v_LegacyAppPathString)), 0, "write", nullable(array(v_LegacyAppPathString)), 0]))(x); }
 let c_v_AdditionalNetworkPermissions;
-function v_AdditionalNetworkPermissions(x) { return (c_v_AdditionalNetworkPermissions ??= object(["enabled", K14, K1]))(x); }
+function v_AdditionalNetworkPermissions(x) { return (c_v_AdditionalNetworkPermissions ??= object(["enabled", K7, 0]))(x); }
 let c_v_NetworkApprovalProtocol;
 function v_NetworkApprovalProtocol(x) { return (c_v_NetworkApprovalProtocol ??= K0)(x); }
 let c_v_NetworkPolicyRuleAction;
 function v_NetworkPolicyRuleAction(x) { return (c_v_NetworkPolicyRuleAction ??= K0)(x); }
 let c_v_CodexErrorInfo;
-function v_CodexErrorInfo(x) { return (c_v_CodexErrorInfo ??= anyOf([K0, K0, object(["httpConnectionFailed", object(["httpStatusCode", all([K6, K7]), K1]), 1]), object(["responseStreamConnectionFailed", object(["httpStatusCode", all([K6, K7]), K1]), 1]), object(["responseStreamDisconnected", object(["httpStatusCode", all([K6, K7]), K1]), 1]), object(["responseTooManyFailedAttempts", object(["httpStatusCode", all([K6, K7]), K1]), 1]), object(["activeTurnNotSteerable", object(["turnKind", v_NonSteerableTurnKind, 1]), 1]), K21]))(x); }
+function v_CodexErrorInfo(x) { return (c_v_CodexErrorInfo ??= anyOf([K0, K0, object(["httpConnectionFailed", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseStreamConnectionFailed", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseStreamDisconnected", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseTooManyFailedAttempts", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["activeTurnNotSteerable", object(["turnKind", v_NonSteerableTurnKind, 1]), 1]), K10]))(x); }
 let c_v_MisalignmentErrorDetails;
-function v_MisalignmentErrorDetails(x) { return (c_v_MisalignmentErrorDetails ??= object(["detailedExplanation", K2, K1, "errorType", K2, K1, "reviewTarget", K2, K1, "steer", nullable(v_MisalignmentSteer), K1]))(x); }
+function v_MisalignmentErrorDetails(x) { return (c_v_MisalignmentErrorDetails ??= object(["detailedExplanation", K1, 0, "errorType", K1, 0, "reviewTarget", K1, 0, "steer", nullable(v_MisalignmentSteer), 0]))(x); }
 let c_v_PlanType;
 function v_PlanType(x) { return (c_v_PlanType ??= K0)(x); }
 let c_v_AccountRoutingOverride;
@@ -312,7 +297,7 @@ function v_HookSource(x) { return (c_v_HookSource ??= K0)(x); }
 let c_v_HookRunStatus;
 function v_HookRunStatus(x) { return (c_v_HookRunStatus ??= K0)(x); }
 let c_v_UserInput;
-function v_UserInput(x) { return (c_v_UserInput ??= tagged("type", { "text": object(["text", K0, 1, "text_elements", array(v_TextElement), K9, "type", K0, 1]), "image": all([object(["detail", nullable(v_ImageDetail), K1, "type", K0, 1]), anyOf([object(["url", K0, 1]), object(["fileId", K0, 1])])]), "localImage": object(["detail", nullable(v_ImageDetail), K1, "path", K0, 1, "type", K0, 1]), "audio": all([object(["type", K0, 1]), anyOf([object(["url", K0, 1]), object(["fileId", K0, 1])])]), "localAudio": object(["path", K0, 1, "type", K0, 1]), "skill": object(["name", K0, 1, "path", K0, 1, "type", K0, 1]), "mention": object(["name", K0, 1, "path", K0, 1, "type", K0, 1]) }, 0))(x); }
+function v_UserInput(x) { return (c_v_UserInput ??= tagged("type", { "text": object(["text", K0, 1, "text_elements", array(v_TextElement), 0, "type", K0, 1]), "image": all([object(["detail", nullable(v_ImageDetail), 0, "type", K0, 1]), anyOf([object(["url", K0, 1]), object(["fileId", K0, 1])])]), "localImage": object(["detail", nullable(v_ImageDetail), 0, "path", K0, 1, "type", K0, 1]), "audio": all([object(["type", K0, 1]), anyOf([object(["url", K0, 1]), object(["fileId", K0, 1])])]), "localAudio": object(["path", K0, 1, "type", K0, 1]), "skill": object(["name", K0, 1, "path", K0, 1, "type", K0, 1]), "mention": object(["name", K0, 1, "path", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_HookPromptFragment;
 function v_HookPromptFragment(x) { return (c_v_HookPromptFragment ??= object(["hookRunId", K0, 1, "text", K0, 1]))(x); }
 let c_v_AgentMessageDelivery;
@@ -320,11 +305,11 @@ function v_AgentMessageDelivery(x) { return (c_v_AgentMessageDelivery ??= K0)(x)
 let c_v_MemoryCitation;
 function v_MemoryCitation(x) { return (c_v_MemoryCitation ??= object(["entries", array(v_MemoryCitationEntry), 1, "threadIds", array(K0), 1]))(x); }
 let c_v_AgentMessageModeration;
-function v_AgentMessageModeration(x) { return (c_v_AgentMessageModeration ??= object(["display", nullable(v_AgentMessageDisplay), K1, "moderated", K5, 1]))(x); }
+function v_AgentMessageModeration(x) { return (c_v_AgentMessageModeration ??= object(["display", nullable(v_AgentMessageDisplay), 0, "moderated", K3, 1]))(x); }
 let c_v_MessagePhase;
 function v_MessagePhase(x) { return (c_v_MessagePhase ??= K0)(x); }
 let c_v_AsyncUserInputQuestion;
-function v_AsyncUserInputQuestion(x) { return (c_v_AsyncUserInputQuestion ??= object(["options", nullable(array(K0)), K1, "title", K0, 1]))(x); }
+function v_AsyncUserInputQuestion(x) { return (c_v_AsyncUserInputQuestion ??= object(["options", nullable(array(K0)), 0, "title", K0, 1]))(x); }
 let c_v_FunctionCallOutputBody;
 function v_FunctionCallOutputBody(x) { return (c_v_FunctionCallOutputBody ??= anyOf([K0, array(v_FunctionCallOutputContentItem)]))(x); }
 let c_v_CommandExecutionSource;
@@ -336,7 +321,7 @@ function v_FileUpdateChange(x) { return (c_v_FileUpdateChange ??= object(["diff"
 let c_v_PatchApplyStatus;
 function v_PatchApplyStatus(x) { return (c_v_PatchApplyStatus ??= K0)(x); }
 let c_v_McpToolCallAppContext;
-function v_McpToolCallAppContext(x) { return (c_v_McpToolCallAppContext ??= object(["actionName", K2, K1, "appName", K2, K1, "connectorId", K0, 1, "linkId", K2, K1, "resourceUri", K2, K1]))(x); }
+function v_McpToolCallAppContext(x) { return (c_v_McpToolCallAppContext ??= object(["actionName", K1, 0, "appName", K1, 0, "connectorId", K0, 1, "linkId", K1, 0, "resourceUri", K1, 0]))(x); }
 let c_v_McpToolCallError;
 function v_McpToolCallError(x) { return (c_v_McpToolCallError ??= object(["message", K0, 1]))(x); }
 let c_v_McpAppUi;
@@ -350,7 +335,7 @@ function v_DynamicToolCallOutputContentItem(x) { return (c_v_DynamicToolCallOutp
 let c_v_DynamicToolCallStatus;
 function v_DynamicToolCallStatus(x) { return (c_v_DynamicToolCallStatus ??= K0)(x); }
 let c_v_CollabAgentState;
-function v_CollabAgentState(x) { return (c_v_CollabAgentState ??= object(["message", K2, K1, "status", v_CollabAgentStatus, 1]))(x); }
+function v_CollabAgentState(x) { return (c_v_CollabAgentState ??= object(["message", K1, 0, "status", v_CollabAgentStatus, 1]))(x); }
 let c_v_CollabAgentToolCallStatus;
 function v_CollabAgentToolCallStatus(x) { return (c_v_CollabAgentToolCallStatus ??= K0)(x); }
 let c_v_CollabAgentTool;
@@ -358,23 +343,23 @@ function v_CollabAgentTool(x) { return (c_v_CollabAgentTool ??= K0)(x); }
 let c_v_SubAgentActivityKind;
 function v_SubAgentActivityKind(x) { return (c_v_SubAgentActivityKind ??= K0)(x); }
 let c_v_WebSearchAction;
-function v_WebSearchAction(x) { return (c_v_WebSearchAction ??= tagged("type", { "search": object(["queries", nullable(array(K0)), K1, "query", K2, K1, "type", K0, 1]), "openPage": object(["type", K0, 1, "url", K2, K1]), "findInPage": object(["pattern", K2, K1, "type", K0, 1, "url", K2, K1]), "other": object(["type", K0, 1]) }, 0))(x); }
+function v_WebSearchAction(x) { return (c_v_WebSearchAction ??= tagged("type", { "search": object(["queries", nullable(array(K0)), 0, "query", K1, 0, "type", K0, 1]), "openPage": object(["type", K0, 1, "url", K1, 0]), "findInPage": object(["pattern", K1, 0, "type", K0, 1, "url", K1, 0]), "other": object(["type", K0, 1]) }, 0))(x); }
 let c_v_ImageGenerationFailure;
-function v_ImageGenerationFailure(x) { return (c_v_ImageGenerationFailure ??= object(["limitId", K0, 1, "resetsAt", K6, K1, "type", K0, 1]))(x); }
+function v_ImageGenerationFailure(x) { return (c_v_ImageGenerationFailure ??= object(["limitId", K0, 1, "resetsAt", K4, 0, "type", K0, 1]))(x); }
 let c_v_ImageGenerationInputImage;
 function v_ImageGenerationInputImage(x) { return (c_v_ImageGenerationInputImage ??= object(["path", v_AbsolutePathBuf, 1, "sha256", K0, 1]))(x); }
 let c_v_McpAuthStatus;
 function v_McpAuthStatus(x) { return (c_v_McpAuthStatus ??= K0)(x); }
 let c_v_ResourceTemplate;
-function v_ResourceTemplate(x) { return (c_v_ResourceTemplate ??= object(["description", K2, K1, "mimeType", K2, K1, "name", K0, 1, "title", K2, K1, "uriTemplate", K0, 1]))(x); }
+function v_ResourceTemplate(x) { return (c_v_ResourceTemplate ??= object(["description", K1, 0, "mimeType", K1, 0, "name", K0, 1, "title", K1, 0, "uriTemplate", K0, 1]))(x); }
 let c_v_Resource;
-function v_Resource(x) { return (c_v_Resource ??= object(["description", K2, K1, "icons", nullable(array(0)), K1, "mimeType", K2, K1, "name", K0, 1, "size", K6, K1, "title", K2, K1, "uri", K0, 1]))(x); }
+function v_Resource(x) { return (c_v_Resource ??= object(["description", K1, 0, "icons", nullable(array(0)), 0, "mimeType", K1, 0, "name", K0, 1, "size", K4, 0, "title", K1, 0, "uri", K0, 1]))(x); }
 let c_v_McpServerConnectionStatus;
 function v_McpServerConnectionStatus(x) { return (c_v_McpServerConnectionStatus ??= K0)(x); }
 let c_v_McpServerInfo;
-function v_McpServerInfo(x) { return (c_v_McpServerInfo ??= object(["description", K2, K1, "icons", nullable(array(0)), K1, "name", K0, 1, "title", K2, K1, "version", K0, 1, "websiteUrl", K2, K1]))(x); }
+function v_McpServerInfo(x) { return (c_v_McpServerInfo ??= object(["description", K1, 0, "icons", nullable(array(0)), 0, "name", K0, 1, "title", K1, 0, "version", K0, 1, "websiteUrl", K1, 0]))(x); }
 let c_v_Tool;
-function v_Tool(x) { return (c_v_Tool ??= object(["description", K2, K1, "icons", nullable(array(0)), K1, "inputSchema", 0, 1, "name", K0, 1, "title", K2, K1]))(x); }
+function v_Tool(x) { return (c_v_Tool ??= object(["description", K1, 0, "icons", nullable(array(0)), 0, "inputSchema", 0, 1, "name", K0, 1, "title", K1, 0]))(x); }
 let c_v_McpElicitationPrimitiveSchema;
 function v_McpElicitationPrimitiveSchema(x) { return (c_v_McpElicitationPrimitiveSchema ??= anyOf([v_McpElicitationEnumSchema, v_McpElicitationStringSchema, v_McpElicitationNumberSchema, v_McpElicitationBooleanSchema]))(x); }
 let c_v_McpElicitationObjectType;
@@ -392,11 +377,11 @@ function v_ModelServiceTier(x) { return (c_v_ModelServiceTier ??= object(["descr
 let c_v_ReasoningEffortOption;
 function v_ReasoningEffortOption(x) { return (c_v_ReasoningEffortOption ??= object(["description", K0, 1, "reasoningEffort", v_ReasoningEffort, 1]))(x); }
 let c_v_ModelUpgradeInfo;
-function v_ModelUpgradeInfo(x) { return (c_v_ModelUpgradeInfo ??= object(["migrationMarkdown", K2, K1, "model", K0, 1, "modelLink", K2, K1, "retirementAt", K6, K1, "upgradeCopy", K2, K1]))(x); }
+function v_ModelUpgradeInfo(x) { return (c_v_ModelUpgradeInfo ??= object(["migrationMarkdown", K1, 0, "model", K0, 1, "modelLink", K1, 0, "retirementAt", K4, 0, "upgradeCopy", K1, 0]))(x); }
 let c_v_ContentItem;
-function v_ContentItem(x) { return (c_v_ContentItem ??= tagged("type", { "input_text": object(["text", K0, 1, "type", K0, 1]), "input_image": all([object(["detail", nullable(v_ImageDetail), K1, "type", K0, 1]), anyOf([object(["image_url", K0, 1]), object(["file_id", K0, 1])])]), "input_audio": all([object(["type", K0, 1]), anyOf([object(["audio_url", K0, 1]), object(["file_id", K0, 1])])]), "output_text": object(["annotations", nullable(array(0)), K1, "logprobs", nullable(array(0)), K1, "text", K0, 1, "type", K0, 1]) }, 0))(x); }
+function v_ContentItem(x) { return (c_v_ContentItem ??= tagged("type", { "input_text": object(["text", K0, 1, "type", K0, 1]), "input_image": all([object(["detail", nullable(v_ImageDetail), 0, "type", K0, 1]), anyOf([object(["image_url", K0, 1]), object(["file_id", K0, 1])])]), "input_audio": all([object(["type", K0, 1]), anyOf([object(["audio_url", K0, 1]), object(["file_id", K0, 1])])]), "output_text": object(["annotations", nullable(array(0)), 0, "logprobs", nullable(array(0)), 0, "text", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_InternalChatMessageMetadataPassthrough;
-function v_InternalChatMessageMetadataPassthrough(x) { return (c_v_InternalChatMessageMetadataPassthrough ??= object(["turn_id", K2, K1]))(x); }
+function v_InternalChatMessageMetadataPassthrough(x) { return (c_v_InternalChatMessageMetadataPassthrough ??= object(["turn_id", K1, 0]))(x); }
 let c_v_AgentMessageInputContent;
 function v_AgentMessageInputContent(x) { return (c_v_AgentMessageInputContent ??= tagged("type", { "input_text": object(["text", K0, 1, "type", K0, 1]), "encrypted_content": object(["encrypted_content", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_ReasoningItemContent;
@@ -404,11 +389,11 @@ function v_ReasoningItemContent(x) { return (c_v_ReasoningItemContent ??= tagged
 let c_v_ReasoningItemReasoningSummary;
 function v_ReasoningItemReasoningSummary(x) { return (c_v_ReasoningItemReasoningSummary ??= object(["text", K0, 1, "type", K0, 1]))(x); }
 let c_v_LocalShellAction;
-function v_LocalShellAction(x) { return (c_v_LocalShellAction ??= object(["command", array(K0), 1, "env", nullable(object([], map(K0, []))), K1, "timeout_ms", all([K6, K7]), K1, "type", K0, 1, "user", K2, K1, "working_directory", K2, K1]))(x); }
+function v_LocalShellAction(x) { return (c_v_LocalShellAction ??= object(["command", array(K0), 1, "env", nullable(object([], map(K0, []))), 0, "timeout_ms", all([K4, K5]), 0, "type", K0, 1, "user", K1, 0, "working_directory", K1, 0]))(x); }
 let c_v_LocalShellStatus;
 function v_LocalShellStatus(x) { return (c_v_LocalShellStatus ??= K0)(x); }
 let c_v_ResponsesApiWebSearchAction;
-function v_ResponsesApiWebSearchAction(x) { return (c_v_ResponsesApiWebSearchAction ??= tagged("type", { "search": object(["queries", nullable(array(K0)), K1, "query", K2, K1, "type", K0, 1]), "open_page": object(["type", K0, 1, "url", K2, K1]), "find_in_page": object(["pattern", K2, K1, "type", K0, 1, "url", K2, K1]), "other": object(["type", K0, 1]) }, 0))(x); }
+function v_ResponsesApiWebSearchAction(x) { return (c_v_ResponsesApiWebSearchAction ??= tagged("type", { "search": object(["queries", nullable(array(K0)), 0, "query", K1, 0, "type", K0, 1]), "open_page": object(["type", K0, 1, "url", K1, 0]), "find_in_page": object(["pattern", K1, 0, "type", K0, 1, "url", K1, 0]), "other": object(["type", K0, 1]) }, 0))(x); }
 let c_v_ConfigurationReasoning;
 function v_ConfigurationReasoning(x) { return (c_v_ConfigurationReasoning ??= object(["effort", v_ReasoningEffort, 1]))(x); }
 let c_v_TurnItemsView;
@@ -418,19 +403,19 @@ function v_TurnStatus(x) { return (c_v_TurnStatus ??= K0)(x); }
 let c_v_SkillErrorInfo;
 function v_SkillErrorInfo(x) { return (c_v_SkillErrorInfo ??= object(["message", K0, 1, "path", K0, 1]))(x); }
 let c_v_SkillMetadata;
-function v_SkillMetadata(x) { return (c_v_SkillMetadata ??= object(["dependencies", nullable(v_SkillDependencies), K1, "description", K0, 1, "enabled", K5, 1, "interface", nullable(v_SkillInterface), K1, "name", K0, 1, "path", v_LegacyAppPathString, 1, "pluginId", K2, K1, "scope", v_SkillScope, 1, "shortDescription", K2, K1]))(x); }
+function v_SkillMetadata(x) { return (c_v_SkillMetadata ??= object(["dependencies", nullable(v_SkillDependencies), 0, "description", K0, 1, "enabled", K3, 1, "interface", nullable(v_SkillInterface), 0, "name", K0, 1, "path", v_LegacyAppPathString, 1, "pluginId", K1, 0, "scope", v_SkillScope, 1, "shortDescription", K1, 0]))(x); }
 let c_v_NetworkAccess;
 function v_NetworkAccess(x) { return (c_v_NetworkAccess ??= K0)(x); }
 let c_v_ThreadEnvironment;
 function v_ThreadEnvironment(x) { return (c_v_ThreadEnvironment ??= object(["cwd", v_LegacyAppPathString, 1, "environmentId", K0, 1, "runtimeWorkspaceRoots", array(v_LegacyAppPathString), 1]))(x); }
 let c_v_ThreadExtra;
-function v_ThreadExtra(x) { return (c_v_ThreadExtra ??= K8)(x); }
+function v_ThreadExtra(x) { return (c_v_ThreadExtra ??= K6)(x); }
 let c_v_GitInfo;
-function v_GitInfo(x) { return (c_v_GitInfo ??= object(["branch", K2, K1, "originUrl", K2, K1, "sha", K2, K1]))(x); }
+function v_GitInfo(x) { return (c_v_GitInfo ??= object(["branch", K1, 0, "originUrl", K1, 0, "sha", K1, 0]))(x); }
 let c_v_ThreadHistoryMode;
 function v_ThreadHistoryMode(x) { return (c_v_ThreadHistoryMode ??= K0)(x); }
 let c_v_ThreadSection;
-function v_ThreadSection(x) { return (c_v_ThreadSection ??= object(["appearance", nullable(v_ThreadSectionAppearance), K1, "id", K0, 1, "name", K0, 1]))(x); }
+function v_ThreadSection(x) { return (c_v_ThreadSection ??= object(["appearance", nullable(v_ThreadSectionAppearance), 0, "id", K0, 1, "name", K0, 1]))(x); }
 let c_v_SessionSource;
 function v_SessionSource(x) { return (c_v_SessionSource ??= keyed(true, { "custom": object(["custom", K0, 1]), "subAgent": object(["subAgent", v_SubAgentSource, 1]) }))(x); }
 let c_v_ThreadStatus;
@@ -440,9 +425,9 @@ function v_ThreadSource(x) { return (c_v_ThreadSource ??= K0)(x); }
 let c_v_ThreadUnreadPosition;
 function v_ThreadUnreadPosition(x) { return (c_v_ThreadUnreadPosition ??= tagged("type", { "threadStart": object(["type", K0, 1]), "turn": object(["turnId", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_Settings;
-function v_Settings(x) { return (c_v_Settings ??= object(["developer_instructions", K2, K1, "model", K0, 1, "reasoning_effort", nullable(v_ReasoningEffort), K1]))(x); }
+function v_Settings(x) { return (c_v_Settings ??= object(["developer_instructions", K1, 0, "model", K0, 1, "reasoning_effort", nullable(v_ReasoningEffort), 0]))(x); }
 let c_v_TokenUsageBreakdown;
-function v_TokenUsageBreakdown(x) { return (c_v_TokenUsageBreakdown ??= object(["cacheWriteInputTokens", K4, K22, "cachedInputTokens", K4, 1, "inputTokens", K4, 1, "outputTokens", K4, 1, "reasoningOutputTokens", K4, 1, "totalTokens", K4, 1]))(x); }
+function v_TokenUsageBreakdown(x) { return (c_v_TokenUsageBreakdown ??= object(["cacheWriteInputTokens", K2, 0, "cachedInputTokens", K2, 1, "inputTokens", K2, 1, "outputTokens", K2, 1, "reasoningOutputTokens", K2, 1, "totalTokens", K2, 1]))(x); }
 let c_v_ToolRequestUserInputOption;
 function v_ToolRequestUserInputOption(x) { return (c_v_ToolRequestUserInputOption ??= object(["description", K0, 1, "label", K0, 1]))(x); }
 let c_v_TurnPlanStepStatus;
@@ -456,17 +441,17 @@ function v_MisalignmentSteer(x) { return (c_v_MisalignmentSteer ??= object(["mes
 let c_v_HookOutputEntryKind;
 function v_HookOutputEntryKind(x) { return (c_v_HookOutputEntryKind ??= K0)(x); }
 let c_v_TextElement;
-function v_TextElement(x) { return (c_v_TextElement ??= object(["byteRange", v_ByteRange, 1, "placeholder", K2, K1]))(x); }
+function v_TextElement(x) { return (c_v_TextElement ??= object(["byteRange", v_ByteRange, 1, "placeholder", K1, 0]))(x); }
 let c_v_ImageDetail;
 function v_ImageDetail(x) { return (c_v_ImageDetail ??= K0)(x); }
 let c_v_MemoryCitationEntry;
-function v_MemoryCitationEntry(x) { return (c_v_MemoryCitationEntry ??= object(["lineEnd", all([K4, K7]), 1, "lineStart", all([K4, K7]), 1, "note", K0, 1, "path", K0, 1]))(x); }
+function v_MemoryCitationEntry(x) { return (c_v_MemoryCitationEntry ??= object(["lineEnd", all([K2, K5]), 1, "lineStart", all([K2, K5]), 1, "note", K0, 1, "path", K0, 1]))(x); }
 let c_v_AgentMessageDisplay;
-function v_AgentMessageDisplay(x) { return (c_v_AgentMessageDisplay ??= object(["action", K0, 1, "blockType", K2, K1, "checkTrustedContacts", K14, K1, "cyberTrustedAccess", K14, K1]))(x); }
+function v_AgentMessageDisplay(x) { return (c_v_AgentMessageDisplay ??= object(["action", K0, 1, "blockType", K1, 0, "checkTrustedContacts", K7, 0, "cyberTrustedAccess", K7, 0]))(x); }
 let c_v_FunctionCallOutputContentItem;
-function v_FunctionCallOutputContentItem(x) { return (c_v_FunctionCallOutputContentItem ??= tagged("type", { "input_text": object(["text", K0, 1, "type", K0, 1]), "input_image": all([object(["detail", nullable(v_ImageDetail), K1, "type", K0, 1]), anyOf([object(["image_url", K0, 1]), object(["file_id", K0, 1])])]), "input_audio": all([object(["type", K0, 1]), anyOf([object(["audio_url", K0, 1]), object(["file_id", K0, 1])])]), "encrypted_content": object(["encrypted_content", K0, 1, "type", K0, 1]) }, 0))(x); }
+function v_FunctionCallOutputContentItem(x) { return (c_v_FunctionCallOutputContentItem ??= tagged("type", { "input_text": object(["text", K0, 1, "type", K0, 1]), "input_image": all([object(["detail", nullable(v_ImageDetail), 0, "type", K0, 1]), anyOf([object(["image_url", K0, 1]), object(["file_id", K0, 1])])]), "input_audio": all([object(["type", K0, 1]), anyOf([object(["audio_url", K0, 1]), object(["file_id", K0, 1])])]), "encrypted_content": object(["encrypted_content", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_PatchChangeKind;
-function v_PatchChangeKind(x) { return (c_v_PatchChangeKind ??= tagged("type", { "add": object(["type", K0, 1]), "delete": object(["type", K0, 1]), "update": object(["move_path", K2, K1, "type", K0, 1]) }, 0))(x); }
+function v_PatchChangeKind(x) { return (c_v_PatchChangeKind ??= tagged("type", { "add": object(["type", K0, 1]), "delete": object(["type", K0, 1]), "update": object(["move_path", K1, 0, "type", K0, 1]) }, 0))(x); }
 let c_v_McpAppDisplayMode;
 function v_McpAppDisplayMode(x) { return (c_v_McpAppDisplayMode ??= K0)(x); }
 let c_v_CollabAgentStatus;
@@ -474,23 +459,23 @@ function v_CollabAgentStatus(x) { return (c_v_CollabAgentStatus ??= K0)(x); }
 let c_v_McpElicitationEnumSchema;
 function v_McpElicitationEnumSchema(x) { return (c_v_McpElicitationEnumSchema ??= anyOf([v_McpElicitationSingleSelectEnumSchema, v_McpElicitationMultiSelectEnumSchema, v_McpElicitationLegacyTitledEnumSchema]))(x); }
 let c_v_McpElicitationStringSchema;
-function v_McpElicitationStringSchema(x) { return (c_v_McpElicitationStringSchema ??= object(["default", K2, K1, "description", K2, K1, "format", nullable(v_McpElicitationStringFormat), K1, "maxLength", all([K6, K7]), K1, "minLength", all([K6, K7]), K1, "title", K2, K1, "type", v_McpElicitationStringType, 1]))(x); }
+function v_McpElicitationStringSchema(x) { return (c_v_McpElicitationStringSchema ??= object(["default", K1, 0, "description", K1, 0, "format", nullable(v_McpElicitationStringFormat), 0, "maxLength", all([K4, K5]), 0, "minLength", all([K4, K5]), 0, "title", K1, 0, "type", v_McpElicitationStringType, 1]))(x); }
 let c_v_McpElicitationNumberSchema;
-function v_McpElicitationNumberSchema(x) { return (c_v_McpElicitationNumberSchema ??= object(["default", K23, K1, "description", K2, K1, "maximum", K23, K1, "minimum", K23, K1, "title", K2, K1, "type", v_McpElicitationNumberType, 1]))(x); }
+function v_McpElicitationNumberSchema(x) { return (c_v_McpElicitationNumberSchema ??= object(["default", K11, 0, "description", K1, 0, "maximum", K11, 0, "minimum", K11, 0, "title", K1, 0, "type", v_McpElicitationNumberType, 1]))(x); }
 let c_v_McpElicitationBooleanSchema;
-function v_McpElicitationBooleanSchema(x) { return (c_v_McpElicitationBooleanSchema ??= object(["default", K14, K1, "description", K2, K1, "title", K2, K1, "type", v_McpElicitationBooleanType, 1]))(x); }
+function v_McpElicitationBooleanSchema(x) { return (c_v_McpElicitationBooleanSchema ??= object(["default", K7, 0, "description", K1, 0, "title", K1, 0, "type", v_McpElicitationBooleanType, 1]))(x); }
 let c_v_CyberAccessProgram;
 function v_CyberAccessProgram(x) { return (c_v_CyberAccessProgram ??= K0)(x); }
 let c_v_SkillDependencies;
 function v_SkillDependencies(x) { return (c_v_SkillDependencies ??= object(["tools", array(v_SkillToolDependency), 1]))(x); }
 let c_v_SkillInterface;
-function v_SkillInterface(x) { return (c_v_SkillInterface ??= object(["brandColor", K2, K1, "defaultPrompt", K2, K1, "displayName", K2, K1, "iconLarge", nullable(v_AbsolutePathBuf), K1, "iconLargeUrl", K2, K1, "iconSmall", nullable(v_AbsolutePathBuf), K1, "iconSmallUrl", K2, K1, "shortDescription", K2, K1]))(x); }
+function v_SkillInterface(x) { return (c_v_SkillInterface ??= object(["brandColor", K1, 0, "defaultPrompt", K1, 0, "displayName", K1, 0, "iconLarge", nullable(v_AbsolutePathBuf), 0, "iconLargeUrl", K1, 0, "iconSmall", nullable(v_AbsolutePathBuf), 0, "iconSmallUrl", K1, 0, "shortDescription", K1, 0]))(x); }
 let c_v_SkillScope;
 function v_SkillScope(x) { return (c_v_SkillScope ??= K0)(x); }
 let c_v_ThreadSectionAppearance;
-function v_ThreadSectionAppearance(x) { return (c_v_ThreadSectionAppearance ??= object(["color", K2, K1, "icon", K2, K1]))(x); }
+function v_ThreadSectionAppearance(x) { return (c_v_ThreadSectionAppearance ??= object(["color", K1, 0, "icon", K1, 0]))(x); }
 let c_v_SubAgentSource;
-function v_SubAgentSource(x) { return (c_v_SubAgentSource ??= keyed(true, { "thread_spawn": object(["thread_spawn", object(["agent_nickname", K2, K1, "agent_path", nullable(v_AgentPath), K1, "agent_role", K2, K1, "depth", K4, 1, "parent_thread_id", v_ThreadId, 1]), 1]), "other": object(["other", K0, 1]) }))(x); }
+function v_SubAgentSource(x) { return (c_v_SubAgentSource ??= keyed(true, { "thread_spawn": object(["thread_spawn", object(["agent_nickname", K1, 0, "agent_path", nullable(v_AgentPath), 0, "agent_role", K1, 0, "depth", K2, 1, "parent_thread_id", v_ThreadId, 1]), 1]), "other": object(["other", K0, 1]) }))(x); }
 let c_v_ThreadActiveFlag;
 function v_ThreadActiveFlag(x) { return (c_v_ThreadActiveFlag ??= K0)(x); }
 let c_v_FileSystemAccessMode;
@@ -498,13 +483,13 @@ function v_FileSystemAccessMode(x) { return (c_v_FileSystemAccessMode ??= K0)(x)
 let c_v_FileSystemPath;
 function v_FileSystemPath(x) { return (c_v_FileSystemPath ??= tagged("type", { "path": object(["path", v_LegacyAppPathString, 1, "type", K0, 1]), "glob_pattern": object(["pattern", K0, 1, "type", K0, 1]), "special": object(["type", K0, 1, "value", v_FileSystemSpecialPath, 1]) }, 0))(x); }
 let c_v_ByteRange;
-function v_ByteRange(x) { return (c_v_ByteRange ??= object(["end", all([K4, K7]), 1, "start", all([K4, K7]), 1]))(x); }
+function v_ByteRange(x) { return (c_v_ByteRange ??= object(["end", all([K2, K5]), 1, "start", all([K2, K5]), 1]))(x); }
 let c_v_McpElicitationSingleSelectEnumSchema;
 function v_McpElicitationSingleSelectEnumSchema(x) { return (c_v_McpElicitationSingleSelectEnumSchema ??= anyOf([v_McpElicitationUntitledSingleSelectEnumSchema, v_McpElicitationTitledSingleSelectEnumSchema]))(x); }
 let c_v_McpElicitationMultiSelectEnumSchema;
 function v_McpElicitationMultiSelectEnumSchema(x) { return (c_v_McpElicitationMultiSelectEnumSchema ??= anyOf([v_McpElicitationUntitledMultiSelectEnumSchema, v_McpElicitationTitledMultiSelectEnumSchema]))(x); }
 let c_v_McpElicitationLegacyTitledEnumSchema;
-function v_McpElicitationLegacyTitledEnumSchema(x) { return (c_v_McpElicitationLegacyTitledEnumSchema ??= object(["default", K2, K1, "description", K2, K1, "enum", array(K0), 1, "enumNames", nullable(array(K0)), K1, "title", K2, K1, "type", v_McpElicitationStringType, 1]))(x); }
+function v_McpElicitationLegacyTitledEnumSchema(x) { return (c_v_McpElicitationLegacyTitledEnumSchema ??= object(["default", K1, 0, "description", K1, 0, "enum", array(K0), 1, "enumNames", nullable(array(K0)), 0, "title", K1, 0, "type", v_McpElicitationStringType, 1]))(x); }
 let c_v_McpElicitationStringFormat;
 function v_McpElicitationStringFormat(x) { return (c_v_McpElicitationStringFormat ??= K0)(x); }
 let c_v_McpElicitationStringType;
@@ -514,21 +499,21 @@ function v_McpElicitationNumberType(x) { return (c_v_McpElicitationNumberType ??
 let c_v_McpElicitationBooleanType;
 function v_McpElicitationBooleanType(x) { return (c_v_McpElicitationBooleanType ??= K0)(x); }
 let c_v_SkillToolDependency;
-function v_SkillToolDependency(x) { return (c_v_SkillToolDependency ??= object(["command", K2, K1, "description", K2, K1, "transport", K2, K1, "type", K0, 1, "url", K2, K1, "value", K0, 1]))(x); }
+function v_SkillToolDependency(x) { return (c_v_SkillToolDependency ??= object(["command", K1, 0, "description", K1, 0, "transport", K1, 0, "type", K0, 1, "url", K1, 0, "value", K0, 1]))(x); }
 let c_v_AgentPath;
 function v_AgentPath(x) { return (c_v_AgentPath ??= K0)(x); }
 let c_v_ThreadId;
 function v_ThreadId(x) { return (c_v_ThreadId ??= K0)(x); }
 let c_v_FileSystemSpecialPath;
-function v_FileSystemSpecialPath(x) { return (c_v_FileSystemSpecialPath ??= tagged("kind", { "root": object(["kind", K0, 1]), "minimal": object(["kind", K0, 1]), "project_roots": object(["kind", K0, 1, "subpath", nullable(v_LegacyAppPathString), K1]), "tmpdir": object(["kind", K0, 1]), "slash_tmp": object(["kind", K0, 1]), "unknown": object(["kind", K0, 1, "path", K0, 1, "subpath", nullable(v_LegacyAppPathString), K1]) }, 0))(x); }
+function v_FileSystemSpecialPath(x) { return (c_v_FileSystemSpecialPath ??= tagged("kind", { "root": object(["kind", K0, 1]), "minimal": object(["kind", K0, 1]), "project_roots": object(["kind", K0, 1, "subpath", nullable(v_LegacyAppPathString), 0]), "tmpdir": object(["kind", K0, 1]), "slash_tmp": object(["kind", K0, 1]), "unknown": object(["kind", K0, 1, "path", K0, 1, "subpath", nullable(v_LegacyAppPathString), 0]) }, 0))(x); }
 let c_v_McpElicitationUntitledSingleSelectEnumSchema;
-function v_McpElicitationUntitledSingleSelectEnumSchema(x) { return (c_v_McpElicitationUntitledSingleSelectEnumSchema ??= object(["default", K2, K1, "description", K2, K1, "enum", array(K0), 1, "title", K2, K1, "type", v_McpElicitationStringType, 1]))(x); }
+function v_McpElicitationUntitledSingleSelectEnumSchema(x) { return (c_v_McpElicitationUntitledSingleSelectEnumSchema ??= object(["default", K1, 0, "description", K1, 0, "enum", array(K0), 1, "title", K1, 0, "type", v_McpElicitationStringType, 1]))(x); }
 let c_v_McpElicitationTitledSingleSelectEnumSchema;
-function v_McpElicitationTitledSingleSelectEnumSchema(x) { return (c_v_McpElicitationTitledSingleSelectEnumSchema ??= object(["default", K2, K1, "description", K2, K1, "oneOf", array(v_McpElicitationConstOption), 1, "title", K2, K1, "type", v_McpElicitationStringType, 1]))(x); }
+function v_McpElicitationTitledSingleSelectEnumSchema(x) { return (c_v_McpElicitationTitledSingleSelectEnumSchema ??= object(["default", K1, 0, "description", K1, 0, "oneOf", array(v_McpElicitationConstOption), 1, "title", K1, 0, "type", v_McpElicitationStringType, 1]))(x); }
 let c_v_McpElicitationUntitledMultiSelectEnumSchema;
-function v_McpElicitationUntitledMultiSelectEnumSchema(x) { return (c_v_McpElicitationUntitledMultiSelectEnumSchema ??= object(["default", nullable(array(K0)), K1, "description", K2, K1, "items", v_McpElicitationUntitledEnumItems, 1, "maxItems", all([K6, K7]), K1, "minItems", all([K6, K7]), K1, "title", K2, K1, "type", v_McpElicitationArrayType, 1]))(x); }
+function v_McpElicitationUntitledMultiSelectEnumSchema(x) { return (c_v_McpElicitationUntitledMultiSelectEnumSchema ??= object(["default", nullable(array(K0)), 0, "description", K1, 0, "items", v_McpElicitationUntitledEnumItems, 1, "maxItems", all([K4, K5]), 0, "minItems", all([K4, K5]), 0, "title", K1, 0, "type", v_McpElicitationArrayType, 1]))(x); }
 let c_v_McpElicitationTitledMultiSelectEnumSchema;
-function v_McpElicitationTitledMultiSelectEnumSchema(x) { return (c_v_McpElicitationTitledMultiSelectEnumSchema ??= object(["default", nullable(array(K0)), K1, "description", K2, K1, "items", v_McpElicitationTitledEnumItems, 1, "maxItems", all([K6, K7]), K1, "minItems", all([K6, K7]), K1, "title", K2, K1, "type", v_McpElicitationArrayType, 1]))(x); }
+function v_McpElicitationTitledMultiSelectEnumSchema(x) { return (c_v_McpElicitationTitledMultiSelectEnumSchema ??= object(["default", nullable(array(K0)), 0, "description", K1, 0, "items", v_McpElicitationTitledEnumItems, 1, "maxItems", all([K4, K5]), 0, "minItems", all([K4, K5]), 0, "title", K1, 0, "type", v_McpElicitationArrayType, 1]))(x); }
 let c_v_McpElicitationConstOption;
 function v_McpElicitationConstOption(x) { return (c_v_McpElicitationConstOption ??= object(["const", K0, 1, "title", K0, 1]))(x); }
 let c_v_McpElicitationUntitledEnumItems;
