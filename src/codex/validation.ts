@@ -4,7 +4,9 @@
 // Checked: the notifications and server requests whose params the adapter reads, and the result
 // of every request it makes. Every other notification or request of Codex's schema is handed on
 // with its params typed unknown (messages.ts). A method this build does not know is no thread's to
-// read (global listeners still hear it).
+// read (global listeners still hear it). What passed is handed on as it came: a field the generated
+// types say is `X | null` may be absent (Codex's schema lets an Option be left out), so readers
+// test it with `== null`.
 import type { ServerNotification } from "./generated/ServerNotification.js";
 import {
   notificationMethods,
