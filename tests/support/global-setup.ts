@@ -6,7 +6,11 @@ import { execFileSync } from "node:child_process";
 import { reportAgentCoverage, startAgentCoverage } from "./agent-coverage.js";
 
 export default function setup(): (() => Promise<void>) | undefined {
-  if (process.env.CCA_SKIP_BUILD !== "1") execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+  // Vitest runs this once per project: the bundle is built by the first call only.
+  if (process.env.CCA_SKIP_BUILD !== "1" && process.env.CCA_DIST_BUILT !== "1") {
+    execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+    process.env.CCA_DIST_BUILT = "1";
+  }
   // Vitest runs this once per project (the root one too): only the first call starts coverage and
   // reports it, and it is left alone when the caller measures coverage with its own NODE_V8_COVERAGE.
   if (process.env.NODE_V8_COVERAGE !== undefined) return undefined;
