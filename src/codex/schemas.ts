@@ -33,7 +33,8 @@ export const threadScopedParamsSchema = z.looseObject({ threadId: z.string() });
 const turnSchema = z.looseObject({
   id: z.string(),
   rootTurnId: z.string().nullish(),
-  status: z.enum(["completed", "interrupted", "failed", "inProgress"]),
+  // A string, not an enum: a status a newer codex adds must still end the turn (read as a normal end).
+  status: z.string(),
   error: z.looseObject({ message: z.string(), codexErrorInfo: z.unknown().optional(), additionalDetails: z.string().nullish() }).nullish(),
   items: z.array(z.unknown()).optional(),
 });

@@ -149,3 +149,14 @@ describe("items a turn left open", () => {
     expect(session.items.size).toBe(0);
   });
 });
+
+describe("a turn/completed with a status this build does not know (a newer codex)", () => {
+  it("still ends the prompt (as a normal end), instead of leaving it waiting forever", async () => {
+    const codex = heldCodex();
+    const { session } = sessionOn(codex);
+    const prompt = session.prompt(text("one"));
+    (await codex.nth("turn/start")).answer({ turn: turn("turn-1", "inProgress") });
+    codex.emit("turn/completed", { turn: turn("turn-1", "someNewStatus") });
+    expect((await prompt).stopReason).toBe("end_turn");
+  });
+});
