@@ -2,7 +2,7 @@
 // parsing of node_modules dominate start-up; one pre-linked file per lazily loaded
 // chunk answers `initialize` much sooner (measured in scripts/bench).
 import { build } from "esbuild";
-import { readFile, rm } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 
 /**
@@ -25,8 +25,12 @@ const zodEnglishOnly = {
 };
 
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
-await build({
-  entryPoints: { index: "src/index.ts" },
+const result = await build({
+  // The agent, and beside it the transcript runner (`record` / `replay`), which the agent loads by
+  // a computed URL only when asked: none of the tooling is in the agent's module graph. Shared
+  // code (zod, pino) lands in chunks both load.
+  entryPoints: { index: "src/index.ts", transcripts: "tools/transcripts/index.ts" },
+  metafile: true,
   outdir: "dist",
   bundle: true,
   splitting: true,
@@ -49,3 +53,5 @@ await build({
   define: { __CODEX_ACP_VERSION__: JSON.stringify(JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")).version) },
   logLevel: "warning",
 });
+// What each output is made of (tests/e2e/bundle.test.ts checks the agent's part); not shipped.
+await writeFile(new URL("../dist/meta.json", import.meta.url), JSON.stringify(result.metafile));

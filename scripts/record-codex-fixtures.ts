@@ -8,7 +8,7 @@ import { mkdtempSync, realpathSync, writeFileSync, mkdirSync, rmSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { applyPatch, createCodexHome, defaultCodexPath, startFakeModel, textResponse, toolCall, toolCallResponse, type ScriptedResponse } from "../src/fake-model/index.js";
+import { applyPatch, createCodexHome, defaultCodexPath, startFakeModel, textResponse, toolCall, toolCallResponse, type ScriptedResponse } from "../tools/fake-model/index.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const out = path.join(root, "tests/fixtures/codex");

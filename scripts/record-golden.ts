@@ -14,9 +14,9 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promi
 import os from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
-import { createCodexHome, parseFakeModelScript, startFakeModel } from "../src/fake-model/index.js";
-import { parseTranscript, serializeTranscript, type TranscriptHeader } from "../src/transcripts/format.js";
-import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../src/transcripts/normalise.js";
+import { createCodexHome, parseFakeModelScript, startFakeModel } from "../tools/fake-model/index.js";
+import { parseTranscript, serializeTranscript, type TranscriptHeader } from "../tools/transcripts/format.js";
+import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../tools/transcripts/normalise.js";
 import { SCENARIOS, type Scenario } from "./golden-scenarios.js";
 
 const repo = path.resolve(import.meta.dirname, "..");
@@ -43,7 +43,7 @@ async function recordScenario(name: string, sc: Scenario): Promise<string> {
     // `record` exactly as an editor would start it: its stdio is the editor's side of the pipe.
     // --keep-secrets: a golden's editor buffers are fixtures the replay must serve again (there
     // are no credentials: the fake model takes none).
-    const child = spawn(process.execPath, ["--import", "tsx", "src/transcripts/cli-main.ts", "record", "--out", raw, "--keep-secrets", "--", ...AGENT], {
+    const child = spawn(process.execPath, ["--import", "tsx", "tools/transcripts/cli-main.ts", "record", "--out", raw, "--keep-secrets", "--", ...AGENT], {
       cwd: repo,
       env: { ...process.env, ...home.env },
       stdio: ["pipe", "pipe", "inherit"],

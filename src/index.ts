@@ -29,10 +29,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  if (first === "record" || first === "replay") {
-    const { runTranscriptCli } = await import("./transcripts/index.js");
-    return runTranscriptCli(argv);
-  }
+  if (first === "record" || first === "replay") return runTranscriptTool(argv);
   if (first === "login") {
     // The bundled codex (not whatever `codex` is on PATH), in this terminal, with its own prompts.
     const { locateCodex } = await import("./codex/locate.js");
@@ -93,6 +90,22 @@ main(process.argv.slice(2)).then(
     process.exit(1);
   },
 );
+
+/**
+ * `record` / `replay`: the transcript runner is a tool beside the agent, bundled on its own
+ * (dist/transcripts.js, scripts/build.mjs) and never part of the agent's module graph; the
+ * specifier is computed so the bundler keeps it apart.
+ */
+async function runTranscriptTool(argv: string[]): Promise<number> {
+  const tool: unknown = await import(new URL("./transcripts.js", import.meta.url).href);
+  const run = tool && typeof tool === "object" && "runTranscriptCli" in tool && typeof tool.runTranscriptCli === "function" ? (tool.runTranscriptCli as (argv: string[]) => unknown) : undefined;
+  if (!run) {
+    process.stderr.write("codex-cli-acp: this build has no transcript runner (dist/transcripts.js)\n");
+    return 1;
+  }
+  const code = await run(argv);
+  return typeof code === "number" ? code : 1;
+}
 
 /**
  * Node 22.8+ keeps V8's compiled code of the modules loaded after this call on disk and reuses

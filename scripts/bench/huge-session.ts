@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile } f
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { createCodexHome, startFakeModel } from "../../src/fake-model/index.js";
+import { createCodexHome, startFakeModel } from "../../tools/fake-model/index.js";
 import { makeStoredSession, primeStoredSession } from "../../tests/support/stored-session.js";
 import type { PeerSide } from "./peers.js";
 import { median, memoryMB } from "./proc.js";
@@ -147,7 +147,7 @@ export async function benchHugeSession(opts: { codexPath: string; bin: string; p
 
 // `npx tsx scripts/bench/huge-session.ts`: this section alone (ours and plain codex, no peers).
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { defaultCodexPath } = await import("../../src/fake-model/index.js");
+  const { defaultCodexPath } = await import("../../tools/fake-model/index.js");
   await mkdir(path.resolve(import.meta.dirname, "../../.bench"), { recursive: true });
   const lines = await benchHugeSession({
     codexPath: defaultCodexPath(),

@@ -6,7 +6,7 @@ import { readFile, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { createCodexHome, startFakeModel, defaultCodexPath, splitDeltas, type ScriptedResponse } from "../../src/fake-model/index.js";
+import { createCodexHome, startFakeModel, defaultCodexPath, splitDeltas, type ScriptedResponse } from "../../tools/fake-model/index.js";
 import { preparePeers } from "./peers.js";
 import { LinePeer } from "./rpc.js";
 import { cpuMs, median, memoryMB, treeCpuMs } from "./proc.js";

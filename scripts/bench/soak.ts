@@ -9,7 +9,7 @@
 import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { createCodexHome, startFakeModel, type ScriptedResponse } from "../../src/fake-model/index.js";
+import { createCodexHome, startFakeModel, type ScriptedResponse } from "../../tools/fake-model/index.js";
 import { codexChildPid } from "../../tests/support/adapter.js";
 import { hostileExtremes, hostileMessages } from "../../tests/support/hostile-input.js";
 import { memoryMB } from "./proc.js";

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCodexHome, startFakeModel, textResponse, toolCall, type CodexHome, type FakeModel } from "../../src/fake-model/index.js";
+import { createCodexHome, startFakeModel, textResponse, toolCall, type CodexHome, type FakeModel } from "../../tools/fake-model/index.js";
 import { DIST_BIN } from "../support/adapter.js";
 
 const run = promisify(execFile);

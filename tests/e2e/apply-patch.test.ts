@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { applyPatch, textResponse, toolCallResponse, type FakeModel } from "../../src/fake-model/index.js";
+import { applyPatch, textResponse, toolCallResponse, type FakeModel } from "../../tools/fake-model/index.js";
 import { killCodex, startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";

@@ -5,7 +5,7 @@
 // ACP's unstable schema.
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { textResponse } from "../../src/fake-model/index.js";
+import { textResponse } from "../../tools/fake-model/index.js";
 import { rawUpdatesOf, startAdapter, type Adapter } from "../support/adapter.js";
 
 let adapter: Adapter | undefined;

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { textResponse, toolCall, toolCallResponse } from "../../src/fake-model/index.js";
+import { textResponse, toolCall, toolCallResponse } from "../../tools/fake-model/index.js";
 import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { textResponse, toolCallResponse } from "../../src/fake-model/index.js";
+import { textResponse, toolCallResponse } from "../../tools/fake-model/index.js";
 import { killCodex, startAdapter, type Adapter } from "../support/adapter.js";
 
 const NS = "mcp__acp_fs";

@@ -3,7 +3,7 @@
 // notifications, stays up, logs only structured lines, and works afterwards, storm after storm.
 // (Its memory through the storms is the bench's to measure.)
 import { afterEach, expect, it } from "vitest";
-import { textResponse } from "../../src/fake-model/index.js";
+import { textResponse } from "../../tools/fake-model/index.js";
 import { messageText, startAdapter, type Adapter } from "../support/adapter.js";
 import { hostileExtremes, hostileMessages } from "../support/hostile-input.js";
 

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { textResponse } from "../../src/fake-model/index.js";
+import { textResponse } from "../../tools/fake-model/index.js";
 import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -197,7 +197,7 @@ describe("secrets stay out of the logs", () => {
   it("at the default level no prompt, file content or API key; at any level no MCP bearer token", async () => {
     const { writeFile } = await import("node:fs/promises");
     const path = await import("node:path");
-    const { toolCallResponse } = await import("../../src/fake-model/index.js");
+    const { toolCallResponse } = await import("../../tools/fake-model/index.js");
     for (const level of ["info", "trace"]) {
       adapter = await startAdapter({ env: { CODEX_ACP_LOG_LEVEL: level, OPENAI_API_KEY: "sk-SECRET-KEY-789" } });
       const file = path.join(adapter.workspace, "secret.txt");

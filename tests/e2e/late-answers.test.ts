@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { textResponse, toolCallResponse } from "../../src/fake-model/index.js";
+import { textResponse, toolCallResponse } from "../../tools/fake-model/index.js";
 import { startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
 import { waitFor } from "../support/wait-for.js";
 

@@ -13,7 +13,7 @@ import {
   toolCall,
   type CodexHome,
   type FakeModel,
-} from "../../src/fake-model/index.js";
+} from "../../tools/fake-model/index.js";
 import { messageText, startAdapter, type Adapter, type AdapterOptions } from "../support/adapter.js";
 
 let fake: FakeModel;

@@ -5,7 +5,7 @@
 import { readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
-import { textResponse, toolCallResponse } from "../../src/fake-model/index.js";
+import { textResponse, toolCallResponse } from "../../tools/fake-model/index.js";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { waitFor } from "../support/wait-for.js";
 

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { createCodexHome, defaultCodexPath, startFakeModel, type CodexHome, type FakeModel } from "../../src/fake-model/index.js";
+import { createCodexHome, defaultCodexPath, startFakeModel, type CodexHome, type FakeModel } from "../../tools/fake-model/index.js";
 import { OUTPUT_TAIL_CHARS } from "../../src/bridge/commands.js";
 import { HISTORY_PAGE_ITEMS } from "../../src/acp/history-replay.js";
 import { startAdapter, type Adapter } from "../support/adapter.js";

@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay/index.js";
+import { formatReplayReport, replayTranscript } from "../../tools/transcripts/replay/index.js";
 import { OFFICIAL_ENTRY } from "../peers/official.js";
 import { ZED_BINARY } from "../peers/zed.js";
 import { recordTextTurn } from "../support/record-session.js";

@@ -3,7 +3,7 @@
 // a cancel ends the running turn and every queued one.
 import { afterEach, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { textResponse } from "../../src/fake-model/index.js";
+import { textResponse } from "../../tools/fake-model/index.js";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 
 let adapter: Adapter | undefined;

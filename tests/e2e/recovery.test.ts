@@ -2,7 +2,7 @@
 // between turns; the same ACP session then goes on in a new child with its whole history.
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { textResponse, toolCall } from "../../src/fake-model/index.js";
+import { textResponse, toolCall } from "../../tools/fake-model/index.js";
 import { codexChildPid, killCodex, messageText, startAdapter, type Adapter } from "../support/adapter.js";
 
 let adapter: Adapter | undefined;

@@ -5,8 +5,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { parseTranscript } from "../../src/transcripts/format.js";
-import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay/index.js";
+import { parseTranscript } from "../../tools/transcripts/format.js";
+import { formatReplayReport, replayTranscript } from "../../tools/transcripts/replay/index.js";
 
 let dir: string;
 beforeAll(async () => {

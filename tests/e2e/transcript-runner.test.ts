@@ -7,13 +7,13 @@ import os from "node:os";
 import path from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTranscript, type TranscriptEntry } from "../../src/transcripts/format.js";
-import { runRecorder } from "../../src/transcripts/record.js";
-import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay/index.js";
+import { parseTranscript, type TranscriptEntry } from "../../tools/transcripts/format.js";
+import { runRecorder } from "../../tools/transcripts/record.js";
+import { formatReplayReport, replayTranscript } from "../../tools/transcripts/replay/index.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const ECHO = ["node", "--import", "tsx", "tests/support/echo-agent.ts"];
-const CLI = [process.execPath, "--import", "tsx", "src/transcripts/cli-main.ts"];
+const CLI = [process.execPath, "--import", "tsx", "tools/transcripts/cli-main.ts"];
 
 let dir: string;
 let recording: string;

@@ -9,12 +9,12 @@ import os from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTranscript, serializeTranscript } from "../../src/transcripts/format.js";
-import { formatReplayReport, replayTranscript } from "../../src/transcripts/replay/index.js";
+import { parseTranscript, serializeTranscript } from "../../tools/transcripts/format.js";
+import { formatReplayReport, replayTranscript } from "../../tools/transcripts/replay/index.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const ECHO = ["node", "--import", "tsx", "tests/support/echo-agent.ts"];
-const CLI = [process.execPath, "--import", "tsx", "src/transcripts/cli-main.ts"];
+const CLI = [process.execPath, "--import", "tsx", "tools/transcripts/cli-main.ts"];
 
 const API_KEY = "sk-proj-e2e-0123456789-APIKEY";
 const GH_TOKEN = "ghp_e2e0123456789GHTOKEN";

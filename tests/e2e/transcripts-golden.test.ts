@@ -8,10 +8,10 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseTranscript, serializeTranscript } from "../../src/transcripts/format.js";
-import { replayTranscript } from "../../src/transcripts/index.js";
-import { redactTranscript } from "../../src/transcripts/redact.js";
-import { formatReplayReport } from "../../src/transcripts/replay/index.js";
+import { parseTranscript, serializeTranscript } from "../../tools/transcripts/format.js";
+import { replayTranscript } from "../../tools/transcripts/index.js";
+import { redactTranscript } from "../../tools/transcripts/redact.js";
+import { formatReplayReport } from "../../tools/transcripts/replay/index.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const GOLDEN_DIR = path.join(repo, "tests/transcripts");

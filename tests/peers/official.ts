@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { defaultCodexPath } from "../../src/fake-model/index.js";
+import { defaultCodexPath } from "../../tools/fake-model/index.js";
 
 export const OFFICIAL_ENTRY = path.resolve(import.meta.dirname, "../../.bench/peers/node_modules/@agentclientprotocol/codex-acp/dist/index.js");
 

@@ -7,7 +7,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { createCodexHome, startFakeModel, type CodexHome, type FakeModel, type ScriptedResponse } from "../../src/fake-model/index.js";
+import { createCodexHome, startFakeModel, type CodexHome, type FakeModel, type ScriptedResponse } from "../../tools/fake-model/index.js";
 import { waitFor } from "./wait-for.js";
 
 export const DIST_BIN = path.resolve(import.meta.dirname, "../../dist/index.js");

@@ -1,2 +1,2 @@
-// Test-side access to the fake Responses-API model (product code lives in src/fake-model).
-export * from "../../src/fake-model/index.js";
+// Test-side access to the fake Responses-API model (its code lives in tools/fake-model).
+export * from "../../tools/fake-model/index.js";

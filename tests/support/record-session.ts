@@ -16,7 +16,7 @@ export async function recordTextTurn(command: string[], out: string, script: { r
   try {
     const scriptFile = path.join(scratch, "script.json");
     await writeFile(scriptFile, JSON.stringify(script));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/transcripts/cli-main.ts", "record", "--out", out, "--fake-model", scriptFile, "--", ...command], {
+    const child = spawn(process.execPath, ["--import", "tsx", "tools/transcripts/cli-main.ts", "record", "--out", out, "--fake-model", scriptFile, "--", ...command], {
       cwd: repo,
       stdio: ["pipe", "pipe", "pipe"],
     });

@@ -4,9 +4,12 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-const SRC = path.resolve(import.meta.dirname, "../../src");
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SRC = path.join(ROOT, "src");
+/** The tools beside the agent (transcript runner, fake model): the same rules, and never imported by the agent. */
+const TOOLS = path.join(ROOT, "tools");
 
-function sourceFiles(dir = SRC): string[] {
+function sourceFiles(dir: string): string[] {
   const out: string[] = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, e.name);
@@ -16,9 +19,9 @@ function sourceFiles(dir = SRC): string[] {
   }
   return out;
 }
-const files = sourceFiles();
+const files = [...sourceFiles(SRC), ...sourceFiles(TOOLS)];
 const text = new Map(files.map((f) => [f, fs.readFileSync(f, "utf8")]));
-const rel = (f: string): string => path.relative(SRC, f);
+const rel = (f: string): string => path.relative(ROOT, f);
 
 /** Relative imports (type-only ones too: a cycle of types is still a knot in the design). */
 function importsOf(file: string): string[] {
@@ -32,7 +35,12 @@ function importsOf(file: string): string[] {
 }
 
 describe("source layout", () => {
-  it("no file under src/ (generated types aside) is over 400 lines", () => {
+  it("the agent never imports the tools (they are bundled apart: tests/e2e/bundle.test.ts)", () => {
+    const reaching = files.filter((f) => f.startsWith(SRC)).flatMap((f) => importsOf(f).filter((g) => g.startsWith(TOOLS)).map((g) => `${rel(f)} -> ${rel(g)}`));
+    expect(reaching).toEqual([]);
+  });
+
+  it("no file under src/ or tools/ (generated types aside) is over 400 lines", () => {
     const big = files.filter((f) => (text.get(f) ?? "").split("\n").length > 400).map(rel);
     expect(big).toEqual([]);
   });
@@ -57,7 +65,7 @@ describe("source layout", () => {
   });
 
   it("the bridge reads Codex's messages through their generated types: at most 5 casts, no untyped item type", () => {
-    const bridge = files.filter((f) => rel(f).startsWith("bridge/"));
+    const bridge = files.filter((f) => rel(f).startsWith("src/bridge/"));
     const code = (f: string): string => (text.get(f) ?? "").replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
     const casts = bridge.flatMap((f) => (code(f).match(/\bas (?!const\b)[A-Za-z{(\[]/g) ?? []).map(() => rel(f)));
     expect(casts.length, `casts in ${casts.join(", ")}`).toBeLessThanOrEqual(5);
@@ -73,7 +81,7 @@ describe("source layout", () => {
         .map(({ at }) => at),
     );
     // The one allowed memo: the compiled ACP JSON schema (immutable once built, costly to build).
-    expect(offenders).toEqual(["transcripts/schema.ts:32"]);
+    expect(offenders).toEqual(["tools/transcripts/schema.ts:32"]);
   });
 
   it("one line splitter, and no AsyncLocalStorage (state is passed, not hidden)", () => {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENVIRONMENT } from "../../src/config/index.js";
 import { helpText } from "../../src/help.js";
-import { parseReplayArgs } from "../../src/transcripts/cli.js";
+import { parseReplayArgs } from "../../tools/transcripts/cli.js";
 
 const text = helpText("/opt/node/bin/node", "/home/me/codex-cli-acp/dist/index.js");
 

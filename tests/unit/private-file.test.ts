@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { writePrivateFile } from "../../src/transcripts/private-file.js";
+import { writePrivateFile } from "../../tools/transcripts/private-file.js";
 
 const dirs: string[] = [];
 afterEach(() => {

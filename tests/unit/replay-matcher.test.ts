@@ -2,11 +2,11 @@
 // them with a recording, reports differences, answers agent requests from the recording and
 // says what never came.
 import { describe, expect, it } from "vitest";
-import { parseTranscript, type TranscriptEntry } from "../../src/transcripts/format.js";
-import { Matcher } from "../../src/transcripts/replay/matcher.js";
-import { RecordingIndex } from "../../src/transcripts/replay/recording.js";
-import type { Mismatch } from "../../src/transcripts/replay/types.js";
-import { loadAcpValidator } from "../../src/transcripts/schema.js";
+import { parseTranscript, type TranscriptEntry } from "../../tools/transcripts/format.js";
+import { Matcher } from "../../tools/transcripts/replay/matcher.js";
+import { RecordingIndex } from "../../tools/transcripts/replay/recording.js";
+import type { Mismatch } from "../../tools/transcripts/replay/types.js";
+import { loadAcpValidator } from "../../tools/transcripts/schema.js";
 
 const header = { type: "header", version: 1, recordedAt: "2026-11-23T00:00:00Z", agent: { command: ["agent"] }, protocolVersion: 1 };
 const msg = (dir: "client->agent" | "agent->client", m: Record<string, unknown>) => ({ type: "message", dir, t: 0, msg: { jsonrpc: "2.0", ...m } });

@@ -1,13 +1,13 @@
 // Replaying a redacted transcript (issue 26): the markers `record` leaves (redact.ts) match the
 // live values they stand for, and an editor's answer it left out is served from this run's files.
 import { describe, expect, it } from "vitest";
-import { parseTranscript, type TranscriptEntry } from "../../src/transcripts/format.js";
-import { compareMessages, IdMap } from "../../src/transcripts/normalise.js";
-import { fileContentMarkerOf, SECRET_MARKER } from "../../src/transcripts/redaction-marker.js";
-import { Matcher } from "../../src/transcripts/replay/matcher.js";
-import { RecordingIndex } from "../../src/transcripts/replay/recording.js";
-import type { Mismatch } from "../../src/transcripts/replay/types.js";
-import { loadAcpValidator } from "../../src/transcripts/schema.js";
+import { parseTranscript, type TranscriptEntry } from "../../tools/transcripts/format.js";
+import { compareMessages, IdMap } from "../../tools/transcripts/normalise.js";
+import { fileContentMarkerOf, SECRET_MARKER } from "../../tools/transcripts/redaction-marker.js";
+import { Matcher } from "../../tools/transcripts/replay/matcher.js";
+import { RecordingIndex } from "../../tools/transcripts/replay/recording.js";
+import type { Mismatch } from "../../tools/transcripts/replay/types.js";
+import { loadAcpValidator } from "../../tools/transcripts/schema.js";
 
 type Json = Record<string, unknown>;
 const client = (msg: Json): TranscriptEntry => ({ type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", ...msg } });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseTranscript, serializeTranscript, TranscriptFormatError } from "../../src/transcripts/format.js";
+import { parseTranscript, serializeTranscript, TranscriptFormatError } from "../../tools/transcripts/format.js";
 import {
   compareMessages,
   IdMap,
@@ -8,10 +8,10 @@ import {
   normaliseValues,
   pathsToPlaceholders,
   placeholdersToPaths,
-} from "../../src/transcripts/normalise.js";
-import { entryForLine } from "../../src/transcripts/record.js";
-import { loadAcpValidator } from "../../src/transcripts/schema.js";
-import { parseReplayArgs, parseRecordArgs } from "../../src/transcripts/cli.js";
+} from "../../tools/transcripts/normalise.js";
+import { entryForLine } from "../../tools/transcripts/record.js";
+import { loadAcpValidator } from "../../tools/transcripts/schema.js";
+import { parseReplayArgs, parseRecordArgs } from "../../tools/transcripts/cli.js";
 
 const header = JSON.stringify({
   type: "header",

@@ -2,10 +2,10 @@
 // replay still compares and answers with what was redacted (the marker keeps a digest).
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import type { TranscriptEntry } from "../../src/transcripts/format.js";
-import { fileContentMarker, redactTranscript } from "../../src/transcripts/redact.js";
-import { SECRET_MARKER } from "../../src/transcripts/redaction-marker.js";
-import { parseRecordArgs, TRANSCRIPT_USAGE } from "../../src/transcripts/cli.js";
+import type { TranscriptEntry } from "../../tools/transcripts/format.js";
+import { fileContentMarker, redactTranscript } from "../../tools/transcripts/redact.js";
+import { SECRET_MARKER } from "../../tools/transcripts/redaction-marker.js";
+import { parseRecordArgs, TRANSCRIPT_USAGE } from "../../tools/transcripts/cli.js";
 
 type Json = Record<string, unknown>;
 const client = (msg: Json): TranscriptEntry => ({ type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", ...msg } });

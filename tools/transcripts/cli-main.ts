@@ -1,4 +1,4 @@
-// Stand-alone entry for development and tests: `npx tsx src/transcripts/cli-main.ts record|replay ...`.
+// Stand-alone entry for development and tests: `npx tsx tools/transcripts/cli-main.ts record|replay ...`.
 // (The shipped bin, src/index.ts, dispatches the same subcommands to runTranscriptCli.)
 import { runTranscriptCli } from "./cli.js";
 

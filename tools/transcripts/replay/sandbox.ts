@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { log } from "../../log/index.js";
+import { log } from "../../../src/log/index.js";
 import type { Transcript } from "../format.js";
 import { placeholdersToPaths, type Placeholders } from "../normalise.js";
 

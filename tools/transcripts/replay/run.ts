@@ -3,8 +3,8 @@
 // to the matcher, closes stdin at the end and expects the agent to exit; with --update, rewrites
 // the transcript from what the agent said.
 import { startAgentProcess } from "../agent-process.js";
-import { log } from "../../log/index.js";
-import { LineSplitter } from "../../streams/index.js";
+import { log } from "../../../src/log/index.js";
+import { LineSplitter } from "../../../src/streams/index.js";
 import { type Transcript, type TranscriptEntry, serializeTranscript } from "../format.js";
 import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../normalise.js";
 import { writePrivateFile } from "../private-file.js";

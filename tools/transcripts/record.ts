@@ -1,12 +1,12 @@
 // `record`: a transparent stdio proxy between an ACP client (the editor) and an agent command.
 // Bytes are forwarded unchanged in both directions (our stdout carries exactly the agent's
 // stdout); a tap on each direction splits lines on "\n" and appends them to a transcript.
-import { LineSplitter } from "../streams/index.js";
+import { LineSplitter } from "../../src/streams/index.js";
 import { startAgentProcess } from "./agent-process.js";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { log } from "../log/index.js";
+import { log } from "../../src/log/index.js";
 import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
 import { pathsToPlaceholders } from "./normalise.js";
 import { writePrivateFile } from "./private-file.js";

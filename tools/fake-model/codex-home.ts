@@ -7,8 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { z } from "zod";
-import { privateCacheDir } from "../config/cache-dir.js";
-import { log } from "../log/index.js";
+import { privateCacheDir } from "../../src/config/cache-dir.js";
+import { log } from "../../src/log/index.js";
 import { defaultCodexPath } from "./codex-path.js";
 
 const execFileAsync = promisify(execFile);

@@ -3,7 +3,7 @@
 // pair after normalisation, validates every message against the ACP schema, answers agent
 // requests with the recorded answers, and turns recorded client messages into live ones.
 // No processes and no timers: it is fed entries and says what to send (tests/unit/replay-matcher).
-import { log } from "../../log/index.js";
+import { log } from "../../../src/log/index.js";
 import type { LocatedEntry, TranscriptEntry } from "../format.js";
 import {
   IdMap,

@@ -14,7 +14,7 @@
 // - After turn/interrupt codex leaves the HTTP stream open: hanging streams end only on close().
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { log } from "../log/index.js";
+import { log } from "../../src/log/index.js";
 import {
   parseFakeModelScript,
   splitDeltas,

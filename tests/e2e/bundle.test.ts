@@ -1,0 +1,42 @@
+// What the agent's bundle is made of (issue 27): the transcript runner and the fake model are
+// tools beside the agent, bundled on their own (dist/transcripts.js), and nothing the agent can
+// load — statically or lazily — holds them or their dependencies (ajv, execa). Read from the
+// build's metafile (scripts/build.mjs writes dist/meta.json).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+type Meta = { outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }> }> };
+const meta = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../dist/meta.json"), "utf8")) as Meta;
+
+/** Every source file in the outputs `entry` can load (its static and dynamic imports, transitively). */
+function inputsReachableFrom(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const inputs = new Set<string>();
+  const visit = (output: string): void => {
+    if (seen.has(output)) return;
+    seen.add(output);
+    const out = meta.outputs[output];
+    if (!out) return;
+    for (const input of Object.keys(out.inputs)) inputs.add(input);
+    for (const imported of out.imports) if (imported.path.startsWith("dist/")) visit(imported.path);
+  };
+  visit(entry);
+  return inputs;
+}
+
+const TOOLING = /^tools\/|node_modules\/(ajv|ajv-formats|execa)\//;
+
+describe("the agent bundle", () => {
+  it("holds none of the tooling, in anything it can load", () => {
+    const agent = [...inputsReachableFrom("dist/index.js")];
+    expect(agent.some((f) => f.startsWith("src/acp/"))).toBe(true);
+    expect(agent.filter((f) => TOOLING.test(f))).toEqual([]);
+  });
+
+  it("the transcript runner is bundled on its own, with the fake model it replays against", () => {
+    const runner = [...inputsReachableFrom("dist/transcripts.js")];
+    expect(runner).toContain("tools/transcripts/index.ts");
+    expect(runner.some((f) => f.startsWith("tools/fake-model/"))).toBe(true);
+  });
+});
