@@ -1,5 +1,5 @@
 // Benchmarks of the embedded file tools, called through the real MCP endpoint (MCP SDK client ->
-// Streamable HTTP on 127.0.0.1 -> src/mcp -> src/fs), on both backends:
+// Streamable HTTP on 127.0.0.1 -> src/editor-files/endpoint -> src/editor-files/access), on both backends:
 //  - local:  node:fs (no editor capability)
 //  - client: an in-process fake editor (EditorFiles) whose content is the file on disk
 // Figures: a 1 MB write (seed target: under 100 ms), a read of lines 1,000,000-1,000,099 of a
@@ -14,8 +14,8 @@ import { performance } from "node:perf_hooks";
 import { pino } from "pino";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createFileAccess, createLocalFiles, type EditorFiles } from "../../src/fs/index.js";
-import { FileToolsServer, callFileTool } from "../../src/mcp/index.js";
+import { createFileAccess, createLocalFiles, type EditorFiles } from "../../src/editor-files/access/index.js";
+import { FileToolsServer, callFileTool } from "../../src/editor-files/endpoint/index.js";
 import { median } from "./proc.js";
 
 type Row = { name: string; value: number; unit: string; note?: string };

@@ -2,7 +2,7 @@
 // workspace roots, for the file tools' write rule (no prompt inside them in `auto`) and as
 // writable roots of Codex's sandbox (turn/start's workspace-write policy lists them).
 import { realpath, stat } from "node:fs/promises";
-import { isSystemPath } from "../fs/index.js";
+import { isSystemPath } from "../editor-files/access/index.js";
 import path from "node:path";
 import { invalidParams } from "./errors.js";
 import type { SessionFeature, SessionOpening } from "./features.js";

@@ -3,7 +3,7 @@
 // A change applies from the next turn (turn/start carries the policy and the sandbox).
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { v2 } from "../codex/index.js";
-import type { SessionMode } from "../fs/index.js";
+import type { SessionMode } from "../editor-files/access/index.js";
 import { invalidParams } from "./errors.js";
 import type { AgentServices, SessionFeature } from "./features.js";
 import type { AcpSession, ThreadSettings } from "./session.js";

@@ -11,7 +11,7 @@ import { keepServingOnFault, stopSignal } from "./last-resort.js";
 import { fileToolTimeoutSec } from "../config/index.js";
 import { createAgent } from "./agent.js";
 import type { SessionFeature } from "./features.js";
-import { fileToolsFeature } from "./file-tools.js";
+import { fileToolsFeature } from "../editor-files/feature.js";
 import { registerLifecycle } from "./lifecycle.js";
 import { registerSessionAdmin } from "./session-admin.js";
 import { registerAuthRequests } from "./auth-requests.js";

@@ -8,7 +8,7 @@ import { turnStartResponseSchema, type AppServerClient, type CodexHost, type Cod
 import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
-import type { SessionMode } from "../fs/index.js";
+import type { SessionMode } from "../editor-files/access/index.js";
 import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
 import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
 

@@ -7,8 +7,8 @@
 // handler itself sends no updates. Shapes: contracts/*_text_file.md, "ACP events".
 import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
 import type { SessionUpdate } from "./view.js";
-import { describePatch } from "../patch/index.js";
-import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../tool-contract/index.js";
+import { describePatch } from "../editor-files/patch/index.js";
+import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../editor-files/contract/index.js";
 import { jsonFields } from "./json.js";
 import { textContent, type ItemOf, type ToolCallView } from "./view.js";
 

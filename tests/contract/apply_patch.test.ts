@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createFileAccess, type FileChange, type SessionMode } from "../../src/fs/index.js";
+import { createFileAccess, type FileChange, type SessionMode } from "../../src/editor-files/access/index.js";
 import { BACKENDS, disk, Env, FakeEditor, toolError } from "./helpers.js";
 
 const P = (...body: string[]): { input: string } => ({ input: ["*** Begin Patch", ...body, "*** End Patch"].join("\n") });

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLocalFiles } from "../../src/fs/index.js";
+import { createLocalFiles } from "../../src/editor-files/access/index.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fs-faults-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -7,12 +7,12 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
-import { createFileAccess, FileToolError, type EditorFiles, type FileAccess } from "../../src/fs/index.js";
+import { createFileAccess, FileToolError, type EditorFiles, type FileAccess } from "../../src/editor-files/access/index.js";
 
 export type BackendName = "local" | "client";
 export const BACKENDS: readonly BackendName[] = ["local", "client"];
 
-/** ACP fs/read_text_file semantics, written independently of src/fs: lines keep their endings. */
+/** ACP fs/read_text_file semantics, written independently of src/editor-files/access: lines keep their endings. */
 export function acpLines(text: string, line?: number, limit?: number): string {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const start = (line ?? 1) - 1;

@@ -8,8 +8,8 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createFileAccess } from "../../src/fs/index.js";
-import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/mcp/index.js";
+import { createFileAccess } from "../../src/editor-files/access/index.js";
+import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/editor-files/endpoint/index.js";
 
 const silent = pino({ level: "silent" });
 const MAX_BODY = 1024 * 1024;

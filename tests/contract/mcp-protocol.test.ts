@@ -7,8 +7,8 @@ import http from "node:http";
 import os from "node:os";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFileAccess } from "../../src/fs/index.js";
-import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/mcp/index.js";
+import { createFileAccess } from "../../src/editor-files/access/index.js";
+import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/editor-files/endpoint/index.js";
 import { waitFor } from "../support/wait-for.js";
 
 const silent = pino({ level: "silent" });

@@ -1,4 +1,4 @@
-// The file tools through the real MCP endpoint (src/mcp over Streamable HTTP on 127.0.0.1),
+// The file tools through the real MCP endpoint (src/editor-files/endpoint over Streamable HTTP on 127.0.0.1),
 // called with the MCP SDK client exactly as codex calls them, on both backends:
 // "client" = an editor whose buffers differ from the disk, "local" = no fs capability.
 // Also: the endpoint's access rules (token per path, loopback Host only).
@@ -10,9 +10,9 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createFileAccess, type SessionMode } from "../../src/fs/index.js";
-import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/mcp/index.js";
-import { DIFF_META_KEY } from "../../src/tool-contract/index.js";
+import { createFileAccess, type SessionMode } from "../../src/editor-files/access/index.js";
+import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/editor-files/endpoint/index.js";
+import { DIFF_META_KEY } from "../../src/editor-files/contract/index.js";
 import { BACKENDS, FakeEditor } from "./helpers.js";
 
 const silent = pino({ level: "silent" });

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFileAccess } from "../../src/fs/index.js";
+import { createFileAccess } from "../../src/editor-files/access/index.js";
 import { BACKENDS, Env, isRoot, runUnprivileged, sharedTempDir, toolError } from "./helpers.js";
 
 const LINE_BYTES = 64;

@@ -1,6 +1,6 @@
 // Child process for the permission cases: performs one FileAccess call and prints the outcome as
 // one JSON line. Client backend: an editor that refuses everything (its answer is final).
-import { createFileAccess, FileToolError, type EditorFiles } from "../../src/fs/index.js";
+import { createFileAccess, FileToolError, type EditorFiles } from "../../src/editor-files/access/index.js";
 
 const job = JSON.parse(process.argv[2] ?? "{}") as { backend: "local" | "client"; op: "read" | "write"; params: never };
 const refusing: EditorFiles = {

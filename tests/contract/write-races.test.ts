@@ -1,13 +1,13 @@
 // Issue 25 on both backends: the path the policy judged is the path written; a call given up on
 // writes nothing; an edit the user undid in the editor is reported once.
 // The window between the check and the write is hooked as fs-faults does: node:fs/promises (the
-// object src/fs uses) is spied on, and the swap happens when the write path stats its target.
+// object src/editor-files/access uses) is spied on, and the swap happens when the write path stats its target.
 import fs from "node:fs";
 import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createFileAccess, type FileAccess, type FileChange, type SessionMode } from "../../src/fs/index.js";
+import { createFileAccess, type FileAccess, type FileChange, type SessionMode } from "../../src/editor-files/access/index.js";
 import { BACKENDS, FakeEditor, toolError } from "./helpers.js";
 
 const P = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");

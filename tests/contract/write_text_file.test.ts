@@ -5,7 +5,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createFileAccess, type EditorFiles, type SessionMode } from "../../src/fs/index.js";
+import { createFileAccess, type EditorFiles, type SessionMode } from "../../src/editor-files/access/index.js";
 import { BACKENDS, disk, Env, FakeEditor, isRoot, runUnprivileged, sharedTempDir, toolError } from "./helpers.js";
 
 describe.each(BACKENDS)("write_text_file [%s]", (backend) => {

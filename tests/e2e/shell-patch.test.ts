@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { createCodexHome, defaultCodexPath, FAKE_MODEL_SLUG, startFakeModel, textResponse, toolCallResponse, type CodexHome, type FakeModel } from "../../tools/fake-model/index.js";
-import { GUARD_HOOK_KEY, guardTrustHash, withShellPatchGuard } from "../../src/acp/shell-patch-guard.js";
+import { GUARD_HOOK_KEY, guardTrustHash, withShellPatchGuard } from "../../src/editor-files/shell-patch-guard.js";
 import { startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
 import { waitFor } from "../support/wait-for.js";
 

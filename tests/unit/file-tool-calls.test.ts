@@ -1,8 +1,8 @@
-// Which item a file-tool call belongs to (src/acp/file-tool-calls.ts), and that what it remembers
+// Which item a file-tool call belongs to (src/editor-files/tool-calls.ts), and that what it remembers
 // is bounded by the items in flight (issue 26): a claimed item whose completion never comes (its
 // turn was given up, its codex died) was remembered for the session's life.
 import { describe, expect, it } from "vitest";
-import { FileToolCalls } from "../../src/acp/file-tool-calls.js";
+import { FileToolCalls } from "../../src/editor-files/tool-calls.js";
 import type { Item } from "../../src/bridge/index.js";
 import { mcpItem, note } from "../support/codex-messages.js";
 

@@ -5,8 +5,8 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createLocalFiles, FileToolError } from "../../src/fs/index.js";
-import { mapReadError, mapWriteError } from "../../src/fs/errors.js";
+import { createLocalFiles, FileToolError } from "../../src/editor-files/access/index.js";
+import { mapReadError, mapWriteError } from "../../src/editor-files/access/errors.js";
 
 const errno = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: injected`), { code });
 

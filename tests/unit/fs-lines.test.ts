@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sliceText } from "../../src/fs/lines.js";
-import { readLocal } from "../../src/fs/local.js";
+import { sliceText } from "../../src/editor-files/access/lines.js";
+import { readLocal } from "../../src/editor-files/access/local.js";
 
 let dir: string;
 beforeAll(() => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalPath, decideWrite } from "../../src/fs/index.js";
+import { canonicalPath, decideWrite } from "../../src/editor-files/access/index.js";
 
 let base: string;
 let root: string;

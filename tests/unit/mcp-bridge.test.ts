@@ -103,8 +103,8 @@ describe("completeFileToolItem", () => {
 
 describe("the MCP server and the bridge agree on the wire", () => {
   it("the bridge shows every tool the server lists, under the server name the config registers", async () => {
-    const mcp = await import("../../src/mcp/index.js");
-    const contract = await import("../../src/tool-contract/index.js");
+    const mcp = await import("../../src/editor-files/endpoint/index.js");
+    const contract = await import("../../src/editor-files/contract/index.js");
     const fileTools = await import("../../src/bridge/file-tools.js");
     const args: Record<string, unknown> = { read_text_file: { path: "/a" }, write_text_file: { path: "/a", content: "x" }, apply_patch: { input: "*** Begin Patch\n*** Delete File: /a\n*** End Patch" } };
     const kinds = mcp.TOOL_DEFINITIONS.map((t) => describeFileToolItem(item({ id: t.name, server: contract.FILE_TOOLS_SERVER, tool: t.name, arguments: args[t.name] }))?.kind);

@@ -6,7 +6,7 @@ import { describeItem } from "../../src/bridge/items.js";
 import type { ItemOf } from "../../src/bridge/view.js";
 import { replayTurns } from "../../src/bridge/history.js";
 import { ThreadEventTranslator } from "../../src/bridge/translator.js";
-import { DIFF_META_KEY, FILE_TOOLS_SERVER } from "../../src/tool-contract/index.js";
+import { DIFF_META_KEY, FILE_TOOLS_SERVER } from "../../src/editor-files/contract/index.js";
 import { mcpItem, note } from "../support/codex-messages.js";
 
 const patch = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");

@@ -1,6 +1,6 @@
-// src/patch on its own: the grammar (as lenient as Codex's parser) and hunks applied to text.
+// src/editor-files/patch on its own: the grammar (as lenient as Codex's parser) and hunks applied to text.
 import { describe, expect, it } from "vitest";
-import { applyHunks, describePatch, parsePatch, PatchConflictError, PatchSyntaxError } from "../../src/patch/index.js";
+import { applyHunks, describePatch, parsePatch, PatchConflictError, PatchSyntaxError } from "../../src/editor-files/patch/index.js";
 
 const patch = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
 const update = (text: string, ...body: string[]): string => {

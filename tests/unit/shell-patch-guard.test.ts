@@ -1,9 +1,9 @@
-// The guard against apply_patch through the shell (src/acp/shell-patch-guard.ts): its one line of sh,
+// The guard against apply_patch through the shell (src/editor-files/shell-patch-guard.ts): its one line of sh,
 // run by sh as Codex runs it, on the JSON Codex gives a PreToolUse hook; its thread config; and the
 // card a blocked call becomes (src/bridge/hooks.ts). The real codex runs it in tests/e2e/shell-patch.test.ts.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { GUARD_HOOK_KEY, GUARD_REASON, guardCommand, guardTrustHash, withShellPatchGuard } from "../../src/acp/shell-patch-guard.js";
+import { GUARD_HOOK_KEY, GUARD_REASON, guardCommand, guardTrustHash, withShellPatchGuard } from "../../src/editor-files/shell-patch-guard.js";
 import { blockedToolCall } from "../../src/bridge/hooks.js";
 import type { v2 } from "../../src/codex/index.js";
 

@@ -8,8 +8,8 @@ import {
   type PatchedFile,
   type ReadResult,
   type WriteResult,
-} from "../fs/index.js";
-import { DIFF_META_KEY, PATCH_TOOL, READ_TOOL, UNSAVED_META_KEY, WRITE_TOOL, type DiffMeta, type FileToolName } from "../tool-contract/index.js";
+} from "../access/index.js";
+import { DIFF_META_KEY, PATCH_TOOL, READ_TOOL, UNSAVED_META_KEY, WRITE_TOOL, type DiffMeta, type FileToolName } from "../contract/index.js";
 
 export type ToolDefinition = {
   name: FileToolName;

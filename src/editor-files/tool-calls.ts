@@ -5,7 +5,7 @@
 // the tool call the editor already shows.
 import type { Item } from "../bridge/index.js";
 import type { CodexNotification } from "../codex/index.js";
-import { FILE_TOOLS_SERVER } from "../tool-contract/index.js";
+import { FILE_TOOLS_SERVER } from "./contract/index.js";
 
 /** How long a call waits for its item (Codex's item/started racing the MCP request). */
 const ITEM_WAIT_MS = 1000;

@@ -6,11 +6,11 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Logger } from "../log/index.js";
+import type { Logger } from "../../log/index.js";
 import { writeHttpError } from "./http-error.js";
 import { createEndpointProtocol, type EndpointProtocol, type ToolCaller } from "./endpoint-protocol.js";
 import { errorToolResult, toolDefinitions, type ToolDefinition, type ToolResult } from "./tools.js";
-import { PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
+import { PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../contract/index.js";
 
 /**
  * Largest request body accepted, checked before anything is buffered (Content-Length first, then

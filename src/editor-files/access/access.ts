@@ -1,8 +1,8 @@
 // FileAccess: one interface, two backends. The editor (ACP fs/* methods, injected as EditorFiles)
-// serves a call when it has the capability, and its answer is final (src/fs/editor.ts); node:fs
+// serves a call when it has the capability, and its answer is final (src/editor-files/access/editor.ts); node:fs
 // serves it otherwise. Validation, the write policy and the error contract are the same on both.
 import path from "node:path";
-import { log as defaultLog, type Logger } from "../log/index.js";
+import { log as defaultLog, type Logger } from "../../log/index.js";
 import { editorReadError, editorReason, editorWriteError, isMethodNotFound, type EditorFiles } from "./editor.js";
 import { appliedAfterCancel, binaryFile, cancelledBeforeWrite, ErrorCode, FileToolError, notAFile, pathChanged } from "./errors.js";
 import { describeDrift, EditLedger, type EditDrift } from "./ledger.js";

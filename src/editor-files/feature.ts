@@ -1,6 +1,6 @@
 // The embedded file tools as a session feature: each ACP session gets its own MCP endpoint
 // (URL path + bearer token) on the adapter's one MCP server, registered in the thread's
-// `config.mcp_servers`, and its tool calls are served by src/fs (the editor when the client has
+// `config.mcp_servers`, and its tool calls are served by src/editor-files/access (the editor when the client has
 // the fs capability, whose answer is final; else node:fs) under the session's write policy.
 // With the editor's write capability the model gets our editor-backed apply_patch, and Codex's
 // native one (which writes the disk behind the editor's back) is removed from the thread through
@@ -9,16 +9,16 @@
 // ACP tool-call updates come from the app-server items (src/bridge/file-tools.ts), not from here.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { DEFAULT_FILE_TOOL_TIMEOUT_SEC, VERSION } from "../config/index.js";
-import { askReason, createFileAccess, describeDrift, type EditorFiles, type FileAccess, type FileChange } from "../fs/index.js";
-import { FileToolsServer, callFileTool, type ToolCaller } from "../mcp/index.js";
-import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../tool-contract/index.js";
-import { FileToolCalls } from "./file-tool-calls.js";
+import { askReason, createFileAccess, describeDrift, type EditorFiles, type FileAccess, type FileChange } from "./access/index.js";
+import { FileToolsServer, callFileTool, type ToolCaller } from "./endpoint/index.js";
+import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "./contract/index.js";
+import { FileToolCalls } from "./tool-calls.js";
 import type { CodexNotification } from "../codex/index.js";
-import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "./features.js";
-import { askPermission } from "./permission.js";
+import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "../acp/features.js";
+import { askPermission } from "../acp/permission.js";
 import { withShellPatchGuard } from "./shell-patch-guard.js";
-import type { AcpSession } from "./session.js";
-import { withMcpServers } from "./thread-config.js";
+import type { AcpSession } from "../acp/session.js";
+import { withMcpServers } from "../acp/thread-config.js";
 
 export { FILE_TOOLS_SERVER };
 
@@ -123,7 +123,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
         },
       });
       // apply_patch run as a shell command would be applied by Codex on disk: refused, with a
-      // pointer to ours (src/acp/shell-patch-guard.ts).
+      // pointer to ours (src/editor-files/shell-patch-guard.ts).
       if (withPatch) s.config = withShellPatchGuard(s.config);
       // Codex's own apply_patch stays on offer: watch for the ones it rejects (they have no item).
       if (!catalog) s.rawEvents = true;
@@ -290,7 +290,7 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
   }
   if (fs?.writeTextFile) {
     // A call given up on withdraws its write ($/cancel_request), but waits for the editor's answer:
-    // an editor that applied it anyway says so, and the next turn is told (src/fs/ledger.ts).
+    // an editor that applied it anyway says so, and the next turn is told (src/editor-files/access/ledger.ts).
     editor.writeTextFile = async ({ path, content }, signal) => {
       await services.client().request(acp.methods.client.fs.writeTextFile, { sessionId: session.id, path, content }, signal ? { cancellationSignal: signal } : {});
     };

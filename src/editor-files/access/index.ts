@@ -1,4 +1,4 @@
-// Public surface of src/fs: file access for the MCP tools, editor first (and final), node:fs
+// Public surface of src/editor-files/access: file access for the MCP tools, editor first (and final), node:fs
 // without the editor's capability. Contracts: contracts/read_text_file.md,
 // contracts/write_text_file.md, contracts/apply_patch.md.
 export {

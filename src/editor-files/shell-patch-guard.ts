@@ -9,7 +9,7 @@
 // start): Codex reports ~3 ms per shell call.
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../codex/index.js";
-import { FILE_TOOLS_SERVER, PATCH_TOOL } from "../tool-contract/index.js";
+import { FILE_TOOLS_SERVER, PATCH_TOOL } from "./contract/index.js";
 
 /** Where Codex keeps hooks given in the thread's config (the session-flags layer), first group, first hook. */
 export const GUARD_HOOK_KEY = "/<session-flags>/config.toml:pre_tool_use:0:0";

@@ -10,7 +10,7 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
-import type { Logger } from "../log/index.js";
+import type { Logger } from "../../log/index.js";
 import { writeHttpError } from "./http-error.js";
 import type { ToolDefinition, ToolResult } from "./tools.js";
 
