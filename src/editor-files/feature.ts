@@ -14,11 +14,11 @@ import { FileToolsServer, callFileTool, type ToolCaller } from "./endpoint/index
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "./contract/index.js";
 import { FileToolCalls } from "./tool-calls.js";
 import type { CodexNotification } from "../codex/index.js";
-import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "../acp/features.js";
-import { askPermission } from "../acp/permission.js";
+import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "../core/feature-api.js";
+import { askPermission } from "../core/permission.js";
 import { withShellPatchGuard } from "./shell-patch-guard.js";
-import type { AcpSession } from "../acp/session.js";
-import { withMcpServers } from "../acp/thread-config.js";
+import type { AcpSession } from "../core/session/session.js";
+import { withMcpServers } from "../core/session/thread-config.js";
 
 export { FILE_TOOLS_SERVER };
 

@@ -30,7 +30,7 @@ const TOOLING = /^tools\/|node_modules\/(ajv|ajv-formats|execa)\//;
 describe("the agent bundle", () => {
   it("holds none of the tooling, in anything it can load", () => {
     const agent = [...inputsReachableFrom("dist/index.js")];
-    expect(agent.some((f) => f.startsWith("src/acp/"))).toBe(true);
+    expect(agent.some((f) => f.startsWith("src/core/"))).toBe(true);
     expect(agent.filter((f) => TOOLING.test(f))).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 // session/load of a long stored session (many turns, large command outputs): the history is
-// read from Codex page by page and streamed (src/acp/history-replay.ts); across page boundaries
+// read from Codex page by page and streamed (src/stored-sessions/history-replay.ts); across page boundaries
 // every turn arrives once, in order, with its user and agent text complete, and every command's
 // output is capped with a visible note. The size figures (hundreds of MB) are in `npm run bench`.
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { createCodexHome, defaultCodexPath, startFakeModel, type CodexHome, type FakeModel } from "../../tools/fake-model/index.js";
 import { OUTPUT_TAIL_CHARS } from "../../src/bridge/commands.js";
-import { HISTORY_PAGE_ITEMS } from "../../src/acp/history-replay.js";
+import { HISTORY_PAGE_ITEMS } from "../../src/stored-sessions/history-replay.js";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { makeStoredSession, primeStoredSession, type StoredSession } from "../support/stored-session.js";
 

@@ -132,7 +132,7 @@ it("a client that stops reading during a 100 MB output: the adapter stops readin
     },
   });
   expect(streamed).toBeGreaterThan(50_000_000);
-  // Held while the client was behind (src/acp/stdout.ts), read again once it caught up.
+  // Held while the client was behind (src/core/transport/stdout.ts), read again once it caught up.
   const log = adapter!.stderr();
   expect(log.lastIndexOf("the client caught up; codex's output read again")).toBeGreaterThan(log.lastIndexOf("codex's output held"));
 }, 120_000);

@@ -1,7 +1,7 @@
 // Child process for the last-resort test: installs the serve mode's fault handler, then fails
 // where nobody catches (a throw in a timer, a rejection nobody awaits) and says whether it lived on.
 import { pino } from "pino";
-import { keepServingOnFault } from "../../src/acp/last-resort.js";
+import { keepServingOnFault } from "../../src/core/transport/last-resort.js";
 
 keepServingOnFault(pino({ level: "info" }, pino.destination({ fd: 2, sync: true })));
 setTimeout(() => {

@@ -45,6 +45,12 @@ describe("source layout", () => {
     expect(big).toEqual([]);
   });
 
+  it("no folder holds more than 15 source files (a folder is one concern, small enough to read as one)", () => {
+    const perFolder = new Map<string, number>();
+    for (const f of files) perFolder.set(path.dirname(rel(f)), (perFolder.get(path.dirname(rel(f))) ?? 0) + 1);
+    expect([...perFolder].filter(([, n]) => n > 15).map(([dir, n]) => `${dir}: ${n}`)).toEqual([]);
+  });
+
   it("has no import cycles", () => {
     const graph = new Map(files.map((f) => [f, importsOf(f)]));
     const cycles: string[] = [];

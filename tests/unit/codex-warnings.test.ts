@@ -1,6 +1,6 @@
 // Which of Codex's notifications are warnings for the user, and whether they belong to a thread.
 import { describe, expect, it } from "vitest";
-import { warningIn } from "../../src/acp/codex-warnings.js";
+import { warningIn } from "../../src/features/codex-warnings.js";
 
 describe("Codex's warnings", () => {
   it("a deprecation names no thread: it is global, shown once like a config warning", () => {

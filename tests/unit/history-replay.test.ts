@@ -1,10 +1,10 @@
-// HistoryReplay (src/acp/history-replay.ts) alone, against a stand-in for Codex's thread/items/list,
+// HistoryReplay (src/stored-sessions/history-replay.ts) alone, against a stand-in for Codex's thread/items/list,
 // thread/turns/list and thread/read: the catch-up paths the e2e tests cannot provoke on demand (a first pass cut
 // short by a timeout, a thread that cannot page, a history rewritten under the replay). Every
 // case checks that each turn reaches the client exactly once, oldest first.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { HistoryReplay } from "../../src/acp/history-replay.js";
+import { HistoryReplay } from "../../src/stored-sessions/history-replay.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { CodexRpcError, type AppServerClient } from "../../src/codex/index.js";
 

@@ -10,8 +10,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { fileToolsFeature, FILE_TOOLS_SERVER } from "../../src/editor-files/feature.js";
-import type { AgentServices, SessionOpening } from "../../src/acp/features.js";
-import { AcpSession, type ThreadSettings } from "../../src/acp/session.js";
+import type { AgentServices, SessionOpening } from "../../src/core/feature-api.js";
+import { AcpSession, type ThreadSettings } from "../../src/core/session/session.js";
 import { FileToolsServer } from "../../src/editor-files/endpoint/index.js";
 import type { CodexServerRequest } from "../../src/codex/index.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { answersFrom, questionForm, unaskableAnswers } from "../../src/acp/questions.js";
+import { answersFrom, questionForm, unaskableAnswers } from "../../src/features/questions.js";
 import type { v2 } from "../../src/codex/index.js";
 
 const questions: v2.ToolRequestUserInputQuestion[] = [

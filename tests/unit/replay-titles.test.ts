@@ -4,9 +4,9 @@ import type { CodexNotification } from "../../src/codex/index.js";
 import { note } from "../support/codex-messages.js";
 import { describe, expect, it } from "vitest";
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
-import { deriveTitle, isoTime, threadTitle, titlesFeature, TITLE_MAX } from "../../src/acp/titles.js";
-import type { AgentServices, SessionOpening } from "../../src/acp/features.js";
-import type { AcpSession } from "../../src/acp/session.js";
+import { deriveTitle, isoTime, threadTitle, titlesFeature, TITLE_MAX } from "../../src/features/titles.js";
+import type { AgentServices, SessionOpening } from "../../src/core/feature-api.js";
+import type { AcpSession } from "../../src/core/session/session.js";
 import { log } from "../../src/log/index.js";
 
 describe("deriveTitle", () => {

@@ -1,4 +1,4 @@
-// Canary on the ACP SDK's writer contract (issue 26). The agent's stdout (src/acp/stdout.ts) hands
+// Canary on the ACP SDK's writer contract (issue 26). The agent's stdout (src/core/transport/stdout.ts) hands
 // the SDK a ReusedWriterStream: one writer that stays, whose release does nothing. That holds only
 // while the SDK writes the way it did when this was built: one message at a time (it awaits each
 // write before the next, so no lock is needed) through getWriter/write/releaseLock, and its sends

@@ -2,7 +2,7 @@
 // so: here the codex child dies mid-compaction. AcpSession alone, with a stand-in codex client.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { AcpSession } from "../../src/acp/session.js";
+import { AcpSession } from "../../src/core/session/session.js";
 import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { codexItem, note } from "../support/codex-messages.js";

@@ -3,7 +3,7 @@
 // AcpSession alone, with a stand-in for the codex client (the one thing it binds to).
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { AcpSession } from "../../src/acp/session.js";
+import { AcpSession } from "../../src/core/session/session.js";
 import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { note } from "../support/codex-messages.js";

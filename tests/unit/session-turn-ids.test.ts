@@ -5,7 +5,7 @@
 // AcpSession alone, with a stand-in codex client whose answers the test releases one by one.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { AcpSession } from "../../src/acp/session.js";
+import { AcpSession } from "../../src/core/session/session.js";
 import type { AppServerClient, ThreadListener, UserInput } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { note } from "../support/codex-messages.js";

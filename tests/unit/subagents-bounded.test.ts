@@ -5,8 +5,8 @@
 // a stand-in codex client.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { AcpSession } from "../../src/acp/session.js";
-import { subagentsFeature } from "../../src/acp/subagents.js";
+import { AcpSession } from "../../src/core/session/session.js";
+import { subagentsFeature } from "../../src/features/subagents.js";
 import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { codexItem, note } from "../support/codex-messages.js";

@@ -1,5 +1,5 @@
 // The embedded file tools' contract, shared by the MCP server that serves them (src/editor-files/endpoint), the
-// session feature that registers them (src/acp) and the mapping that shows them (src/bridge):
+// session feature that registers them (src/editor-files/feature.ts) and the mapping that shows them (src/bridge):
 // their names, and the `_meta` entries of their results. No imports, so any layer may use it
 // without loading the others. Contracts: contracts/{read_text_file,write_text_file,apply_patch}.md.
 

@@ -1,0 +1,291 @@
+// The ACP agent: handshake, auth, sessions and prompts, mapped onto one shared
+// `codex app-server` child: one child serves every session, and each ACP session is one Codex thread.
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import {
+  CodexExitedError,
+  refusalFor,
+  accountResponseSchema,
+  threadStartResponseSchema,
+  type CodexHost,
+} from "../codex/index.js";
+import { VERSION } from "../config/index.js";
+import type { Logger } from "../log/index.js";
+import { toUserInput } from "./prompt.js";
+import type { ClientDisplay } from "../bridge/index.js";
+import { randomUUID } from "node:crypto";
+import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./feature-api.js";
+import { AcpSession, type SessionDeps, type ThreadSettings } from "./session/session.js";
+import { forkParams, settingsFromResume, threadParams } from "./session/thread-config.js";
+import { authMethods, CredentialCheck } from "../sign-in/methods.js";
+import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
+
+
+/** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
+export const DEFAULT_SETTINGS: Omit<ThreadSettings, "cwd"> = {
+  approvalPolicy: "on-request",
+  sandbox: "workspace-write",
+};
+
+export type AgentState = {
+  clientCapabilities: acp.ClientCapabilities;
+  /** What initialize advertises; feature modules that register handlers amend it (only what works). */
+  agentCapabilities: acp.AgentCapabilities;
+  sessions: Map<string, AcpSession>;
+  /**
+   * A session's own updates wait for this (a load's history read while Codex resumes the
+   * thread), so they follow that history in the session's stream whichever Codex answers first.
+   */
+  updatesAfter: Map<string, Promise<void>>;
+};
+
+export type AgentOptions = {
+  host: CodexHost;
+  log: Logger;
+  /** Session capabilities, in order (see features.ts). */
+  features?: SessionFeature[];
+};
+
+export type Agent = {
+  app: acp.AgentApp;
+  state: AgentState;
+  services: AgentServices;
+  openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }>;
+  closeSession(session: AcpSession): Promise<void>;
+  /** The fields a load or resume answer would carry, from the session as it is open now. */
+  describeSession(session: AcpSession): Record<string, unknown>;
+  validateCwd(cwd: string): Promise<string>;
+  sessionOf(sessionId: string): AcpSession;
+};
+
+export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
+  const state: AgentState = {
+    clientCapabilities: {},
+    agentCapabilities: {
+      loadSession: false,
+      promptCapabilities: { image: true, audio: false, embeddedContext: true },
+      mcpCapabilities: { http: true, sse: false },
+    },
+    sessions: new Map(),
+    updatesAfter: new Map(),
+  };
+  let clientContext: acp.AgentContext | undefined;
+  const services: AgentServices = {
+    host,
+    log,
+    client: () => {
+      if (!clientContext) throw new Error("no ACP client is connected");
+      return clientContext;
+    },
+    clientCapabilities: () => state.clientCapabilities,
+    sessions: state.sessions,
+  };
+
+  const deps: SessionDeps = {
+    host,
+    log,
+    display: () => clientDisplay(state.clientCapabilities),
+    sendUpdate: async (sessionId, update) => {
+      // Only a loading session waits (every streamed delta passes here: no await otherwise).
+      const gate = state.updatesAfter.get(sessionId);
+      if (gate) await gate;
+      if (!clientContext) throw new Error("no client connected");
+      await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
+    },
+    answerServerRequest: async (session, request) => {
+      // The features that own a request answer it, in registration order.
+      for (const feature of features) {
+        const answer = feature.answer?.(session, request, services);
+        if (answer !== undefined) return answer;
+      }
+      // Nobody handles it: refuse in the shape Codex expects rather than leave the turn waiting.
+      log.warn({ method: request.method, sessionId: session.id }, "codex request without a handler; refused");
+      const refusal = refusalFor(request);
+      if (refusal === undefined) throw new Error(`codex-cli-acp cannot answer ${request.method}`);
+      return refusal;
+    },
+  };
+
+  // A running turn waits on codex: its silence then means something (the host's watchdog).
+  host.setBusyCheck(() => [...state.sessions.values()].some((s) => s.promptRunning));
+
+  host.onExit((exit, generation) => {
+    for (const session of state.sessions.values()) session.childExited(generation, exit.reason);
+  });
+
+  const sessionOf = (sessionId: string): AcpSession => {
+    const session = state.sessions.get(sessionId);
+    if (!session || session.isClosed) {
+      throw sessionNotFound(sessionId, `${sessionId} is not open (it was closed, or never opened in this process; session/load reopens a stored session)`);
+    }
+    return session;
+  };
+
+  const initializeMeta: Record<string, unknown> = {};
+  const credentials = new CredentialCheck(host, log);
+  const app = acp
+    .agent({ name: "codex-cli-acp" })
+    .onConnect((connection) => {
+      clientContext = connection.client;
+    })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      state.clientCapabilities = params.clientCapabilities ?? {};
+      host.start();
+      log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
+      // After this answer is sent (setImmediate), so warming up never delays it.
+      setImmediate(() => {
+        credentials.warm();
+        for (const feature of features) feature.initialized?.(services);
+      });
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: state.agentCapabilities,
+        authMethods: authMethods(state.clientCapabilities),
+        agentInfo: { name: "codex-cli-acp", title: "Codex CLI", version: VERSION },
+        ...(Object.keys(initializeMeta).length > 0 ? { _meta: initializeMeta } : {}),
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      const cwd = await validateCwd(params.cwd);
+      await credentials.require(authMethods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
+      const { response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
+      return response as acp.NewSessionResponse;
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      const session = sessionOf(params.sessionId);
+      // A feature may answer the prompt itself (a slash command); else it goes to the model.
+      for (const feature of features) {
+        const handled = feature.handlePrompt?.(session, params.prompt, handle);
+        if (handled) return handled;
+      }
+      return stablePromptResponse(await session.prompt(toUserInput(params.prompt)), state.clientCapabilities);
+    })
+    .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
+      const session = state.sessions.get(params.sessionId);
+      if (!session) {
+        log.warn({ sessionId: params.sessionId }, "cancel for an unknown session; ignored");
+        return;
+      }
+      await session.cancel();
+    });
+
+  const handle: AgentHandle = { services, sessionOf, initializeMeta };
+  for (const feature of features) feature.install?.(app, handle);
+
+  /**
+   * Opens a session: features amend the settings, the thread is started (new) or
+   * resumed (load/resume, `threadId` = the ACP session id), then features attach.
+   */
+  async function openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }> {
+    try {
+      for (const feature of features) await feature.prepare?.(opening, services);
+    } catch (err) {
+      // A refused request (a bad directory...): release what the features before it took.
+      for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
+      throw toRequestError(err);
+    }
+    opening.beforeThread?.();
+    let session: AcpSession | undefined;
+    // A codex that died (or was found hung and restarted) while the thread was being opened:
+    // once more, on a new child.
+    for (let attempt = 1; !session; attempt++) {
+      try {
+        session = await startOrResume(opening, threadId);
+      } catch (err) {
+        if (err instanceof CodexExitedError && attempt < 2) {
+          log.warn({ reason: err.exit.reason }, "codex exited while opening a session; trying once more on a new one");
+          continue;
+        }
+        for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
+        throw toRequestError(err);
+      }
+    }
+    const previous = state.sessions.get(session.id);
+    if (previous) await closeSession(previous);
+    state.sessions.set(session.id, session);
+    const response: Record<string, unknown> = { sessionId: session.id };
+    try {
+      for (const feature of features) await feature.attach?.(session, opening, response, services);
+    } catch (err) {
+      await closeSession(session);
+      throw toRequestError(err);
+    }
+    log.info({ sessionId: session.id, kind: opening.kind }, "session opened");
+    return { session, response };
+  }
+
+  /** thread/start (new) or thread/resume (load/resume, `threadId` = the ACP session id), bound to the child it ran on. */
+  async function startOrResume(opening: SessionOpening, threadId: string | undefined): Promise<AcpSession> {
+    const client = await host.client();
+    const generation = host.currentGeneration;
+    let session: AcpSession;
+    if (opening.kind === "new") {
+      const started = opening.forkOf
+        ? await client.call("thread/fork", { threadId: opening.forkOf, ...forkParams(opening.settings), excludeTurns: true }, threadStartResponseSchema)
+        : await client.call("thread/start", threadParams(opening.settings), threadStartResponseSchema);
+      session = new AcpSession(started.thread.id, opening.settings, deps);
+      if (!opening.forkOf) session.countTokensFromZero();
+      const thread = started.thread;
+      opening.storedThread = () => Promise.resolve(thread);
+    } else {
+      if (!threadId) throw new Error("openSession: a thread id is required to resume");
+      const resumed = await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
+      // What the request left to Codex comes back as the thread last ran (its mode, plan mode, speed).
+      const restored = settingsFromResume(resumed);
+      for (const key of Object.keys(restored) as Array<keyof typeof restored>) {
+        if (opening.settings[key] === undefined) Object.assign(opening.settings, { [key]: restored[key] });
+      }
+      session = new AcpSession(threadId, opening.settings, deps);
+      if (!opening.storedThread) {
+        let read: Promise<unknown> | undefined;
+        opening.storedThread = () => (read ??= client.call("thread/read", { threadId }).then((r) => r.thread));
+      }
+    }
+    session.bind(client, generation);
+    return session;
+  }
+
+  /** Closes a session and lets features release what they hold for it. */
+  async function closeSession(session: AcpSession): Promise<void> {
+    session.close();
+    if (state.sessions.get(session.id) === session) state.sessions.delete(session.id);
+    for (const feature of features) await feature.detach?.(session, services);
+  }
+
+  function describeSession(session: AcpSession): Record<string, unknown> {
+    const response: Record<string, unknown> = {};
+    for (const feature of features) feature.describe?.(session, response);
+    return response;
+  }
+
+  return { app, state, services, openSession, closeSession, describeSession, validateCwd, sessionOf };
+}
+
+async function validateCwd(cwd: string): Promise<string> {
+  if (!path.isAbsolute(cwd)) throw invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+  const info = await stat(cwd).catch(() => undefined);
+  if (!info?.isDirectory()) throw invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
+  return path.normalize(cwd);
+}
+
+/** What the client can show, from its capabilities (terminal cards are Zed's `_meta.terminal_output`). */
+export function clientDisplay(caps: acp.ClientCapabilities): ClientDisplay {
+  return {
+    terminalOutput: caps._meta?.terminal_output === true,
+    notices: caps.session?.notices != null,
+    compaction: caps.session?.compaction != null,
+    planUpdates: caps.plan != null,
+  };
+}
+
+/**
+ * `usage` on a prompt's answer exists only in ACP's unstable schema. A client that declared one of
+ * the unstable schema's own capabilities (plan documents, subagents) reads that schema and gets it
+ * as is; any other gets the same figures in `_meta`, so a stable client's answer is stable.
+ */
+function stablePromptResponse(response: acp.PromptResponse, caps: acp.ClientCapabilities): acp.PromptResponse {
+  const { usage, ...stable } = response;
+  if (!usage || caps.plan != null || caps.subagents != null) return response;
+  return { ...stable, _meta: { ...stable._meta, "codex-cli-acp/usage": usage } };
+}

@@ -1,0 +1,47 @@
+// The one permission round trip: session/request_permission on a tool call, with the user's
+// choice mapped to an answer. Used for Codex's approval requests and for file-tool writes.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { askClient } from "./ask.js";
+import type { AgentServices } from "./feature-api.js";
+import type { AcpSession } from "./session/session.js";
+
+export type Choice<T> = { option: acp.PermissionOption; answer: T };
+
+/**
+ * Asks the client and resolves with the chosen answer: `onError` when the client fails or
+ * answers with an option it was not offered, `cancelled` when the prompt is cancelled (the turn's
+ * cancel, or `withdraw`).
+ */
+export async function askPermission<T>(
+  session: AcpSession,
+  services: AgentServices,
+  toolCall: acp.ToolCallUpdate,
+  choices: Choice<T>[],
+  onError: T,
+  cancelled: T,
+  /** Withdraws the question when it fires (the call it belongs to was given up on). */
+  withdraw?: AbortSignal,
+): Promise<{ answer: T; optionId?: string }> {
+  try {
+    const asked = await askClient(session, withdraw, (signal) =>
+      services
+        .client()
+        .request(
+          acp.methods.client.session.requestPermission,
+          { sessionId: session.id, toolCall, options: choices.map((c) => c.option) },
+          { cancellationSignal: signal, stopWaitingOnCancel: true },
+        ),
+    );
+    if (asked.cancelled || asked.answer.outcome.outcome !== "selected") return { answer: cancelled };
+    const optionId = asked.answer.outcome.optionId;
+    const choice = choices.find((c) => c.option.optionId === optionId);
+    if (!choice) {
+      services.log.warn({ sessionId: session.id, optionId }, "permission answer with an unknown option; declined");
+      return { answer: onError };
+    }
+    return { answer: choice.answer, optionId };
+  } catch (err) {
+    services.log.warn({ sessionId: session.id, err: String(err) }, "permission request failed; declined");
+    return { answer: onError };
+  }
+}

@@ -1,0 +1,104 @@
+// Serves ACP on this process's stdio until the editor closes stdin.
+import { Readable } from "node:stream";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { z } from "zod";
+import type { CodexHost } from "../codex/index.js";
+import { routeConsoleToLogger, type Logger } from "../log/index.js";
+import { limitLineLength, readPipeLines } from "../streams/index.js";
+import { batchedStdout } from "./transport/stdout.js";
+import { keepServingOnFault, stopSignal } from "./transport/last-resort.js";
+
+import { fileToolTimeoutSec } from "../config/index.js";
+import { createAgent } from "./agent.js";
+import type { SessionFeature } from "./feature-api.js";
+import { fileToolsFeature } from "../editor-files/feature.js";
+import { registerLifecycle } from "../stored-sessions/lifecycle.js";
+import { registerSessionAdmin } from "../stored-sessions/admin.js";
+import { registerAuthRequests } from "../sign-in/requests.js";
+import { titlesFeature } from "../features/titles.js";
+import { approvalsFeature } from "../features/approvals.js";
+import { commandsFeature } from "../features/commands.js";
+import { configOptionsFeature } from "../features/config-options.js";
+import { mcpServersFeature } from "../features/mcp-servers.js";
+import { directoriesFeature } from "../features/directories.js";
+import { modesFeature } from "../features/modes.js";
+import { questionsFeature } from "../features/questions.js";
+import { mcpElicitationsFeature } from "../features/mcp-elicitations.js";
+import { steeringFeature } from "../features/steering.js";
+import { codexWarningsFeature } from "../features/codex-warnings.js";
+import { subagentsFeature } from "../features/subagents.js";
+import { systemPromptFeature } from "../features/system-prompt.js";
+
+/** A message with a request id that is not a JSON-RPC 2.0 request: it must be answered, with that id. */
+const idOfInvalidRequest = z
+  .looseObject({ id: z.union([z.string(), z.number()]), method: z.unknown().optional(), jsonrpc: z.unknown().optional() })
+  .refine((m) => m.method !== undefined && (m.jsonrpc !== "2.0" || typeof m.method !== "string"));
+
+/**
+ * Answers -32600 Invalid Request, with the request's id, for a message that carries an id and a
+ * method but is not a JSON-RPC 2.0 request (a wrong `jsonrpc`, a method that is not a string); the
+ * SDK answers those with `id: null`, and a client waiting on its id would wait forever.
+ */
+function answeringInvalidRequests(send: (line: string) => void, log: Logger): TransformStream<unknown, acp.AnyMessage> {
+  return new TransformStream({
+    transform(message, controller) {
+      const invalid = Array.isArray(message) ? undefined : idOfInvalidRequest.safeParse(message);
+      if (!invalid?.success) {
+        controller.enqueue(message as acp.AnyMessage);
+        return;
+      }
+      const why = invalid.data.jsonrpc !== "2.0" ? `"jsonrpc" must be "2.0"` : `"method" must be a string`;
+      log.warn({ id: invalid.data.id }, `invalid request from the client: ${why}`);
+      send(JSON.stringify({ jsonrpc: "2.0", id: invalid.data.id, error: { code: -32600, message: `Invalid Request: ${why}` } }));
+    },
+  });
+}
+
+/** The largest message accepted from the client (under the ACP SDK's own 32 MiB, which ends the connection). */
+const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
+
+/** The capabilities of a session, in the order they run. */
+function sessionFeatures(): SessionFeature[] {
+  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), subagentsFeature()];
+}
+
+
+export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
+  routeConsoleToLogger(log);
+  keepServingOnFault(log);
+  const stop = stopSignal(log);
+  const agent = createAgent({ host, log, features: sessionFeatures() });
+  registerLifecycle(agent);
+  registerSessionAdmin(agent);
+  registerAuthRequests(agent);
+  // The client closing our stdout (it quit mid-stream) is a normal end, like closing stdin.
+  let outputClosed!: () => void;
+  const outputGone = new Promise<void>((resolve) => (outputClosed = resolve));
+  const stdout = batchedStdout(
+    (err) => {
+      log.info({ code: err.code ?? err.message }, "the client closed its end of stdout; shutting down");
+      outputClosed();
+    },
+    (behind) => {
+      log.debug({ behind }, behind ? "the client is behind on our output; codex's output held" : "the client caught up; codex's output read again");
+      host.holdOutput(behind);
+    },
+  );
+  const tooLong = (): void => {
+    log.warn({ limit: MAX_MESSAGE_BYTES }, "a message from the client is over the size limit; refused");
+    stdout.sendLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes` } }));
+  };
+  // Editors give us a pipe; a file or a terminal on stdin goes through Node's own stream.
+  const input =
+    readPipeLines(0, MAX_MESSAGE_BYTES, tooLong) ??
+    (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(limitLineLength(MAX_MESSAGE_BYTES, tooLong));
+  // The SDK reads and parses the input; what the connection sends is written by `stdout`.
+  const { readable } = acp.ndJsonStream(stdout.bytes, input);
+  const answered = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
+  const connection = agent.app.connect({ readable: answered, writable: stdout.messages });
+  const signal = await Promise.race([connection.closed.then(() => undefined), outputGone, stop.received]);
+  if (!signal) log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
+  for (const session of agent.state.sessions.values()) session.close();
+  await host.close();
+  stdout.flush();
+}

@@ -1,0 +1,397 @@
+// One ACP session = one Codex thread. Runs prompts as turns, streams the thread's
+// events to the client in order, and re-attaches the thread to a new app-server
+// child when the previous one died (nothing the user said is lost: Codex keeps the
+// rollout on disk and `thread/resume` reloads it).
+import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
+import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "../errors.js";
+import { turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexNotification, type CodexServerRequest, type JsonValue, type ModeKind, type UserInput, type v2 } from "../../codex/index.js";
+import fs from "node:fs";
+import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../../bridge/index.js";
+import type { Logger } from "../../log/index.js";
+import type { SessionMode } from "../../editor-files/access/index.js";
+import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
+import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
+
+export type { ThreadSettings };
+
+/** What changed in a session (mode switches, new model or effort...). */
+export type SessionChange = { type: "mode"; mode: SessionMode } | { type: "settings"; settings: Readonly<ThreadSettings> };
+
+export type SessionDeps = {
+  host: CodexHost;
+  log: Logger;
+  /** Sends one `session/update` to the client; resolves when written. */
+  sendUpdate(sessionId: string, update: SessionUpdate): Promise<void>;
+  /** What the client can show (terminal cards, notices, compactions, plan documents). */
+  display(): ClientDisplay;
+  /** Answers codex's server->client requests for this session (approvals, elicitations). */
+  answerServerRequest(session: AcpSession, request: CodexServerRequest): Promise<unknown>;
+};
+
+/** A cancel answers the prompt within this, whatever codex does (a hung codex must not keep the editor waiting). */
+const CANCEL_GRACE_MS = 900;
+
+export class AcpSession {
+  private readonly translator = new ThreadEventTranslator({
+    cwd: () => this.settings.cwd,
+    files: diskFiles,
+    display: () => this.deps.display(),
+    onUnknown: (what) => this.deps.log.info({ sessionId: this.id, what }, "codex sent something this version does not know; not shown"),
+  });
+  private readonly turns = new ThreadTurns();
+  private readonly turnContext = new Map<string, string>();
+  /** Codex's latest token totals for this thread. */
+  private tokenTotals: v2.TokenUsageBreakdown | undefined;
+  private outbox: Promise<void> = Promise.resolve();
+  private attachedGeneration = 0;
+  /** The kept turn settings (thread-config.ts) the bound codex child last got; unset when bound anew. */
+  private keptSent: KeptTurnParams | undefined;
+  /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
+  private readonly queued: Array<(go: boolean) => void> = [];
+  private detach: (() => void) | undefined;
+  private boundClient: AppServerClient | undefined;
+  /** Subagent threads routed to this session, with their unsubscribe. */
+  private readonly adopted = new Map<string, () => void>();
+  private closed = false;
+  /** Listeners other features hang on this session's raw thread events (e.g. titles). */
+  readonly threadListeners = new Set<(n: CodexNotification) => void>();
+  /** The thread's items that started and have not completed yet, by id (one tracker for every feature). */
+  readonly items = new Map<string, Item>();
+  /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
+  readonly childItems = new Map<string, { item: Item; subagent: string; threadId: string; asked?: boolean }>();
+  /** Run when a prompt is cancelled (pending permission requests); awaited as a prompt's turn starts (edits the user undid). */
+  readonly cancelHooks = new Set<() => void>();
+  readonly turnPreparers = new Set<() => Promise<void>>();
+  /** Features' own trackers of this session, by name and size (trackerSizes). */
+  readonly sizeReporters = new Set<() => Record<string, number>>();
+  private currentMode: SessionMode = "auto";
+  private readonly changeListeners = new Set<(change: SessionChange) => void>();
+  private workspaceRoots: readonly string[];
+
+  constructor(
+    readonly id: string,
+    private readonly threadSettings: ThreadSettings,
+    private readonly deps: SessionDeps,
+  ) {
+    this.workspaceRoots = [threadSettings.cwd];
+  }
+
+  /** What thread/start, thread/resume and turn/start are built from; change it with update(). */
+  get settings(): Readonly<ThreadSettings> {
+    return this.threadSettings;
+  }
+
+  /** The session's mode (`read-only` | `auto` | `full-access`): Codex's policy and the file tools' write rule. */
+  get mode(): SessionMode {
+    return this.currentMode;
+  }
+
+  /** Workspace roots: writes inside them need no prompt in `auto`. */
+  get roots(): readonly string[] {
+    return this.workspaceRoots;
+  }
+
+  /** Changes the mode and/or settings (from the next turn) and tells the listeners what changed. */
+  update(change: { mode?: SessionMode; settings?: Partial<ThreadSettings>; roots?: readonly string[] }): void {
+    const modeChanged = change.mode !== undefined && change.mode !== this.currentMode;
+    if (change.mode !== undefined) this.currentMode = change.mode;
+    if (change.roots) this.workspaceRoots = [...change.roots];
+    if (change.settings) Object.assign(this.threadSettings, change.settings);
+    if (modeChanged) this.emit({ type: "mode", mode: this.currentMode });
+    if (change.settings) this.emit({ type: "settings", settings: this.threadSettings });
+  }
+
+  /** Listens to the session's changes; returns the unsubscribe. */
+  onChange(listener: (change: SessionChange) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
+  }
+
+  private emit(change: SessionChange): void {
+    for (const listener of [...this.changeListeners]) {
+      try {
+        listener(change);
+      } catch (err) {
+        this.deps.log.error({ sessionId: this.id, err: String(err) }, "a session change listener failed");
+      }
+    }
+  }
+
+  get cwd(): string {
+    return this.threadSettings.cwd;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  get promptRunning(): boolean {
+    return this.turns.active !== undefined;
+  }
+
+  /** Codex's id of the running turn, once known (steering needs it). */
+  get runningTurnId(): string | undefined {
+    return this.turns.active?.turnId;
+  }
+
+  /** Starts routing this thread's events from `client` (the child it was started or resumed on). */
+  bind(client: AppServerClient, generation: number): void {
+    this.detach?.();
+    const own = client.attachThread(this.id, {
+      notification: (n) => this.onNotification(n),
+      request: (request) => this.deps.answerServerRequest(this, request),
+    });
+    this.boundClient = client;
+    this.keptSent = undefined;
+    this.detach = () => {
+      own();
+      for (const off of this.adopted.values()) off();
+      this.adopted.clear();
+      this.boundClient = undefined;
+    };
+    this.attachedGeneration = generation;
+  }
+
+  /**
+   * Routes a thread this session's turns spawned (a subagent) to `listener`, and answers the
+   * requests it sends (approvals, questions) as this session's, where they would otherwise be
+   * refused as unknown. Until the session closes or moves to another codex child.
+   */
+  adoptThread(threadId: string, listener: (n: CodexNotification) => void): void {
+    if (!this.boundClient || this.adopted.has(threadId) || threadId === this.id) return;
+    this.adopted.set(threadId, this.boundClient.attachThread(threadId, { notification: listener, request: (request) => this.deps.answerServerRequest(this, request) }));
+  }
+
+  /** Stops routing a subagent's thread here (it is idle and let go; a later message adopts it again). */
+  releaseThread(threadId: string): void {
+    this.adopted.get(threadId)?.();
+    this.adopted.delete(threadId);
+  }
+
+  /** How much each of this session's trackers holds, features' included (for the soak: they must stay flat). */
+  trackerSizes(): Record<string, number> {
+    const own = {
+      items: this.items.size,
+      childItems: this.childItems.size,
+      adoptedThreads: this.adopted.size,
+      queuedPrompts: this.queued.length,
+      turnContext: this.turnContext.size,
+      threadListeners: this.threadListeners.size,
+      cancelHooks: this.cancelHooks.size,
+      ...this.turns.sizes,
+    };
+    return Object.assign(own, ...[...this.sizeReporters].map((report) => report()));
+  }
+
+  /** Sends an update in order with every other update of this session. */
+  send(update: SessionUpdate): Promise<void> {
+    const sent = this.outbox.then(() => this.deps.sendUpdate(this.id, update));
+    this.outbox = sent.catch((err: unknown) => {
+      this.deps.log.warn({ err: String(err), sessionId: this.id }, "could not send a session update");
+    });
+    return sent;
+  }
+
+  /** Waits until every update queued so far has been written. */
+  flush(): Promise<void> {
+    return this.outbox;
+  }
+
+  /** True once the running turn was cancelled or the session closed: ask the user nothing more for it. */
+  get cancelling(): boolean {
+    return this.closed || this.turns.active?.cancelRequested === true;
+  }
+
+  /** Context the model gets with the next prompt only (e.g. an MCP server that failed to start), by source. */
+  addTurnContext(source: string, value: string): void {
+    this.turnContext.set(source, value);
+  }
+
+  prompt(input: UserInput[]): Promise<PromptResponse> {
+    return this.runTurn("turn/start", async (client) => {
+      // Taken when the turn really starts (not while queued), and dropped only once it has.
+      await Promise.all([...this.turnPreparers].map((prepare) => prepare().catch(() => undefined)));
+      const context = [...this.turnContext];
+      const kept = keptTurnParams(this.settings, this.keptSent);
+      const unchanged = this.keptSent !== undefined && JSON.stringify(kept) === JSON.stringify(this.keptSent);
+      const started = await client.call("turn/start", {
+        threadId: this.id,
+        input,
+        ...(context.length > 0 ? { additionalContext: Object.fromEntries(context.map(([source, value]) => [source, { value, kind: "application" as const }])) } : {}),
+        ...(unchanged ? {} : kept),
+        ...collaborationParams(this.settings),
+      });
+      if (client === this.boundClient) this.keptSent = kept; // not if bound anew meanwhile
+      for (const [source] of context) this.turnContext.delete(source);
+      return started;
+    });
+  }
+
+  /** A thread that starts now has used no tokens: its first turn's usage is all of its totals. */
+  countTokensFromZero(): void {
+    this.tokenTotals ??= { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
+  }
+
+  /**
+   * Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start)
+   * and resolves when it ends: one lifecycle for every kind of turn (cancel, crash, close).
+   * The turn id comes from the response or, for methods that answer before the turn
+   * exists, from the next turn/started.
+   */
+  async runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
+    if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
+    // A prompt sent while another runs waits its turn (first in, first out); a cancel ends it too.
+    if (this.turns.active || this.queued.length > 0) {
+      const go = await new Promise<boolean>((resolve) => this.queued.push(resolve));
+      if (!go) return { stopReason: "cancelled" };
+      if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
+    }
+    // Every earlier turn is named (or never started) before this one starts: none can take its events.
+    await this.turns.previousStart();
+    // Another kind of turn (a review, a compaction) may leave Codex's kept settings changed.
+    if (what !== "turn/start") this.keptSent = undefined;
+    const turn = this.turns.begin(what !== "thread/compact/start", this.tokenTotals);
+    this.translator.reset();
+    try {
+      const starting = this.ensureAttached().then(async (client) => {
+        // Cancelled while the thread was being resumed: nothing to start.
+        if (turn.cancelRequested) return turn.settle({ status: "interrupted" });
+        const answer = turnStartResponseSchema.safeParse(await start(client));
+        if (answer.success && this.turns.named(turn, answer.data.turn.id)) void this.interrupt(client, turn);
+      });
+      this.turns.starting(turn, starting);
+      // A cancel's fallback (or a dead child) answers the prompt even while Codex has not answered the start.
+      await Promise.race([starting, turn.outcome]);
+      const result = await turn.outcome;
+      await this.flush();
+      if (result instanceof Error) throw result;
+      const usage = turnUsage(turn.tokensBefore, this.tokenTotals);
+      // PromptResponse.usage is in ACP's unstable schema; clients that do not know it ignore it.
+      const response: PromptResponse = { stopReason: "end_turn", ...(usage ? { usage } : {}) };
+      if (turn.cancelRequested || result.status === "interrupted") return { ...response, stopReason: "cancelled" };
+      if (result.status === "failed") throw turnFailure(result.error, turn.lastError ?? `Codex could not run ${what}`);
+      return response;
+    } catch (err) {
+      throw toRequestError(err);
+    } finally {
+      this.turns.finished(turn);
+      // Items the turn left open (given up, or its child died) are not the next turn's running calls.
+      this.items.clear();
+      this.deps.log.debug({ sessionId: this.id, trackers: this.trackerSizes() }, "turn ended");
+      this.queued.shift()?.(true);
+    }
+  }
+
+  /** Ends every prompt waiting for its turn (as cancelled). */
+  private dropQueued(): void {
+    for (const wake of this.queued.splice(0)) wake(false);
+  }
+
+  async cancel(): Promise<void> {
+    this.dropQueued();
+    const turn = this.turns.active;
+    if (!turn || turn.cancelRequested) return;
+    turn.cancelRequested = true;
+    for (const hook of this.cancelHooks) hook();
+    // Codex normally confirms with turn/completed(interrupted) at once; a silent child is given up:
+    // its late events are dropped, nothing follows the answer.
+    this.turns.giveUpAfter(turn, CANCEL_GRACE_MS, () => {
+      for (const update of this.translator.unfinishedCompactions("interrupted")) void this.send(update).catch(() => undefined);
+    });
+    if (turn.turnId) {
+      const client = await this.deps.host.client().catch(() => undefined);
+      if (client) await this.interrupt(client, turn);
+    }
+  }
+
+  /** Fails the running prompt because the child died; the next prompt resumes the thread. */
+  childExited(generation: number, reason: string): void {
+    if (generation !== this.attachedGeneration) return;
+    this.detach?.();
+    this.detach = undefined;
+    this.turns.forgetCodexTurns();
+    // Questions pending for the dead child can no longer be answered: withdraw them.
+    if (this.turns.active) for (const hook of this.cancelHooks) hook();
+    for (const update of this.translator.unfinishedCompactions("failed")) void this.send(update).catch(() => undefined);
+    this.turns.active?.settle(internalError(childDiedMessage(reason)));
+    this.items.clear();
+    this.childItems.clear();
+  }
+
+  close(): void {
+    this.closed = true;
+    void this.cancel();
+    this.detach?.();
+    this.detach = undefined;
+    this.childItems.clear();
+  }
+
+  /** The live client with this thread loaded; resumes the thread after a child restart. */
+  async ensureAttached(): Promise<AppServerClient> {
+    const client = await this.deps.host.client();
+    const generation = this.deps.host.currentGeneration;
+    if (generation !== this.attachedGeneration || !this.detach) {
+      this.deps.log.info({ sessionId: this.id }, "resuming the thread in a new codex app-server");
+      await client.call("thread/resume", { threadId: this.id, ...threadParams(this.settings), excludeTurns: true });
+      // Closed while resuming: stay detached (a closed session must not hear its thread).
+      if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
+      this.bind(client, generation);
+    }
+    return client;
+  }
+
+  private async interrupt(client: AppServerClient, turn: PromptTurn): Promise<void> {
+    if (!turn.turnId) return;
+    try {
+      await client.call("turn/interrupt", { threadId: this.id, turnId: turn.turnId });
+    } catch (err) {
+      this.deps.log.debug({ err: String(err) }, "turn/interrupt failed (turn already over?)");
+    }
+  }
+
+  private onNotification(n: CodexNotification): void {
+    if (!this.turns.admits(n)) return;
+    if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
+    if (n.method === "thread/tokenUsage/updated") this.tokenTotals = n.params.tokenUsage.total;
+    for (const listener of this.threadListeners) {
+      // A feature's bug costs that feature only: the client still gets this event.
+      try {
+        listener(n);
+      } catch (err) {
+        this.deps.log.warn({ sessionId: this.id, method: n.method, err: err instanceof Error ? err.message : String(err) }, "a session listener failed");
+      }
+    }
+    if (n.method === "item/completed") this.items.delete(n.params.item.id);
+    const turn = this.turns.active;
+    if (n.method === "turn/started") this.turns.started(n);
+    if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error.message;
+    for (const update of this.translator.translate(n)) void this.send(update).catch(() => undefined);
+    if (n.method === "turn/completed") this.turns.completed(n.params);
+  }
+}
+
+/** A failed turn as a JSON-RPC error: Codex's own message, its error code, and any details. */
+function turnFailure(error: TurnOutcome["error"], lastError: string | undefined): RequestError {
+  const message = error?.message ?? lastError ?? "The Codex turn failed";
+  const info = error?.codexErrorInfo;
+  const code = typeof info === "string" ? info : info && typeof info === "object" ? Object.keys(info)[0] : undefined;
+  const details = error?.additionalDetails ? `: ${error.additionalDetails}` : "";
+  return internalError(`${message}${details}${code ? ` [${code}]` : ""}`, {
+    codexErrorInfo: info ?? null,
+    additionalDetails: error?.additionalDetails ?? null,
+  });
+}
+
+/** The bridge's view of files: the current text of small text files (for full diffs of Codex's own patches). */
+const diskFiles: TextFiles = {
+  read(path) {
+    try {
+      const st = fs.statSync(path);
+      if (!st.isFile() || st.size > MAX_DIFF_FILE_BYTES) return undefined;
+      const buf = fs.readFileSync(path);
+      return buf.includes(0) ? undefined : buf.toString("utf8");
+    } catch {
+      return undefined;
+    }
+  },
+};

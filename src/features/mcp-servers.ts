@@ -1,0 +1,173 @@
+// The client's MCP servers (session/new, load, resume `mcpServers`) forwarded into the
+// thread's `config.mcp_servers`: stdio as command/args/env, http as url + headers. SSE is
+// refused (Codex speaks stdio and streamable HTTP only).
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { z } from "zod";
+import { textContent } from "../bridge/index.js";
+import type { JsonValue } from "../codex/index.js";
+import type { AgentServices, SessionFeature, SessionOpening } from "../core/feature-api.js";
+import type { AcpSession } from "../core/session/session.js";
+import { mcpServerNames, withMcpServers } from "../core/session/thread-config.js";
+
+/** A Codex config key for a server name: [a-zA-Z0-9_-] only, never empty, unique among `taken`. */
+export function safeServerName(name: string, taken: ReadonlySet<string>): string {
+  const base = name.replace(/[^a-zA-Z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") || "server";
+  let candidate = base;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${base}_${n}`;
+  return candidate;
+}
+
+/** config.mcp_servers entries for the client's servers; throws invalid params for SSE. */
+export function mcpServersConfig(servers: readonly acp.McpServer[], taken: ReadonlySet<string> = new Set()): { [name: string]: { [key: string]: JsonValue } } {
+  const out: { [name: string]: { [key: string]: JsonValue } } = {};
+  const names = new Set(taken);
+  for (const server of servers) {
+    if ("type" in server && server.type === "sse") {
+      throw acp.RequestError.invalidParams(
+        { mcpServer: server.name },
+        `MCP server "${server.name}" uses SSE, which Codex does not support; use a stdio or streamable HTTP server`,
+      );
+    }
+    const name = safeServerName(server.name, names);
+    names.add(name);
+    if ("type" in server && server.type === "http") {
+      const headers = Object.fromEntries((server.headers ?? []).map((h) => [h.name, h.value]));
+      out[name] = { url: server.url, ...(Object.keys(headers).length ? { http_headers: headers } : {}) };
+    } else {
+      const stdio = server as acp.McpServerStdio;
+      const env = Object.fromEntries((stdio.env ?? []).map((e) => [e.name, e.value]));
+      out[name] = { command: stdio.command, args: stdio.args ?? [], ...(Object.keys(env).length ? { env } : {}) };
+    }
+  }
+  return out;
+}
+
+/** The longest a session's opening is watched for startup reports before it attaches. */
+const OPENING_WATCH_MS = 120_000;
+
+const startupStatusSchema = z.looseObject({
+  threadId: z.string().nullable(),
+  name: z.string(),
+  status: z.string(),
+  error: z.string().nullable(),
+  failureReason: z.string().nullable().optional(),
+});
+type StartupStatus = z.infer<typeof startupStatusSchema>;
+
+/**
+ * An MCP server that fails to start is shown to the user (a failed tool call naming the server
+ * and Codex's error) and told to the model with its next prompt, so it does not go looking for
+ * tools that are not there. Codex reports startup while the thread is being opened, before the
+ * session listens to its thread: those reports are collected from `prepare` to `attach`.
+ */
+function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | "abandon">> {
+  const early = new WeakMap<SessionOpening, { statuses: StartupStatus[]; stop(): void }>();
+  return {
+    prepare(opening, services) {
+      const statuses: StartupStatus[] = [];
+      const unsubscribe = services.host.onNotification((method, params) => {
+        if (method !== "mcpServer/startupStatus/updated") return;
+        const parsed = startupStatusSchema.safeParse(params);
+        if (parsed.success) statuses.push(parsed.data);
+      });
+      // An opening that fails before attach or abandon (another feature's prepare threw) must
+      // not leave this listening for good.
+      const expiry = setTimeout(unsubscribe, OPENING_WATCH_MS);
+      expiry.unref();
+      early.set(opening, {
+        statuses,
+        stop: () => {
+          clearTimeout(expiry);
+          unsubscribe();
+        },
+      });
+    },
+    abandon(opening) {
+      early.get(opening)?.stop();
+      early.delete(opening);
+    },
+    attach(session, opening, _response, services) {
+      const reported = new Set<string>();
+      const onStatus = (status: StartupStatus): void => {
+        if (status.threadId !== session.id || status.status !== "failed" || reported.has(status.name)) return;
+        reported.add(status.name);
+        reportFailure(session, opening, services, status);
+      };
+      session.threadListeners.add((n) => {
+        if (n.method === "mcpServer/startupStatus/updated") onStatus(n.params);
+      });
+      const collected = early.get(opening);
+      early.delete(opening);
+      collected?.stop();
+      for (const status of collected?.statuses ?? []) onStatus(status);
+    },
+  };
+}
+
+function reportFailure(session: AcpSession, opening: SessionOpening, services: AgentServices, status: StartupStatus): void {
+  const { name } = status;
+  const error = status.error ?? (status.failureReason === "reauthenticationRequired" ? "it needs to be signed in again" : "no reason given");
+  services.log.warn({ sessionId: session.id, server: name, error }, "an MCP server failed to start");
+  session.addTurnContext(
+    `codex-cli-acp/mcp-unavailable/${name}`,
+    `The MCP server "${name}" is not available in this session (it failed to start: ${error}). Its tools cannot be called; tell the user if the task needs them.`,
+  );
+  const show = (): void => {
+    if (session.isClosed) return;
+    void session
+      .send({
+        sessionUpdate: "tool_call",
+        toolCallId: `mcp-startup-${name}`,
+        title: `MCP server ${name} failed to start`,
+        kind: "other",
+        status: "failed",
+        content: [textContent(error)],
+      })
+      .catch(() => undefined);
+  };
+  // During session/new the client does not know the session yet: after the response.
+  if (opening.kind === "new") setTimeout(show, 0);
+  else show();
+}
+
+/** The client's MCP servers into the thread's config, and the ones that fail to start reported. */
+export function mcpServersFeature(): SessionFeature {
+  const startup = startupWatcher();
+  return {
+    name: "mcp-servers",
+    attach: startup.attach,
+    abandon: startup.abandon,
+    prepare(opening, services) {
+      const servers = opening.request.mcpServers ?? [];
+      if (servers.length > 0) {
+        const added = mcpServersConfig(servers, mcpServerNames(opening.settings.config));
+        opening.settings.config = withMcpServers(opening.settings.config, added);
+        services.log.info({ servers: Object.keys(added) }, "client MCP servers added to the thread");
+      }
+      startup.prepare(opening, services);
+    },
+  };
+}
+
+const serverStatusListSchema = z.looseObject({
+  data: z.array(z.looseObject({ name: z.string(), runtimeStatus: z.string().nullable(), tools: z.record(z.string(), z.unknown()).default({}), toolsError: z.string().nullable().optional() })),
+  nextCursor: z.string().nullable().optional(),
+});
+
+/** `/mcp`: the session's MCP servers, their state and tool counts, for the user. */
+export async function mcpStatusText(session: AcpSession, services: AgentServices): Promise<string> {
+  try {
+    const client = await services.host.client();
+    const res = serverStatusListSchema.parse(await client.call("mcpServerStatus/list", { threadId: session.id, detail: "toolsAndAuthOnly" }));
+    if (res.data.length === 0) return "No MCP servers in this session.\n";
+    const lines = res.data.map((s) => {
+      const tools = Object.keys(s.tools).length;
+      const state = s.runtimeStatus ?? "unknown";
+      return `- **${s.name}**: ${state}${tools ? `, ${tools} tool${tools === 1 ? "" : "s"}` : ""}${s.toolsError ? ` (${s.toolsError})` : ""}`;
+    });
+    return `**MCP servers**\n${lines.join("\n")}\n`;
+  } catch (err) {
+    services.log.warn({ err: String(err), sessionId: session.id }, "mcpServerStatus/list failed");
+    return `Codex could not list the MCP servers: ${err instanceof Error ? err.message : String(err)}\n`;
+  }
+}

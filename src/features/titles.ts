@@ -1,0 +1,93 @@
+// Session titles: `session_info_update` {title, updatedAt} for the client's session list.
+//
+// Codex 0.169 never names a thread by itself: no title request reaches the model and no
+// `thread/name/updated` arrives unless a client calls `thread/name/set`. Its thread list
+// shows `preview` (the first user message) instead. So the title here is derived the
+// same way: the first user message, one line, at most TITLE_MAX characters; it is sent
+// once, when that message is first seen. A real name (`thread/name/updated`, e.g. set by
+// another Codex client on the same thread) replaces it and is always forwarded.
+// `session/list` uses the same derivation (see lifecycle.ts), so both views agree.
+import { threadSchema, type CodexNotification, type v2 } from "../codex/index.js";
+import type { AcpSession } from "../core/session/session.js";
+import type { AgentServices, SessionFeature } from "../core/feature-api.js";
+
+export const TITLE_MAX = 80;
+
+/** A one-line title from free text (a first user message or a thread's preview); undefined if empty. */
+export function deriveTitle(text: string | null | undefined): string | undefined {
+  if (!text) return undefined;
+  // Embedded editor context is not what the user typed.
+  const withoutContext = text.replace(/<context ref="[^"]*">[\s\S]*?<\/context>/g, " ");
+  const line = withoutContext.replace(/\s+/g, " ").trim();
+  if (!line) return undefined;
+  if (line.length <= TITLE_MAX) return line;
+  const cut = line.slice(0, TITLE_MAX - 1);
+  const atWord = cut.lastIndexOf(" ");
+  return `${(atWord > TITLE_MAX / 2 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
+}
+
+/** The title of a stored thread: its name, else one derived from its preview. */
+export function threadTitle(thread: { name?: string | null; preview?: string | null }): string | undefined {
+  return thread.name?.trim() || deriveTitle(thread.preview);
+}
+
+/** Codex's seconds-since-epoch as the ISO 8601 string ACP wants. */
+export function isoTime(unixSeconds: number | null | undefined): string | undefined {
+  if (typeof unixSeconds !== "number" || !Number.isFinite(unixSeconds)) return undefined;
+  return new Date(unixSeconds * 1000).toISOString();
+}
+
+function firstText(content: readonly v2.UserInput[]): string | undefined {
+  const texts = content.flatMap((c) => (c.type === "text" ? [c.text] : []));
+  return texts.join(" ") || undefined;
+}
+
+export function titlesFeature(): SessionFeature {
+  /** The title each open session has shown (or a stored thread already had). */
+  const titles = new Map<AcpSession, string>();
+  const listeners = new Map<AcpSession, (n: CodexNotification) => void>();
+
+  const announce = (session: AcpSession, title: string | undefined, services: AgentServices, updatedAt = new Date().toISOString()) => {
+    if (title) titles.set(session, title);
+    void session
+      .send({ sessionUpdate: "session_info_update", ...(title ? { title } : {}), updatedAt })
+      .catch((err: unknown) => services.log.debug({ err: String(err) }, "session_info_update not sent"));
+  };
+
+  return {
+    name: "titles",
+    async attach(session, opening, _response, services) {
+      if (opening.kind !== "new") {
+        // A stored thread: it may have a name or a first message already.
+        try {
+          const thread = threadSchema.parse(await opening.storedThread!());
+          const title = threadTitle(thread);
+          // Tell the client what it is called (it may not have listed sessions first).
+          if (title) announce(session, title, services, isoTime(thread.updatedAt));
+        } catch (err) {
+          services.log.debug({ err: String(err), sessionId: session.id }, "reading the stored thread for the title failed");
+        }
+      }
+      const listener = (n: CodexNotification): void => {
+        if (n.method === "thread/name/updated") {
+          const title = n.params.threadName?.trim() || undefined;
+          if (title && titles.get(session) === title) return;
+          announce(session, title, services);
+          return;
+        }
+        if (n.method === "item/completed" && n.params.item.type === "userMessage" && !titles.has(session)) {
+          const title = deriveTitle(firstText(n.params.item.content));
+          if (title) announce(session, title, services);
+        }
+      };
+      listeners.set(session, listener);
+      session.threadListeners.add(listener);
+    },
+    detach(session) {
+      const listener = listeners.get(session);
+      if (listener) session.threadListeners.delete(listener);
+      listeners.delete(session);
+      titles.delete(session);
+    },
+  };
+}

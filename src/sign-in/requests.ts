@@ -1,0 +1,175 @@
+// `authenticate` and `logout`: the sign-in methods of auth.ts carried out through Codex's
+// account API (account/login/start, account/login/completed, account/logout). Browser sign-in
+// opens the URL Codex gives with the platform's opener; device code shows its page and code to
+// the user through a URL elicitation; terminal methods are run by the editor, never here.
+import { spawn } from "node:child_process";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { z } from "zod";
+import { accountResponseSchema, type AppServerClient } from "../codex/index.js";
+import type { Agent } from "../core/agent.js";
+import { AUTH } from "./methods.js";
+import { authRequired, invalidParams, toRequestError } from "../core/errors.js";
+
+/** How long a browser or device-code sign-in may take. */
+const LOGIN_TIMEOUT_MS = 10 * 60_000;
+
+const loginCompletedSchema = z.looseObject({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() });
+const apiKeyMetaSchema = z.looseObject({ "api-key": z.looseObject({ apiKey: z.string().min(1) }) });
+
+/**
+ * Opens an https URL in the user's browser, detached (written by hand: three platform commands).
+ * Anything else is refused: the URL comes from codex and goes to a program that opens any scheme;
+ * on Windows no shell sees it (a `&` in a query would split a cmd line).
+ */
+function openInBrowser(url: string): boolean {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  if (parsed.protocol !== "https:") return false;
+  const [cmd, args] = process.platform === "darwin" ? ["open", [parsed.href]] : process.platform === "win32" ? ["rundll32", ["url.dll,FileProtocolHandler", parsed.href]] : ["xdg-open", [parsed.href]];
+  const child = spawn(cmd, args, { detached: true, stdio: "ignore" });
+  child.on("error", () => undefined);
+  child.unref();
+  return true;
+}
+
+/**
+ * Resolves when Codex reports the end of sign-in `loginId`; a cancel, the time limit or codex
+ * exiting end the wait (and Codex's login, which would otherwise keep its local server running).
+ */
+function loginCompleted(client: AppServerClient, loginId: string, signal: AbortSignal): Promise<{ success: boolean; error: string | null }> {
+  return new Promise((resolve, reject) => {
+    const giveUp = (message: string) => () => {
+      void client.call("account/login/cancel", { loginId }).catch(() => undefined);
+      reject(authRequired(message));
+    };
+    if (signal.aborted) return giveUp("The sign-in was cancelled")();
+    const timer = setTimeout(() => finish(giveUp("The sign-in did not complete within 10 minutes; try again")), LOGIN_TIMEOUT_MS);
+    void client.exited.then(() => finish(() => reject(authRequired("Codex stopped during the sign-in; try again"))));
+    const stop = client.onNotification((method, params) => {
+      if (method !== "account/login/completed") return;
+      const done = loginCompletedSchema.safeParse(params);
+      if (done.success && (done.data.loginId === loginId || done.data.loginId === null)) finish(() => resolve(done.data));
+    });
+    const onAbort = (): void => finish(giveUp("The sign-in was cancelled"));
+    signal.addEventListener("abort", onAbort);
+    let done = false;
+    function finish(then: () => void): void {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stop();
+      signal.removeEventListener("abort", onAbort);
+      then();
+    }
+  });
+}
+
+export function registerAuthRequests(agent: Agent): void {
+  const { host, log } = agent.services;
+  agent.state.agentCapabilities.auth = { ...agent.state.agentCapabilities.auth, logout: {} };
+
+  const client = (): Promise<AppServerClient> =>
+    host.client().catch((err: unknown) => {
+      throw toRequestError(err);
+    });
+
+  async function signIn(c: AppServerClient, methodId: string, requestId: acp.RequestId | undefined, signal: AbortSignal): Promise<void> {
+    // Codex's answer is checked by the client (its generated LoginAccountResponse): a "chatgpt" one
+    // has its authUrl and loginId, a device-code one its verificationUrl, userCode and loginId.
+    const asked = methodId === AUTH.browser ? "chatgpt" : "chatgptDeviceCode";
+    const started = await c.call("account/login/start", { type: asked });
+    if (started.type === "chatgpt") {
+      if (!openInBrowser(started.authUrl)) {
+        void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
+        throw authRequired("Codex gave a sign-in address that is not https; not opened");
+      }
+      log.info("browser sign-in started");
+    } else if (started.type === "chatgptDeviceCode") {
+      log.info("device-code sign-in started");
+      // Shown to the user by the client; the sign-in goes on whatever the user clicks, until done or declined.
+      const page: acp.CreateElicitationRequest = {
+        mode: "url",
+        requestId: requestId ?? null,
+        elicitationId: started.loginId,
+        url: started.verificationUrl,
+        message: `Sign in to ChatGPT: open ${started.verificationUrl} and enter the code ${started.userCode}`,
+      };
+      // Declined, or not shown at all (the user would never see the code): the login ends.
+      void agent.services
+        .client()
+        .request(acp.methods.client.elicitation.create, page, { cancellationSignal: signal })
+        .then(
+          (answer) => answer.action === "accept",
+          (err: unknown) => {
+            log.warn({ err: String(err) }, "the client could not show the sign-in page");
+            return false;
+          },
+        )
+        .then((shown) => {
+          if (!shown) void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
+        });
+    } else {
+      // Another kind of sign-in (a newer Codex's, or none started): nothing to wait for; saying
+      // "signed in" would be a lie.
+      throw authRequired(`Codex answered the ${asked} sign-in with a ${started.type} one; try again, or sign in with \`codex login\``);
+    }
+    try {
+      const done = await loginCompleted(c, started.loginId, signal);
+      if (!done.success) throw authRequired(`Sign-in failed${done.error ? `: ${done.error}` : ""}`);
+    } finally {
+      if (started.type === "chatgptDeviceCode") void agent.services.client().notify(acp.methods.client.elicitation.complete, { elicitationId: started.loginId }).catch(() => undefined);
+    }
+  }
+
+  agent.app
+    .onRequest(acp.methods.agent.authenticate, async ({ params, requestId, signal }) => {
+      const c = await client();
+      try {
+        switch (params.methodId) {
+          case AUTH.apiKey: {
+            const fromEditor = apiKeyMetaSchema.safeParse(params._meta);
+            const apiKey = fromEditor.success ? fromEditor.data["api-key"].apiKey : (process.env.OPENAI_API_KEY ?? process.env.CODEX_API_KEY);
+            if (!apiKey) throw authRequired("Give an API key (the editor's api-key field, or OPENAI_API_KEY / CODEX_API_KEY in the agent's environment)");
+            await c.call("account/login/start", { type: "apiKey", apiKey });
+            break;
+          }
+          case AUTH.browser:
+          case AUTH.deviceCode:
+            await signIn(c, params.methodId, requestId, signal);
+            break;
+          case AUTH.existing: {
+            const account = await c.call("account/read", {}, accountResponseSchema);
+            if (!account.account && account.requiresOpenaiAuth) throw authRequired("Not signed in: run `codex login` in a terminal, then try again");
+            break;
+          }
+          case AUTH.terminal:
+          case AUTH.terminalDeviceCode:
+            throw invalidParams({ methodId: params.methodId }, "This method runs in the editor's terminal; it is not passed to authenticate");
+          default:
+            throw invalidParams({ methodId: params.methodId }, `Unknown auth method: ${params.methodId}`);
+        }
+      } catch (err) {
+        throw toRequestError(err);
+      }
+      log.info({ methodId: params.methodId }, "signed in");
+      return {};
+    })
+    .onRequest(acp.methods.agent.logout, async () => {
+      await signOut(agent);
+      return {};
+    });
+}
+
+/** Signs out of Codex (its stored credentials are removed); the next session/new asks to sign in. */
+export async function signOut(agent: Pick<Agent, "services">): Promise<void> {
+  try {
+    await (await agent.services.host.client()).call("account/logout", undefined);
+  } catch (err) {
+    throw toRequestError(err);
+  }
+  agent.services.log.info("signed out");
+}

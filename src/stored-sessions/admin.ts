@@ -1,0 +1,117 @@
+// Managing stored sessions: session/delete (stable), session/fork and session/set_title
+// (ACP's unstable schema, registered by method name). Delete archives the Codex thread: it
+// leaves every list and can still be restored with Codex's own tools (nothing is lost).
+// A fork is Codex's copy of the thread (`thread/fork`), opened as a new session: its first
+// prompt carries the source's history.
+import { randomUUID } from "node:crypto";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { z } from "zod";
+import { existsSync } from "node:fs";
+import { CodexRpcError, threadReadResponseSchema, type Thread } from "../codex/index.js";
+import type { ThreadSettings } from "../core/session/session.js";
+import { DEFAULT_SETTINGS, type Agent } from "../core/agent.js";
+import { invalidParams, sessionNotFound, toRequestError } from "../core/errors.js";
+import { TITLE_MAX } from "../features/titles.js";
+import { systemPromptCapability } from "../features/system-prompt.js";
+
+const nameValue = z.object({ name: z.string(), value: z.string() });
+/** The MCP servers of a session request (stdio, http, sse), checked as the ACP schema has them. */
+const mcpServerSchema = z.union([
+  z.object({ type: z.literal("http"), name: z.string(), url: z.string(), headers: z.array(nameValue) }),
+  z.object({ type: z.literal("sse"), name: z.string(), url: z.string(), headers: z.array(nameValue) }),
+  z.object({ name: z.string(), command: z.string(), args: z.array(z.string()), env: z.array(nameValue) }),
+]);
+const forkParamsSchema = z.object({
+  sessionId: z.string(),
+  systemPrompt: z.unknown().optional(),
+  cwd: z.string(),
+  additionalDirectories: z.array(z.string()).optional(),
+  mcpServers: z.array(mcpServerSchema).optional(),
+});
+const setTitleParamsSchema = z.object({ sessionId: z.string(), title: z.string() });
+
+export const FORK_METHOD = "session/fork";
+export const SET_TITLE_METHOD = "session/set_title";
+
+/** Registers session/delete, session/fork and session/set_title, and advertises them. */
+export function registerSessionAdmin(agent: Agent): void {
+  const { host, log } = agent.services;
+  // fork, title and systemPrompt (system-prompt.ts) are unstable capabilities: typed there, carried as is.
+  const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object; systemPrompt: object } = { delete: {}, fork: {}, title: {}, systemPrompt: systemPromptCapability() };
+  agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...unstable };
+
+  /** The thread, or -32002 unless CODEX_HOME holds it. */
+  async function requireThread(sessionId: string): Promise<Thread> {
+    const client = await host.client().catch((err: unknown) => {
+      throw toRequestError(err);
+    });
+    try {
+      return (await client.call("thread/read", { threadId: sessionId }, threadReadResponseSchema)).thread;
+    } catch (err) {
+      if (err instanceof CodexRpcError) throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
+      throw toRequestError(err);
+    }
+  }
+
+  agent.app
+    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      const open = agent.state.sessions.get(params.sessionId);
+      if (open) {
+        await open.cancel();
+        await agent.closeSession(open);
+      }
+      try {
+        await (await host.client()).call("thread/archive", { threadId: params.sessionId });
+      } catch (err) {
+        // Delete is idempotent (the spec's SHOULD): an id Codex stores nothing for (unknown, deleted
+        // already, or never prompted) is deleted by having nothing left open.
+        if (!(err instanceof CodexRpcError)) throw toRequestError(err);
+        log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to archive");
+        return {};
+      }
+      log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread archived)");
+      return {};
+    })
+    .onRequest(FORK_METHOD, forkParamsSchema, async ({ params }) => {
+      const source = await requireThread(params.sessionId);
+      const cwd = await agent.validateCwd(params.cwd);
+      const request: acp.NewSessionRequest = {
+        cwd,
+        mcpServers: params.mcpServers ?? [],
+        ...(params.additionalDirectories ? { additionalDirectories: params.additionalDirectories } : {}),
+        // Checked by the system-prompt feature like any other opening's.
+        ...(params.systemPrompt != null ? { systemPrompt: params.systemPrompt as acp.SystemPrompt } : {}),
+      };
+      // A thread never prompted has no history for Codex to copy (thread/fork finds no rollout): its
+      // fork is a new session with its model and effort when it is open here.
+      const empty = source.path != null && !existsSync(source.path);
+      const live = empty ? agent.state.sessions.get(params.sessionId) : undefined;
+      const settings = { ...DEFAULT_SETTINGS, ...(live ? forkableSettings(live.settings) : {}), cwd };
+      const { session, response } = await agent.openSession({ kind: "new", ...(empty ? {} : { forkOf: params.sessionId }), request, settings, key: randomUUID() });
+      log.info({ sessionId: session.id, forkOf: params.sessionId }, "session forked");
+      return response;
+    })
+    .onRequest(SET_TITLE_METHOD, setTitleParamsSchema, async ({ params }) => {
+      const title = params.title.replace(/\s+/g, " ").trim();
+      if (!title) throw invalidParams({ title: params.title }, "The title is empty");
+      if (title.length > TITLE_MAX * 4) throw invalidParams({ title: params.title }, `The title is longer than ${TITLE_MAX * 4} characters`);
+      await requireThread(params.sessionId);
+      await setThreadName(agent, params.sessionId, title);
+      return { title };
+    });
+}
+
+/** Names the Codex thread; Codex answers with thread/name/updated, which the titles feature forwards. */
+export async function setThreadName(agent: Pick<Agent, "services">, threadId: string, title: string): Promise<void> {
+  try {
+    await (await agent.services.host.client()).call("thread/name/set", { threadId, name: title });
+  } catch (err) {
+    throw toRequestError(err);
+  }
+  agent.services.log.info({ sessionId: threadId }, "session renamed");
+}
+
+/** What a fork of a session never prompted keeps of it: its model and effort (a fork starts in auto, as every fork does). */
+function forkableSettings(s: Readonly<ThreadSettings>): Partial<ThreadSettings> {
+  return { ...(s.model ? { model: s.model } : {}), ...(s.effort ? { effort: s.effort } : {}) };
+}

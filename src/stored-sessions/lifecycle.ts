@@ -1,0 +1,230 @@
+// Sessions that last: session/load (resume the Codex thread and replay its history),
+// session/list (Codex's thread list), session/resume (no replay) and session/close.
+// ACP session id = Codex thread id, so any thread in CODEX_HOME (made by this adapter,
+// another adapter process or the Codex CLI itself) can be listed and reopened.
+//
+// History comes from paginated `thread/items/list {sortDirection: "asc"}` (`thread/turns/list`
+// for legacy threads), read while `thread/resume {excludeTurns: true}` runs and caught up after
+// it (history-replay.ts): in codex 0.169 these return complete items, with the command output,
+// exit codes and statuses.
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { randomUUID } from "node:crypto";
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { z } from "zod";
+import { CodexRpcError, threadReadResponseSchema, threadSchema, type AppServerClient } from "../codex/index.js";
+import { HistoryReplay } from "./history-replay.js";
+import { clientDisplay, type Agent } from "../core/agent.js";
+import type { SessionOpening } from "../core/feature-api.js";
+import { sessionNotFound, toRequestError } from "../core/errors.js";
+import { isoTime, threadTitle } from "../features/titles.js";
+
+/** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
+const DEFAULT_LIST_PAGE_SIZE = 50;
+
+const threadListResponseSchema = z.looseObject({
+  data: z.array(threadSchema),
+  nextCursor: z.string().nullish(),
+});
+
+export type LifecycleOptions = {
+  /** Sessions per session/list page. */
+  listPageSize?: number;
+};
+
+function pageSizeFromEnv(): number | undefined {
+  const raw = process.env.CODEX_ACP_SESSION_LIST_PAGE_SIZE;
+  const n = raw ? Number.parseInt(raw, 10) : NaN;
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** Registers session/load, list, resume and close on the agent and advertises them. */
+export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): void {
+  const { host, log } = agent.services;
+  const listPageSize = opts.listPageSize ?? pageSizeFromEnv() ?? DEFAULT_LIST_PAGE_SIZE;
+
+  agent.state.agentCapabilities.loadSession = true;
+  agent.state.agentCapabilities.sessionCapabilities = {
+    ...agent.state.agentCapabilities.sessionCapabilities,
+    list: {},
+    resume: {},
+    close: {},
+    // Extra workspace roots on new, load and resume (src/features/directories.ts).
+    additionalDirectories: {},
+  };
+
+  const client = async (): Promise<AppServerClient> => {
+    try {
+      return await host.client();
+    } catch (err) {
+      throw toRequestError(err);
+    }
+  };
+
+  /** Fails with -32002 unless CODEX_HOME holds a thread with this id; nothing is created. */
+  async function storedThread(sessionId: string): Promise<z.infer<typeof threadSchema>> {
+    const c = await client();
+    try {
+      const read = await c.call("thread/read", { threadId: sessionId }, threadReadResponseSchema);
+      return read.thread;
+    } catch (err) {
+      if (err instanceof CodexRpcError) {
+        log.info({ sessionId, err: err.message }, "no such codex thread");
+        throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
+      }
+      throw toRequestError(err);
+    }
+  }
+
+  /**
+   * Opens a stored thread as a session (load or resume), replacing an open session of the same id
+   * once the new one exists.
+   * `beforeResume` runs once every feature has accepted the request, right before thread/resume.
+   */
+  async function reopen(
+    kind: "load" | "resume",
+    request: acp.LoadSessionRequest | acp.ResumeSessionRequest,
+    beforeResume?: (thread: z.infer<typeof threadSchema>, cwd: string) => void,
+  ) {
+    const cwd = await agent.validateCwd(request.cwd);
+    const thread = await storedThread(request.sessionId);
+    // Codex writes a thread's history at its first turn, and cannot resume one without it. A session
+    // opened and never prompted is answered as it is open now (nothing to replay), or is not found.
+    if (thread.path && !existsSync(thread.path)) {
+      const live = agent.state.sessions.get(request.sessionId);
+      if (!live) throw sessionNotFound(request.sessionId, `session ${request.sessionId} was never prompted and is no longer open: Codex keeps nothing of it`);
+      log.info({ sessionId: live.id, kind }, "session never prompted: answered from the open session");
+      return { session: live, response: agent.describeSession(live), live: true };
+    }
+    // An open session of this id is replaced by openSession once the new one exists: a refused
+    // request leaves it as it was.
+    const opening: SessionOpening = {
+      kind,
+      request: { ...request, mcpServers: request.mcpServers ?? [] },
+      // No approval policy or sandbox: Codex restores what the thread last ran with (its mode),
+      // and the session takes them from thread/resume's answer (agent.ts).
+      settings: { cwd },
+      key: randomUUID(),
+      // Already read to check the id exists: the features reuse it instead of reading again.
+      storedThread: () => Promise.resolve(thread),
+      ...(beforeResume ? { beforeThread: () => beforeResume(thread, cwd) } : {}),
+    };
+    const { session, response } = await agent.openSession(opening, request.sessionId);
+    delete response.sessionId;
+    return { session, response, live: false };
+  }
+
+  agent.app
+    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+      // The history streams while Codex resumes the thread (history-replay.ts); the whole of it
+      // reaches the client before the load is answered.
+      let history: HistoryReplay | undefined;
+      const startHistory = (thread: z.infer<typeof threadSchema>, cwd: string): void => {
+        history = new HistoryReplay({
+          threadId: params.sessionId,
+          historyMode: thread.historyMode,
+          send: (update) => agent.services.client().notify(acp.methods.client.session.update, { sessionId: params.sessionId, update }),
+          replay: {
+            cwd,
+            display: clientDisplay(agent.state.clientCapabilities),
+            onSkip: (reason, detail) => log.warn({ sessionId: params.sessionId, reason, detail }, "history entry not replayed"),
+          },
+          log,
+        });
+        history.start(client());
+        agent.state.updatesAfter.set(params.sessionId, history.firstPassWritten);
+      };
+      // Nothing of a failed load reaches the client after its error.
+      const abandonHistory = async (): Promise<void> => {
+        history?.stop();
+        await history?.firstPassWritten;
+      };
+      try {
+        let opened: Awaited<ReturnType<typeof reopen>>;
+        try {
+          opened = await reopen("load", params, startHistory);
+        } catch (err) {
+          await abandonHistory();
+          throw err;
+        }
+        const { session, response } = opened;
+        if (opened.live) return response as acp.LoadSessionResponse; // no turn: no history
+        try {
+          const replayed = await history!.finish(await client());
+          log.info({ sessionId: session.id, ...replayed }, "session history replayed");
+        } catch (err) {
+          await abandonHistory();
+          await agent.closeSession(session);
+          throw toRequestError(err);
+        }
+        return response as acp.LoadSessionResponse;
+      } finally {
+        // Another load of the same id may have put its own gate there since.
+        if (history && agent.state.updatesAfter.get(params.sessionId) === history.firstPassWritten) agent.state.updatesAfter.delete(params.sessionId);
+      }
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+      const { response } = await reopen("resume", params);
+      return response as acp.ResumeSessionResponse;
+    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
+      let cwd: string | undefined;
+      if (params.cwd) {
+        if (!path.isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be an absolute path: ${params.cwd}`);
+        cwd = path.normalize(params.cwd);
+        if (cwd.length > 1 && cwd.endsWith(path.sep)) cwd = cwd.slice(0, -1);
+      }
+      const c = await client();
+      let page: z.infer<typeof threadListResponseSchema>;
+      try {
+        page = await c.call(
+          "thread/list",
+          {
+            limit: listPageSize,
+            sortKey: "updated_at",
+            sortDirection: "desc",
+            ...(cwd ? { cwd } : {}),
+            ...(params.cursor ? { cursor: params.cursor } : {}),
+          },
+          threadListResponseSchema,
+        );
+      } catch (err) {
+        if (params.cursor && err instanceof CodexRpcError && err.code !== -32603) {
+          throw acp.RequestError.invalidParams({ cursor: params.cursor }, `Invalid cursor: ${err.message}`);
+        }
+        throw toRequestError(err);
+      }
+      return {
+        sessions: page.data.map(
+          (thread): acp.SessionInfo => ({
+            sessionId: thread.id,
+            cwd: thread.cwd,
+            title: threadTitle(thread) ?? null,
+            updatedAt: isoTime(thread.updatedAt) ?? null,
+          }),
+        ),
+        nextCursor: page.nextCursor ?? null,
+      };
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      const session = agent.sessionOf(params.sessionId);
+      const attachedTo = host.currentPid;
+      if (session.promptRunning) {
+        // End the running prompt as cancelled (Codex confirms the interrupt) before letting go.
+        await session.cancel();
+        const deadline = Date.now() + 1500;
+        while (session.promptRunning && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      }
+      await agent.closeSession(session);
+      // Let Codex unload the thread (its rollout stays on disk for session/load). Not awaited:
+      // a hung codex must not hold up the close.
+      if (attachedTo !== undefined && host.currentPid === attachedTo) {
+        void host
+          .client()
+          .then((c) => c.call("thread/unsubscribe", { threadId: session.id }))
+          .catch((err: unknown) => log.debug({ err: String(err), sessionId: session.id }, "thread/unsubscribe failed"));
+      }
+      log.info({ sessionId: session.id }, "session closed");
+      return {};
+    });
+}
