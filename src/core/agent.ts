@@ -70,6 +70,10 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     sessions: new Map(),
     updatesAfter: new Map(),
   };
+  // Each feature advertises its own session capabilities; none reaches into another's.
+  for (const feature of features) {
+    if (feature.sessionCapabilities) state.agentCapabilities.sessionCapabilities = { ...state.agentCapabilities.sessionCapabilities, ...feature.sessionCapabilities() };
+  }
   let clientContext: acp.AgentContext | undefined;
   const services: AgentServices = {
     host,

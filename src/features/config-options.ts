@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { CodexHost, ModeKind } from "../codex/index.js";
 import { invalidParams } from "../core/errors.js";
 import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import { MODES, setMode } from "./modes.js";
+import { MODES, setMode } from "../core/session/modes.js";
 import type { AcpSession } from "../core/session/session.js";
 
 const modelSchema = z.looseObject({

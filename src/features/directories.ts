@@ -6,7 +6,7 @@ import { isSystemPath } from "../editor-files/access/index.js";
 import path from "node:path";
 import { invalidParams } from "../core/errors.js";
 import type { SessionFeature, SessionOpening } from "../core/feature-api.js";
-import { sandboxPolicyOf } from "./modes.js";
+import { sandboxPolicyOf } from "../core/session/modes.js";
 
 /** The request's additional directories, checked: absolute paths of existing directories. */
 async function additionalDirectories(opening: SessionOpening): Promise<string[]> {

@@ -10,14 +10,12 @@ import { z } from "zod";
 import { invalidParams } from "../core/errors.js";
 import type { SessionFeature } from "../core/feature-api.js";
 
-/** What initialize advertises under sessionCapabilities: `append`, and `override` too. */
-export function systemPromptCapability(): { mode: { override: Record<string, never> } } {
-  return { mode: { override: {} } };
-}
 
 const systemPromptSchema = z.object({ mode: z.string(), content: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })) });
 
 export const systemPromptFeature: SessionFeature = {
+  // Unstable `systemPrompt`: `append`, and `override` too.
+  sessionCapabilities: () => ({ systemPrompt: { mode: { override: {} } } }),
   name: "system-prompt",
 
   prepare(opening, services): void {

@@ -10,32 +10,7 @@
 import { threadSchema, type CodexNotification, type v2 } from "../codex/index.js";
 import type { AcpSession } from "../core/session/session.js";
 import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-
-export const TITLE_MAX = 80;
-
-/** A one-line title from free text (a first user message or a thread's preview); undefined if empty. */
-export function deriveTitle(text: string | null | undefined): string | undefined {
-  if (!text) return undefined;
-  // Embedded editor context is not what the user typed.
-  const withoutContext = text.replace(/<context ref="[^"]*">[\s\S]*?<\/context>/g, " ");
-  const line = withoutContext.replace(/\s+/g, " ").trim();
-  if (!line) return undefined;
-  if (line.length <= TITLE_MAX) return line;
-  const cut = line.slice(0, TITLE_MAX - 1);
-  const atWord = cut.lastIndexOf(" ");
-  return `${(atWord > TITLE_MAX / 2 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
-}
-
-/** The title of a stored thread: its name, else one derived from its preview. */
-export function threadTitle(thread: { name?: string | null; preview?: string | null }): string | undefined {
-  return thread.name?.trim() || deriveTitle(thread.preview);
-}
-
-/** Codex's seconds-since-epoch as the ISO 8601 string ACP wants. */
-export function isoTime(unixSeconds: number | null | undefined): string | undefined {
-  if (typeof unixSeconds !== "number" || !Number.isFinite(unixSeconds)) return undefined;
-  return new Date(unixSeconds * 1000).toISOString();
-}
+import { deriveTitle, isoTime, threadTitle } from "../core/session/titles.js";
 
 function firstText(content: readonly v2.UserInput[]): string | undefined {
   const texts = content.flatMap((c) => (c.type === "text" ? [c.text] : []));

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { accountResponseSchema, type AppServerClient } from "../codex/index.js";
 import type { Agent } from "../core/agent.js";
 import { AUTH } from "./methods.js";
+import { signOut } from "../core/codex-ops.js";
 import { authRequired, invalidParams, toRequestError } from "../core/errors.js";
 
 /** How long a browser or device-code sign-in may take. */
@@ -159,17 +160,8 @@ export function registerAuthRequests(agent: Agent): void {
       return {};
     })
     .onRequest(acp.methods.agent.logout, async () => {
-      await signOut(agent);
+      await signOut(agent.services);
       return {};
     });
 }
 
-/** Signs out of Codex (its stored credentials are removed); the next session/new asks to sign in. */
-export async function signOut(agent: Pick<Agent, "services">): Promise<void> {
-  try {
-    await (await agent.services.host.client()).call("account/logout", undefined);
-  } catch (err) {
-    throw toRequestError(err);
-  }
-  agent.services.log.info("signed out");
-}

@@ -11,8 +11,8 @@ import { CodexRpcError, threadReadResponseSchema, type Thread } from "../codex/i
 import type { ThreadSettings } from "../core/session/session.js";
 import { DEFAULT_SETTINGS, type Agent } from "../core/agent.js";
 import { invalidParams, sessionNotFound, toRequestError } from "../core/errors.js";
-import { TITLE_MAX } from "../features/titles.js";
-import { systemPromptCapability } from "../features/system-prompt.js";
+import { TITLE_MAX } from "../core/session/titles.js";
+import { setThreadName } from "../core/codex-ops.js";
 
 const nameValue = z.object({ name: z.string(), value: z.string() });
 /** The MCP servers of a session request (stdio, http, sse), checked as the ACP schema has them. */
@@ -36,8 +36,8 @@ export const SET_TITLE_METHOD = "session/set_title";
 /** Registers session/delete, session/fork and session/set_title, and advertises them. */
 export function registerSessionAdmin(agent: Agent): void {
   const { host, log } = agent.services;
-  // fork, title and systemPrompt (system-prompt.ts) are unstable capabilities: typed there, carried as is.
-  const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object; systemPrompt: object } = { delete: {}, fork: {}, title: {}, systemPrompt: systemPromptCapability() };
+  // fork and title are unstable capabilities: typed here, carried as is.
+  const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object } = { delete: {}, fork: {}, title: {} };
   agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...unstable };
 
   /** The thread, or -32002 unless CODEX_HOME holds it. */
@@ -96,19 +96,9 @@ export function registerSessionAdmin(agent: Agent): void {
       if (!title) throw invalidParams({ title: params.title }, "The title is empty");
       if (title.length > TITLE_MAX * 4) throw invalidParams({ title: params.title }, `The title is longer than ${TITLE_MAX * 4} characters`);
       await requireThread(params.sessionId);
-      await setThreadName(agent, params.sessionId, title);
+      await setThreadName(agent.services, params.sessionId, title);
       return { title };
     });
-}
-
-/** Names the Codex thread; Codex answers with thread/name/updated, which the titles feature forwards. */
-export async function setThreadName(agent: Pick<Agent, "services">, threadId: string, title: string): Promise<void> {
-  try {
-    await (await agent.services.host.client()).call("thread/name/set", { threadId, name: title });
-  } catch (err) {
-    throw toRequestError(err);
-  }
-  agent.services.log.info({ sessionId: threadId }, "session renamed");
 }
 
 /** What a fork of a session never prompted keeps of it: its model and effort (a fork starts in auto, as every fork does). */

@@ -17,7 +17,7 @@ import { HistoryReplay } from "./history-replay.js";
 import { clientDisplay, type Agent } from "../core/agent.js";
 import type { SessionOpening } from "../core/feature-api.js";
 import { sessionNotFound, toRequestError } from "../core/errors.js";
-import { isoTime, threadTitle } from "../features/titles.js";
+import { isoTime, threadTitle } from "../core/session/titles.js";
 
 /** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
 const DEFAULT_LIST_PAGE_SIZE = 50;

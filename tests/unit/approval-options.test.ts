@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { commandChoices, describePermissions, permissionChoices } from "../../src/features/approval-options.js";
+import { commandChoices, describePermissions, permissionChoices } from "../../src/features/approvals/options.js";
 import type { v2 } from "../../src/codex/index.js";
 
 const base: v2.CommandExecutionRequestApprovalParams = { kind: "command", threadId: "t", turnId: "u", itemId: "c1", startedAtMs: 0, environmentId: null, command: "curl x" };

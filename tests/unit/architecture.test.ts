@@ -51,6 +51,27 @@ describe("source layout", () => {
     expect([...perFolder].filter(([, n]) => n > 15).map(([dir, n]) => `${dir}: ${n}`)).toEqual([]);
   });
 
+  it("no feature imports another: each reaches the core, the translator and Codex, never a sibling", () => {
+    // A feature: one module or folder under src/features/, and stored sessions, sign-in and the
+    // editor-files feature (its top files; the libraries under it, such as access/ and patch/, are
+    // shared: the core reads SessionMode there, directories its whole-disk rule).
+    const featureOf = (f: string): string | undefined => {
+      const r = rel(f);
+      const inFeatures = /^src\/features\/([^/.]+)/.exec(r);
+      if (inFeatures) return `features/${inFeatures[1]}`;
+      if (/^src\/editor-files\/[^/]+\.ts$/.test(r)) return "editor-files";
+      return /^src\/(stored-sessions|sign-in)\//.exec(r)?.[1];
+    };
+    const crossings = files.flatMap((f) => {
+      const own = featureOf(f);
+      if (!own) return [];
+      return importsOf(f)
+        .filter((g) => featureOf(g) !== undefined && featureOf(g) !== own)
+        .map((g) => `${rel(f)} -> ${rel(g)}`);
+    });
+    expect(crossings).toEqual([]);
+  });
+
   it("has no import cycles", () => {
     const graph = new Map(files.map((f) => [f, importsOf(f)]));
     const cycles: string[] = [];

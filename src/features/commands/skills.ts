@@ -4,7 +4,7 @@
 // model should load), the way Codex's own clients invoke a skill.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import type { AppServerClient, UserInput } from "../codex/index.js";
+import type { AppServerClient, UserInput } from "../../codex/index.js";
 
 export type Skill = { command: string; name: string; description: string; path: string };
 

@@ -2,14 +2,13 @@
 // `available_commands_update` and run through the app-server method that does each one.
 // Unknown `/x` text is an ordinary prompt for the model.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import type { UserInput, v2 } from "../codex/index.js";
-import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import { modePreset } from "./modes.js";
-import { setThreadName } from "../stored-sessions/admin.js";
-import { signOut } from "../sign-in/requests.js";
-import { mcpStatusText } from "./mcp-servers.js";
+import type { UserInput, v2 } from "../../codex/index.js";
+import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
+import { modePreset } from "../../core/session/modes.js";
+import { setThreadName, signOut } from "../../core/codex-ops.js";
+import { mcpStatusText } from "./mcp-status.js";
 import { listSkills, skillCommand, skillInput, skillsText, type Skill } from "./skills.js";
-import type { AcpSession } from "../core/session/session.js";
+import type { AcpSession } from "../../core/session/session.js";
 
 const COMMANDS: acp.AvailableCommand[] = [
   { name: "review", description: "Ask Codex to review the uncommitted changes (or what you describe)", input: { hint: "optional: what to review" } },
@@ -154,7 +153,7 @@ async function runCommand(
       return session.runTurn("review/start", (client) => client.call("review/start", { threadId: session.id, target, delivery: "inline" }));
     }
     case "logout":
-      await signOut({ services });
+      await signOut(services);
       await say(session, "Signed out of Codex. New sessions will ask you to sign in.\n");
       return { stopReason: "end_turn" };
     case "rename": {
@@ -163,7 +162,7 @@ async function runCommand(
         await say(session, "Give the new title: `/rename <title>`.\n");
         return { stopReason: "end_turn" };
       }
-      await setThreadName({ services }, session.id, title);
+      await setThreadName(services, session.id, title);
       await say(session, `Renamed to “${title}”.\n`);
       return { stopReason: "end_turn" };
     }

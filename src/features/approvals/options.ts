@@ -1,8 +1,8 @@
 // The options of a permission prompt, built from what Codex offers for that request
 // (`availableDecisions`, in Codex's order), so the editor never shows a choice Codex would not
 // honour. Pure: tests/unit/approval-options.test.ts.
-import type { v2 } from "../codex/index.js";
-import type { Choice } from "../core/permission.js";
+import type { v2 } from "../../codex/index.js";
+import type { Choice } from "../../core/permission.js";
 
 type CommandDecision = v2.CommandExecutionApprovalDecision;
 type FileDecision = v2.FileChangeApprovalDecision;

@@ -6,12 +6,12 @@
 // an identical later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import { asToolItem, describeItem, textContent as text, type Item, type ItemOf, type ToolCallView } from "../bridge/index.js";
-import type { v2 } from "../codex/index.js";
-import type { AgentServices, ServerRequestHandler, SessionFeature } from "../core/feature-api.js";
-import { commandChoices, describePermissions, fileChangeChoices, OPTION, permissionChoices } from "./approval-options.js";
-import { askPermission as ask, type Choice } from "../core/permission.js";
-import type { AcpSession } from "../core/session/session.js";
+import { asToolItem, describeItem, textContent as text, type Item, type ItemOf, type ToolCallView } from "../../bridge/index.js";
+import type { v2 } from "../../codex/index.js";
+import type { AgentServices, ServerRequestHandler, SessionFeature } from "../../core/feature-api.js";
+import { commandChoices, describePermissions, fileChangeChoices, OPTION, permissionChoices } from "./options.js";
+import { askPermission as ask, type Choice } from "../../core/permission.js";
+import type { AcpSession } from "../../core/session/session.js";
 
 /** "Always" choices of one session: command texts, file paths, MCP server/tool pairs. */
 type ApprovalState = {
