@@ -7,6 +7,6 @@ export { spawnAppServer } from "./spawn.js";
 // Codex's own protocol types, generated from the pinned binary (npm run codex:types).
 export type * as v2 from "./generated/v2/index.js";
 export type { CheckedNotification, CheckedServerRequest, CodexNotification, CodexServerRequest } from "./messages.js";
-export { refusalFor, type CodexMethod, type CodexRequests, type CodexServerAnswer, type CodexServerAnswers } from "./requests.js";
+export { refusalFor, toolApprovalMetaSchema, type CodexMethod, type CodexRequests, type CodexServerAnswer, type CodexServerAnswers, type ToolApprovalMeta } from "./requests.js";
 export type { JsonValue } from "./generated/serde_json/JsonValue.js";
 export type { ModeKind } from "./generated/ModeKind.js";

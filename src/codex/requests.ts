@@ -3,6 +3,7 @@
 import type { ApplyPatchApprovalResponse } from "./generated/ApplyPatchApprovalResponse.js";
 import type { ExecCommandApprovalResponse } from "./generated/ExecCommandApprovalResponse.js";
 import type * as v2 from "./generated/v2/index.js";
+import { z } from "zod";
 import type { CodexServerRequest } from "./messages.js";
 
 export type CodexRequests = {
@@ -83,3 +84,12 @@ export function refusalFor(request: CodexServerRequest): CodexServerAnswer | und
 function unknownRequest(_request: never): undefined {
   return undefined;
 }
+
+/** What Codex puts in `_meta` of an MCP elicitation that asks to approve a tool call (not in its schema: checked here). */
+export const toolApprovalMetaSchema = z.looseObject({
+  codex_approval_kind: z.literal("mcp_tool_call"),
+  tool_name: z.string().optional(),
+  tool_params: z.unknown().optional(),
+  persist: z.union([z.string(), z.array(z.string())]).optional(),
+});
+export type ToolApprovalMeta = z.infer<typeof toolApprovalMetaSchema>;

@@ -20,6 +20,7 @@ import { AcpSession, type SessionDeps, type ThreadSettings } from "./session/ses
 import { forkParams, settingsFromResume, threadParams } from "./session/thread-config.js";
 import { authMethods, CredentialCheck } from "../sign-in/methods.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
+import { RequestRouter } from "./request-routes.js";
 
 
 /** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
@@ -70,6 +71,8 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     sessions: new Map(),
     updatesAfter: new Map(),
   };
+  // Two features claiming one Codex request is a mistake to see now, not when Codex first asks.
+  const router = new RequestRouter(features);
   // Each feature advertises its own session capabilities; none reaches into another's.
   for (const feature of features) {
     if (feature.sessionCapabilities) state.agentCapabilities.sessionCapabilities = { ...state.agentCapabilities.sessionCapabilities, ...feature.sessionCapabilities() };
@@ -98,11 +101,9 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
     },
     answerServerRequest: async (session, request) => {
-      // The features that own a request answer it, in registration order.
-      for (const feature of features) {
-        const answer = feature.answer?.(session, request, services);
-        if (answer !== undefined) return answer;
-      }
+      // The feature that claims the request's route answers it (request-routes.ts).
+      const answer = router.answer(session, request, services);
+      if (answer !== undefined) return answer;
       // Nobody handles it: refuse in the shape Codex expects rather than leave the turn waiting.
       log.warn({ method: request.method, sessionId: session.id }, "codex request without a handler; refused");
       const refusal = refusalFor(request);

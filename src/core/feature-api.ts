@@ -60,12 +60,16 @@ export interface SessionFeature {
   detach?(session: AcpSession, services: AgentServices): void | Promise<void>;
   /** When opening failed after `prepare` (the thread never started): release what prepare took. */
   abandon?(opening: SessionOpening, services: AgentServices): void | Promise<void>;
-  /** Answers codex's server->client requests it owns (approvals, elicitations); undefined to pass. */
-  answer?: ServerRequestHandler;
+  /** The Codex server requests this feature answers (approvals, questions, elicitations), by route (request-routes.ts). */
+  readonly requestRoutes?: readonly RequestRoute[];
 }
 
-/** Answers codex's server->client requests of one kind (approvals, elicitations). Return undefined to pass. */
-export type ServerRequestHandler = (session: AcpSession, request: CodexServerRequest, services: AgentServices) => Promise<CodexServerAnswer> | undefined;
+
+/** One Codex server request route a feature claims, with its answer (made by `route`, request-routes.ts). */
+export type RequestRoute = {
+  readonly key: string;
+  answer(session: AcpSession, request: CodexServerRequest, services: AgentServices): Promise<CodexServerAnswer> | undefined;
+};
 
 /** What the agent shares with its features. */
 export type AgentServices = {

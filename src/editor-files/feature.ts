@@ -14,7 +14,8 @@ import { FileToolsServer, callFileTool, type ToolCaller } from "./endpoint/index
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "./contract/index.js";
 import { FileToolCalls } from "./tool-calls.js";
 import type { CodexNotification } from "../codex/index.js";
-import type { AgentServices, ServerRequestHandler, SessionFeature, SessionOpening } from "../core/feature-api.js";
+import type { AgentServices, SessionFeature, SessionOpening } from "../core/feature-api.js";
+import { route } from "../core/request-routes.js";
 import { askPermission } from "../core/permission.js";
 import { withShellPatchGuard } from "./shell-patch-guard.js";
 import type { AcpSession } from "../core/session/session.js";
@@ -192,7 +193,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       if (server) release(server, opening.key);
     },
 
-    answer: fileToolsElicitationHandler,
+    requestRoutes: [fileToolsElicitationRoute],
   };
 
   function release(srv: FileToolsServer, key: string): void {
@@ -267,11 +268,14 @@ async function announceRollback(state: FileToolsSession, call: object, r: { file
 }
 
 /** Auto-accepts codex's approval elicitations for our own server: our write policy has decided already. */
-const fileToolsElicitationHandler: ServerRequestHandler = (session, request, services) => {
-  if (request.method !== "mcpServer/elicitation/request" || request.params.serverName !== FILE_TOOLS_SERVER) return undefined;
-  services.log.debug({ sessionId: session.id }, "codex asked to approve a file tool call; auto-accepted (our write policy decides)");
-  return Promise.resolve({ action: "accept", content: {}, _meta: null });
-};
+const fileToolsElicitationRoute = route(
+  "mcpServer/elicitation/request",
+  (session, _request, services) => {
+    services.log.debug({ sessionId: session.id }, "codex asked to approve a file tool call; auto-accepted (our write policy decides)");
+    return Promise.resolve({ action: "accept", content: {}, _meta: null });
+  },
+  { server: FILE_TOOLS_SERVER },
+);
 
 /** The editor's fs/* methods, only those the client advertised. */
 function editorFiles(session: AcpSession, services: AgentServices): EditorFiles {

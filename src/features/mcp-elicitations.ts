@@ -8,6 +8,7 @@ import { z } from "zod";
 import type { v2 } from "../codex/index.js";
 import { askClient } from "../core/ask.js";
 import type { AgentServices, SessionFeature } from "../core/feature-api.js";
+import { route } from "../core/request-routes.js";
 import type { AcpSession } from "../core/session/session.js";
 
 type Answer = v2.McpServerElicitationRequestResponse;
@@ -88,7 +89,5 @@ async function forward(session: AcpSession, params: v2.McpServerElicitationReque
 /** Forwards other MCP servers' elicitations (the ones approvals and file tools did not take). */
 export const mcpElicitationsFeature: SessionFeature = {
   name: "mcp-elicitations",
-  answer(session, request, services) {
-    return request.method === "mcpServer/elicitation/request" ? forward(session, request.params, services) : undefined;
-  },
+  requestRoutes: [route("mcpServer/elicitation/request", (session, request, services) => forward(session, request.params, services))],
 };

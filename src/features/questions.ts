@@ -5,6 +5,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { v2 } from "../codex/index.js";
 import { askClient } from "../core/ask.js";
 import type { AgentServices, SessionFeature } from "../core/feature-api.js";
+import { route } from "../core/request-routes.js";
 import type { AcpSession } from "../core/session/session.js";
 
 type Question = v2.ToolRequestUserInputQuestion;
@@ -81,7 +82,5 @@ async function askQuestions(session: AcpSession, params: v2.ToolRequestUserInput
 /** Answers Codex's questions to the user through the client's forms. */
 export const questionsFeature: SessionFeature = {
   name: "questions",
-  answer(session, request, services) {
-    return request.method === "item/tool/requestUserInput" ? askQuestions(session, request.params, services) : undefined;
-  },
+  requestRoutes: [route("item/tool/requestUserInput", (session, request, services) => askQuestions(session, request.params, services))],
 };

@@ -14,6 +14,7 @@ import type { AgentServices, SessionOpening } from "../../src/core/feature-api.j
 import { AcpSession, type ThreadSettings } from "../../src/core/session/session.js";
 import { FileToolsServer } from "../../src/editor-files/endpoint/index.js";
 import type { CodexServerRequest } from "../../src/codex/index.js";
+import { RequestRouter } from "../../src/core/request-routes.js";
 
 const silent = pino({ level: "silent" });
 type CallResult = { isError?: boolean; structuredContent?: Record<string, unknown> };
@@ -184,10 +185,11 @@ describe("file tools feature", () => {
   it("auto-accepts codex's elicitations for our own server only", async () => {
     const services = fakeServices({}, async () => ({}));
     const session = newSession("thread-e", { cwd: ws });
-    const answer = fileToolsFeature().answer!;
+    // The feature claims one route, and the router gives it only its own server's elicitations.
+    const router = new RequestRouter([fileToolsFeature()]);
     const request = (method: string, params: Record<string, unknown>) => ({ method, params }) as unknown as CodexServerRequest;
-    await expect(answer(session, request("mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }), services)).resolves.toMatchObject({ action: "accept" });
-    expect(answer(session, request("mcpServer/elicitation/request", { serverName: "someone-else" }), services)).toBeUndefined();
-    expect(answer(session, request("item/commandExecution/requestApproval", {}), services)).toBeUndefined();
+    await expect(router.answer(session, request("mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }), services)).resolves.toMatchObject({ action: "accept" });
+    expect(router.answer(session, request("mcpServer/elicitation/request", { serverName: "someone-else" }), services)).toBeUndefined();
+    expect(router.answer(session, request("item/commandExecution/requestApproval", {}), services)).toBeUndefined();
   });
 });

@@ -5,10 +5,11 @@
 // differently" and a cancel stop the turn. "Always for this session" is also remembered here so
 // an identical later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { z } from "zod";
 import { asToolItem, describeItem, textContent as text, type Item, type ItemOf, type ToolCallView } from "../../bridge/index.js";
-import type { v2 } from "../../codex/index.js";
-import type { AgentServices, ServerRequestHandler, SessionFeature } from "../../core/feature-api.js";
+import type { ToolApprovalMeta, v2 } from "../../codex/index.js";
+import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
+import { route } from "../../core/request-routes.js";
+import { toolApprovalMetaSchema } from "../../codex/index.js";
 import { commandChoices, describePermissions, fileChangeChoices, OPTION, permissionChoices } from "./options.js";
 import { askPermission as ask, type Choice } from "../../core/permission.js";
 import type { AcpSession } from "../../core/session/session.js";
@@ -139,14 +140,6 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
 
 type ElicitationAnswer = v2.McpServerElicitationRequestResponse;
 
-/** What Codex puts in `_meta` of an MCP tool approval (not in its schema: checked here). */
-const toolApprovalMetaSchema = z.looseObject({
-  codex_approval_kind: z.literal("mcp_tool_call"),
-  tool_name: z.string().optional(),
-  tool_params: z.unknown().optional(),
-  persist: z.union([z.string(), z.array(z.string())]).optional(),
-});
-type ToolApprovalMeta = z.infer<typeof toolApprovalMetaSchema>;
 
 async function mcpToolApproval(session: AcpSession, state: ApprovalState, server: string, meta: ToolApprovalMeta, services: AgentServices): Promise<ElicitationAnswer> {
   const tool = meta.tool_name ?? "tool";
@@ -190,21 +183,16 @@ export function approvalsFeature(): SessionFeature {
     }
     return s;
   };
-  const answer: ServerRequestHandler = (session, request, services) => {
-    switch (request.method) {
-      case "item/commandExecution/requestApproval":
-        return commandApproval(session, stateOf(session), request.params, services);
-      case "item/fileChange/requestApproval":
-        return fileChangeApproval(session, stateOf(session), request.params, services);
-      case "item/permissions/requestApproval":
-        return permissionsApproval(session, request.params, services);
-      case "mcpServer/elicitation/request": {
-        const meta = toolApprovalMetaSchema.safeParse(request.params._meta);
-        return meta.success ? mcpToolApproval(session, stateOf(session), request.params.serverName, meta.data, services) : undefined;
-      }
-      default:
-        return undefined;
-    }
-  };
-  return { name: "approvals", answer, detach: (session) => void states.delete(session) };
+  const requestRoutes = [
+    route("item/commandExecution/requestApproval", (session, request, services) => commandApproval(session, stateOf(session), request.params, services)),
+    route("item/fileChange/requestApproval", (session, request, services) => fileChangeApproval(session, stateOf(session), request.params, services)),
+    route("item/permissions/requestApproval", (session, request, services) => permissionsApproval(session, request.params, services)),
+    // Routed here only when its _meta is a tool approval (request-routes.ts): parsed again for its fields.
+    route(
+      "mcpServer/elicitation/request",
+      (session, request, services) => mcpToolApproval(session, stateOf(session), request.params.serverName, toolApprovalMetaSchema.parse(request.params._meta), services),
+      "toolApproval",
+    ),
+  ];
+  return { name: "approvals", requestRoutes, detach: (session) => void states.delete(session) };
 }
