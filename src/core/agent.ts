@@ -34,11 +34,6 @@ export type AgentState = {
   /** What initialize advertises; feature modules that register handlers amend it (only what works). */
   agentCapabilities: acp.AgentCapabilities;
   sessions: Map<string, AcpSession>;
-  /**
-   * A session's own updates wait for this (a load's history read while Codex resumes the
-   * thread), so they follow that history in the session's stream whichever Codex answers first.
-   */
-  updatesAfter: Map<string, Promise<void>>;
 };
 
 export type AgentOptions = {
@@ -58,6 +53,12 @@ export type Agent = {
   describeSession(session: AcpSession): Record<string, unknown>;
   validateCwd(cwd: string): Promise<string>;
   sessionOf(sessionId: string): AcpSession;
+  /**
+   * Holds a session's own updates until `until` settles (a load's history, read while Codex
+   * resumes the thread, so they follow that history whichever Codex answers first); returns the
+   * release, which lets them go unless another hold replaced this one.
+   */
+  holdUpdates(sessionId: string, until: Promise<void>): () => void;
 };
 
 export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
@@ -69,8 +70,9 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       mcpCapabilities: { http: true, sse: false },
     },
     sessions: new Map(),
-    updatesAfter: new Map(),
   };
+  /** The holds of holdUpdates, by session. */
+  const updatesAfter = new Map<string, Promise<void>>();
   // Two features claiming one Codex request is a mistake to see now, not when Codex first asks.
   const router = new RequestRouter(features);
   // Each feature advertises its own session capabilities; none reaches into another's.
@@ -95,7 +97,7 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     display: () => clientDisplay(state.clientCapabilities),
     sendUpdate: async (sessionId, update) => {
       // Only a loading session waits (every streamed delta passes here: no await otherwise).
-      const gate = state.updatesAfter.get(sessionId);
+      const gate = updatesAfter.get(sessionId);
       if (gate) await gate;
       if (!clientContext) throw new Error("no client connected");
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
@@ -264,7 +266,13 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
     return response;
   }
 
-  return { app, state, services, openSession, closeSession, describeSession, validateCwd, sessionOf };
+  const holdUpdates = (sessionId: string, until: Promise<void>): (() => void) => {
+    updatesAfter.set(sessionId, until);
+    return () => {
+      if (updatesAfter.get(sessionId) === until) updatesAfter.delete(sessionId);
+    };
+  };
+  return { app, state, services, openSession, closeSession, describeSession, validateCwd, sessionOf, holdUpdates };
 }
 
 async function validateCwd(cwd: string): Promise<string> {

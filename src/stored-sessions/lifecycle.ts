@@ -119,6 +119,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       // The history streams while Codex resumes the thread (history-replay.ts); the whole of it
       // reaches the client before the load is answered.
       let history: HistoryReplay | undefined;
+      let releaseUpdates: (() => void) | undefined;
       const startHistory = (thread: z.infer<typeof threadSchema>, cwd: string): void => {
         history = new HistoryReplay({
           threadId: params.sessionId,
@@ -132,7 +133,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
           log,
         });
         history.start(client());
-        agent.state.updatesAfter.set(params.sessionId, history.firstPassWritten);
+        releaseUpdates = agent.holdUpdates(params.sessionId, history.firstPassWritten);
       };
       // Nothing of a failed load reaches the client after its error.
       const abandonHistory = async (): Promise<void> => {
@@ -159,8 +160,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
         }
         return response as acp.LoadSessionResponse;
       } finally {
-        // Another load of the same id may have put its own gate there since.
-        if (history && agent.state.updatesAfter.get(params.sessionId) === history.firstPassWritten) agent.state.updatesAfter.delete(params.sessionId);
+        releaseUpdates?.();
       }
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
