@@ -111,20 +111,10 @@ export function subagentsFeature(): SessionFeature {
       const onChild = (threadId: string, card: Card) => (n: CodexNotification): void => {
         if (announcesChildren()) childStream(threadId, n);
         // Its approvals are asked in this session: they need the item (what it runs, its diff).
-        if (n.method === "item/started") session.childItems.set(n.params.item.id, { item: n.params.item, subagent: card.title, threadId });
-        if (n.method === "item/completed") {
-          // An item the user was asked about is a tool call in the client (approvals.ts): end it there.
-          if (session.childItems.get(n.params.item.id)?.asked) send({ sessionUpdate: "tool_call_update", toolCallId: n.params.item.id, status: endStatus(n.params.item) });
-          session.childItems.delete(n.params.item.id);
-        }
+        if (n.method === "item/started") session.childItems.started(n.params.item, card.title, threadId);
+        if (n.method === "item/completed") session.childItems.ended(n.params.item.id, endStatus(n.params.item));
         // An interrupted subagent never completes what it had started.
-        if (n.method === "turn/completed") {
-          for (const [id, child] of session.childItems) {
-            if (child.threadId !== threadId) continue;
-            if (child.asked) send({ sessionUpdate: "tool_call_update", toolCallId: id, status: "failed" });
-            session.childItems.delete(id);
-          }
-        }
+        if (n.method === "turn/completed") session.childItems.endThread(threadId);
         switch (n.method) {
           case "turn/started":
             settle(threadId, false);

@@ -4,13 +4,14 @@
 // rollout on disk and `thread/resume` reloads it).
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "../errors.js";
-import { turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexNotification, type CodexServerRequest, type JsonValue, type ModeKind, type UserInput, type v2 } from "../../codex/index.js";
+import { turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexNotification, type CodexServerRequest, type UserInput, type v2 } from "../../codex/index.js";
 import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
 import type { SessionMode } from "../../editor-files/access/index.js";
 import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
 import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
+import { ChildItems } from "./child-items.js";
 
 export type { ThreadSettings };
 
@@ -58,7 +59,7 @@ export class AcpSession {
   /** The thread's items that started and have not completed yet, by id (one tracker for every feature). */
   readonly items = new Map<string, Item>();
   /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
-  readonly childItems = new Map<string, { item: Item; subagent: string; threadId: string; asked?: boolean }>();
+  readonly childItems = new ChildItems();
   /** Run when a prompt is cancelled (pending permission requests); awaited as a prompt's turn starts (edits the user undid). */
   readonly cancelHooks = new Set<() => void>();
   readonly turnPreparers = new Set<() => Promise<void>>();

@@ -33,8 +33,8 @@ function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?
   if (!item) return undefined;
   const view = describeItem(item, undefined, { cwd: session.cwd });
   if (!child || session.items.has(itemId)) return view;
-  // The client makes a tool call of this request: subagents.ts ends it when the item does.
-  child.asked = true;
+  // The client makes a tool call of this request: it ends when the item does.
+  session.childItems.onEnd(itemId, (status) => void session.send({ sessionUpdate: "tool_call_update", toolCallId: itemId, status }).catch(() => undefined));
   return { ...view, title: `${child.subagent} · ${view.title}`, unseen: true, subagent: child.subagent };
 }
 
