@@ -1,16 +1,18 @@
-// One ACP session = one Codex thread. Runs prompts as turns, streams the thread's
-// events to the client in order, and re-attaches the thread to a new app-server
-// child when the previous one died (nothing the user said is lost: Codex keeps the
-// rollout on disk and `thread/resume` reloads it).
+// One ACP session = one Codex thread. Streams the thread's events to the client in order,
+// keeps what features share of it (items in flight, settings, mode, roots), and re-attaches the
+// thread to a new app-server child when the previous one died (nothing the user said is lost:
+// Codex keeps the rollout on disk and `thread/resume` reloads it). Its prompts run as turns
+// through turn-runner.ts (queue, cancel, answer); which turn an event belongs to is turns.ts's.
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
-import { childDiedMessage, internalError, invalidRequest, toRequestError, type RequestError } from "../errors.js";
-import { turnStartResponseSchema, type AppServerClient, type CodexHost, type CodexNotification, type CodexServerRequest, type UserInput, type v2 } from "../../codex/index.js";
+import { childDiedMessage, internalError, invalidRequest } from "../errors.js";
+import type { AppServerClient, CodexHost, CodexNotification, CodexServerRequest, UserInput, v2 } from "../../codex/index.js";
 import fs from "node:fs";
-import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, turnUsage, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../../bridge/index.js";
+import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
 import type { SessionMode } from "../../editor-files/access/index.js";
 import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
-import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
+import type { ThreadTurns } from "./turns.js";
+import { TurnRunner } from "./turn-runner.js";
 import { ChildItems } from "./child-items.js";
 
 export type { ThreadSettings };
@@ -29,9 +31,6 @@ export type SessionDeps = {
   answerServerRequest(session: AcpSession, request: CodexServerRequest): Promise<unknown>;
 };
 
-/** A cancel answers the prompt within this, whatever codex does (a hung codex must not keep the editor waiting). */
-const CANCEL_GRACE_MS = 900;
-
 export class AcpSession {
   private readonly translator = new ThreadEventTranslator({
     cwd: () => this.settings.cwd,
@@ -39,7 +38,10 @@ export class AcpSession {
     display: () => this.deps.display(),
     onUnknown: (what) => this.deps.log.info({ sessionId: this.id, what }, "codex sent something this version does not know; not shown"),
   });
-  private readonly turns = new ThreadTurns();
+  private readonly runner: TurnRunner;
+  private get turns(): ThreadTurns {
+    return this.runner.turns;
+  }
   private readonly turnContext = new Map<string, string>();
   /** Codex's latest token totals for this thread. */
   private tokenTotals: v2.TokenUsageBreakdown | undefined;
@@ -47,8 +49,6 @@ export class AcpSession {
   private attachedGeneration = 0;
   /** The kept turn settings (thread-config.ts) the bound codex child last got; unset when bound anew. */
   private keptSent: KeptTurnParams | undefined;
-  /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
-  private readonly queued: Array<(go: boolean) => void> = [];
   private detach: (() => void) | undefined;
   private boundClient: AppServerClient | undefined;
   /** Subagent threads routed to this session, with their unsubscribe. */
@@ -75,6 +75,31 @@ export class AcpSession {
     private readonly deps: SessionDeps,
   ) {
     this.workspaceRoots = [threadSettings.cwd];
+    this.runner = new TurnRunner({
+      id: this.id,
+      isClosed: () => this.closed,
+      log: this.deps.log,
+      attach: () => this.ensureAttached(),
+      client: () => this.deps.host.client(),
+      turnStarting: (what) => {
+        // Another kind of turn (a review, a compaction) may leave Codex's kept settings changed.
+        if (what !== "turn/start") this.keptSent = undefined;
+        this.translator.reset();
+      },
+      turnCancelled: () => {
+        for (const hook of this.cancelHooks) hook();
+      },
+      turnGivenUp: () => {
+        for (const update of this.translator.unfinishedCompactions("interrupted")) void this.send(update).catch(() => undefined);
+      },
+      turnEnded: () => {
+        // Items the turn left open (given up, or its child died) are not the next turn's running calls.
+        this.items.clear();
+        this.deps.log.debug({ sessionId: this.id, trackers: this.trackerSizes() }, "turn ended");
+      },
+      tokenTotals: () => this.tokenTotals,
+      flush: () => this.flush(),
+    });
   }
 
   /** What thread/start, thread/resume and turn/start are built from; change it with update(). */
@@ -175,7 +200,7 @@ export class AcpSession {
       items: this.items.size,
       childItems: this.childItems.size,
       adoptedThreads: this.adopted.size,
-      queuedPrompts: this.queued.length,
+      queuedPrompts: this.runner.queuedCount,
       turnContext: this.turnContext.size,
       threadListeners: this.threadListeners.size,
       cancelHooks: this.cancelHooks.size,
@@ -234,75 +259,16 @@ export class AcpSession {
   }
 
   /**
-   * Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start)
-   * and resolves when it ends: one lifecycle for every kind of turn (cancel, crash, close).
-   * The turn id comes from the response or, for methods that answer before the turn
-   * exists, from the next turn/started.
+   * Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start) and
+   * resolves when it ends (turn-runner.ts).
    */
-  async runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
-    if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
-    // A prompt sent while another runs waits its turn (first in, first out); a cancel ends it too.
-    if (this.turns.active || this.queued.length > 0) {
-      const go = await new Promise<boolean>((resolve) => this.queued.push(resolve));
-      if (!go) return { stopReason: "cancelled" };
-      if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
-    }
-    // Every earlier turn is named (or never started) before this one starts: none can take its events.
-    await this.turns.previousStart();
-    // Another kind of turn (a review, a compaction) may leave Codex's kept settings changed.
-    if (what !== "turn/start") this.keptSent = undefined;
-    const turn = this.turns.begin(what !== "thread/compact/start", this.tokenTotals);
-    this.translator.reset();
-    try {
-      const starting = this.ensureAttached().then(async (client) => {
-        // Cancelled while the thread was being resumed: nothing to start.
-        if (turn.cancelRequested) return turn.settle({ status: "interrupted" });
-        const answer = turnStartResponseSchema.safeParse(await start(client));
-        if (answer.success && this.turns.named(turn, answer.data.turn.id)) void this.interrupt(client, turn);
-      });
-      this.turns.starting(turn, starting);
-      // A cancel's fallback (or a dead child) answers the prompt even while Codex has not answered the start.
-      await Promise.race([starting, turn.outcome]);
-      const result = await turn.outcome;
-      await this.flush();
-      if (result instanceof Error) throw result;
-      const usage = turnUsage(turn.tokensBefore, this.tokenTotals);
-      // PromptResponse.usage is in ACP's unstable schema; clients that do not know it ignore it.
-      const response: PromptResponse = { stopReason: "end_turn", ...(usage ? { usage } : {}) };
-      if (turn.cancelRequested || result.status === "interrupted") return { ...response, stopReason: "cancelled" };
-      if (result.status === "failed") throw turnFailure(result.error, turn.lastError ?? `Codex could not run ${what}`);
-      return response;
-    } catch (err) {
-      throw toRequestError(err);
-    } finally {
-      this.turns.finished(turn);
-      // Items the turn left open (given up, or its child died) are not the next turn's running calls.
-      this.items.clear();
-      this.deps.log.debug({ sessionId: this.id, trackers: this.trackerSizes() }, "turn ended");
-      this.queued.shift()?.(true);
-    }
+  runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
+    return this.runner.run(what, start);
   }
 
-  /** Ends every prompt waiting for its turn (as cancelled). */
-  private dropQueued(): void {
-    for (const wake of this.queued.splice(0)) wake(false);
-  }
-
-  async cancel(): Promise<void> {
-    this.dropQueued();
-    const turn = this.turns.active;
-    if (!turn || turn.cancelRequested) return;
-    turn.cancelRequested = true;
-    for (const hook of this.cancelHooks) hook();
-    // Codex normally confirms with turn/completed(interrupted) at once; a silent child is given up:
-    // its late events are dropped, nothing follows the answer.
-    this.turns.giveUpAfter(turn, CANCEL_GRACE_MS, () => {
-      for (const update of this.translator.unfinishedCompactions("interrupted")) void this.send(update).catch(() => undefined);
-    });
-    if (turn.turnId) {
-      const client = await this.deps.host.client().catch(() => undefined);
-      if (client) await this.interrupt(client, turn);
-    }
+  /** Cancels the running prompt and every queued one. */
+  cancel(): Promise<void> {
+    return this.runner.cancel();
   }
 
   /** Fails the running prompt because the child died; the next prompt resumes the thread. */
@@ -341,15 +307,6 @@ export class AcpSession {
     return client;
   }
 
-  private async interrupt(client: AppServerClient, turn: PromptTurn): Promise<void> {
-    if (!turn.turnId) return;
-    try {
-      await client.call("turn/interrupt", { threadId: this.id, turnId: turn.turnId });
-    } catch (err) {
-      this.deps.log.debug({ err: String(err) }, "turn/interrupt failed (turn already over?)");
-    }
-  }
-
   private onNotification(n: CodexNotification): void {
     if (!this.turns.admits(n)) return;
     if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
@@ -369,18 +326,6 @@ export class AcpSession {
     for (const update of this.translator.translate(n)) void this.send(update).catch(() => undefined);
     if (n.method === "turn/completed") this.turns.completed(n.params);
   }
-}
-
-/** A failed turn as a JSON-RPC error: Codex's own message, its error code, and any details. */
-function turnFailure(error: TurnOutcome["error"], lastError: string | undefined): RequestError {
-  const message = error?.message ?? lastError ?? "The Codex turn failed";
-  const info = error?.codexErrorInfo;
-  const code = typeof info === "string" ? info : info && typeof info === "object" ? Object.keys(info)[0] : undefined;
-  const details = error?.additionalDetails ? `: ${error.additionalDetails}` : "";
-  return internalError(`${message}${details}${code ? ` [${code}]` : ""}`, {
-    codexErrorInfo: info ?? null,
-    additionalDetails: error?.additionalDetails ?? null,
-  });
 }
 
 /** The bridge's view of files: the current text of small text files (for full diffs of Codex's own patches). */
