@@ -21,7 +21,7 @@ export async function askClient<T>(session: AcpSession, withdraw: AbortSignal | 
       resolve({ cancelled: true });
     };
   });
-  session.cancelHooks.add(hook);
+  const stopListening = session.on("cancel", hook);
   withdraw?.addEventListener("abort", hook, { once: true });
   try {
     const asked = request(controller.signal).then(
@@ -33,7 +33,7 @@ export async function askClient<T>(session: AcpSession, withdraw: AbortSignal | 
     );
     return await Promise.race([asked, onCancel]);
   } finally {
-    session.cancelHooks.delete(hook);
+    stopListening();
     withdraw?.removeEventListener("abort", hook);
   }
 }

@@ -155,17 +155,13 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       };
       // Edits of the last turn that the user undid in the editor since are told to the next turn.
       const beforeTurn = (): Promise<void> => tellDrift(state, services);
-      session.threadListeners.add(listener);
-      session.cancelHooks.add(cancel);
-      session.turnPreparers.add(beforeTurn);
-      const sizes = (): Record<string, number> => ({ claimedFileToolCalls: calls.claimedCount, runningFileToolCalls: state.running.size });
-      session.sizeReporters.add(sizes);
-      state.unlisten = () => {
-        session.sizeReporters.delete(sizes);
-        session.threadListeners.delete(listener);
-        session.cancelHooks.delete(cancel);
-        session.turnPreparers.delete(beforeTurn);
-      };
+      const unsubscribe = [
+        session.on("notification", listener),
+        session.on("cancel", cancel),
+        session.on("beforeTurn", beforeTurn),
+        session.on("sizes", () => ({ claimedFileToolCalls: calls.claimedCount, runningFileToolCalls: state.running.size })),
+      ];
+      state.unlisten = () => unsubscribe.forEach((off) => off());
       const old = keyOf.get(session);
       if (old !== undefined && old !== opening.key) release(srv, old);
       keyOf.set(session, opening.key);

@@ -93,7 +93,7 @@ export function codexWarningsFeature(): SessionFeature {
       });
     },
     attach(session, _opening, _response, services) {
-      session.threadListeners.add((n) => {
+      session.on("notification", (n) => {
         if (n.method === "turn/started" && unshown.length > 0) show(session, services, unshown.splice(0));
         if (n.method !== "warning") return;
         const heard = warningIn(n.method, n.params);

@@ -93,7 +93,7 @@ function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | 
         reported.add(status.name);
         reportFailure(session, opening, services, status);
       };
-      session.threadListeners.add((n) => {
+      session.on("notification", (n) => {
         if (n.method === "mcpServer/startupStatus/updated") onStatus(n.params);
       });
       const collected = early.get(opening);

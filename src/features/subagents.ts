@@ -97,7 +97,7 @@ export function subagentsFeature(): SessionFeature {
           session.releaseThread(oldest);
         }
       };
-      session.sizeReporters.add(() => ({ subagentCards: cards.size, subagentTranslators: translators.size }));
+      session.on("sizes", () => ({ subagentCards: cards.size, subagentTranslators: translators.size }));
       /** Running, or idle with how its last turn ended (an error carries Codex's message). */
       const childState = (threadId: string, running: boolean, card: Card, ended?: { status: string; error?: string }): void => {
         if (!announcesChildren()) return;
@@ -154,7 +154,7 @@ export function subagentsFeature(): SessionFeature {
         session.adoptThread(threadId, onChild(threadId, card));
       };
 
-      session.threadListeners.add((n) => {
+      session.on("notification", (n) => {
         if (n.method !== "item/started" && n.method !== "item/completed") return;
         const item = n.params.item;
         if (item.type !== "collabAgentToolCall") return;

@@ -20,7 +20,8 @@ function firstText(content: readonly v2.UserInput[]): string | undefined {
 export function titlesFeature(): SessionFeature {
   /** The title each open session has shown (or a stored thread already had). */
   const titles = new Map<AcpSession, string>();
-  const listeners = new Map<AcpSession, (n: CodexNotification) => void>();
+  /** Each open session's unsubscribe. */
+  const listeners = new Map<AcpSession, () => void>();
 
   const announce = (session: AcpSession, title: string | undefined, services: AgentServices, updatedAt = new Date().toISOString()) => {
     if (title) titles.set(session, title);
@@ -55,12 +56,10 @@ export function titlesFeature(): SessionFeature {
           if (title) announce(session, title, services);
         }
       };
-      listeners.set(session, listener);
-      session.threadListeners.add(listener);
+      listeners.set(session, session.on("notification", listener));
     },
     detach(session) {
-      const listener = listeners.get(session);
-      if (listener) session.threadListeners.delete(listener);
+      listeners.get(session)?.();
       listeners.delete(session);
       titles.delete(session);
     },

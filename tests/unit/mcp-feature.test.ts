@@ -44,6 +44,18 @@ function newSession(id: string, settings: ThreadSettings): AcpSession {
   return new AcpSession(id, settings, { host: {} as never, log: silent, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
 }
 
+/** A session with a prompt running on a stand-in codex that answers turn/start and nothing more. */
+function sessionWithRunningPrompt(id: string, settings: ThreadSettings): { session: AcpSession; prompt: Promise<unknown> } {
+  const codex = {
+    pid: 1,
+    attachThread: () => () => undefined,
+    call: async (method: string) => (method === "turn/start" ? { turn: { id: "turn-1", status: "inProgress" } } : {}),
+  };
+  const session = new AcpSession(id, settings, { host: { client: async () => codex, currentGeneration: 1 } as never, log: silent, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+  session.bind(codex as never, 1);
+  return { session, prompt: session.prompt([{ type: "text", text: "write it", text_elements: [] }]) };
+}
+
 async function connect(settings: ThreadSettings): Promise<Client> {
   const entry = (settings.config!.mcp_servers as Record<string, { url: string; http_headers: Record<string, string> }>)[FILE_TOOLS_SERVER]!;
   const client = new Client({ name: "t", version: "1" });
@@ -146,7 +158,7 @@ describe("file tools feature", () => {
     const settings: ThreadSettings = { cwd: ws };
     const opening: SessionOpening = { kind: "new", request: {} as never, settings, key: "cancel-key" };
     await feature.prepare!(opening, services);
-    const session = newSession("thread-cancel", settings);
+    const { session, prompt } = sessionWithRunningPrompt("thread-cancel", settings);
     await feature.attach!(session, opening, {}, services);
     const client = await connect(settings);
     try {
@@ -156,7 +168,8 @@ describe("file tools feature", () => {
       const req = services.sent[0]!.params as acp.RequestPermissionRequest;
       expect(req.sessionId).toBe("thread-cancel");
       expect(req.toolCall).toMatchObject({ kind: "edit", locations: [{ path: outside, line: 1 }], content: [{ type: "diff", path: outside, oldText: null, newText: "no\n" }] });
-      for (const hook of session.cancelHooks) hook();
+      // The user cancels the prompt: the file tool's pending prompt is withdrawn, nothing is written.
+      await session.cancel();
       const r = await pending;
       expect(r.isError).toBe(true);
       expect(r.structuredContent).toMatchObject({ code: -32007 });
@@ -165,6 +178,7 @@ describe("file tools feature", () => {
     } finally {
       await client.close();
       await feature.detach!(session, services);
+      expect(await prompt).toMatchObject({ stopReason: "cancelled" });
     }
   });
 

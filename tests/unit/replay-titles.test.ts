@@ -38,17 +38,19 @@ describe("deriveTitle", () => {
 describe("titlesFeature", () => {
   function fakeSession() {
     const sent: SessionUpdate[] = [];
+    const listeners = new Set<(n: CodexNotification) => void>();
     const session = {
       id: "thread-1",
-      threadListeners: new Set<(n: CodexNotification) => void>(),
+      // The part of AcpSession.on the titles feature uses.
+      on: (_event: "notification", listener: (n: CodexNotification) => void) => (listeners.add(listener), () => void listeners.delete(listener)),
       send: async (u: SessionUpdate) => {
         sent.push(u);
       },
     };
     const emit = (method: string, params: Record<string, unknown>) => {
-      for (const l of session.threadListeners) l(note(method, params));
+      for (const l of listeners) l(note(method, params));
     };
-    return { session: session as unknown as AcpSession, sent, emit, listeners: session.threadListeners };
+    return { session: session as unknown as AcpSession, sent, emit, listeners };
   }
   const services = { log } as unknown as AgentServices;
   const opening = { kind: "new" } as SessionOpening;

@@ -18,10 +18,10 @@ describe("a session's thread listeners", () => {
     const client = { attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined) } as unknown as AppServerClient;
     session.bind(client, 1);
     const heard: string[] = [];
-    session.threadListeners.add(() => {
+    session.on("notification", () => {
       throw new Error("feature bug");
     });
-    session.threadListeners.add((n) => void heard.push(n.method));
+    session.on("notification", (n) => void heard.push(n.method));
 
     listener!.notification(note("item/agentMessage/delta", { threadId: "t1", turnId: "u", itemId: "m1", delta: "hello" }));
     await session.flush();
@@ -29,5 +29,21 @@ describe("a session's thread listeners", () => {
     expect(sent).toEqual([expect.objectContaining({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hello" } })]);
     expect(heard).toEqual(["item/agentMessage/delta"]);
     expect(logged.join("")).toContain("feature bug");
+  });
+});
+
+describe("a session's listeners at close", () => {
+  it("are all dropped by the session, whether the feature that added them unsubscribed or not", () => {
+    const session = new AcpSession("t2", { cwd: "/ws" }, { host: {} as never, log: pino({ level: "silent" }), sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+    session.on("notification", () => undefined);
+    session.on("cancel", () => undefined);
+    session.on("sizes", () => ({ mine: 1 }));
+    expect(session.trackerSizes()).toMatchObject({ threadListeners: 1, cancelHooks: 1, mine: 1 });
+    session.close();
+    expect(session.trackerSizes()).toMatchObject({ threadListeners: 0, cancelHooks: 0 });
+    expect(session.trackerSizes().mine).toBeUndefined();
+    // A listener added after the close is not kept either.
+    session.on("notification", () => undefined);
+    expect(session.trackerSizes().threadListeners).toBe(0);
   });
 });

@@ -20,6 +20,14 @@ export type { ThreadSettings };
 /** What changed in a session (mode switches, new model or effort...). */
 export type SessionChange = { type: "mode"; mode: SessionMode } | { type: "settings"; settings: Readonly<ThreadSettings> };
 
+/** The session's events a feature can listen to (AcpSession.on). */
+export type SessionEvents = {
+  notification: (n: CodexNotification) => void;
+  cancel: () => void;
+  beforeTurn: () => Promise<void>;
+  sizes: () => Record<string, number>;
+};
+
 export type SessionDeps = {
   host: CodexHost;
   log: Logger;
@@ -54,17 +62,12 @@ export class AcpSession {
   /** Subagent threads routed to this session, with their unsubscribe. */
   private readonly adopted = new Map<string, () => void>();
   private closed = false;
-  /** Listeners other features hang on this session's raw thread events (e.g. titles). */
-  readonly threadListeners = new Set<(n: CodexNotification) => void>();
   /** The thread's items that started and have not completed yet, by id (one tracker for every feature). */
   readonly items = new Map<string, Item>();
   /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
   readonly childItems = new ChildItems();
-  /** Run when a prompt is cancelled (pending permission requests); awaited as a prompt's turn starts (edits the user undid). */
-  readonly cancelHooks = new Set<() => void>();
-  readonly turnPreparers = new Set<() => Promise<void>>();
-  /** Features' own trackers of this session, by name and size (trackerSizes). */
-  readonly sizeReporters = new Set<() => Record<string, number>>();
+  /** What features listen to (on()); all dropped when the session closes. */
+  private readonly listeners: { [E in keyof SessionEvents]: Set<SessionEvents[E]> } = { notification: new Set(), cancel: new Set(), beforeTurn: new Set(), sizes: new Set() };
   private currentMode: SessionMode = "auto";
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private workspaceRoots: readonly string[];
@@ -87,7 +90,7 @@ export class AcpSession {
         this.translator.reset();
       },
       turnCancelled: () => {
-        for (const hook of this.cancelHooks) hook();
+        this.emitCancel();
       },
       turnGivenUp: () => {
         for (const update of this.translator.unfinishedCompactions("interrupted")) void this.send(update).catch(() => undefined);
@@ -130,7 +133,7 @@ export class AcpSession {
   /** Listens to the session's changes; returns the unsubscribe. */
   onChange(listener: (change: SessionChange) => void): () => void {
     this.changeListeners.add(listener);
-    return () => this.changeListeners.delete(listener);
+    return () => void this.changeListeners.delete(listener);
   }
 
   private emit(change: SessionChange): void {
@@ -202,11 +205,11 @@ export class AcpSession {
       adoptedThreads: this.adopted.size,
       queuedPrompts: this.runner.queuedCount,
       turnContext: this.turnContext.size,
-      threadListeners: this.threadListeners.size,
-      cancelHooks: this.cancelHooks.size,
+      threadListeners: this.listeners.notification.size,
+      cancelHooks: this.listeners.cancel.size,
       ...this.turns.sizes,
     };
-    return Object.assign(own, ...[...this.sizeReporters].map((report) => report()));
+    return Object.assign(own, ...[...this.listeners.sizes].map((report) => report()));
   }
 
   /** Sends an update in order with every other update of this session. */
@@ -236,7 +239,7 @@ export class AcpSession {
   prompt(input: UserInput[]): Promise<PromptResponse> {
     return this.runTurn("turn/start", async (client) => {
       // Taken when the turn really starts (not while queued), and dropped only once it has.
-      await Promise.all([...this.turnPreparers].map((prepare) => prepare().catch(() => undefined)));
+      await Promise.all([...this.listeners.beforeTurn].map((prepare) => prepare().catch(() => undefined)));
       const context = [...this.turnContext];
       const kept = keptTurnParams(this.settings, this.keptSent);
       const unchanged = this.keptSent !== undefined && JSON.stringify(kept) === JSON.stringify(this.keptSent);
@@ -278,7 +281,7 @@ export class AcpSession {
     this.detach = undefined;
     this.turns.forgetCodexTurns();
     // Questions pending for the dead child can no longer be answered: withdraw them.
-    if (this.turns.active) for (const hook of this.cancelHooks) hook();
+    if (this.turns.active) this.emitCancel();
     for (const update of this.translator.unfinishedCompactions("failed")) void this.send(update).catch(() => undefined);
     this.turns.active?.settle(internalError(childDiedMessage(reason)));
     this.items.clear();
@@ -291,6 +294,26 @@ export class AcpSession {
     this.detach?.();
     this.detach = undefined;
     this.childItems.clear();
+    // Disposal is the session's: no feature can leave a listener behind.
+    for (const set of Object.values(this.listeners)) set.clear();
+    this.changeListeners.clear();
+  }
+
+  /**
+   * Listens to one of the session's events: `notification` (each of the thread's Codex events),
+   * `cancel` (the prompt was cancelled or its codex died: withdraw what waits on the user),
+   * `beforeTurn` (awaited as a prompt's turn starts), `sizes` (a feature's trackers, for the soak).
+   * Returns the unsubscribe; every listener goes when the session closes.
+   */
+  on<E extends keyof SessionEvents>(event: E, listener: SessionEvents[E]): () => void {
+    const set: Set<SessionEvents[E]> = this.listeners[event];
+    if (this.closed) return () => undefined;
+    set.add(listener);
+    return () => void set.delete(listener);
+  }
+
+  private emitCancel(): void {
+    for (const hook of [...this.listeners.cancel]) hook();
   }
 
   /** The live client with this thread loaded; resumes the thread after a child restart. */
@@ -311,7 +334,7 @@ export class AcpSession {
     if (!this.turns.admits(n)) return;
     if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
     if (n.method === "thread/tokenUsage/updated") this.tokenTotals = n.params.tokenUsage.total;
-    for (const listener of this.threadListeners) {
+    for (const listener of [...this.listeners.notification]) {
       // A feature's bug costs that feature only: the client still gets this event.
       try {
         listener(n);

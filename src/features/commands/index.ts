@@ -58,7 +58,7 @@ export function commandsFeature(): SessionFeature {
     async attach(session, opening, _response, services) {
       const state: CommandState = { usage: {}, skills: [] };
       states.set(session, state);
-      session.threadListeners.add((n) => {
+      session.on("notification", (n) => {
         if (n.method !== "thread/tokenUsage/updated") return;
         const u = n.params.tokenUsage;
         state.usage.total = u.total.totalTokens;
