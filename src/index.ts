@@ -78,7 +78,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     log,
   );
   host.start();
-  const { serveStdio } = await import("./core/index.js");
+  const { serveStdio } = await import("./app.js");
   await serveStdio(host, log);
   return 0;
 }

@@ -18,7 +18,6 @@ import { randomUUID } from "node:crypto";
 import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./feature-api.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session/session.js";
 import { forkParams, settingsFromResume, threadParams } from "./session/thread-config.js";
-import { authMethods, CredentialCheck } from "../sign-in/methods.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
 
@@ -41,7 +40,22 @@ export type AgentOptions = {
   log: Logger;
   /** Session capabilities, in order (see features.ts). */
   features?: SessionFeature[];
+  /** Sign-in: the methods offered and the credential check before a session opens (src/sign-in). */
+  signIn?: SignInGate;
 };
+
+/** What the core asks of sign-in, which it does not import (the composition root, app.ts, gives it). */
+export type SignInGate = {
+  /** The sign-in methods offered to this client. */
+  methods(caps: acp.ClientCapabilities): acp.AuthMethod[];
+  /** After initialize was answered: look at the credentials in the background. */
+  warm(): void;
+  /** Before a new session: ACP's auth-required error when there are no credentials. */
+  require(methods: acp.AuthMethod[], busy: () => boolean): Promise<void>;
+};
+
+/** No sign-in step (an agent built without one, as in unit tests). */
+const NO_SIGN_IN: SignInGate = { methods: () => [], warm: () => undefined, require: async () => undefined };
 
 export type Agent = {
   app: acp.AgentApp;
@@ -61,7 +75,7 @@ export type Agent = {
   holdUpdates(sessionId: string, until: Promise<void>): () => void;
 };
 
-export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
+export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: AgentOptions): Agent {
   const state: AgentState = {
     clientCapabilities: {},
     agentCapabilities: {
@@ -130,7 +144,6 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
   };
 
   const initializeMeta: Record<string, unknown> = {};
-  const credentials = new CredentialCheck(host, log);
   const app = acp
     .agent({ name: "codex-cli-acp" })
     .onConnect((connection) => {
@@ -142,20 +155,20 @@ export function createAgent({ host, log, features = [] }: AgentOptions): Agent {
       log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
       // After this answer is sent (setImmediate), so warming up never delays it.
       setImmediate(() => {
-        credentials.warm();
+        signIn.warm();
         for (const feature of features) feature.initialized?.(services);
       });
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: state.agentCapabilities,
-        authMethods: authMethods(state.clientCapabilities),
+        authMethods: signIn.methods(state.clientCapabilities),
         agentInfo: { name: "codex-cli-acp", title: "Codex CLI", version: VERSION },
         ...(Object.keys(initializeMeta).length > 0 ? { _meta: initializeMeta } : {}),
       };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = await validateCwd(params.cwd);
-      await credentials.require(authMethods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
+      await signIn.require(signIn.methods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
       const { response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
       return response as acp.NewSessionResponse;
     })

@@ -1,33 +1,36 @@
-// Serves ACP on this process's stdio until the editor closes stdin.
+// The composition root: the agent made of the core, its features, stored sessions and sign-in,
+// served on this process's stdio until the editor closes stdin (or a stop signal). The only
+// module that knows every part; the core knows none of them.
 import { Readable } from "node:stream";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import type { CodexHost } from "../codex/index.js";
-import { routeConsoleToLogger, type Logger } from "../log/index.js";
-import { limitLineLength, readPipeLines } from "../streams/index.js";
-import { batchedStdout } from "./transport/stdout.js";
-import { keepServingOnFault, stopSignal } from "./transport/last-resort.js";
+import type { CodexHost } from "./codex/index.js";
+import { routeConsoleToLogger, type Logger } from "./log/index.js";
+import { limitLineLength, readPipeLines } from "./streams/index.js";
+import { batchedStdout } from "./core/transport/stdout.js";
+import { keepServingOnFault, stopSignal } from "./core/transport/last-resort.js";
 
-import { fileToolTimeoutSec } from "../config/index.js";
-import { createAgent } from "./agent.js";
-import type { SessionFeature } from "./feature-api.js";
-import { fileToolsFeature } from "../editor-files/feature.js";
-import { registerLifecycle } from "../stored-sessions/lifecycle.js";
-import { registerSessionAdmin } from "../stored-sessions/admin.js";
-import { registerAuthRequests } from "../sign-in/requests.js";
-import { titlesFeature } from "../features/titles.js";
-import { approvalsFeature } from "../features/approvals/index.js";
-import { commandsFeature } from "../features/commands/index.js";
-import { configOptionsFeature } from "../features/config-options.js";
-import { mcpServersFeature } from "../features/mcp-servers.js";
-import { directoriesFeature } from "../features/directories.js";
-import { modesFeature } from "../features/modes.js";
-import { questionsFeature } from "../features/questions.js";
-import { mcpElicitationsFeature } from "../features/mcp-elicitations.js";
-import { steeringFeature } from "../features/steering.js";
-import { codexWarningsFeature } from "../features/codex-warnings.js";
-import { subagentsFeature } from "../features/subagents.js";
-import { systemPromptFeature } from "../features/system-prompt.js";
+import { fileToolTimeoutSec } from "./config/index.js";
+import { createAgent } from "./core/agent.js";
+import type { SessionFeature } from "./core/feature-api.js";
+import { fileToolsFeature } from "./editor-files/feature.js";
+import { registerLifecycle } from "./stored-sessions/lifecycle.js";
+import { registerSessionAdmin } from "./stored-sessions/admin.js";
+import { registerAuthRequests } from "./sign-in/requests.js";
+import { authMethods, CredentialCheck } from "./sign-in/methods.js";
+import { titlesFeature } from "./features/titles.js";
+import { approvalsFeature } from "./features/approvals/index.js";
+import { commandsFeature } from "./features/commands/index.js";
+import { configOptionsFeature } from "./features/config-options.js";
+import { mcpServersFeature } from "./features/mcp-servers.js";
+import { directoriesFeature } from "./features/directories.js";
+import { modesFeature } from "./features/modes.js";
+import { questionsFeature } from "./features/questions.js";
+import { mcpElicitationsFeature } from "./features/mcp-elicitations.js";
+import { steeringFeature } from "./features/steering.js";
+import { codexWarningsFeature } from "./features/codex-warnings.js";
+import { subagentsFeature } from "./features/subagents.js";
+import { systemPromptFeature } from "./features/system-prompt.js";
 
 /** A message with a request id that is not a JSON-RPC 2.0 request: it must be answered, with that id. */
 const idOfInvalidRequest = z
@@ -67,7 +70,13 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   routeConsoleToLogger(log);
   keepServingOnFault(log);
   const stop = stopSignal(log);
-  const agent = createAgent({ host, log, features: sessionFeatures() });
+  const credentials = new CredentialCheck(host, log);
+  const agent = createAgent({
+    host,
+    log,
+    features: sessionFeatures(),
+    signIn: { methods: (caps) => authMethods(caps), warm: () => credentials.warm(), require: (methods, busy) => credentials.require(methods, busy) },
+  });
   registerLifecycle(agent);
   registerSessionAdmin(agent);
   registerAuthRequests(agent);
