@@ -69,7 +69,7 @@ function sessionFeatures(): SessionFeature[] {
 export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   routeConsoleToLogger(log);
   keepServingOnFault(log);
-  const stop = stopSignal(log);
+  const stopped = stopSignal(log);
   const credentials = new CredentialCheck(host, log);
   const agent = createAgent({
     host,
@@ -105,7 +105,7 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   const { readable } = acp.ndJsonStream(stdout.bytes, input);
   const answered = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
   const connection = agent.app.connect({ readable: answered, writable: stdout.messages });
-  const signal = await Promise.race([connection.closed.then(() => undefined), outputGone, stop.received]);
+  const signal = await Promise.race([connection.closed.then(() => undefined), outputGone, stopped]);
   if (!signal) log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
   for (const session of agent.state.sessions.values()) session.close();
   await host.close();

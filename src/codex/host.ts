@@ -87,26 +87,23 @@ export class CodexHost {
     ready.catch(() => undefined);
     this.current = { client, ready, generation, startedAt, initialized: false };
     if (this.outputHeld) client.holdOutput(true);
-    client.onNotification((method, params) => {
-      for (const listener of [...this.notificationListeners]) {
-        try {
-          listener(method, params);
-        } catch (err) {
-          this.log.warn({ method, err: err instanceof Error ? err.message : String(err) }, "a listener of codex's notifications failed");
-        }
-      }
-    });
+    client.onNotification((method, params) => this.fanOut(this.notificationListeners, (listener) => listener(method, params), "notifications", "warn"));
     this.watch();
-    void client.exited.then((exit) => {
-      // One listener's bug costs that listener only; a throw here would be an unhandled rejection (fatal on Node 20).
-      for (const listener of [...this.exitListeners]) {
-        try {
-          listener(exit, generation);
-        } catch (err) {
-          this.log.error({ err: err instanceof Error ? err.message : String(err) }, "a listener of codex's exit failed");
-        }
+    void client.exited.then((exit) => this.fanOut(this.exitListeners, (listener) => listener(exit, generation), "exit", "error"));
+  }
+
+  /**
+   * Calls each listener; one listener's bug costs that listener only (a throw from the exit
+   * fan-out would be an unhandled rejection, fatal on Node 20).
+   */
+  private fanOut<L>(listeners: ReadonlySet<L>, call: (listener: L) => void, what: string, level: "warn" | "error"): void {
+    for (const listener of [...listeners]) {
+      try {
+        call(listener);
+      } catch (err) {
+        this.log[level]({ err: err instanceof Error ? err.message : String(err) }, `a listener of codex's ${what} failed`);
       }
-    });
+    }
   }
 
   /** Hears every notification of the current child and of every later one (a restart keeps it). */

@@ -98,7 +98,8 @@ export class AcpSession {
       turnEnded: () => {
         // Items the turn left open (given up, or its child died) are not the next turn's running calls.
         this.items.clear();
-        this.deps.log.debug({ sessionId: this.id, trackers: this.trackerSizes() }, "turn ended");
+        // Sizes are gathered only when they are logged (the soak and the load test read them at debug).
+        if (this.deps.log.isLevelEnabled("debug")) this.deps.log.debug({ sessionId: this.id, trackers: this.trackerSizes() }, "turn ended");
       },
       tokenTotals: () => this.tokenTotals,
       flush: () => this.flush(),

@@ -22,10 +22,10 @@ export function keepServingOnFault(log: Logger, proc: NodeJS.Process = process):
 }
 
 /** Resolves with the first SIGTERM / SIGINT; a second signal exits at once (a stuck shutdown must not trap the user). */
-export function stopSignal(log: Logger, proc: NodeJS.Process = process): { received: Promise<NodeJS.Signals>; dispose(): void } {
-  let onSignal!: (signal: NodeJS.Signals) => void;
-  const received = new Promise<NodeJS.Signals>((resolve) => {
-    onSignal = (signal) => {
+export function stopSignal(log: Logger, proc: NodeJS.Process = process): Promise<NodeJS.Signals> {
+  let signalled = false;
+  return new Promise<NodeJS.Signals>((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
       if (signalled) {
         log.warn({ signal }, "a second stop signal; exiting now");
         proc.exit(1);
@@ -34,11 +34,9 @@ export function stopSignal(log: Logger, proc: NodeJS.Process = process): { recei
       log.info({ signal }, "asked to stop; shutting down");
       resolve(signal);
     };
+    proc.on("SIGTERM", onSignal);
+    proc.on("SIGINT", onSignal);
   });
-  let signalled = false;
-  const signals: NodeJS.Signals[] = ["SIGTERM", "SIGINT"];
-  for (const signal of signals) proc.on(signal, onSignal);
-  return { received, dispose: () => signals.forEach((signal) => proc.off(signal, onSignal)) };
 }
 
 /** An error's stack (where it came from matters here), or what was thrown. */
