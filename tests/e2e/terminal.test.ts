@@ -127,8 +127,12 @@ it("a client that stops reading during a 100 MB output: the adapter stops readin
       // The client stops reading its end of the pipe until the adapter says it holds codex's output.
       const before = heldLines();
       adapter!.child.stdout!.pause();
-      await waitFor(() => heldLines() > before, "the adapter to hold codex's output");
-      adapter!.child.stdout!.resume();
+      try {
+        await waitFor(() => heldLines() > before, "the adapter to hold codex's output");
+      } finally {
+        // Read again either way: if the adapter never held, the test fails on that, not on a stalled prompt.
+        adapter!.child.stdout!.resume();
+      }
     },
   });
   expect(streamed).toBeGreaterThan(50_000_000);
