@@ -15,7 +15,7 @@ import type { Logger } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
 import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";
-import type { AgentHandle, AgentServices, SessionFeature, SessionOpening } from "./feature-api.js";
+import { mergeResponseParts, type AgentHandle, type AgentServices, type SessionFeature, type SessionOpening, type SessionResponsePart } from "./feature-api.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session/session.js";
 import { forkParams, settingsFromResume, threadParams } from "./session/thread-config.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
@@ -61,10 +61,10 @@ export type Agent = {
   app: acp.AgentApp;
   state: AgentState;
   services: AgentServices;
-  openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }>;
+  openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: SessionResponsePart }>;
   closeSession(session: AcpSession): Promise<void>;
   /** The fields a load or resume answer would carry, from the session as it is open now. */
-  describeSession(session: AcpSession): Record<string, unknown>;
+  describeSession(session: AcpSession): SessionResponsePart;
   validateCwd(cwd: string): Promise<string>;
   sessionOf(sessionId: string): AcpSession;
   /**
@@ -169,8 +169,8 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = await validateCwd(params.cwd);
       await signIn.require(signIn.methods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
-      const { response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
-      return response as acp.NewSessionResponse;
+      const { session, response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
+      return { sessionId: session.id, ...response };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOf(params.sessionId);
@@ -197,7 +197,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
    * Opens a session: features amend the settings, the thread is started (new) or
    * resumed (load/resume, `threadId` = the ACP session id), then features attach.
    */
-  async function openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: Record<string, unknown> }> {
+  async function openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: SessionResponsePart }> {
     try {
       for (const feature of features) await feature.prepare?.(opening, services);
     } catch (err) {
@@ -224,9 +224,11 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     const previous = state.sessions.get(session.id);
     if (previous) await closeSession(previous);
     state.sessions.set(session.id, session);
-    const response: Record<string, unknown> = { sessionId: session.id };
+    let response: SessionResponsePart;
     try {
-      for (const feature of features) await feature.attach?.(session, opening, response, services);
+      const parts: Array<{ feature: string; part: SessionResponsePart | void }> = [];
+      for (const feature of features) parts.push({ feature: feature.name, part: await feature.attach?.(session, opening, services) });
+      response = mergeResponseParts(parts);
     } catch (err) {
       await closeSession(session);
       throw toRequestError(err);
@@ -273,10 +275,8 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     for (const feature of features) await feature.detach?.(session, services);
   }
 
-  function describeSession(session: AcpSession): Record<string, unknown> {
-    const response: Record<string, unknown> = {};
-    for (const feature of features) feature.describe?.(session, response);
-    return response;
+  function describeSession(session: AcpSession): SessionResponsePart {
+    return mergeResponseParts(features.map((feature) => ({ feature: feature.name, part: feature.describe?.(session) })));
   }
 
   const holdUpdates = (sessionId: string, until: Promise<void>): (() => void) => {

@@ -8,6 +8,13 @@ import type { AcpSession, ThreadSettings } from "./session/session.js";
 
 export type SessionOpenKind = "new" | "load" | "resume";
 
+/**
+ * A feature's part of a session's answer (session/new, load, resume, fork: the same fields in
+ * ACP v1). Each field belongs to one feature: two features returning one field is a defect the
+ * core reports when the session opens.
+ */
+export type SessionResponsePart = Partial<Omit<acp.NewSessionResponse, "sessionId">>;
+
 /** What a feature sees while a session opens. */
 export type SessionOpening = {
   kind: SessionOpenKind;
@@ -49,13 +56,16 @@ export interface SessionFeature {
   initialized?(services: AgentServices): void;
   /** Before the thread is started or resumed: amend its settings (config, instructions, policy). */
   prepare?(opening: SessionOpening, services: AgentServices): void | Promise<void>;
-  /** After the session exists: hang listeners on it, and add fields to the response (modes, configOptions). */
-  attach?(session: AcpSession, opening: SessionOpening, response: Record<string, unknown>, services: AgentServices): void | Promise<void>;
   /**
-   * Adds this feature's fields to a load or resume answered from the session as it is open now (a
-   * thread with no turn yet, which Codex cannot resume): what `attach` would have added.
+   * After the session exists: hang listeners on it, and return this feature's part of the
+   * session/new (load, resume, fork) answer (modes, configOptions); the core merges the parts.
    */
-  describe?(session: AcpSession, response: Record<string, unknown>): void;
+  attach?(session: AcpSession, opening: SessionOpening, services: AgentServices): SessionResponsePart | void | Promise<SessionResponsePart | void>;
+  /**
+   * This feature's part of a load or resume answered from the session as it is open now (a
+   * thread with no turn yet, which Codex cannot resume): what `attach` would have returned.
+   */
+  describe?(session: AcpSession): SessionResponsePart;
   /** When the session closes. */
   detach?(session: AcpSession, services: AgentServices): void | Promise<void>;
   /** When opening failed after `prepare` (the thread never started): release what prepare took. */
@@ -80,3 +90,19 @@ export type AgentServices = {
   clientCapabilities(): acp.ClientCapabilities;
   sessions: Map<string, AcpSession>;
 };
+
+/** Merges the features' parts of a session answer; a field two features both return is a defect, not a silent override. */
+export function mergeResponseParts(parts: ReadonlyArray<{ feature: string; part: SessionResponsePart | void }>): SessionResponsePart {
+  const merged: Record<string, unknown> = {};
+  const owner = new Map<string, string>();
+  for (const { feature, part } of parts) {
+    for (const [field, value] of Object.entries(part ?? {})) {
+      if (value === undefined) continue;
+      const earlier = owner.get(field);
+      if (earlier) throw new Error(`features ${earlier} and ${feature} both answer the session's "${field}"`);
+      owner.set(field, feature);
+      merged[field] = value;
+    }
+  }
+  return merged satisfies SessionResponsePart;
+}

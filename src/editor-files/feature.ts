@@ -133,7 +133,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       services.log.debug({ key: opening.key, kind: opening.kind, tools }, "file tools endpoint registered");
     },
 
-    attach(session: AcpSession, opening: SessionOpening, _response: Record<string, unknown>, services: AgentServices): void {
+    attach(session: AcpSession, opening: SessionOpening, services: AgentServices): void {
       const srv = getServer(services);
       const calls = new FileToolCalls(session.items);
       const state: FileToolsSession = { session, access: undefined as unknown as FileAccess, alwaysAllow: false, calls, running: new Set(), unlisten: () => undefined };

@@ -92,7 +92,7 @@ export function codexWarningsFeature(): SessionFeature {
         log.debug({ details: heard.warning.description }, "codex warning details");
       });
     },
-    attach(session, _opening, _response, services) {
+    attach(session, _opening, services) {
       session.on("notification", (n) => {
         if (n.method === "turn/started" && unshown.length > 0) show(session, services, unshown.splice(0));
         if (n.method !== "warning") return;

@@ -235,7 +235,7 @@ export function configOptionsFeature(): SessionFeature {
         return { configOptions };
       });
     },
-    async attach(session, opening, response, services) {
+    async attach(session, opening, services) {
       const state: ConfigState = { models: [], collaborationModes: [], booleans: services.clientCapabilities().session?.configOptions?.boolean != null };
       states.set(session, state);
       try {
@@ -255,7 +255,6 @@ export function configOptionsFeature(): SessionFeature {
       } catch (err) {
         services.log.warn({ err: String(err), sessionId: session.id }, "could not read the model catalog; model options hidden");
       }
-      response.configOptions = configOptions(session, state);
       // The mode or the collaboration mode changed elsewhere (session/set_mode, /plan): tell the client.
       let collaborationMode = session.settings.collaborationMode;
       session.onChange((change) => {
@@ -263,10 +262,11 @@ export function configOptionsFeature(): SessionFeature {
         collaborationMode = session.settings.collaborationMode;
         void session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session, state) }).catch(() => undefined);
       });
+      return { configOptions: configOptions(session, state) };
     },
-    describe(session, response) {
+    describe(session) {
       const state = states.get(session);
-      if (state) response.configOptions = configOptions(session, state);
+      return state ? { configOptions: configOptions(session, state) } : {};
     },
     detach(session) {
       states.delete(session);

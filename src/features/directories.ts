@@ -37,7 +37,7 @@ export function directoriesFeature(): SessionFeature {
     abandon(opening) {
       pending.delete(opening);
     },
-    attach(session, opening, _response, services) {
+    attach(session, opening, services) {
       const extra = pending.get(opening) ?? [];
       pending.delete(opening);
       if (extra.length === 0) return;

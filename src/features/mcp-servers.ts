@@ -86,7 +86,7 @@ function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | 
       early.get(opening)?.stop();
       early.delete(opening);
     },
-    attach(session, opening, _response, services) {
+    attach(session, opening, services) {
       const reported = new Set<string>();
       const onStatus = (status: StartupStatus): void => {
         if (status.threadId !== session.id || status.status !== "failed" || reported.has(status.name)) return;

@@ -21,15 +21,15 @@ export const modesFeature: SessionFeature = {
       opening.settings.sandbox = preset.sandbox;
     }
   },
-  attach(session, _opening, response) {
+  attach(session) {
     // A loaded thread comes back in the mode it last ran in; one that ran with settings no mode
     // describes (another client's, config.toml's) runs in the default mode from its next turn, so
     // what the client shows is what Codex does.
     const preset = presetOfSettings(session.settings) ?? modePreset(DEFAULT_MODE)!;
     session.update({ mode: preset.id, ...(presetOfSettings(session.settings) ? {} : { settings: presetSettings(preset, session.roots) }) });
-    response.modes = modeState(session);
+    return { modes: modeState(session) };
   },
-  describe(session, response) {
-    response.modes = modeState(session);
+  describe(session) {
+    return { modes: modeState(session) };
   },
 };

@@ -61,7 +61,7 @@ function endStatus(item: v2.ThreadItem): "completed" | "failed" {
 export function subagentsFeature(): SessionFeature {
   return {
     name: "subagents",
-    attach(session, _opening, _response, services) {
+    attach(session, _opening, services) {
       const cards = new Map<string, Card>();
       const announcesChildren = (): boolean => services.clientCapabilities().subagents != null;
 

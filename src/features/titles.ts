@@ -32,7 +32,7 @@ export function titlesFeature(): SessionFeature {
 
   return {
     name: "titles",
-    async attach(session, opening, _response, services) {
+    async attach(session, opening, services) {
       if (opening.kind !== "new") {
         // A stored thread: it may have a name or a first message already.
         try {

@@ -89,7 +89,7 @@ export function registerSessionAdmin(agent: Agent): void {
       const settings = { ...DEFAULT_SETTINGS, ...(live ? forkableSettings(live.settings) : {}), cwd };
       const { session, response } = await agent.openSession({ kind: "new", ...(empty ? {} : { forkOf: params.sessionId }), request, settings, key: randomUUID() });
       log.info({ sessionId: session.id, forkOf: params.sessionId }, "session forked");
-      return response;
+      return { sessionId: session.id, ...response };
     })
     .onRequest(SET_TITLE_METHOD, setTitleParamsSchema, async ({ params }) => {
       const title = params.title.replace(/\s+/g, " ").trim();

@@ -110,7 +110,6 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       ...(beforeResume ? { beforeThread: () => beforeResume(thread, cwd) } : {}),
     };
     const { session, response } = await agent.openSession(opening, request.sessionId);
-    delete response.sessionId;
     return { session, response, live: false };
   }
 
@@ -149,7 +148,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
           throw err;
         }
         const { session, response } = opened;
-        if (opened.live) return response as acp.LoadSessionResponse; // no turn: no history
+        if (opened.live) return response; // no turn: no history
         try {
           const replayed = await history!.finish(await client());
           log.info({ sessionId: session.id, ...replayed }, "session history replayed");
@@ -158,14 +157,14 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
           await agent.closeSession(session);
           throw toRequestError(err);
         }
-        return response as acp.LoadSessionResponse;
+        return response;
       } finally {
         releaseUpdates?.();
       }
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
       const { response } = await reopen("resume", params);
-      return response as acp.ResumeSessionResponse;
+      return response;
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => {
       let cwd: string | undefined;

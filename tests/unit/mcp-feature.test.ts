@@ -109,7 +109,7 @@ describe("file tools feature", () => {
     const opening: SessionOpening = { kind: "new", request: {} as never, settings, key: "mode-key" };
     await feature.prepare!(opening, services);
     const session = newSession("thread-mode", settings);
-    await feature.attach!(session, opening, {}, services);
+    await feature.attach!(session, opening, services);
     const client = await connect(settings);
     try {
       const file = path.join(ws, "f.txt");
@@ -159,7 +159,7 @@ describe("file tools feature", () => {
     const opening: SessionOpening = { kind: "new", request: {} as never, settings, key: "cancel-key" };
     await feature.prepare!(opening, services);
     const { session, prompt } = sessionWithRunningPrompt("thread-cancel", settings);
-    await feature.attach!(session, opening, {}, services);
+    await feature.attach!(session, opening, services);
     const client = await connect(settings);
     try {
       const outside = path.join(dir, "never.txt");
@@ -189,7 +189,7 @@ describe("file tools feature", () => {
     const opening: SessionOpening = { kind: "new", request: {} as never, settings, key: "detach-key" };
     await feature.prepare!(opening, services);
     const session = newSession("thread-detach", settings);
-    await feature.attach!(session, opening, {}, services);
+    await feature.attach!(session, opening, services);
     const before = server.endpointCount;
     await feature.detach!(session, services);
     expect(server.endpointCount).toBe(before - 1);

@@ -62,7 +62,7 @@ describe("titlesFeature", () => {
   it("sends one session_info_update for the first user message, then follows thread/name/updated", async () => {
     const feature = titlesFeature();
     const { session, sent, emit, listeners } = fakeSession();
-    await feature.attach!(session, opening, {}, services);
+    await feature.attach!(session, opening, services);
     emit("item/started", userMessage("ignored: not completed"));
     emit("item/completed", userMessage("first thing I asked"));
     emit("item/completed", userMessage("second thing"));

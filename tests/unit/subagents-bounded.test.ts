@@ -24,7 +24,7 @@ describe("a session that spawns many subagents", () => {
     session.bind(client, 1);
     const notified: string[] = [];
     const services = { clientCapabilities: () => ({ subagents: {} }), client: () => ({ notify: async (_m: string, p: { sessionId: string }) => void notified.push(p.sessionId) }), log: pino({ level: "silent" }) };
-    await subagentsFeature().attach!(session, {} as never, {}, services as never);
+    await subagentsFeature().attach!(session, {} as never, services as never);
     const parent = routed.get("parent")!;
     const turn = (id: string, status: string) => ({ id, status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: null, durationMs: null });
 

@@ -55,7 +55,7 @@ export function commandsFeature(): SessionFeature {
       unsubscribe.delete(session);
       states.delete(session);
     },
-    async attach(session, opening, _response, services) {
+    async attach(session, opening, services) {
       const state: CommandState = { usage: {}, skills: [] };
       states.set(session, state);
       session.on("notification", (n) => {
