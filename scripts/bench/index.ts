@@ -14,6 +14,11 @@ import { cpuMs, median, memoryMB, treeCpuMs } from "./proc.js";
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const STREAM_DELTAS = 5000;
 const BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
+/**
+ * BENCH_BASELINE=/other/checkout/dist/index.js adds that build as one more side, with Zed's
+ * capabilities, measured in the same run: the before of a before/after figure.
+ */
+const BASELINE = process.env.BENCH_BASELINE ? path.resolve(process.env.BENCH_BASELINE) : undefined;
 const CODEX = defaultCodexPath();
 
 type Row = { name: string; value: number; unit: string; note?: string };
@@ -37,11 +42,12 @@ const BIG_PIECES = new Set(splitDeltas(BIG_TEXT, STREAM_DELTAS));
 
 type Side = string;
 const { peers, notes } = await preparePeers(path.resolve(import.meta.dirname, "../.."), env, CODEX);
-const SIDES: Side[] = ["plain", "adapter", "adapter-fs", ...peers.map((p) => p.name)];
+const SIDES: Side[] = ["plain", "adapter", "adapter-fs", ...(BASELINE ? ["baseline-fs"] : []), ...peers.map((p) => p.name)];
 const LABEL: Record<Side, string> = {
   plain: "plain codex app-server",
   adapter: "codex-cli-acp (no caps)",
   "adapter-fs": "codex-cli-acp (fs, as Zed)",
+  "baseline-fs": "baseline build (fs, as Zed)",
   ...Object.fromEntries(peers.map((p) => [p.name, p.label])),
 };
 /** What Zed advertises: the editor's buffers for reads and writes, terminal cards. */
@@ -50,6 +56,7 @@ const ZED_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: tr
 function start(side: Side): LinePeer {
   const peer = peers.find((p) => p.name === side);
   if (peer) return new LinePeer(peer.file, peer.args, peer.env, { jsonrpc: true });
+  if (side === "baseline-fs") return new LinePeer(process.execPath, [BASELINE!], env, { jsonrpc: true });
   return side === "plain"
     ? new LinePeer(CODEX, ["app-server"], env, { jsonrpc: false })
     : new LinePeer(process.execPath, [BIN], env, { jsonrpc: true });
