@@ -73,6 +73,7 @@ const RESULTS = {
   "account/logout": "LogoutAccountResponse",
   "mcpServerStatus/list": "ListMcpServerStatusResponse",
   "skills/list": "SkillsListResponse",
+  "config/read": "ConfigReadResponse",
 };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

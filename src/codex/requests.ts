@@ -30,6 +30,7 @@ export type CodexRequests = {
   "account/logout": { params: undefined; result: v2.LogoutAccountResponse };
   "mcpServerStatus/list": { params: v2.ListMcpServerStatusParams; result: v2.ListMcpServerStatusResponse };
   "skills/list": { params: v2.SkillsListParams; result: v2.SkillsListResponse };
+  "config/read": { params: v2.ConfigReadParams; result: v2.ConfigReadResponse };
 };
 
 export type CodexMethod = keyof CodexRequests;

@@ -56,12 +56,6 @@ export type Thread = z.infer<typeof threadSchema>;
 /** thread/read's answer (with its turns when asked for). */
 export const threadReadResponseSchema = z.looseObject({ thread: threadSchema });
 
-export const threadStartResponseSchema = z.looseObject({
-  thread: threadSchema,
-  model: z.string(),
-  reasoningEffort: z.string().nullish(),
-});
-export type ThreadStartResponse = z.infer<typeof threadStartResponseSchema>;
 
 export const turnStartResponseSchema = z.looseObject({ turn: turnSchema });
 export const turnCompletedSchema = z.looseObject({ threadId: z.string(), turn: turnSchema });

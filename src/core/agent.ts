@@ -7,7 +7,6 @@ import {
   CodexExitedError,
   refusalFor,
   accountResponseSchema,
-  threadStartResponseSchema,
   type CodexHost,
 } from "../codex/index.js";
 import { VERSION } from "../config/index.js";
@@ -17,7 +16,7 @@ import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";
 import { mergeResponseParts, type AgentHandle, type AgentServices, type SessionFeature, type SessionOpening, type SessionResponsePart } from "./feature-api.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session/session.js";
-import { forkParams, settingsFromResume, threadParams } from "./session/thread-config.js";
+import { forkParams, settingsFromThread, threadParams } from "./session/thread-config.js";
 import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
 
@@ -244,8 +243,10 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     let session: AcpSession;
     if (opening.kind === "new") {
       const started = opening.forkOf
-        ? await client.call("thread/fork", { threadId: opening.forkOf, ...forkParams(opening.settings), excludeTurns: true }, threadStartResponseSchema)
-        : await client.call("thread/start", threadParams(opening.settings), threadStartResponseSchema);
+        ? await client.call("thread/fork", { threadId: opening.forkOf, ...forkParams(opening.settings), excludeTurns: true })
+        : await client.call("thread/start", threadParams(opening.settings));
+      // What the request left to Codex (the user's config.toml for this cwd) is what the thread runs with.
+      fillUnset(opening.settings, settingsFromThread(started));
       session = new AcpSession(started.thread.id, opening.settings, deps);
       if (!opening.forkOf) session.countTokensFromZero();
       const thread = started.thread;
@@ -254,10 +255,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       if (!threadId) throw new Error("openSession: a thread id is required to resume");
       const resumed = await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
       // What the request left to Codex comes back as the thread last ran (its mode, plan mode, speed).
-      const restored = settingsFromResume(resumed);
-      for (const key of Object.keys(restored) as Array<keyof typeof restored>) {
-        if (opening.settings[key] === undefined) Object.assign(opening.settings, { [key]: restored[key] });
-      }
+      fillUnset(opening.settings, settingsFromThread(resumed));
       session = new AcpSession(threadId, opening.settings, deps);
       if (!opening.storedThread) {
         let read: Promise<unknown> | undefined;
@@ -286,6 +284,13 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     };
   };
   return { app, state, services, openSession, closeSession, describeSession, validateCwd, sessionOf, holdUpdates };
+}
+
+/** Sets in `settings` what `from` has and `settings` leaves unset (what the client or a feature chose stays). */
+function fillUnset(settings: ThreadSettings, from: Partial<ThreadSettings>): void {
+  for (const key of Object.keys(from) as Array<keyof ThreadSettings>) {
+    if (settings[key] === undefined) Object.assign(settings, { [key]: from[key] });
+  }
 }
 
 async function validateCwd(cwd: string): Promise<string> {

@@ -20,6 +20,7 @@ import { askPermission } from "../core/permission.js";
 import { withShellPatchGuard } from "./shell-patch-guard.js";
 import type { AcpSession } from "../core/session/session.js";
 import { withMcpServers } from "../core/session/thread-config.js";
+import { writeRuleOf } from "../core/session/modes.js";
 
 export { FILE_TOOLS_SERVER };
 
@@ -141,7 +142,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
         editor: editorFiles(session, services),
         logger: services.log,
         policy: {
-          mode: () => session.mode,
+          mode: () => writeRuleOf(session),
           roots: () => session.roots,
           ask: ({ changes, call, signal }) => askWrite(state, services, changes, call, signal),
         },

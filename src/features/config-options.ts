@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { CodexHost, ModeKind } from "../codex/index.js";
 import { invalidParams } from "../core/errors.js";
 import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import { MODES, setMode } from "../core/session/modes.js";
+import { availableModes, setMode } from "../core/session/modes.js";
 import type { AcpSession } from "../core/session/session.js";
 
 const modelSchema = z.looseObject({
@@ -84,7 +84,7 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
       category: "mode",
       type: "select",
       currentValue: session.mode,
-      options: MODES.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+      options: availableModes(session).map((m) => ({ value: m.id, name: m.name, ...(m.description ? { description: m.description } : {}) })),
     },
   ];
   if (state.collaborationModes.length > 1 && session.settings.model) {

@@ -44,7 +44,7 @@ export function directoriesFeature(): SessionFeature {
       const roots = [session.cwd, ...extra];
       // Codex's sandbox follows the mode; in a workspace-write one, the extra roots are writable.
       const sandbox = session.settings.sandbox;
-      session.update({ roots, ...(sandbox === "workspace-write" ? { settings: { sandboxPolicy: sandboxPolicyOf(sandbox, roots) } } : {}) });
+      session.update({ roots, ...(sandbox === "workspace-write" ? { settings: { sandboxPolicy: sandboxPolicyOf(sandbox, roots, session.settings.workspaceWrite) } } : {}) });
       services.log.info({ sessionId: session.id, roots: roots.length }, "additional directories are workspace roots");
     },
   };

@@ -1,8 +1,12 @@
 // The modes feature: offers the session's modes (src/core/session/modes.ts) to the client, in the
-// session/new, load and resume answers, and answers session/set_mode.
+// session/new, load and resume answers, and answers session/set_mode. A new session starts from
+// the user's Codex configuration for its cwd (config.toml, read through Codex's config/read): the
+// preset it matches, or the Custom mode when none does; with no approval or sandbox setting there,
+// the default mode (auto).
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import type { SessionFeature } from "../core/feature-api.js";
-import { DEFAULT_MODE, modePreset, modeState, presetOfSettings, presetSettings, setMode } from "../core/session/modes.js";
+import type { AgentServices, SessionFeature } from "../core/feature-api.js";
+import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode } from "../core/session/modes.js";
+import type { v2 } from "../codex/index.js";
 
 /** Puts `modes` in the session/new (load, resume) response and answers session/set_mode. */
 export const modesFeature: SessionFeature = {
@@ -13,23 +17,51 @@ export const modesFeature: SessionFeature = {
       return {};
     });
   },
-  prepare(opening) {
-    // New sessions start in `auto`; a loaded one keeps the settings it was given.
-    if (opening.kind === "new") {
-      const preset = modePreset(DEFAULT_MODE)!;
-      opening.settings.approvalPolicy = preset.approvalPolicy;
-      opening.settings.sandbox = preset.sandbox;
+  async prepare(opening, services) {
+    // A fork runs with the settings it was given; a loaded thread keeps those it last ran with.
+    if (opening.kind !== "new" || opening.forkOf) return;
+    const config = await userConfig(opening.settings.cwd, services);
+    if (config?.sandbox_workspace_write) {
+      const w = config.sandbox_workspace_write;
+      opening.settings.workspaceWrite = { writableRoots: w.writable_roots, networkAccess: w.network_access, excludeTmpdirEnvVar: w.exclude_tmpdir_env_var, excludeSlashTmp: w.exclude_slash_tmp };
     }
+    if (config && (config.approval_policy != null || config.sandbox_mode != null || config.approvals_reviewer === "auto_review")) {
+      // The user chose: Codex applies their configuration (with its profile, project trust and
+      // requirements) and answers thread/start with what the thread runs with.
+      delete opening.settings.approvalPolicy;
+      delete opening.settings.sandbox;
+      delete opening.settings.approvalsReviewer;
+      return;
+    }
+    const preset = modePreset(DEFAULT_MODE)!;
+    opening.settings.approvalPolicy = preset.approvalPolicy;
+    opening.settings.sandbox = preset.sandbox;
   },
   attach(session) {
-    // A loaded thread comes back in the mode it last ran in; one that ran with settings no mode
-    // describes (another client's, config.toml's) runs in the default mode from its next turn, so
-    // what the client shows is what Codex does.
-    const preset = presetOfSettings(session.settings) ?? modePreset(DEFAULT_MODE)!;
-    session.update({ mode: preset.id, ...(presetOfSettings(session.settings) ? {} : { settings: presetSettings(preset, session.roots) }) });
+    // The mode the thread opened in: a preset, or Custom (the user's config.toml, or another
+    // client's settings on a loaded thread) that keeps what Codex runs with.
+    const preset = presetOfSettings(session.settings);
+    if (preset) session.update({ mode: preset.id });
+    else if (customPolicy(session.settings)) session.update({ mode: CUSTOM_MODE });
+    else {
+      // Nothing Codex reported describes it (an older Codex): the default mode, from the next turn.
+      const fallback = modePreset(DEFAULT_MODE)!;
+      session.update({ mode: fallback.id, settings: presetSettings(fallback, session.roots, session.settings.workspaceWrite) });
+    }
     return { modes: modeState(session) };
   },
   describe(session) {
     return { modes: modeState(session) };
   },
 };
+
+/** The user's effective Codex configuration for `cwd`; undefined when this codex cannot say (the default mode then). */
+async function userConfig(cwd: string, services: AgentServices): Promise<v2.Config | undefined> {
+  try {
+    return (await (await services.host.client()).call("config/read", { cwd })).config;
+  } catch (err) {
+    services.log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not read the Codex configuration; the session opens in the default mode");
+    return undefined;
+  }
+}
+

@@ -73,7 +73,9 @@ describe("additional directories", () => {
   it("apply on resume too", async () => {
     const extra = await tempDir("cca-extra-");
     const { asked, setupClient } = answerPermissions("reject_once");
-    adapter = await startAdapter({ setupClient });
+    // A workspace-write config: codex 0.169 resumes a thread in an untrusted folder with the
+    // configuration's sandbox, not the one it last ran with (user-config.test.ts covers that).
+    adapter = await startAdapter({ setupClient, userConfig: 'sandbox_mode = "workspace-write"' });
     adapter.fake.enqueue(textResponse("first"), toolCallResponse("write_text_file", { path: path.join(extra, "later.txt"), content: "later\n" }, { namespace: NS, callId: "w_later" }), textResponse("done"));
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();

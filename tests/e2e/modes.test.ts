@@ -129,18 +129,25 @@ describe("modes", () => {
     await first.close(); // the fake model, the Codex home and the workspace were the first agent's
   });
 
-  it("a thread last run with settings no mode describes (another client's) is loaded in auto and runs in auto from its next turn", async () => {
+  it("a thread last run with settings no mode describes (another client's) is loaded in its own Custom mode, which runs as it did; auto from a switch", async () => {
     const { asked, setupClient } = answerPermissions("reject");
-    adapter = await startAdapter({ setupClient });
+    adapter = await startAdapter({ setupClient, userConfig: 'approval_policy = "never"\nsandbox_mode = "workspace-write"' });
     // Stored as Codex's own CLI leaves it: approval "never" with a workspace-write sandbox.
     const stored = await makeStoredSession({ codexHome: adapter.home.codexHome, cwd: adapter.workspace, turns: 2, outputBytes: 100 });
     await adapter.initialize();
     const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: stored.threadId, cwd: adapter.workspace, mcpServers: [] });
-    expect(loaded.modes?.currentModeId).toBe("auto");
-    // auto asks before an escalated command (under "never" Codex would refuse it without asking).
-    adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd: "echo hi > out.txt", sandbox_permissions: "require_escalated", justification: "test" }, { callId: "esc" })] }, done);
+    expect(loaded.modes?.currentModeId).toBe("custom");
+    expect(loaded.modes?.availableModes.find((m) => m.id === "custom")?.description).toContain("approvals never");
+    // Under "never" Codex refuses an escalated command without asking: what the mode says.
+    const escalated = (callId: string) => ({ items: [toolCall("exec_command", { cmd: "echo hi > out.txt", sandbox_permissions: "require_escalated", justification: "test" }, { callId })] });
+    adapter.fake.enqueue(escalated("esc1"), done);
     await adapter.prompt(stored.threadId, "run it");
-    expect(asked.map((a) => a.toolCall.toolCallId)).toEqual(["esc"]);
+    expect(asked).toHaveLength(0);
+    // auto asks before it.
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: stored.threadId, modeId: "auto" });
+    adapter.fake.enqueue(escalated("esc2"), done);
+    await adapter.prompt(stored.threadId, "run it again");
+    expect(asked.map((a) => a.toolCall.toolCallId)).toEqual(["esc2"]);
   });
 
   it("an unknown mode is invalid params", async () => {

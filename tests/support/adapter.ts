@@ -19,6 +19,8 @@ export type AdapterOptions = {
   /** The agent's entry point (default: this checkout's dist/index.js). */
   bin?: string;
   extraConfig?: string;
+  /** The user's own config.toml settings (top-level keys: approval_policy, sandbox_mode, model_reasoning_effort, ...). */
+  userConfig?: string;
   env?: Record<string, string>;
   /** Reuse an existing fake model / CODEX_HOME (e.g. a second adapter process on the same history). */
   fake?: FakeModel;
@@ -51,7 +53,7 @@ export type Adapter = {
 export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> {
   const fake = opts.fake ?? (await startFakeModel(opts.responses ?? []));
   if (opts.fake && opts.responses) fake.enqueue(...opts.responses);
-  const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig }));
+  const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig, userConfig: opts.userConfig }));
   const workspace = opts.workspace ?? (await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-ws-"))));
   const child = spawn(process.execPath, [opts.bin ?? DIST_BIN], {
     env: { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", ...opts.env },

@@ -278,8 +278,9 @@ describe("createCodexHome", () => {
     try {
       expect(ch.codexHome).toBe(path.join(dir, "codex-home"));
       const toml = await fs.readFile(ch.configPath, "utf8");
-      expect(toml).toContain('approval_policy = "never"');
-      expect(toml).toContain('sandbox_mode = "workspace-write"');
+      // Left to the adapter or Codex, as on a machine whose config.toml does not set them.
+      expect(toml).not.toContain("approval_policy");
+      expect(toml).not.toContain("sandbox_mode");
     } finally {
       await ch.cleanup();
     }

@@ -21,10 +21,12 @@ export interface CreateCodexHomeOptions {
   modelUrl: string;
   /** Use this directory as the base (created if missing) instead of a fresh mkdtemp. */
   dir?: string;
-  /** config.toml approval_policy (default "never"). */
+  /** config.toml approval_policy (unset by default: what Codex or the adapter chooses). */
   approvalPolicy?: string;
-  /** config.toml sandbox_mode (default "workspace-write"). */
+  /** config.toml sandbox_mode (unset by default). */
   sandboxMode?: string;
+  /** Top-level config.toml lines (a user's own settings: model_reasoning_effort, ...), written before any table. */
+  userConfig?: string;
   /** TOML appended to config.toml verbatim (tables must come after the generated keys, which they do). */
   extraConfig?: string;
   /** The codex binary used to dump the bundled model catalog (default: the installed native binary). */
@@ -57,16 +59,18 @@ export function renderConfigToml(opts: {
   modelCatalogPath: string;
   approvalPolicy?: string;
   sandboxMode?: string;
+  userConfig?: string;
   extraConfig?: string;
 }): string {
   const lines = [
     `model = ${tomlString(FAKE_MODEL_SLUG)}`,
     `model_provider = "fake"`,
     `model_catalog_json = ${tomlString(opts.modelCatalogPath)}`,
-    `approval_policy = ${tomlString(opts.approvalPolicy ?? "never")}`,
+    ...(opts.approvalPolicy ? [`approval_policy = ${tomlString(opts.approvalPolicy)}`] : []),
     `approvals_reviewer = "user"`,
-    `sandbox_mode = ${tomlString(opts.sandboxMode ?? "workspace-write")}`,
+    ...(opts.sandboxMode ? [`sandbox_mode = ${tomlString(opts.sandboxMode)}`] : []),
     `check_for_update_on_startup = false`,
+    ...(opts.userConfig ? [opts.userConfig.trimEnd()] : []),
     ``,
     `[analytics]`,
     `enabled = false`,
@@ -190,6 +194,7 @@ export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<Cod
   const configOpts: Parameters<typeof renderConfigToml>[0] = { modelUrl: opts.modelUrl, modelCatalogPath };
   if (opts.approvalPolicy !== undefined) configOpts.approvalPolicy = opts.approvalPolicy;
   if (opts.sandboxMode !== undefined) configOpts.sandboxMode = opts.sandboxMode;
+  if (opts.userConfig !== undefined) configOpts.userConfig = opts.userConfig;
   if (opts.extraConfig !== undefined) configOpts.extraConfig = opts.extraConfig;
   await fs.writeFile(configPath, renderConfigToml(configOpts));
 

@@ -4,6 +4,7 @@ import type { CancelLoginAccountResponse } from "./v2/CancelLoginAccountResponse
 import type { CollaborationModeListResponse } from "./v2/CollaborationModeListResponse.js";
 import type { CommandExecutionOutputDeltaNotification } from "./v2/CommandExecutionOutputDeltaNotification.js";
 import type { CommandExecutionRequestApprovalParams } from "./v2/CommandExecutionRequestApprovalParams.js";
+import type { ConfigReadResponse } from "./v2/ConfigReadResponse.js";
 import type { ErrorNotification } from "./v2/ErrorNotification.js";
 import type { FileChangeRequestApprovalParams } from "./v2/FileChangeRequestApprovalParams.js";
 import type { GetAccountResponse } from "./v2/GetAccountResponse.js";
@@ -103,6 +104,7 @@ export declare const resultValidators: {
   readonly "account/logout": Validator<LogoutAccountResponse>;
   readonly "mcpServerStatus/list": Validator<ListMcpServerStatusResponse>;
   readonly "skills/list": Validator<SkillsListResponse>;
+  readonly "config/read": Validator<ConfigReadResponse>;
 };
 export declare const notificationMethods: ReadonlySet<string>;
 export declare const serverRequestMethods: ReadonlySet<string>;

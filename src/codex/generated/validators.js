@@ -85,11 +85,12 @@ const K3 = type((x) => typeof x === "boolean", "must be boolean");
 const K4 = type((x) => Number.isInteger(x) || x === null, "must be integer or null");
 const K5 = minimum(0);
 const K6 = type((x) => isObject(x), "must be object");
-const K7 = type((x) => typeof x === "boolean" || x === null, "must be boolean or null");
-const K8 = minLength(1);
-const K9 = minimum(1);
-const K10 = type((x) => typeof x === "string" || isObject(x), "must be string or object");
-const K11 = type((x) => typeof x === "number" || x === null, "must be number or null");
+const K7 = type((x) => isObject(x) || x === null, "must be object or null");
+const K8 = type((x) => typeof x === "boolean" || x === null, "must be boolean or null");
+const K9 = minLength(1);
+const K10 = minimum(1);
+const K11 = type((x) => typeof x === "string" || isObject(x), "must be string or object");
+const K12 = type((x) => typeof x === "number" || x === null, "must be number or null");
 let c_v_AgentMessageDeltaNotification;
 function v_AgentMessageDeltaNotification(x) { return (c_v_AgentMessageDeltaNotification ??= object(["delta", K0, 1, "itemId", K0, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_CancelLoginAccountResponse;
@@ -100,6 +101,8 @@ let c_v_CommandExecutionOutputDeltaNotification;
 function v_CommandExecutionOutputDeltaNotification(x) { return (c_v_CommandExecutionOutputDeltaNotification ??= object(["delta", K0, 1, "itemId", K0, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_CommandExecutionRequestApprovalParams;
 function v_CommandExecutionRequestApprovalParams(x) { return (c_v_CommandExecutionRequestApprovalParams ??= object(["additionalPermissions", nullable(v_AdditionalPermissionProfile), 0, "approvalId", K1, 0, "availableDecisions", nullable(array(v_CommandExecutionApprovalDecision)), 0, "command", K1, 0, "commandActions", nullable(array(v_CommandAction)), 0, "cwd", nullable(v_LegacyAppPathString), 0, "environmentId", K1, 0, "itemId", K0, 1, "kind", v_CommandExecutionApprovalKind, 0, "networkApprovalContext", nullable(v_NetworkApprovalContext), 0, "proposedExecpolicyAmendment", nullable(array(K0)), 0, "proposedNetworkPolicyAmendments", nullable(array(v_NetworkPolicyAmendment)), 0, "reason", K1, 0, "startedAtMs", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+let c_v_ConfigReadResponse;
+function v_ConfigReadResponse(x) { return (c_v_ConfigReadResponse ??= object(["config", v_Config, 1, "layers", nullable(array(v_ConfigLayer)), 0, "origins", object([], map(v_ConfigLayerMetadata, [])), 1]))(x); }
 let c_v_ErrorNotification;
 function v_ErrorNotification(x) { return (c_v_ErrorNotification ??= object(["error", v_TurnError, 1, "threadId", K0, 1, "turnId", K0, 1, "willRetry", K3, 1]))(x); }
 let c_v_FileChangeRequestApprovalParams;
@@ -202,6 +205,12 @@ let c_v_NetworkApprovalContext;
 function v_NetworkApprovalContext(x) { return (c_v_NetworkApprovalContext ??= object(["host", K0, 1, "protocol", v_NetworkApprovalProtocol, 1]))(x); }
 let c_v_NetworkPolicyAmendment;
 function v_NetworkPolicyAmendment(x) { return (c_v_NetworkPolicyAmendment ??= object(["action", v_NetworkPolicyRuleAction, 1, "host", K0, 1]))(x); }
+let c_v_Config;
+function v_Config(x) { return (c_v_Config ??= object(["analytics", nullable(v_AnalyticsConfig), 0, "approval_policy", nullable(v_AskForApproval), 0, "approvals_reviewer", nullable(v_ApprovalsReviewer), 0, "apps", nullable(v_AppsConfig), 0, "browser_use", nullable(v_BrowserUseConfig), 0, "client_search_provider", nullable(v_WebSearchProvider), 0, "compact_prompt", K1, 0, "computer_use", nullable(v_ComputerUseConfig), 0, "desktop", K7, 0, "developer_instructions", K1, 0, "forced_chatgpt_workspace_id", nullable(v_ForcedChatgptWorkspaceIds), 0, "forced_login_method", nullable(v_ForcedLoginMethod), 0, "instructions", K1, 0, "model", K1, 0, "model_auto_compact_token_limit", K4, 0, "model_auto_compact_token_limit_scope", nullable(v_AutoCompactTokenLimitScope), 0, "model_context_window", K4, 0, "model_provider", K1, 0, "model_reasoning_effort", nullable(v_ReasoningEffort), 0, "model_reasoning_summary", nullable(v_ReasoningSummary), 0, "model_verbosity", nullable(v_Verbosity), 0, "review_model", K1, 0, "sandbox_mode", nullable(v_SandboxMode), 0, "sandbox_workspace_write", nullable(v_SandboxWorkspaceWrite), 0, "service_tier", K1, 0, "tools", nullable(v_ToolsV2), 0, "web_search", nullable(v_WebSearchMode), 0]))(x); }
+let c_v_ConfigLayer;
+function v_ConfigLayer(x) { return (c_v_ConfigLayer ??= object(["config", 0, 1, "disabledReason", K1, 0, "name", v_ConfigLayerSource, 1, "version", K0, 1]))(x); }
+let c_v_ConfigLayerMetadata;
+function v_ConfigLayerMetadata(x) { return (c_v_ConfigLayerMetadata ??= object(["name", v_ConfigLayerSource, 1, "version", K0, 1]))(x); }
 let c_v_TurnError;
 function v_TurnError(x) { return (c_v_TurnError ??= object(["additionalDetails", K1, 0, "codexErrorInfo", nullable(v_CodexErrorInfo), 0, "message", K0, 1, "misalignment", nullable(v_MisalignmentErrorDetails), 0]))(x); }
 let c_v_Account;
@@ -211,7 +220,7 @@ function v_WorkspaceRouting(x) { return (c_v_WorkspaceRouting ??= object(["accou
 let c_v_HookRunSummary;
 function v_HookRunSummary(x) { return (c_v_HookRunSummary ??= object(["completedAt", K4, 0, "displayOrder", K2, 1, "durationMs", K4, 0, "entries", array(v_HookOutputEntry), 1, "eventName", v_HookEventName, 1, "executionMode", v_HookExecutionMode, 1, "handlerType", v_HookHandlerType, 1, "id", K0, 1, "scope", v_HookScope, 1, "source", v_HookSource, 0, "sourcePath", v_LegacyAppPathString, 1, "startedAt", K2, 1, "status", v_HookRunStatus, 1, "statusMessage", K1, 0]))(x); }
 let c_v_ThreadItem;
-function v_ThreadItem(x) { return (c_v_ThreadItem ??= all([object(["completedAtMs", K4, 0, "startedAtMs", K4, 0]), tagged("type", { "userMessage": object(["clientId", K1, 0, "content", array(v_UserInput), 1, "id", K0, 1, "type", K0, 1]), "hookPrompt": object(["fragments", array(v_HookPromptFragment), 1, "id", K0, 1, "type", K0, 1]), "agentMessage": object(["delivery", nullable(v_AgentMessageDelivery), 0, "id", K0, 1, "memoryCitation", nullable(v_MemoryCitation), 0, "moderation", nullable(v_AgentMessageModeration), 0, "phase", nullable(v_MessagePhase), 0, "questions", nullable(array(v_AsyncUserInputQuestion)), 0, "text", K0, 1, "type", K0, 1]), "functionCallOutput": object(["id", K0, 1, "name", K0, 1, "namespace", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "plan": object(["id", K0, 1, "text", K0, 1, "type", K0, 1]), "reasoning": object(["content", array(K0), 0, "id", K0, 1, "summary", array(K0), 0, "type", K0, 1]), "commandExecution": object(["aggregatedOutput", K1, 0, "command", K0, 1, "commandActions", array(v_CommandAction), 1, "cwd", v_LegacyAppPathString, 1, "durationMs", K4, 0, "exitCode", K4, 0, "id", K0, 1, "pluginId", K1, 0, "processId", K1, 0, "scriptPath", K1, 0, "source", v_CommandExecutionSource, 0, "status", v_CommandExecutionStatus, 1, "type", K0, 1]), "fileChange": object(["changes", array(v_FileUpdateChange), 1, "id", K0, 1, "status", v_PatchApplyStatus, 1, "type", K0, 1]), "mcpToolCall": object(["appContext", nullable(v_McpToolCallAppContext), 0, "arguments", 0, 1, "durationMs", K4, 0, "error", nullable(v_McpToolCallError), 0, "id", K0, 1, "mcpAppResourceUri", K1, 0, "mcpAppUi", nullable(v_McpAppUi), 0, "pluginId", K1, 0, "readOnlyHint", K7, 0, "result", nullable(v_McpToolCallResult), 0, "server", K0, 1, "status", v_McpToolCallStatus, 1, "tool", K0, 1, "type", K0, 1]), "dynamicToolCall": object(["arguments", 0, 1, "contentItems", nullable(array(v_DynamicToolCallOutputContentItem)), 0, "durationMs", K4, 0, "id", K0, 1, "namespace", K1, 0, "status", v_DynamicToolCallStatus, 1, "success", K7, 0, "tool", K0, 1, "type", K0, 1]), "collabAgentToolCall": object(["agentsStates", object([], map(v_CollabAgentState, [])), 1, "id", K0, 1, "model", K1, 0, "prompt", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "receiverThreadIds", array(K0), 1, "senderThreadId", K0, 1, "status", v_CollabAgentToolCallStatus, 1, "tool", v_CollabAgentTool, 1, "type", K0, 1]), "subAgentActivity": object(["agentPath", K0, 1, "agentThreadId", K0, 1, "id", K0, 1, "kind", v_SubAgentActivityKind, 1, "model", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "type", K0, 1]), "webSearch": object(["action", nullable(v_WebSearchAction), 0, "id", K0, 1, "query", K0, 1, "results", nullable(array(0)), 0, "type", K0, 1]), "imageView": object(["id", K0, 1, "path", v_LegacyAppPathString, 1, "type", K0, 1]), "sleep": object(["durationMs", all([K2, K5]), 1, "id", K0, 1, "type", K0, 1]), "imageGeneration": all([object(["failure", nullable(v_ImageGenerationFailure), 0, "generationId", K1, 0, "id", K0, 1, "inputImages", array(v_ImageGenerationInputImage), 0, "revisedPrompt", K1, 0, "savedPath", nullable(v_AbsolutePathBuf), 0, "status", K0, 1, "transparentBackground", K7, 0, "type", K0, 1]), anyOf([object(["fileId", K0, 1]), object(["result", K0, 1])])]), "enteredReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "exitedReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "contextCompaction": object(["id", K0, 1, "type", K0, 1]) }, object(["id", K0, 1]))]))(x); }
+function v_ThreadItem(x) { return (c_v_ThreadItem ??= all([object(["completedAtMs", K4, 0, "startedAtMs", K4, 0]), tagged("type", { "userMessage": object(["clientId", K1, 0, "content", array(v_UserInput), 1, "id", K0, 1, "type", K0, 1]), "hookPrompt": object(["fragments", array(v_HookPromptFragment), 1, "id", K0, 1, "type", K0, 1]), "agentMessage": object(["delivery", nullable(v_AgentMessageDelivery), 0, "id", K0, 1, "memoryCitation", nullable(v_MemoryCitation), 0, "moderation", nullable(v_AgentMessageModeration), 0, "phase", nullable(v_MessagePhase), 0, "questions", nullable(array(v_AsyncUserInputQuestion)), 0, "text", K0, 1, "type", K0, 1]), "functionCallOutput": object(["id", K0, 1, "name", K0, 1, "namespace", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "plan": object(["id", K0, 1, "text", K0, 1, "type", K0, 1]), "reasoning": object(["content", array(K0), 0, "id", K0, 1, "summary", array(K0), 0, "type", K0, 1]), "commandExecution": object(["aggregatedOutput", K1, 0, "command", K0, 1, "commandActions", array(v_CommandAction), 1, "cwd", v_LegacyAppPathString, 1, "durationMs", K4, 0, "exitCode", K4, 0, "id", K0, 1, "pluginId", K1, 0, "processId", K1, 0, "scriptPath", K1, 0, "source", v_CommandExecutionSource, 0, "status", v_CommandExecutionStatus, 1, "type", K0, 1]), "fileChange": object(["changes", array(v_FileUpdateChange), 1, "id", K0, 1, "status", v_PatchApplyStatus, 1, "type", K0, 1]), "mcpToolCall": object(["appContext", nullable(v_McpToolCallAppContext), 0, "arguments", 0, 1, "durationMs", K4, 0, "error", nullable(v_McpToolCallError), 0, "id", K0, 1, "mcpAppResourceUri", K1, 0, "mcpAppUi", nullable(v_McpAppUi), 0, "pluginId", K1, 0, "readOnlyHint", K8, 0, "result", nullable(v_McpToolCallResult), 0, "server", K0, 1, "status", v_McpToolCallStatus, 1, "tool", K0, 1, "type", K0, 1]), "dynamicToolCall": object(["arguments", 0, 1, "contentItems", nullable(array(v_DynamicToolCallOutputContentItem)), 0, "durationMs", K4, 0, "id", K0, 1, "namespace", K1, 0, "status", v_DynamicToolCallStatus, 1, "success", K8, 0, "tool", K0, 1, "type", K0, 1]), "collabAgentToolCall": object(["agentsStates", object([], map(v_CollabAgentState, [])), 1, "id", K0, 1, "model", K1, 0, "prompt", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "receiverThreadIds", array(K0), 1, "senderThreadId", K0, 1, "status", v_CollabAgentToolCallStatus, 1, "tool", v_CollabAgentTool, 1, "type", K0, 1]), "subAgentActivity": object(["agentPath", K0, 1, "agentThreadId", K0, 1, "id", K0, 1, "kind", v_SubAgentActivityKind, 1, "model", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "type", K0, 1]), "webSearch": object(["action", nullable(v_WebSearchAction), 0, "id", K0, 1, "query", K0, 1, "results", nullable(array(0)), 0, "type", K0, 1]), "imageView": object(["id", K0, 1, "path", v_LegacyAppPathString, 1, "type", K0, 1]), "sleep": object(["durationMs", all([K2, K5]), 1, "id", K0, 1, "type", K0, 1]), "imageGeneration": all([object(["failure", nullable(v_ImageGenerationFailure), 0, "generationId", K1, 0, "id", K0, 1, "inputImages", array(v_ImageGenerationInputImage), 0, "revisedPrompt", K1, 0, "savedPath", nullable(v_AbsolutePathBuf), 0, "status", K0, 1, "transparentBackground", K8, 0, "type", K0, 1]), anyOf([object(["fileId", K0, 1]), object(["result", K0, 1])])]), "enteredReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "exitedReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "contextCompaction": object(["id", K0, 1, "type", K0, 1]) }, object(["id", K0, 1]))]))(x); }
 let c_v_McpServerStatus;
 function v_McpServerStatus(x) { return (c_v_McpServerStatus ??= object(["authStatus", v_McpAuthStatus, 1, "httpOrigin", K1, 0, "name", K0, 1, "pluginId", K1, 0, "resourceTemplates", array(v_ResourceTemplate), 1, "resources", array(v_Resource), 1, "runtimeStatus", nullable(v_McpServerConnectionStatus), 0, "serverInfo", nullable(v_McpServerInfo), 0, "tools", object([], map(v_Tool, [])), 1, "toolsError", K1, 0]))(x); }
 let c_v_McpElicitationSchema;
@@ -243,11 +252,11 @@ function v_AbsolutePathBuf(x) { return (c_v_AbsolutePathBuf ??= K0)(x); }
 let c_v_MultiAgentMode;
 function v_MultiAgentMode(x) { return (c_v_MultiAgentMode ??= keyed(true, { "custom": object(["custom", K0, 1]) }))(x); }
 let c_v_ReasoningEffort;
-function v_ReasoningEffort(x) { return (c_v_ReasoningEffort ??= all([K0, K8]))(x); }
+function v_ReasoningEffort(x) { return (c_v_ReasoningEffort ??= all([K0, K9]))(x); }
 let c_v_SandboxPolicy;
 function v_SandboxPolicy(x) { return (c_v_SandboxPolicy ??= tagged("type", { "dangerFullAccess": object(["type", K0, 1]), "readOnly": object(["networkAccess", K3, 0, "type", K0, 1]), "externalSandbox": object(["networkAccess", v_NetworkAccess, 0, "type", K0, 1]), "workspaceWrite": object(["excludeSlashTmp", K3, 0, "excludeTmpdirEnvVar", K3, 0, "networkAccess", K3, 0, "type", K0, 1, "writableRoots", array(v_AbsolutePathBuf), 0]) }, 0))(x); }
 let c_v_Thread;
-function v_Thread(x) { return (c_v_Thread ??= object(["agentNickname", K1, 0, "agentRole", K1, 0, "attachedToThreadId", K1, 0, "canAcceptDirectInput", K7, 0, "cliVersion", K0, 1, "createdAt", K2, 1, "cwd", v_AbsolutePathBuf, 1, "daybreakEnabled", K7, 0, "environments", nullable(array(v_ThreadEnvironment)), 0, "ephemeral", K3, 1, "extra", nullable(v_ThreadExtra), 0, "forkedFromId", K1, 0, "gitInfo", nullable(v_GitInfo), 0, "historyMode", v_ThreadHistoryMode, 0, "id", K0, 1, "model", K1, 0, "modelProvider", K0, 1, "name", K1, 0, "originator", K1, 0, "parentThreadId", K1, 0, "path", K1, 0, "preview", K0, 1, "projectId", K1, 1, "reasoningEffort", nullable(v_ReasoningEffort), 0, "recencyAt", K4, 0, "section", nullable(v_ThreadSection), 0, "sectionEnteredAt", K4, 0, "sessionId", K0, 1, "source", v_SessionSource, 1, "status", v_ThreadStatus, 1, "threadSource", nullable(v_ThreadSource), 0, "turns", array(v_Turn), 1, "updatedAt", K2, 1]))(x); }
+function v_Thread(x) { return (c_v_Thread ??= object(["agentNickname", K1, 0, "agentRole", K1, 0, "attachedToThreadId", K1, 0, "canAcceptDirectInput", K8, 0, "cliVersion", K0, 1, "createdAt", K2, 1, "cwd", v_AbsolutePathBuf, 1, "daybreakEnabled", K8, 0, "environments", nullable(array(v_ThreadEnvironment)), 0, "ephemeral", K3, 1, "extra", nullable(v_ThreadExtra), 0, "forkedFromId", K1, 0, "gitInfo", nullable(v_GitInfo), 0, "historyMode", v_ThreadHistoryMode, 0, "id", K0, 1, "model", K1, 0, "modelProvider", K0, 1, "name", K1, 0, "originator", K1, 0, "parentThreadId", K1, 0, "path", K1, 0, "preview", K0, 1, "projectId", K1, 1, "reasoningEffort", nullable(v_ReasoningEffort), 0, "recencyAt", K4, 0, "section", nullable(v_ThreadSection), 0, "sectionEnteredAt", K4, 0, "sessionId", K0, 1, "source", v_SessionSource, 1, "status", v_ThreadStatus, 1, "threadSource", nullable(v_ThreadSource), 0, "turns", array(v_Turn), 1, "updatedAt", K2, 1]))(x); }
 let c_v_ThreadItemEntry;
 function v_ThreadItemEntry(x) { return (c_v_ThreadItemEntry ??= object(["completedAtMs", K4, 0, "item", v_ThreadItem, 1, "outputDeferred", K3, 0, "startedAtMs", K4, 0, "turnId", K0, 1]))(x); }
 let c_v_ThreadReadState;
@@ -267,15 +276,45 @@ function v_TurnPlanStep(x) { return (c_v_TurnPlanStep ??= object(["status", v_Tu
 let c_v_ModeKind;
 function v_ModeKind(x) { return (c_v_ModeKind ??= K0)(x); }
 let c_v_AdditionalFileSystemPermissions;
-function v_AdditionalFileSystemPermissions(x) { return (c_v_AdditionalFileSystemPermissions ??= object(["entries", nullable(array(v_FileSystemSandboxEntry)), 0, "globScanMaxDepth", all([K4, K9]), 0, "read", nullable(array(v_LegacyAppPathString)), 0, "write", nullable(array(v_LegacyAppPathString)), 0]))(x); }
+function v_AdditionalFileSystemPermissions(x) { return (c_v_AdditionalFileSystemPermissions ??= object(["entries", nullable(array(v_FileSystemSandboxEntry)), 0, "globScanMaxDepth", all([K4, K10]), 0, "read", nullable(array(v_LegacyAppPathString)), 0, "write", nullable(array(v_LegacyAppPathString)), 0]))(x); }
 let c_v_AdditionalNetworkPermissions;
-function v_AdditionalNetworkPermissions(x) { return (c_v_AdditionalNetworkPermissions ??= object(["enabled", K7, 0]))(x); }
+function v_AdditionalNetworkPermissions(x) { return (c_v_AdditionalNetworkPermissions ??= object(["enabled", K8, 0]))(x); }
 let c_v_NetworkApprovalProtocol;
 function v_NetworkApprovalProtocol(x) { return (c_v_NetworkApprovalProtocol ??= K0)(x); }
 let c_v_NetworkPolicyRuleAction;
 function v_NetworkPolicyRuleAction(x) { return (c_v_NetworkPolicyRuleAction ??= K0)(x); }
+let c_v_AnalyticsConfig;
+function v_AnalyticsConfig(x) { return (c_v_AnalyticsConfig ??= object(["enabled", K8, 0]))(x); }
+let c_v_AppsConfig;
+function v_AppsConfig(x) { return (c_v_AppsConfig ??= object(["_default", nullable(v_AppsDefaultConfig), 0]))(x); }
+let c_v_BrowserUseConfig;
+function v_BrowserUseConfig(x) { return (c_v_BrowserUseConfig ??= object(["allow_history_access", K8, 0, "default_origin_policy", nullable(v_BrowserUseOriginPolicyConfig), 0, "origins", nullable(object([], map(v_BrowserUseOriginPolicyConfig, []))), 0]))(x); }
+let c_v_WebSearchProvider;
+function v_WebSearchProvider(x) { return (c_v_WebSearchProvider ??= K0)(x); }
+let c_v_ComputerUseConfig;
+function v_ComputerUseConfig(x) { return (c_v_ComputerUseConfig ??= object(["default_app_access", nullable(v_AllowDenyRequirement), 0, "macos", nullable(v_ComputerUseMacosConfig), 0, "windows", nullable(v_ComputerUseWindowsConfig), 0]))(x); }
+let c_v_ForcedChatgptWorkspaceIds;
+function v_ForcedChatgptWorkspaceIds(x) { return (c_v_ForcedChatgptWorkspaceIds ??= anyOf([K0, array(K0)]))(x); }
+let c_v_ForcedLoginMethod;
+function v_ForcedLoginMethod(x) { return (c_v_ForcedLoginMethod ??= K0)(x); }
+let c_v_AutoCompactTokenLimitScope;
+function v_AutoCompactTokenLimitScope(x) { return (c_v_AutoCompactTokenLimitScope ??= K0)(x); }
+let c_v_ReasoningSummary;
+function v_ReasoningSummary(x) { return (c_v_ReasoningSummary ??= K0)(x); }
+let c_v_Verbosity;
+function v_Verbosity(x) { return (c_v_Verbosity ??= K0)(x); }
+let c_v_SandboxMode;
+function v_SandboxMode(x) { return (c_v_SandboxMode ??= K0)(x); }
+let c_v_SandboxWorkspaceWrite;
+function v_SandboxWorkspaceWrite(x) { return (c_v_SandboxWorkspaceWrite ??= object(["exclude_slash_tmp", K3, 0, "exclude_tmpdir_env_var", K3, 0, "network_access", K3, 0, "writable_roots", array(K0), 0]))(x); }
+let c_v_ToolsV2;
+function v_ToolsV2(x) { return (c_v_ToolsV2 ??= object(["web_search", nullable(v_WebSearchToolConfig), 0]))(x); }
+let c_v_WebSearchMode;
+function v_WebSearchMode(x) { return (c_v_WebSearchMode ??= K0)(x); }
+let c_v_ConfigLayerSource;
+function v_ConfigLayerSource(x) { return (c_v_ConfigLayerSource ??= tagged("type", { "packagedDefaults": object(["file", v_AbsolutePathBuf, 1, "type", K0, 1]), "mdm": object(["domain", K0, 1, "key", K0, 1, "type", K0, 1]), "system": object(["file", v_AbsolutePathBuf, 1, "type", K0, 1]), "enterpriseManaged": object(["id", K0, 1, "name", K0, 1, "type", K0, 1]), "user": object(["file", v_AbsolutePathBuf, 1, "profile", K1, 0, "type", K0, 1]), "project": object(["dotCodexFolder", v_AbsolutePathBuf, 1, "type", K0, 1]), "sessionFlags": object(["type", K0, 1]), "legacyManagedConfigTomlFromFile": object(["file", v_AbsolutePathBuf, 1, "type", K0, 1]), "legacyManagedConfigTomlFromMdm": object(["type", K0, 1]) }, 0))(x); }
 let c_v_CodexErrorInfo;
-function v_CodexErrorInfo(x) { return (c_v_CodexErrorInfo ??= anyOf([K0, K0, object(["httpConnectionFailed", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseStreamConnectionFailed", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseStreamDisconnected", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseTooManyFailedAttempts", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["activeTurnNotSteerable", object(["turnKind", v_NonSteerableTurnKind, 1]), 1]), K10]))(x); }
+function v_CodexErrorInfo(x) { return (c_v_CodexErrorInfo ??= anyOf([K0, K0, object(["httpConnectionFailed", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseStreamConnectionFailed", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseStreamDisconnected", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseTooManyFailedAttempts", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["activeTurnNotSteerable", object(["turnKind", v_NonSteerableTurnKind, 1]), 1]), K11]))(x); }
 let c_v_MisalignmentErrorDetails;
 function v_MisalignmentErrorDetails(x) { return (c_v_MisalignmentErrorDetails ??= object(["detailedExplanation", K1, 0, "errorType", K1, 0, "reviewTarget", K1, 0, "steer", nullable(v_MisalignmentSteer), 0]))(x); }
 let c_v_PlanType;
@@ -434,6 +473,18 @@ let c_v_TurnPlanStepStatus;
 function v_TurnPlanStepStatus(x) { return (c_v_TurnPlanStepStatus ??= K0)(x); }
 let c_v_FileSystemSandboxEntry;
 function v_FileSystemSandboxEntry(x) { return (c_v_FileSystemSandboxEntry ??= object(["access", v_FileSystemAccessMode, 1, "path", v_FileSystemPath, 1]))(x); }
+let c_v_AppsDefaultConfig;
+function v_AppsDefaultConfig(x) { return (c_v_AppsDefaultConfig ??= object(["approvals_reviewer", nullable(v_ApprovalsReviewer), 0, "default_tools_approval_mode", nullable(v_AppToolApproval), 0, "destructive_enabled", K3, 0, "enabled", K3, 0, "open_world_enabled", K3, 0]))(x); }
+let c_v_BrowserUseOriginPolicyConfig;
+function v_BrowserUseOriginPolicyConfig(x) { return (c_v_BrowserUseOriginPolicyConfig ??= object(["access", nullable(v_AllowDenyRequirement), 0, "downloads", nullable(v_AllowDenyRequirement), 0, "full_cdp_access", nullable(v_AllowDenyRequirement), 0, "uploads", nullable(v_AllowDenyRequirement), 0]))(x); }
+let c_v_AllowDenyRequirement;
+function v_AllowDenyRequirement(x) { return (c_v_AllowDenyRequirement ??= K0)(x); }
+let c_v_ComputerUseMacosConfig;
+function v_ComputerUseMacosConfig(x) { return (c_v_ComputerUseMacosConfig ??= object(["bundle_ids", nullable(object([], map(v_AllowDenyRequirement, []))), 0]))(x); }
+let c_v_ComputerUseWindowsConfig;
+function v_ComputerUseWindowsConfig(x) { return (c_v_ComputerUseWindowsConfig ??= object(["aumids", nullable(object([], map(v_AllowDenyRequirement, []))), 0, "exes", nullable(array(v_ComputerUseWindowsExeConfig)), 0]))(x); }
+let c_v_WebSearchToolConfig;
+function v_WebSearchToolConfig(x) { return (c_v_WebSearchToolConfig ??= object(["allowed_domains", nullable(array(K0)), 0, "context_size", nullable(v_WebSearchContextSize), 0, "location", nullable(v_WebSearchLocation), 0]))(x); }
 let c_v_NonSteerableTurnKind;
 function v_NonSteerableTurnKind(x) { return (c_v_NonSteerableTurnKind ??= K0)(x); }
 let c_v_MisalignmentSteer;
@@ -447,7 +498,7 @@ function v_ImageDetail(x) { return (c_v_ImageDetail ??= K0)(x); }
 let c_v_MemoryCitationEntry;
 function v_MemoryCitationEntry(x) { return (c_v_MemoryCitationEntry ??= object(["lineEnd", all([K2, K5]), 1, "lineStart", all([K2, K5]), 1, "note", K0, 1, "path", K0, 1]))(x); }
 let c_v_AgentMessageDisplay;
-function v_AgentMessageDisplay(x) { return (c_v_AgentMessageDisplay ??= object(["action", K0, 1, "blockType", K1, 0, "checkTrustedContacts", K7, 0, "cyberTrustedAccess", K7, 0]))(x); }
+function v_AgentMessageDisplay(x) { return (c_v_AgentMessageDisplay ??= object(["action", K0, 1, "blockType", K1, 0, "checkTrustedContacts", K8, 0, "cyberTrustedAccess", K8, 0]))(x); }
 let c_v_FunctionCallOutputContentItem;
 function v_FunctionCallOutputContentItem(x) { return (c_v_FunctionCallOutputContentItem ??= tagged("type", { "input_text": object(["text", K0, 1, "type", K0, 1]), "input_image": all([object(["detail", nullable(v_ImageDetail), 0, "type", K0, 1]), anyOf([object(["image_url", K0, 1]), object(["file_id", K0, 1])])]), "input_audio": all([object(["type", K0, 1]), anyOf([object(["audio_url", K0, 1]), object(["file_id", K0, 1])])]), "encrypted_content": object(["encrypted_content", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_PatchChangeKind;
@@ -461,9 +512,9 @@ function v_McpElicitationEnumSchema(x) { return (c_v_McpElicitationEnumSchema ??
 let c_v_McpElicitationStringSchema;
 function v_McpElicitationStringSchema(x) { return (c_v_McpElicitationStringSchema ??= object(["default", K1, 0, "description", K1, 0, "format", nullable(v_McpElicitationStringFormat), 0, "maxLength", all([K4, K5]), 0, "minLength", all([K4, K5]), 0, "title", K1, 0, "type", v_McpElicitationStringType, 1]))(x); }
 let c_v_McpElicitationNumberSchema;
-function v_McpElicitationNumberSchema(x) { return (c_v_McpElicitationNumberSchema ??= object(["default", K11, 0, "description", K1, 0, "maximum", K11, 0, "minimum", K11, 0, "title", K1, 0, "type", v_McpElicitationNumberType, 1]))(x); }
+function v_McpElicitationNumberSchema(x) { return (c_v_McpElicitationNumberSchema ??= object(["default", K12, 0, "description", K1, 0, "maximum", K12, 0, "minimum", K12, 0, "title", K1, 0, "type", v_McpElicitationNumberType, 1]))(x); }
 let c_v_McpElicitationBooleanSchema;
-function v_McpElicitationBooleanSchema(x) { return (c_v_McpElicitationBooleanSchema ??= object(["default", K7, 0, "description", K1, 0, "title", K1, 0, "type", v_McpElicitationBooleanType, 1]))(x); }
+function v_McpElicitationBooleanSchema(x) { return (c_v_McpElicitationBooleanSchema ??= object(["default", K8, 0, "description", K1, 0, "title", K1, 0, "type", v_McpElicitationBooleanType, 1]))(x); }
 let c_v_CyberAccessProgram;
 function v_CyberAccessProgram(x) { return (c_v_CyberAccessProgram ??= K0)(x); }
 let c_v_SkillDependencies;
@@ -482,6 +533,14 @@ let c_v_FileSystemAccessMode;
 function v_FileSystemAccessMode(x) { return (c_v_FileSystemAccessMode ??= K0)(x); }
 let c_v_FileSystemPath;
 function v_FileSystemPath(x) { return (c_v_FileSystemPath ??= tagged("type", { "path": object(["path", v_LegacyAppPathString, 1, "type", K0, 1]), "glob_pattern": object(["pattern", K0, 1, "type", K0, 1]), "special": object(["type", K0, 1, "value", v_FileSystemSpecialPath, 1]) }, 0))(x); }
+let c_v_AppToolApproval;
+function v_AppToolApproval(x) { return (c_v_AppToolApproval ??= K0)(x); }
+let c_v_ComputerUseWindowsExeConfig;
+function v_ComputerUseWindowsExeConfig(x) { return (c_v_ComputerUseWindowsExeConfig ??= object(["access", v_AllowDenyRequirement, 1, "binary_name", K1, 0, "product_name", K0, 1, "publisher_name", K0, 1]))(x); }
+let c_v_WebSearchContextSize;
+function v_WebSearchContextSize(x) { return (c_v_WebSearchContextSize ??= K0)(x); }
+let c_v_WebSearchLocation;
+function v_WebSearchLocation(x) { return (c_v_WebSearchLocation ??= object(["city", K1, 0, "country", K1, 0, "region", K1, 0, "timezone", K1, 0]))(x); }
 let c_v_ByteRange;
 function v_ByteRange(x) { return (c_v_ByteRange ??= object(["end", all([K2, K5]), 1, "start", all([K2, K5]), 1]))(x); }
 let c_v_McpElicitationSingleSelectEnumSchema;
@@ -574,6 +633,7 @@ export const resultValidators = Object.freeze({
   "account/logout": checker(v_LogoutAccountResponse),
   "mcpServerStatus/list": checker(v_ListMcpServerStatusResponse),
   "skills/list": checker(v_SkillsListResponse),
+  "config/read": checker(v_ConfigReadResponse),
 });
 export const notificationMethods = new Set(["account/gatewayOAuth/changed","account/login/completed","account/rateLimits/updated","account/updated","app/list/updated","autoApprovalReview/strictReviewRequired","command/exec/outputDelta","configWarning","deprecationNotice","error","externalAgentConfig/import/completed","externalAgentConfig/import/progress","fs/changed","fuzzyFileSearch/sessionCompleted","fuzzyFileSearch/sessionUpdated","guardianWarning","hook/completed","hook/started","item/agentMessage/delta","item/autoApprovalReview/completed","item/autoApprovalReview/started","item/commandExecution/outputDelta","item/commandExecution/terminalInteraction","item/completed","item/fileChange/outputDelta","item/fileChange/patchUpdated","item/mcpToolCall/progress","item/plan/delta","item/reasoning/summaryPartAdded","item/reasoning/summaryTextDelta","item/reasoning/textDelta","item/started","mcpServer/event/stream/notification","mcpServer/oauthLogin/completed","mcpServer/startupStatus/updated","model/rerouted","model/safetyBuffering/updated","model/verification","modelProvider/authRecoveryCompleted","modelProvider/authRecoveryStarted","process/exited","process/outputDelta","project/changed","rawResponse/completed","rawResponseItem/completed","remoteControl/status/changed","serverRequest/resolved","skills/changed","thread/archived","thread/attachment/updated","thread/closed","thread/compacted","thread/deleted","thread/environment/connected","thread/environment/disconnected","thread/goal/cleared","thread/goal/updated","thread/name/updated","thread/prediction/updated","thread/project/updated","thread/queue/changed","thread/readState/changed","thread/realtime/closed","thread/realtime/error","thread/realtime/item/completed","thread/realtime/item/started","thread/realtime/item/transcript/delta","thread/realtime/itemAdded","thread/realtime/outputAudio/delta","thread/realtime/sdp","thread/realtime/started","thread/realtime/transcript/delta","thread/realtime/transcript/done","thread/reverted","thread/section/changed","thread/settings/updated","thread/started","thread/status/changed","thread/tokenUsage/updated","thread/unarchived","turn/completed","turn/diff/updated","turn/moderationMetadata","turn/plan/updated","turn/started","warning","windows/worldWritableWarning","windowsSandbox/setupCompleted"]);
 export const serverRequestMethods = new Set(["account/chatgptAuthTokens/refresh","applyPatchApproval","attestation/generate","currentTime/read","execCommandApproval","item/commandExecution/requestApproval","item/fileChange/requestApproval","item/permissions/requestApproval","item/tool/call","item/tool/requestUserInput","mcpServer/elicitation/request"]);

@@ -18,7 +18,10 @@ import { ChildItems } from "./child-items.js";
 export type { ThreadSettings };
 
 /** What changed in a session (mode switches, new model or effort...). */
-export type SessionChange = { type: "mode"; mode: SessionMode } | { type: "settings"; settings: Readonly<ThreadSettings> };
+/** A session's mode: a preset (whose id is also the file tools' write rule), or "custom" (its thread's own policy, core/session/modes.ts). */
+export type ModeId = SessionMode | "custom";
+
+export type SessionChange = { type: "mode"; mode: ModeId } | { type: "settings"; settings: Readonly<ThreadSettings> };
 
 /** The session's events a feature can listen to (AcpSession.on). */
 export type SessionEvents = {
@@ -68,7 +71,7 @@ export class AcpSession {
   readonly childItems = new ChildItems();
   /** What features listen to (on()); all dropped when the session closes. */
   private readonly listeners: { [E in keyof SessionEvents]: Set<SessionEvents[E]> } = { notification: new Set(), cancel: new Set(), beforeTurn: new Set(), sizes: new Set() };
-  private currentMode: SessionMode = "auto";
+  private currentMode: ModeId = "auto";
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private workspaceRoots: readonly string[];
 
@@ -112,7 +115,7 @@ export class AcpSession {
   }
 
   /** The session's mode (`read-only` | `auto` | `full-access`): Codex's policy and the file tools' write rule. */
-  get mode(): SessionMode {
+  get mode(): ModeId {
     return this.currentMode;
   }
 
@@ -122,7 +125,7 @@ export class AcpSession {
   }
 
   /** Changes the mode and/or settings (from the next turn) and tells the listeners what changed. */
-  update(change: { mode?: SessionMode; settings?: Partial<ThreadSettings>; roots?: readonly string[] }): void {
+  update(change: { mode?: ModeId; settings?: Partial<ThreadSettings>; roots?: readonly string[] }): void {
     const modeChanged = change.mode !== undefined && change.mode !== this.currentMode;
     if (change.mode !== undefined) this.currentMode = change.mode;
     if (change.roots) this.workspaceRoots = [...change.roots];

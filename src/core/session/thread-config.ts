@@ -10,6 +10,18 @@ export type ThreadSettings = {
   approvalsReviewer?: v2.ApprovalsReviewer;
   /** Sent with every `turn/start` (the sandbox of a mode chosen after the thread started). */
   sandboxPolicy?: v2.SandboxPolicy;
+  /**
+   * The user's `[sandbox_workspace_write]` (extra writable roots, network access, tmp exclusions):
+   * what a workspace-write mode keeps when the user switches to it (config.toml, or the sandbox the
+   * thread opened with). Never sent as such: the modes build `sandboxPolicy` from it.
+   */
+  workspaceWrite?: WorkspaceWrite;
+  /**
+   * The approvals and sandbox the thread opened with, as Codex reported them (the user's
+   * config.toml, or what a resumed thread last ran with). When no mode preset describes them they
+   * are the session's "Custom" mode, which restores them.
+   */
+  openedWith?: OpenedPolicy;
   model?: string;
   /** Codex's ReasoningEffort (a string in its schema). */
   effort?: string;
@@ -31,6 +43,33 @@ export type ThreadSettings = {
 
 type JsonObject = { [key: string]: JsonValue };
 
+export type WorkspaceWrite = Omit<Extract<v2.SandboxPolicy, { type: "workspaceWrite" }>, "type">;
+
+export type OpenedPolicy = {
+  approvalPolicy: v2.AskForApproval;
+  approvalsReviewer: v2.ApprovalsReviewer;
+  sandboxPolicy: v2.SandboxPolicy;
+};
+
+/** The user's workspace-write settings in a workspace-write policy. */
+export function workspaceWriteOf(p: Extract<v2.SandboxPolicy, { type: "workspaceWrite" }>): WorkspaceWrite {
+  return { writableRoots: p.writableRoots, networkAccess: p.networkAccess, excludeTmpdirEnvVar: p.excludeTmpdirEnvVar, excludeSlashTmp: p.excludeSlashTmp };
+}
+
+/** The sandbox mode (thread/start's kind) of a sandbox policy; an external sandbox has none of ours. */
+export function sandboxModeOf(policy: v2.SandboxPolicy | undefined): v2.SandboxMode | undefined {
+  switch (policy?.type) {
+    case "readOnly":
+      return "read-only";
+    case "workspaceWrite":
+      return "workspace-write";
+    case "dangerFullAccess":
+      return "danger-full-access";
+    default:
+      return undefined;
+  }
+}
+
 /** Config with `servers` added to its `mcp_servers` (keeping those already there). */
 export function withMcpServers(config: ThreadSettings["config"], servers: JsonObject): JsonObject {
   const current = config?.mcp_servers;
@@ -38,19 +77,23 @@ export function withMcpServers(config: ThreadSettings["config"], servers: JsonOb
   return { ...config, mcp_servers: { ...existing, ...servers } };
 }
 
+type ThreadAnswer = Pick<v2.ThreadResumeResponse, "approvalPolicy" | "approvalsReviewer" | "sandbox" | "serviceTier"> & Partial<Pick<v2.ThreadResumeResponse, "collaborationMode">>;
+
 /**
- * What a resumed thread was last run with, as Codex restores it from its history (thread/resume's
- * answer when the request named none of these): the mode's approval policy, sandbox and reviewer,
- * plan mode, the speed. A session loaded or resumed by a restarted agent comes back as it was.
+ * What a thread runs with, as Codex answered thread/start (the user's config.toml for that cwd,
+ * when the request named none of these) or thread/resume (what the thread last ran with): the
+ * approval policy, sandbox and reviewer, plan mode, the speed. A session opened so starts as the
+ * user configured it, and one loaded or resumed by a restarted agent comes back as it was.
  */
-export function settingsFromResume(r: Pick<v2.ThreadResumeResponse, "approvalPolicy" | "approvalsReviewer" | "sandbox" | "collaborationMode" | "serviceTier">): Partial<ThreadSettings> {
-  const sandbox: v2.SandboxMode | undefined =
-    // (Read defensively: the answer is not checked by a schema, and a newer Codex may leave it out.)
-    r.sandbox?.type === "readOnly" ? "read-only" : r.sandbox?.type === "workspaceWrite" ? "workspace-write" : r.sandbox?.type === "dangerFullAccess" ? "danger-full-access" : undefined;
+export function settingsFromThread(r: ThreadAnswer): Partial<ThreadSettings> {
+  // (Read defensively: a newer Codex may leave these out.)
+  const sandbox = sandboxModeOf(r.sandbox);
   return {
     ...(r.approvalPolicy ? { approvalPolicy: r.approvalPolicy } : {}),
     ...(r.approvalsReviewer ? { approvalsReviewer: r.approvalsReviewer } : {}),
     ...(sandbox ? { sandbox } : {}),
+    ...(r.sandbox?.type === "workspaceWrite" ? { workspaceWrite: workspaceWriteOf(r.sandbox) } : {}),
+    ...(r.approvalPolicy && r.sandbox ? { openedWith: { approvalPolicy: r.approvalPolicy, approvalsReviewer: r.approvalsReviewer ?? "user", sandboxPolicy: r.sandbox } } : {}),
     ...(r.collaborationMode && r.collaborationMode.mode !== "default" ? { collaborationMode: r.collaborationMode.mode } : {}),
     ...(r.serviceTier ? { serviceTier: r.serviceTier } : {}),
   };

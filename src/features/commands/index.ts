@@ -4,7 +4,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserInput, v2 } from "../../codex/index.js";
 import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
-import { modePreset } from "../../core/session/modes.js";
+import { modeName } from "../../core/session/modes.js";
 import { setThreadName, signOut } from "../../core/codex-ops.js";
 import { mcpStatusText } from "./mcp-status.js";
 import { listSkills, skillCommand, skillInput, skillsText, type Skill } from "./skills.js";
@@ -189,11 +189,10 @@ async function runCommand(
 
 function statusText(session: AcpSession, usage: Usage): string {
   const s = session.settings;
-  const mode = modePreset(session.mode);
   const lines = [
     "**Session status**",
     `- Model: ${s.model ?? "(Codex default)"}${s.effort ? ` (reasoning effort: ${s.effort})` : ""}`,
-    `- Mode: ${mode?.name ?? session.mode} (approvals: ${s.approvalPolicy ?? "default"}, sandbox: ${s.sandbox ?? "default"})`,
+    `- Mode: ${modeName(session)} (approvals: ${typeof s.approvalPolicy === "object" ? "granular" : (s.approvalPolicy ?? "default")}, sandbox: ${s.sandbox ?? "default"})`,
     `- Collaboration: ${s.collaborationMode === "plan" ? "plan mode (nothing is changed)" : "default"}`,
     `- Directory: ${session.cwd}`,
     usage.total !== undefined

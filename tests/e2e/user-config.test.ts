@@ -1,0 +1,122 @@
+// Issue 28: the user's config.toml is the starting point. A new session opens in the mode that
+// matches what Codex itself would use for that cwd (approval_policy, sandbox_mode,
+// [sandbox_workspace_write], model_reasoning_effort), or in an honest "Custom (config.toml)" mode
+// when no preset matches; switching modes changes only what the mode means and keeps the user's
+// extra writable roots and network choice. What Codex applies is read from the model request it
+// sends (its permissions instructions), not from what the adapter says.
+import { afterEach, describe, expect, it } from "vitest";
+import path from "node:path";
+import * as acp from "@agentclientprotocol/sdk";
+import { startAdapter, type Adapter } from "../support/adapter.js";
+import type { ScriptedResponse } from "../support/fake-model.js";
+
+let adapter: Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  adapter = undefined;
+});
+
+const done: ScriptedResponse = { items: [{ type: "message", text: "ok" }] };
+
+async function open(userConfig: string, extraConfig?: string, turns = 0) {
+  adapter = await startAdapter({ responses: Array.from({ length: turns }, () => done), userConfig, ...(extraConfig ? { extraConfig } : {}) });
+  await adapter.initialize();
+  return adapter.newSession();
+}
+
+/** The newest permissions instructions Codex gave the model: what the sandbox and approvals are for this turn. */
+function permissionsOfLastRequest(a: Adapter): string {
+  const input = a.fake.requests.at(-1)!.body.input as Array<{ role?: string; content?: Array<{ text?: string }> }>;
+  const texts = input.flatMap((item) => (item.content ?? []).map((c) => c.text ?? "")).filter((t) => t.includes("`sandbox_mode` is"));
+  return texts.at(-1) ?? "";
+}
+
+async function turn(sessionId: string): Promise<string> {
+  expect((await adapter!.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
+  return permissionsOfLastRequest(adapter!);
+}
+
+const setMode = (sessionId: string, modeId: string) => adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+
+describe("config.toml is the starting point", () => {
+  it("approval_policy never + danger-full-access opens in Full Access", async () => {
+    const session = await open('approval_policy = "never"\nsandbox_mode = "danger-full-access"', undefined, 1);
+    expect(session.modes?.currentModeId).toBe("full-access");
+    expect(session.modes?.availableModes.map((m) => m.id)).not.toContain("custom");
+    expect(await turn(session.sessionId)).toContain("`sandbox_mode` is `danger-full-access`");
+  });
+
+  it("on-request + read-only opens in Read Only", async () => {
+    const session = await open('approval_policy = "on-request"\nsandbox_mode = "read-only"', undefined, 1);
+    expect(session.modes?.currentModeId).toBe("read-only");
+    expect(await turn(session.sessionId)).toContain("`sandbox_mode` is `read-only`");
+  });
+
+  it("no approval or sandbox setting: Auto, with the network off as before", async () => {
+    const session = await open("", undefined, 1);
+    expect(session.modes?.currentModeId).toBe("auto");
+    const permissions = await turn(session.sessionId);
+    expect(permissions).toContain("`sandbox_mode` is `workspace-write`");
+    expect(permissions).toContain("Network access is restricted");
+  });
+
+  it("workspace-write with extra writable_roots and network_access keeps both through a switch to read-only and back to auto", async () => {
+    const extraRoot = path.join("/var/tmp", `cca-extra-root-${process.pid}`);
+    const session = await open(
+      'approval_policy = "on-request"\nsandbox_mode = "workspace-write"',
+      `[sandbox_workspace_write]\nwritable_roots = [${JSON.stringify(extraRoot)}]\nnetwork_access = true`,
+      3,
+    );
+    const { sessionId } = session;
+    expect(session.modes?.currentModeId).toBe("auto");
+    let permissions = await turn(sessionId);
+    expect(permissions).toContain("Network access is enabled");
+    expect(permissions).toContain(extraRoot);
+
+    await setMode(sessionId, "read-only");
+    permissions = await turn(sessionId);
+    expect(permissions).toContain("`sandbox_mode` is `read-only`");
+
+    await setMode(sessionId, "auto");
+    permissions = await turn(sessionId);
+    expect(permissions).toContain("`sandbox_mode` is `workspace-write`");
+    expect(permissions).toContain("Network access is enabled");
+    expect(permissions).toContain(extraRoot);
+  });
+
+  it("a combination no preset describes shows as its own mode, selectable again after a switch", async () => {
+    const session = await open('approval_policy = "never"\nsandbox_mode = "read-only"', undefined, 3);
+    const { sessionId } = session;
+    expect(session.modes?.currentModeId).toBe("custom");
+    const custom = session.modes?.availableModes.find((m) => m.id === "custom");
+    expect(custom).toMatchObject({ name: "Custom (config.toml)" });
+    expect(custom?.description).toMatch(/never/);
+    expect(custom?.description).toMatch(/read-only/);
+    const modeOption = session.configOptions?.find((o) => o.id === "mode");
+    expect(modeOption).toMatchObject({ currentValue: "custom" });
+    expect(JSON.stringify(modeOption)).toContain("Custom (config.toml)");
+
+    let permissions = await turn(sessionId);
+    expect(permissions).toContain("`sandbox_mode` is `read-only`");
+    expect(permissions).toContain("Approval policy is currently never");
+
+    await setMode(sessionId, "auto");
+    permissions = await turn(sessionId);
+    expect(permissions).toContain("`sandbox_mode` is `workspace-write`");
+    expect(permissions).not.toContain("Approval policy is currently never");
+
+    await setMode(sessionId, "custom");
+    permissions = await turn(sessionId);
+    expect(permissions).toContain("`sandbox_mode` is `read-only`");
+    expect(permissions).toContain("Approval policy is currently never");
+    expect(adapter!.updatesOf(sessionId)).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "custom" });
+  });
+
+  it("model_reasoning_effort from config.toml is the session's effort, and the model is asked with it", async () => {
+    const session = await open('model_reasoning_effort = "high"', undefined, 1);
+    const effort = session.configOptions?.find((o) => o.id === "reasoning_effort" || o.id === "effort");
+    expect(effort).toMatchObject({ currentValue: "high" });
+    await turn(session.sessionId);
+    expect(adapter!.fake.requests.at(-1)!.body.reasoning).toMatchObject({ effort: "high" });
+  });
+});
