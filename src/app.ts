@@ -21,7 +21,7 @@ import { authMethods, CredentialCheck } from "./sign-in/methods.js";
 import { titlesFeature } from "./features/titles.js";
 import { approvalsFeature } from "./features/approvals/index.js";
 import { commandsFeature } from "./features/commands/index.js";
-import { configOptionsFeature } from "./features/config-options.js";
+import { configOptionsFeature } from "./features/config-options/index.js";
 import { mcpServersFeature } from "./features/mcp-servers.js";
 import { directoriesFeature } from "./features/directories.js";
 import { modesFeature } from "./features/modes.js";

@@ -9,11 +9,21 @@ import type { AcpSession, ThreadSettings } from "./session/session.js";
 export type SessionOpenKind = "new" | "load" | "resume";
 
 /**
- * A feature's part of a session's answer (session/new, load, resume, fork: the same fields in
- * ACP v1). Each field belongs to one feature: two features returning one field is a defect the
- * core reports when the session opens.
+ * The legacy model selector (`models` in a session's answer, changed with `session/set_model`):
+ * ACP's unstable SessionModelState, which the SDK's schema no longer has, still read by clients
+ * without config options (acpx, older editors) and answered by both peer adapters.
  */
-export type SessionResponsePart = Partial<Omit<acp.NewSessionResponse, "sessionId">>;
+export type SessionModelState = {
+  currentModelId: string;
+  availableModels: Array<{ modelId: string; name: string; description?: string }>;
+};
+
+/**
+ * A feature's part of a session's answer (session/new, load, resume, fork: the same fields in
+ * ACP v1, plus the legacy `models`). Each field belongs to one feature: two features returning
+ * one field is a defect the core reports when the session opens.
+ */
+export type SessionResponsePart = Partial<Omit<acp.NewSessionResponse, "sessionId">> & { models?: SessionModelState };
 
 /** What a feature sees while a session opens. */
 export type SessionOpening = {

@@ -88,7 +88,9 @@ describe("stable responses carry only stable fields unless the client negotiated
   it("session/new, load and resume answer with the stable schema's fields only", async () => {
     adapter = await startAdapter({ responses: [textResponse("one")] });
     await adapter.initialize();
-    const stableKeys = ["sessionId", "modes", "configOptions", "_meta"];
+    // And the legacy `models`, which both peer adapters send to every client: a client that reads
+    // no config options picks its model there (tests/e2e/legacy-models.test.ts).
+    const stableKeys = ["sessionId", "modes", "configOptions", "models", "_meta"];
     const created = await adapter.newSession();
     expect(Object.keys(created).every((k) => stableKeys.includes(k)), Object.keys(created).join()).toBe(true);
     await adapter.prompt(created.sessionId, "store it");
