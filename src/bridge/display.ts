@@ -10,6 +10,8 @@ import type { Item } from "./view.js";
 export type ClientDisplay = {
   /** Zed's terminal cards (`_meta.terminal_output`): commands become terminals. */
   terminalOutput?: boolean;
+  /** The official adapter's chunks (`_meta.terminal_output_delta`): every command's output streams as appends. */
+  terminalOutputDelta?: boolean;
   /** ACP `notice` updates (`clientCapabilities.session.notices`). */
   notices?: boolean;
   /** ACP `compaction_update` (`clientCapabilities.session.compaction`). */

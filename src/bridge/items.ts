@@ -6,7 +6,7 @@
 import type { ToolCallContent, ToolCallStatus, ToolKind } from "@agentclientprotocol/sdk/unstable";
 import type { SessionUpdate } from "./view.js";
 import { describeCommand, outputTail } from "./commands.js";
-import { isTerminalCommand, terminalExit, terminalView } from "./terminal.js";
+import { deltaCommandEnd, isTerminalCommand, terminalExit, terminalView } from "./terminal.js";
 import { describeFileChange, fileChangeDiffs } from "./file-changes.js";
 import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
 import { objectFields } from "../codex/json.js";
@@ -22,6 +22,8 @@ export type ItemContext = {
   cwd?: string;
   /** The client shows terminal cards (Zed's `_meta.terminal_output`): commands become terminals. */
   terminalOutput?: boolean;
+  /** The client appends output chunks (`_meta.terminal_output_delta`): a command's output is those, not content. */
+  terminalOutputDelta?: boolean;
   /** Called with the kind of an item this build does not know (a newer Codex). */
   onUnknown?: (kind: string) => void;
 };
@@ -167,7 +169,10 @@ export function completedItemUpdate(
   outputShown = false,
 ): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
   if (item.type === "commandExecution" && isTerminalCommand(describeCommand(item.command, item.cwd, item.commandActions), ctx.terminalOutput)) {
-    return terminalExit(item, completedItemUpdate(item, before, { ...ctx, terminalOutput: false }), outputShown);
+    return terminalExit(item, completedItemUpdate(item, before, { ...ctx, terminalOutput: false, terminalOutputDelta: false }), outputShown);
+  }
+  if (item.type === "commandExecution" && ctx.terminalOutputDelta) {
+    return deltaCommandEnd(item, completedItemUpdate(item, before, { ...ctx, terminalOutputDelta: false }), outputShown);
   }
   const content: ToolCallContent[] = [];
   let rawOutput: unknown;

@@ -4,6 +4,12 @@
 // `_meta.terminal_output` {terminal_id, data} (each chunk once, nothing accumulated here); the
 // end carries `_meta.terminal_exit` {terminal_id, exit_code, signal}. Clients without the
 // declaration get text content only (a terminal they cannot show would be an empty box).
+// The official adapter's convention, for clients that declare `_meta.terminal_output_delta: true`
+// (JetBrains' and others' clients): every command (reads and searches too) keeps its ordinary
+// card, and its output streams as `_meta.terminal_output_delta` {terminal_id, data} chunks the
+// client appends, each once; the end says the exit code and never repeats the output. A client
+// that declares both gets Zed's terminals for commands (fed by terminal_output) and deltas for
+// the rest: each output goes one way, once.
 import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
 import type { SessionUpdate } from "./view.js";
 import { outputTail } from "./commands.js";
@@ -26,6 +32,29 @@ export function terminalView(item: Command, view: ToolCallView): ToolCallView {
 /** One streamed chunk of output. */
 export function terminalOutput(itemId: string, data: string): ToolCallUpdate {
   return { sessionUpdate: "tool_call_update", toolCallId: itemId, _meta: { terminal_output: { terminal_id: itemId, data } } };
+}
+
+/** One streamed chunk of a command's output, for a client that appends them. */
+export function terminalOutputDelta(itemId: string, data: string): ToolCallUpdate {
+  return { sessionUpdate: "tool_call_update", toolCallId: itemId, _meta: { terminal_output_delta: { terminal_id: itemId, data } } };
+}
+
+/**
+ * The end of a command whose output a client appends (`done`: its ordinary end): how it ended,
+ * without the output, which came as chunks; the output as one last chunk when none streamed
+ * (a command that printed only at the end), capped like text output.
+ */
+export function deltaCommandEnd(item: Command, done: ToolCallUpdate, outputShown: boolean): ToolCallUpdate {
+  const output = item.aggregatedOutput ?? "";
+  const ending = item.status === "declined" ? "Not run: the command was rejected." : item.exitCode != null ? `Exit code: ${item.exitCode}` : undefined;
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: item.id,
+    ...(done.status ? { status: done.status } : {}),
+    ...(ending ? { content: [textContent(ending)] } : {}),
+    ...(done.rawOutput !== undefined ? { rawOutput: done.rawOutput } : {}),
+    ...(!outputShown && output ? { _meta: { terminal_output_delta: { terminal_id: item.id, data: outputTail(output) } } } : {}),
+  };
 }
 
 /**

@@ -15,7 +15,7 @@ import { completedItemDisplay, noticeUpdate, planDocument, type ClientDisplay } 
 import { itemText } from "./item-text.js";
 import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from "./items.js";
 import { NativePatchWatcher } from "./native-patch.js";
-import { terminalOutput } from "./terminal.js";
+import { terminalOutput, terminalOutputDelta } from "./terminal.js";
 import { textContent, type FileBefore, type Item, type TextFiles, type ToolCallView } from "./view.js";
 
 /** Streamed command output is re-sent at most this often (the final update always has it all). */
@@ -45,7 +45,7 @@ export class ThreadEventTranslator {
   private readonly compacting = new Set<string>();
   /** Proposed plans streaming as documents: the text so far, what was last sent, and when. */
   private readonly plans = new Map<string, { text: string; sent: string; lastSent: number }>();
-  /** Terminal commands whose output has streamed (their end need not repeat it). */
+  /** Commands whose output has streamed as chunks, to a terminal or as deltas (their end need not repeat it). */
   private readonly terminalStreamed = new Set<string>();
   private readonly nativePatches = new NativePatchWatcher();
   private readonly unknown = new Set<string>();
@@ -198,6 +198,7 @@ export class ThreadEventTranslator {
       ...(this.opts.files ? { files: this.opts.files } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
       ...(this.display().terminalOutput ? { terminalOutput: true } : {}),
+      ...(this.display().terminalOutputDelta ? { terminalOutputDelta: true } : {}),
       onUnknown: (kind) => this.reportOnce(`item kind ${kind}`),
     };
   }
@@ -244,11 +245,12 @@ export class ThreadEventTranslator {
 
   private outputDelta(itemId: string, delta: string): SessionUpdate[] {
     if (!this.announced.has(itemId)) return [];
-    if (this.views.get(itemId)?.content?.[0]?.type === "terminal") {
-      // A terminal shows every chunk once, in order; nothing is kept here.
+    const terminal = this.views.get(itemId)?.content?.[0]?.type === "terminal";
+    if (terminal || this.display().terminalOutputDelta) {
+      // The client appends every chunk once, in order (a terminal, or delta chunks); nothing is kept here.
       if (!delta) return [];
       this.terminalStreamed.add(itemId);
-      return [terminalOutput(itemId, delta)];
+      return [terminal ? terminalOutput(itemId, delta) : terminalOutputDelta(itemId, delta)];
     }
     const state = this.outputs.get(itemId) ?? { tail: "", total: 0, lastSent: 0 };
     this.outputs.set(itemId, state);

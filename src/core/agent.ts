@@ -300,10 +300,11 @@ async function validateCwd(cwd: string): Promise<string> {
   return path.normalize(cwd);
 }
 
-/** What the client can show, from its capabilities (terminal cards are Zed's `_meta.terminal_output`). */
+/** What the client can show, from its capabilities (terminal cards are Zed's `_meta.terminal_output`, output chunks the official adapter's `_meta.terminal_output_delta`). */
 export function clientDisplay(caps: acp.ClientCapabilities): ClientDisplay {
   return {
     terminalOutput: caps._meta?.terminal_output === true,
+    terminalOutputDelta: caps._meta?.terminal_output_delta === true,
     notices: caps.session?.notices != null,
     compaction: caps.session?.compaction != null,
     planUpdates: caps.plan != null,

@@ -1,5 +1,6 @@
 // Issue 13: live terminal cards for clients that declare Zed's terminal-output convention
-// (`clientCapabilities._meta.terminal_output`); text output for the others.
+// (`clientCapabilities._meta.terminal_output`); text output for the others. Issue 28: the
+// official adapter's `_meta.terminal_output_delta` chunks for clients that declare that instead.
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, expect, it } from "vitest";
@@ -15,11 +16,14 @@ afterEach(async () => {
 });
 
 const TERMINALS: acp.ClientCapabilities = { _meta: { terminal_output: true } };
-type Meta = { terminal_info?: { terminal_id: string; cwd: string }; terminal_output?: { terminal_id: string; data: string }; terminal_exit?: { terminal_id: string; exit_code: number | null; signal: null } };
+const DELTAS: acp.ClientCapabilities = { _meta: { terminal_output_delta: true } };
+type Chunk = { terminal_id: string; data: string };
+type Meta = { terminal_info?: { terminal_id: string; cwd: string }; terminal_output?: Chunk; terminal_output_delta?: Chunk; terminal_exit?: { terminal_id: string; exit_code: number | null; signal: null } };
 const metaOf = (u: acp.SessionUpdate): Meta => ("_meta" in u && u._meta ? (u._meta as Meta) : {});
 
-async function run(caps: acp.ClientCapabilities, cmd: string) {
+async function run(caps: acp.ClientCapabilities, cmd: string, files: Record<string, string> = {}) {
   adapter = await startAdapter();
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(adapter.workspace, name), text);
   adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd }, { callId: "t1" })] }, textResponse("done"));
   await adapter.initialize(caps);
   const { sessionId } = await adapter.newSession();
@@ -54,6 +58,38 @@ it("a read stays a read card, not a terminal", async () => {
   const { updates } = await run(TERMINALS, "cat package.json");
   expect(updates[0]).toMatchObject({ kind: "read" });
   expect(JSON.stringify(updates)).not.toContain("terminal_info");
+});
+
+/** What the updates show as text content (the card's body). */
+const contentText = (updates: acp.SessionUpdate[]): string => JSON.stringify(updates.flatMap((u) => ("content" in u && Array.isArray(u.content) ? u.content : [])));
+
+it("a client that declares terminal_output_delta gets every chunk once as _meta.terminal_output_delta, and the card never repeats the output", async () => {
+  const { updates } = await run(DELTAS, "printf 'one\\ntwo\\n'; exit 3");
+  expect(updates[0]).toMatchObject({ sessionUpdate: "tool_call", kind: "execute" });
+  const chunks = updates.flatMap((u) => (metaOf(u).terminal_output_delta ? [metaOf(u).terminal_output_delta!] : []));
+  expect(chunks.map((c) => c.data).join("")).toBe("one\ntwo\n");
+  for (const c of chunks) expect(c.terminal_id).toBe("t1");
+  // Not a Zed terminal, and the output is nowhere else: not in content, not as terminal_output.
+  expect(JSON.stringify(updates)).not.toContain('"terminal"');
+  expect(JSON.stringify(updates)).not.toContain("terminal_output\"");
+  expect(contentText(updates)).not.toContain("one");
+  expect(updates.at(-1)).toMatchObject({ status: "failed" });
+  expect(contentText(updates.slice(-1))).toContain("Exit code: 3");
+});
+
+it("with terminal_output_delta a read streams its output the same way (every command's output is chunks)", async () => {
+  const { updates } = await run(DELTAS, "cat notes.txt", { "notes.txt": "read me\n" });
+  expect(updates[0]).toMatchObject({ kind: "read" });
+  expect(updates.map((u) => metaOf(u).terminal_output_delta?.data ?? "").join("")).toBe("read me\n");
+  expect(contentText(updates)).not.toContain("read me");
+});
+
+it("a client that declares both: a command is Zed's terminal, fed by terminal_output alone (its output once)", async () => {
+  const both: acp.ClientCapabilities = { _meta: { terminal_output: true, terminal_output_delta: true } };
+  const { updates } = await run(both, "printf 'hi\\n'");
+  expect(updates[0]).toMatchObject({ content: [{ type: "terminal", terminalId: "t1" }] });
+  expect(updates.map((u) => metaOf(u).terminal_output?.data ?? "").join("")).toBe("hi\n");
+  expect(JSON.stringify(updates)).not.toContain("terminal_output_delta");
 });
 
 it("history replays the newest turn's commands as terminals, with output and exit, and older turns' as text (a terminal each would weigh on the editor)", async () => {

@@ -129,3 +129,33 @@ describe("generated images", () => {
     expect(done).toMatchObject({ status: "failed", content: [{ type: "content", content: { type: "text", text: "Image generation failed: the usage limit is reached." } }] });
   });
 });
+
+describe("command output chunks (`_meta.terminal_output_delta`)", () => {
+  const started = (id: string, commandActions: unknown[]) => note("item/started", { item: { type: "commandExecution", id, command: "x", cwd: "/w", commandActions, status: "inProgress" } });
+  const chunk = (itemId: string, delta: string) => note("item/commandExecution/outputDelta", { itemId, delta });
+  const deltaOf = (updates: unknown[]): unknown => updates.map((u) => (u as { _meta?: { terminal_output_delta?: unknown } })._meta?.terminal_output_delta);
+
+  it("every chunk goes out as it came, at once (no rate, no tail kept), and the end repeats none of it", () => {
+    const t = translator({ terminalOutputDelta: true });
+    t.translate(started("c", []));
+    const sent = ["a", "b", "c"].flatMap((d) => t.translate(chunk("c", d)));
+    expect(deltaOf(sent)).toEqual(["a", "b", "c"].map((data) => ({ terminal_id: "c", data })));
+    const end = t.translate(note("item/completed", { item: { type: "commandExecution", id: "c", command: "x", cwd: "/w", commandActions: [], status: "completed", aggregatedOutput: "abc", exitCode: 0 } }));
+    expect(end).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "c", status: "completed", content: [{ type: "content", content: { type: "text", text: "Exit code: 0" } }], rawOutput: { exitCode: 0 } }]);
+  });
+
+  it("a command that printed only at its end sends its output as one last chunk", () => {
+    const t = translator({ terminalOutputDelta: true });
+    t.translate(started("c", []));
+    const end = t.translate(note("item/completed", { item: { type: "commandExecution", id: "c", command: "x", cwd: "/w", commandActions: [], status: "completed", aggregatedOutput: "late", exitCode: 0 } }));
+    expect(deltaOf(end)).toEqual([{ terminal_id: "c", data: "late" }]);
+  });
+
+  it("with Zed's terminals declared too, a command is a terminal fed by terminal_output and a read streams deltas", () => {
+    const t = translator({ terminalOutput: true, terminalOutputDelta: true });
+    t.translate(started("run", [{ type: "unknown", command: "make" }]));
+    t.translate(started("read", [{ type: "read", command: "cat a", name: "a", path: "a" }]));
+    expect(t.translate(chunk("run", "built"))).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "run", _meta: { terminal_output: { terminal_id: "run", data: "built" } } }]);
+    expect(deltaOf(t.translate(chunk("read", "text")))).toEqual([{ terminal_id: "read", data: "text" }]);
+  });
+});
