@@ -1,5 +1,7 @@
 // Issue 16: a real third-party ACP client (acpx, a dev dependency) drives the agent: a text turn,
-// an approved command, a rejected command and a file-tool read served by acpx's own fs.
+// an approved command, a rejected command and a file-tool read served by acpx's own fs. Issue 28:
+// the pinned acpx is the newest on npm (0.19.1, `npm view acpx dist-tags`); with it also a slash
+// command, an edit through its fs and `--model`.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
@@ -36,8 +38,8 @@ afterEach(async () => {
 });
 
 /** `default`: acpx's own policy (reads and searches approved, anything else asked; no terminal here, so refused). */
-async function acpx(policy: "--approve-all" | "--deny-all" | "default", prompt: string): Promise<{ stdout: string; stderr: string; code: number }> {
-  const flags = policy === "default" ? [] : [policy];
+async function acpx(policy: "--approve-all" | "--deny-all" | "default", prompt: string, extra: string[] = []): Promise<{ stdout: string; stderr: string; code: number }> {
+  const flags = [...(policy === "default" ? [] : [policy]), ...extra];
   try {
     const { stdout, stderr } = await run(process.execPath, [ACPX, "--agent", `${process.execPath} ${DIST_BIN}`, "--cwd", workspace, ...flags, "--format", "text", "--timeout", "60", "exec", prompt], { env, timeout: 90_000 });
     return { stdout, stderr, code: 0 };
@@ -55,6 +57,22 @@ describe.skipIf(!existsSync(ACPX))("through acpx", () => {
     const r = await acpx("--approve-all", "say hello");
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("Hello from codex-cli-acp.");
+  });
+
+  it("a slash command is answered by the agent itself, not sent to the model", async () => {
+    const r = await acpx("--approve-all", "/status");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Session status");
+    expect(r.stdout).toContain("fake-model");
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it("--model picks the model (acpx sets our model config option) and the turn runs on it", async () => {
+    fake.enqueue(textResponse("on the other model"));
+    const r = await acpx("--approve-all", "say hello", ["--model", "gpt-5.5"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("on the other model");
+    expect(fake.requests[0]?.body.model).toBe("gpt-5.5");
   });
 
   it("an approved command runs", async () => {
