@@ -67,6 +67,7 @@ const RESULTS = {
   "collaborationMode/list": "CollaborationModeListResponse",
   "review/start": "ReviewStartResponse",
   "model/list": "ModelListResponse",
+  "modelProvider/list": "ModelProviderListResponse",
   "account/read": "GetAccountResponse",
   "account/login/start": "LoginAccountResponse",
   "account/login/cancel": "CancelLoginAccountResponse",

@@ -24,6 +24,7 @@ export type CodexRequests = {
   "collaborationMode/list": { params: v2.CollaborationModeListParams; result: v2.CollaborationModeListResponse };
   "review/start": { params: v2.ReviewStartParams; result: v2.ReviewStartResponse };
   "model/list": { params: v2.ModelListParams; result: v2.ModelListResponse };
+  "modelProvider/list": { params: v2.ModelProviderListParams; result: v2.ModelProviderListResponse };
   "account/read": { params: v2.GetAccountParams; result: v2.GetAccountResponse };
   "account/login/start": { params: v2.LoginAccountParams; result: v2.LoginAccountResponse };
   "account/login/cancel": { params: v2.CancelLoginAccountParams; result: v2.CancelLoginAccountResponse };

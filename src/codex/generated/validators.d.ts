@@ -18,6 +18,7 @@ import type { LogoutAccountResponse } from "./v2/LogoutAccountResponse.js";
 import type { McpServerElicitationRequestParams } from "./v2/McpServerElicitationRequestParams.js";
 import type { McpServerStatusUpdatedNotification } from "./v2/McpServerStatusUpdatedNotification.js";
 import type { ModelListResponse } from "./v2/ModelListResponse.js";
+import type { ModelProviderListResponse } from "./v2/ModelProviderListResponse.js";
 import type { ModelReroutedNotification } from "./v2/ModelReroutedNotification.js";
 import type { PermissionsRequestApprovalParams } from "./v2/PermissionsRequestApprovalParams.js";
 import type { PlanDeltaNotification } from "./v2/PlanDeltaNotification.js";
@@ -98,6 +99,7 @@ export declare const resultValidators: {
   readonly "collaborationMode/list": Validator<CollaborationModeListResponse>;
   readonly "review/start": Validator<ReviewStartResponse>;
   readonly "model/list": Validator<ModelListResponse>;
+  readonly "modelProvider/list": Validator<ModelProviderListResponse>;
   readonly "account/read": Validator<GetAccountResponse>;
   readonly "account/login/start": Validator<LoginAccountResponse>;
   readonly "account/login/cancel": Validator<CancelLoginAccountResponse>;

@@ -129,6 +129,8 @@ let c_v_McpServerStatusUpdatedNotification;
 function v_McpServerStatusUpdatedNotification(x) { return (c_v_McpServerStatusUpdatedNotification ??= object(["error", K1, 0, "failureReason", nullable(v_McpServerStartupFailureReason), 0, "name", K0, 1, "status", v_McpServerStartupState, 1, "threadId", K1, 0]))(x); }
 let c_v_ModelListResponse;
 function v_ModelListResponse(x) { return (c_v_ModelListResponse ??= object(["data", array(v_Model), 1, "nextCursor", K1, 0]))(x); }
+let c_v_ModelProviderListResponse;
+function v_ModelProviderListResponse(x) { return (c_v_ModelProviderListResponse ??= object(["canChangeDefault", K3, 1, "data", array(v_ModelProviderSummary), 1, "defaultProviderId", K0, 1]))(x); }
 let c_v_ModelReroutedNotification;
 function v_ModelReroutedNotification(x) { return (c_v_ModelReroutedNotification ??= object(["fromModel", K0, 1, "reason", v_ModelRerouteReason, 1, "threadId", K0, 1, "toModel", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_PermissionsRequestApprovalParams;
@@ -231,6 +233,8 @@ let c_v_McpServerStartupState;
 function v_McpServerStartupState(x) { return (c_v_McpServerStartupState ??= K0)(x); }
 let c_v_Model;
 function v_Model(x) { return (c_v_Model ??= object(["additionalSpeedTiers", array(K0), 0, "availabilityNux", nullable(v_ModelAvailabilityNux), 0, "availableAccessPrograms", nullable(v_ModelAccessPrograms), 0, "defaultReasoningEffort", v_ReasoningEffort, 1, "defaultServiceTier", K1, 0, "description", K0, 1, "displayName", K0, 1, "hidden", K3, 1, "id", K0, 1, "inputModalities", array(v_InputModality), 0, "isDefault", K3, 1, "model", K0, 1, "modelSpecialty", K1, 0, "multiAgentVersion", nullable(v_MultiAgentVersion), 0, "serviceTiers", array(v_ModelServiceTier), 0, "supportedReasoningEfforts", array(v_ReasoningEffortOption), 1, "supportsPersonality", K3, 0, "upgrade", K1, 0, "upgradeInfo", nullable(v_ModelUpgradeInfo), 0]))(x); }
+let c_v_ModelProviderSummary;
+function v_ModelProviderSummary(x) { return (c_v_ModelProviderSummary ??= object(["baseUrl", K1, 0, "canEdit", K3, 1, "id", K0, 1, "name", K0, 1, "settings", v_ProviderSettings, 1]))(x); }
 let c_v_ModelRerouteReason;
 function v_ModelRerouteReason(x) { return (c_v_ModelRerouteReason ??= K0)(x); }
 let c_v_RequestPermissionProfile;
@@ -417,6 +421,8 @@ let c_v_ReasoningEffortOption;
 function v_ReasoningEffortOption(x) { return (c_v_ReasoningEffortOption ??= object(["description", K0, 1, "reasoningEffort", v_ReasoningEffort, 1]))(x); }
 let c_v_ModelUpgradeInfo;
 function v_ModelUpgradeInfo(x) { return (c_v_ModelUpgradeInfo ??= object(["migrationMarkdown", K1, 0, "model", K0, 1, "modelLink", K1, 0, "retirementAt", K4, 0, "upgradeCopy", K1, 0]))(x); }
+let c_v_ProviderSettings;
+function v_ProviderSettings(x) { return (c_v_ProviderSettings ??= tagged("type", { "openai": object(["type", K0, 1]), "customGateway": object(["auth", v_GatewayAuth, 1, "type", K0, 1]), "bedrock": object(["profile", K1, 0, "region", K1, 0, "type", K0, 1]), "gcp": object(["credentialFile", K1, 0, "location", K1, 0, "projectId", K1, 0, "type", K0, 1]) }, 0))(x); }
 let c_v_ContentItem;
 function v_ContentItem(x) { return (c_v_ContentItem ??= tagged("type", { "input_text": object(["text", K0, 1, "type", K0, 1]), "input_image": all([object(["detail", nullable(v_ImageDetail), 0, "type", K0, 1]), anyOf([object(["image_url", K0, 1]), object(["file_id", K0, 1])])]), "input_audio": all([object(["type", K0, 1]), anyOf([object(["audio_url", K0, 1]), object(["file_id", K0, 1])])]), "output_text": object(["annotations", nullable(array(0)), 0, "logprobs", nullable(array(0)), 0, "text", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_InternalChatMessageMetadataPassthrough;
@@ -517,6 +523,8 @@ let c_v_McpElicitationBooleanSchema;
 function v_McpElicitationBooleanSchema(x) { return (c_v_McpElicitationBooleanSchema ??= object(["default", K8, 0, "description", K1, 0, "title", K1, 0, "type", v_McpElicitationBooleanType, 1]))(x); }
 let c_v_CyberAccessProgram;
 function v_CyberAccessProgram(x) { return (c_v_CyberAccessProgram ??= K0)(x); }
+let c_v_GatewayAuth;
+function v_GatewayAuth(x) { return (c_v_GatewayAuth ??= tagged("mode", { "none": object(["mode", K0, 1]), "environmentVariable": object(["envKey", K0, 1, "mode", K0, 1]), "externallyConfigured": object(["envKey", K1, 0, "mode", K0, 1]) }, 0))(x); }
 let c_v_SkillDependencies;
 function v_SkillDependencies(x) { return (c_v_SkillDependencies ??= object(["tools", array(v_SkillToolDependency), 1]))(x); }
 let c_v_SkillInterface;
@@ -627,6 +635,7 @@ export const resultValidators = Object.freeze({
   "collaborationMode/list": checker(v_CollaborationModeListResponse),
   "review/start": checker(v_ReviewStartResponse),
   "model/list": checker(v_ModelListResponse),
+  "modelProvider/list": checker(v_ModelProviderListResponse),
   "account/read": checker(v_GetAccountResponse),
   "account/login/start": checker(v_LoginAccountResponse),
   "account/login/cancel": checker(v_CancelLoginAccountResponse),
