@@ -91,6 +91,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
   // Each feature advertises its own session capabilities; none reaches into another's.
   for (const feature of features) {
     if (feature.sessionCapabilities) state.agentCapabilities.sessionCapabilities = { ...state.agentCapabilities.sessionCapabilities, ...feature.sessionCapabilities() };
+    if (feature.agentCapabilities) Object.assign(state.agentCapabilities, feature.agentCapabilities());
   }
   let clientContext: acp.AgentContext | undefined;
   const services: AgentServices = {

@@ -58,6 +58,8 @@ export interface SessionFeature {
   readonly name: string;
   /** What initialize advertises for this feature under `agentCapabilities.sessionCapabilities` (merged by the core). */
   sessionCapabilities?(): Record<string, unknown>;
+  /** What initialize advertises for this feature at the top of `agentCapabilities` (e.g. `providers`; merged by the core). */
+  agentCapabilities?(): Omit<acp.AgentCapabilities, "sessionCapabilities">;
   /** Registers the ACP requests this feature answers (session/set_mode, ...) on the agent. */
   install?(app: acp.AgentApp, agent: AgentHandle): void;
   /** Answers a prompt itself (a slash command); undefined lets it go to the model. */
