@@ -146,6 +146,20 @@ describe("fake model server", () => {
     expect(await res.json()).toEqual({ error: { message: "model exploded", type: "server_error", code: null, param: null } });
   });
 
+  it("refuses a revoked key as OpenAI does (401, invalid_api_key, the key's ends only), leaving the script for the next key", async () => {
+    const m = await start([textResponse("for the good key")]);
+    m.refuseKey("fake-key");
+    const refused = await post(m);
+    expect(refused.status).toBe(401);
+    const body = (await refused.json()) as { error: { message: string; type: string; code: string } };
+    expect(body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_api_key", message: expect.stringContaining("Incorrect API key provided: fak*-key") });
+    expect(m.requests[0]).toMatchObject({ refused: true, scripted: undefined });
+    expect(m.pending()).toBe(1);
+    const other = await fetch(`${m.url}/responses`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer another-key" }, body: "{}" });
+    expect(other.status).toBe(200);
+    expect(parseSse(await other.text()).some((e) => e.type === "response.output_text.delta" && e.delta.includes("good"))).toBe(true);
+  });
+
   it("sends response.failed for errorMessage without httpStatus, and no completed for closeEarly", async () => {
     const m = await start([{ errorMessage: "went wrong" }, { items: [{ type: "message", text: "x" }], closeEarly: true }]);
     const failed = parseSse(await (await post(m)).text());

@@ -15,6 +15,12 @@ const execFileAsync = promisify(execFile);
 
 export const FAKE_MODEL_SLUG = "fake-model";
 export const FAKE_API_KEY = "fake-key";
+/**
+ * The fake model as a provider that needs an OpenAI sign-in, as OpenAI's own does (pick it with
+ * `-c model_provider="fake_signed_in"`): codex sends the signed-in account's key as the bearer,
+ * so a test sees which login a request used, and a refused key (FakeModel.refuseKey) is a 401.
+ */
+export const FAKE_SIGNED_IN_PROVIDER = "fake_signed_in";
 
 export interface CreateCodexHomeOptions {
   /** The fake model's base URL, e.g. FakeModel.url ("http://127.0.0.1:PORT/v1"). */
@@ -83,6 +89,15 @@ export function renderConfigToml(opts: {
     `name = "fake"`,
     `base_url = ${tomlString(opts.modelUrl)}`,
     `env_key = "FAKE_API_KEY"`,
+    `wire_api = "responses"`,
+    `request_max_retries = 0`,
+    `stream_max_retries = 0`,
+    `supports_websockets = false`,
+    ``,
+    `[model_providers.${FAKE_SIGNED_IN_PROVIDER}]`,
+    `name = "fake, signed in"`,
+    `base_url = ${tomlString(opts.modelUrl)}`,
+    `requires_openai_auth = true`,
     `wire_api = "responses"`,
     `request_max_retries = 0`,
     `stream_max_retries = 0`,

@@ -24,6 +24,7 @@ export {
   renderConfigToml,
   FAKE_MODEL_SLUG,
   FAKE_API_KEY,
+  FAKE_SIGNED_IN_PROVIDER,
   type CodexHome,
   type CreateCodexHomeOptions,
 } from "./codex-home.js";

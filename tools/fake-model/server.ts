@@ -11,6 +11,9 @@
 //   codexErrorInfo "internalServerError"; HTTP 4xx: the raw body becomes the turn's error
 //   message; 429 reads "exceeded retry limit, last status: 429 Too Many Requests".
 //   response.failed -> "stream disconnected before completion: <message>".
+// - HTTP 401 (a refused key, refuseKey): codex does not retry; an `error` notification and
+//   turn/completed(failed) both carry codexErrorInfo {httpConnectionFailed: {httpStatusCode: 401}}
+//   and the body's message; the account stays signed in (account/read still reports it).
 // - After turn/interrupt codex leaves the HTTP stream open: hanging streams end only on close().
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -32,8 +35,10 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** The parsed JSON body (undefined when it did not parse). */
   body: any;
-  /** The scripted response that answered it, or undefined for the empty-queue fallback. */
+  /** The scripted response that answered it, or undefined for the empty-queue fallback or a refused key. */
   scripted: ScriptedResponse | undefined;
+  /** Answered 401 because its bearer key was refused (refuseKey); the queue was left as it was. */
+  refused?: true;
 }
 
 export interface FakeModel {
@@ -48,6 +53,12 @@ export interface FakeModel {
   pending(): number;
   /** Drops what is still queued (left by requests that raced for it); returns how many. */
   discardQueued(): number;
+  /**
+   * From now on, answers every request made with this API key (`Authorization: Bearer <key>`)
+   * with OpenAI's 401 for a wrong or revoked key, without using up a scripted response: a
+   * login that expired or was revoked while a session runs.
+   */
+  refuseKey(apiKey: string): void;
   /** Resolves with the requests once at least n have arrived. */
   waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
   /** Stops the server, ending hanging streams and open sockets at once. */
@@ -228,6 +239,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
   const requests: RecordedRequest[] = [];
   const waiters: { n: number; resolve: (r: RecordedRequest[]) => void }[] = [];
   const openResponses = new Set<http.ServerResponse>();
+  const refusedKeys = new Set<string>();
   let closed = false;
   let responseCounter = 0;
 
@@ -258,6 +270,13 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
       } catch {
         body = undefined;
       }
+      const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
+      if (bearer !== undefined && refusedKeys.has(bearer)) {
+        requests.push({ index: requests.length + 1, method: req.method, path, headers: flatHeaders(req), body, scripted: undefined, refused: true });
+        notify();
+        answerRefusedKey(bearer, res);
+        return;
+      }
       const scripted = queue.shift();
       const record: RecordedRequest = {
         index: requests.length + 1,
@@ -281,6 +300,17 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
     }
     res.writeHead(404, { "content-type": "application/json" });
     res.end(JSON.stringify({ error: { message: `fake model: no route for ${req.method} ${path}`, type: "not_found" } }));
+  }
+
+  /** OpenAI's answer to a wrong or revoked key: its message shows the key's ends only, as OpenAI's does. */
+  function answerRefusedKey(key: string, res: http.ServerResponse): void {
+    const shown = `${key.slice(0, 3)}${"*".repeat(Math.max(0, key.length - 7))}${key.slice(-4)}`;
+    res.writeHead(401, { "content-type": "application/json" });
+    res.end(
+      JSON.stringify({
+        error: { message: `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: "invalid_request_error", param: null, code: "invalid_api_key" },
+      }),
+    );
   }
 
   async function respond(scripted: ScriptedResponse, res: http.ServerResponse): Promise<void> {
@@ -333,6 +363,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
     },
     pending: () => queue.length,
     discardQueued: () => queue.splice(0).length,
+    refuseKey: (apiKey) => void refusedKeys.add(apiKey),
     waitForRequests(n: number, timeoutMs = 30_000): Promise<RecordedRequest[]> {
       if (requests.length >= n) return Promise.resolve(requests.slice());
       return new Promise((resolve, reject) => {
