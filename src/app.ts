@@ -16,8 +16,7 @@ import type { SessionFeature } from "./core/feature-api.js";
 import { fileToolsFeature } from "./editor-files/feature.js";
 import { registerLifecycle } from "./stored-sessions/lifecycle.js";
 import { registerSessionAdmin } from "./stored-sessions/admin.js";
-import { registerAuthRequests } from "./sign-in/requests.js";
-import { authMethods, CredentialCheck } from "./sign-in/methods.js";
+import { createSignIn } from "./sign-in/index.js";
 import { titlesFeature } from "./features/titles.js";
 import { approvalsFeature } from "./features/approvals/index.js";
 import { commandsFeature } from "./features/commands/index.js";
@@ -71,16 +70,11 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   routeConsoleToLogger(log);
   keepServingOnFault(log);
   const stopped = stopSignal(log);
-  const credentials = new CredentialCheck(host, log);
-  const agent = createAgent({
-    host,
-    log,
-    features: sessionFeatures(),
-    signIn: { methods: (caps) => authMethods(caps), warm: () => credentials.warm(), require: (methods, busy) => credentials.require(methods, busy) },
-  });
+  const signIn = createSignIn(host, log);
+  const agent = createAgent({ host, log, features: sessionFeatures(), signIn: signIn.gate });
   registerLifecycle(agent);
   registerSessionAdmin(agent);
-  registerAuthRequests(agent);
+  signIn.register(agent);
   // The client closing our stdout (it quit mid-stream) is a normal end, like closing stdin.
   let outputClosed!: () => void;
   const outputGone = new Promise<void>((resolve) => (outputClosed = resolve));

@@ -17,7 +17,7 @@ import { randomUUID } from "node:crypto";
 import { mergeResponseParts, type AgentHandle, type AgentServices, type SessionFeature, type SessionOpening, type SessionResponsePart } from "./feature-api.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session/session.js";
 import { forkParams, settingsFromThread, threadParams } from "./session/thread-config.js";
-import { invalidParams, sessionNotFound, toRequestError } from "./errors.js";
+import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, toRequestError } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
 
 
@@ -51,6 +51,10 @@ export type SignInGate = {
   warm(): void;
   /** Before a new session: ACP's auth-required error when there are no credentials. */
   require(methods: acp.AuthMethod[], busy: () => boolean): Promise<void>;
+  /** A prompt's turn failed because the model provider refused the credentials (HTTP 401). */
+  refused?(): void;
+  /** A prompt's turn was answered by the model: the credentials work. */
+  accepted?(): void;
 };
 
 /** No sign-in step (an agent built without one, as in unit tests). */
@@ -174,12 +178,18 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOf(params.sessionId);
-      // A feature may answer the prompt itself (a slash command); else it goes to the model.
-      for (const feature of features) {
-        const handled = feature.handlePrompt?.(session, params.prompt, handle);
-        if (handled) return handled;
+      try {
+        // A feature may answer the prompt itself (a slash command); else it goes to the model.
+        for (const feature of features) {
+          const handled = feature.handlePrompt?.(session, params.prompt, handle);
+          if (handled) return await handled;
+        }
+        const response = await session.prompt(toUserInput(params.prompt));
+        if (response.stopReason === "end_turn") signIn.accepted?.();
+        return stablePromptResponse(response, state.clientCapabilities);
+      } catch (err) {
+        throw signInAgainIfRefused(err);
       }
-      return stablePromptResponse(await session.prompt(toUserInput(params.prompt)), state.clientCapabilities);
     })
     .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
       const session = state.sessions.get(params.sessionId);
@@ -189,6 +199,18 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       }
       await session.cancel();
     });
+
+  /**
+   * A prompt that failed for want of a sign-in (the provider refused the credentials mid-session)
+   * tells sign-in, and names the methods, as session/new's auth-required error does: the client
+   * signs in, and the same session goes on.
+   */
+  const signInAgainIfRefused = (err: unknown): unknown => {
+    if (!(err instanceof RequestError) || err.code !== AUTH_REQUIRED) return err;
+    signIn.refused?.();
+    const data = typeof err.data === "object" && err.data !== null ? err.data : {};
+    return new RequestError(err.code, err.message, { ...data, authMethods: signIn.methods(state.clientCapabilities).map((m) => m.id) });
+  };
 
   const handle: AgentHandle = { services, sessionOf, initializeMeta };
   for (const feature of features) feature.install?.(app, handle);

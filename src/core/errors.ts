@@ -22,6 +22,9 @@ export function sessionNotFound(sessionId: string, why: string): RequestError {
   return new RequestError(-32002, `Session not found: ${why}`, { sessionId });
 }
 
+/** ACP's code for "sign in first". */
+export const AUTH_REQUIRED = -32000;
+
 /** The client must sign in first (ACP's -32000), with what to do. */
 export function authRequired(message: string, data?: Record<string, unknown>): RequestError {
   return RequestError.authRequired(data, message);
@@ -30,6 +33,14 @@ export function authRequired(message: string, data?: Record<string, unknown>): R
 /** The agent failed doing what was asked; `data` carries what helps a client explain it. */
 export function internalError(message: string, data?: Record<string, unknown>): RequestError {
   return new RequestError(-32603, message, data);
+}
+
+/**
+ * Text that may quote a credential (a provider's "Incorrect API key provided: sk-…wxyz", a bearer
+ * header), with every key- or token-like word replaced, for a log or an answer.
+ */
+export function withoutSecrets(text: string): string {
+  return text.replace(/\b(sk|rk|sess)-[\w*.-]*[\w*]/gi, "$1-…").replace(/\b(Bearer)\s+[\w*.~+/=-]+/gi, "$1 …");
 }
 
 /** Codex stopped: what a user reads (nothing is lost; the next prompt resumes the thread). */

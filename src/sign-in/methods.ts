@@ -1,13 +1,6 @@
-// Which sign-in methods the editor is offered, and whether Codex can be used now. A terminal
-// login or `codex login` writes CODEX_HOME/auth.json from another process, which a running
-// app-server never rereads: when that file appears while codex says "not signed in", the child
-// is restarted (only when no turn runs) so the new account takes effect without restarting us.
-import { statSync } from "node:fs";
-import path from "node:path";
+// Which sign-in methods the editor is offered, and which ids `authenticate` accepts: ours, and
+// the ids the other Codex adapters advertise, so a client written for one of them works unchanged.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { accountResponseSchema, type CodexHost } from "../codex/index.js";
-import type { Logger } from "../log/index.js";
-import { authRequired, toRequestError } from "../core/errors.js";
 
 export const AUTH = {
   apiKey: "openai-api-key",
@@ -17,6 +10,47 @@ export const AUTH = {
   terminalDeviceCode: "codex-login-terminal-device-code",
   existing: "codex-login",
 } as const;
+
+export type AuthMethodId = (typeof AUTH)[keyof typeof AUTH];
+
+/** What an accepted id does: one of our methods, and for an API key the variables it reads, in order. */
+export type SignInRoute = { method: AuthMethodId; keyFrom?: readonly string[] };
+
+/** Ours, each as itself. The API key: the editor's, else OPENAI_API_KEY, else CODEX_API_KEY. */
+const OWN: Record<string, SignInRoute> = Object.fromEntries(
+  Object.values(AUTH).map((method) => [method, method === AUTH.apiKey ? { method, keyFrom: ["OPENAI_API_KEY", "CODEX_API_KEY"] } : { method }]),
+);
+
+/**
+ * The ids the other Codex adapters advertise, as our methods (never advertised: a client lists each
+ * method once). The official adapter (agentclientprotocol/codex-acp): `api-key` takes the editor's
+ * key, else CODEX_API_KEY, else OPENAI_API_KEY; `chat-gpt` the browser; `chat-gpt-device-code` a
+ * one-time code. Zed's (zed-industries/codex-acp): `codex-api-key` is CODEX_API_KEY (its
+ * `openai-api-key` and `chatgpt` are ours already).
+ */
+const ALIASES: Record<string, SignInRoute> = {
+  "api-key": { method: AUTH.apiKey, keyFrom: ["CODEX_API_KEY", "OPENAI_API_KEY"] },
+  "codex-api-key": { method: AUTH.apiKey, keyFrom: ["CODEX_API_KEY"] },
+  "chat-gpt": { method: AUTH.browser },
+  "chat-gpt-device-code": { method: AUTH.deviceCode },
+};
+
+/** What `authenticate` does for this id, or undefined for an id it does not accept. */
+export function routeOf(methodId: string): SignInRoute | undefined {
+  return Object.hasOwn(OWN, methodId) ? OWN[methodId] : Object.hasOwn(ALIASES, methodId) ? ALIASES[methodId] : undefined;
+}
+
+/** Every id `authenticate` carries out: ours but the terminal ones (the editor runs those), then the other adapters'. */
+export function acceptedMethodIds(): string[] {
+  return Object.entries({ ...OWN, ...ALIASES })
+    .filter(([, route]) => !runsInTerminal(route.method))
+    .map(([id]) => id);
+}
+
+/** The terminal methods: the editor runs them (`codex-cli-acp login`), the agent cannot. */
+export function runsInTerminal(method: AuthMethodId): boolean {
+  return method === AUTH.terminal || method === AUTH.terminalDeviceCode;
+}
 
 /** Whether a browser can likely be opened here (not over SSH, a display on Linux, NO_BROWSER unset). */
 export function browserLikely(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
@@ -54,72 +88,4 @@ export function authMethods(caps: acp.ClientCapabilities, env: NodeJS.ProcessEnv
   }
   methods.push({ id: AUTH.existing, name: "Existing Codex login", description: "Use the account you signed in with `codex login` (ChatGPT or API key)." });
   return methods;
-}
-
-/**
- * Whether Codex has a usable account, remembered per codex child until Codex says the account
- * changed (`account/updated`: a login or logout): `session/new` asks it every time, and a read
- * of Codex's account costs 4-16 ms on its critical path.
- */
-export class CredentialCheck {
-  private known: { generation: number; signedIn: Promise<boolean> } | undefined;
-
-  constructor(
-    private readonly host: CodexHost,
-    private readonly log: Logger,
-  ) {
-    // Heard from every codex child, including ones started after a restart.
-    host.onNotification((method) => {
-      if (method === "account/updated" || method === "account/login/completed") this.forget();
-    });
-  }
-
-  /** Reads the account now (e.g. right after initialize), so the first session/new finds it known. */
-  warm(): void {
-    void this.signedIn().catch(() => undefined);
-  }
-
-  forget(): void {
-    this.known = undefined;
-  }
-
-  private signedIn(): Promise<boolean> {
-    if (process.env.OPENAI_API_KEY || process.env.CODEX_API_KEY) return Promise.resolve(true);
-    const generation = this.host.currentGeneration;
-    if (this.known && this.known.generation === generation) return this.known.signedIn;
-    const signedIn = (async () => {
-      const client = await this.host.client();
-      const account = await client.call("account/read", {}, accountResponseSchema).catch(() => undefined);
-      return !(account && account.account === null && account.requiresOpenaiAuth);
-    })();
-    this.known = { generation, signedIn };
-    signedIn.catch(() => this.forget());
-    return signedIn;
-  }
-
-  /**
-   * Fails with ACP's auth-required error (naming the methods) when Codex has no usable account,
-   * before any model request: without it Codex would accept the session and then retry the model
-   * for minutes on the first prompt. An API key in the environment counts. A login another process
-   * wrote (CODEX_HOME/auth.json) is read by restarting an idle codex child.
-   */
-  async require(methods: readonly acp.AuthMethod[], busy: () => boolean): Promise<void> {
-    const check = (): Promise<boolean> =>
-      this.signedIn().catch((err: unknown) => {
-        throw toRequestError(err);
-      });
-    if (await check()) return;
-    const home = this.host.codexHome;
-    const written = home ? statSync(path.join(home, "auth.json"), { throwIfNoEntry: false })?.mtimeMs : undefined;
-    // Only a login written after this codex started (a stale or unusable file would restart it every time).
-    if (written !== undefined && written > (this.host.startedAt ?? Infinity) && !busy()) {
-      this.log.info("credentials were written by another process (a terminal login?); restarting codex to use them");
-      await this.host.restart("new credentials on disk");
-      this.forget();
-      if (await check()) return;
-    }
-    throw authRequired("Sign in to use Codex: pick a sign-in method, run `codex login` in a terminal, or give the agent OPENAI_API_KEY, then try again", {
-      authMethods: methods.map((m) => m.id),
-    });
-  }
 }

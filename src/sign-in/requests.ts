@@ -1,15 +1,17 @@
-// `authenticate` and `logout`: the sign-in methods of auth.ts carried out through Codex's
-// account API (account/login/start, account/login/completed, account/logout). Browser sign-in
-// opens the URL Codex gives with the platform's opener; device code shows its page and code to
-// the user through a URL elicitation; terminal methods are run by the editor, never here.
+// `authenticate` and `logout`: the sign-in methods of methods.ts (and the other adapters' ids for
+// them) carried out through Codex's account API (account/login/start, account/login/completed,
+// account/logout). Browser sign-in opens the URL Codex gives with the platform's opener; device
+// code shows its page and code to the user through a URL elicitation; terminal methods are run by
+// the editor, never here.
 import { spawn } from "node:child_process";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import { accountResponseSchema, type AppServerClient } from "../codex/index.js";
+import type { AppServerClient } from "../codex/index.js";
 import type { Agent } from "../core/agent.js";
-import { AUTH } from "./methods.js";
+import { acceptedMethodIds, AUTH, routeOf, runsInTerminal, type SignInRoute } from "./methods.js";
+import type { CredentialCheck } from "./credentials.js";
 import { signOut } from "../core/codex-ops.js";
-import { authRequired, invalidParams, toRequestError } from "../core/errors.js";
+import { authRequired, invalidParams, invalidRequest, toRequestError, withoutSecrets } from "../core/errors.js";
 
 /** How long a browser or device-code sign-in may take. */
 const LOGIN_TIMEOUT_MS = 10 * 60_000;
@@ -69,19 +71,17 @@ function loginCompleted(client: AppServerClient, loginId: string, signal: AbortS
   });
 }
 
-export function registerAuthRequests(agent: Agent): void {
+/** Signs in as an authenticate request asks (`requestId`: the request a device-code page belongs to). */
+export type Authenticate = (params: acp.AuthenticateRequest, requestId: acp.RequestId | undefined, signal: AbortSignal) => Promise<void>;
+
+export function createAuthenticate(agent: Agent, credentials: CredentialCheck): Authenticate {
   const { host, log } = agent.services;
-  agent.state.agentCapabilities.auth = { ...agent.state.agentCapabilities.auth, logout: {} };
+  const busy = (): boolean => [...agent.state.sessions.values()].some((s) => s.promptRunning);
 
-  const client = (): Promise<AppServerClient> =>
-    host.client().catch((err: unknown) => {
-      throw toRequestError(err);
-    });
-
-  async function signIn(c: AppServerClient, methodId: string, requestId: acp.RequestId | undefined, signal: AbortSignal): Promise<void> {
+  async function signIn(c: AppServerClient, method: SignInRoute["method"], requestId: acp.RequestId | undefined, signal: AbortSignal): Promise<void> {
     // Codex's answer is checked by the client (its generated LoginAccountResponse): a "chatgpt" one
     // has its authUrl and loginId, a device-code one its verificationUrl, userCode and loginId.
-    const asked = methodId === AUTH.browser ? "chatgpt" : "chatgptDeviceCode";
+    const asked = method === AUTH.browser ? "chatgpt" : "chatgptDeviceCode";
     const started = await c.call("account/login/start", { type: asked });
     if (started.type === "chatgpt") {
       if (!openInBrowser(started.authUrl)) {
@@ -126,37 +126,64 @@ export function registerAuthRequests(agent: Agent): void {
     }
   }
 
+  /** The API key: the editor's, else the first of the route's variables that is set. */
+  function apiKeyOf(params: acp.AuthenticateRequest, route: SignInRoute): string {
+    const fromEditor = apiKeyMetaSchema.safeParse(params._meta);
+    if (fromEditor.success) return fromEditor.data["api-key"].apiKey;
+    const names = route.keyFrom ?? [];
+    const fromEnv = names.map((name) => process.env[name]?.trim()).find((value) => value);
+    if (!fromEnv) throw authRequired(`Give an API key: the editor's api-key field, or ${names.join(" / ")} in the agent's environment (not set)`);
+    return fromEnv;
+  }
+
+  return async (params, requestId, signal) => {
+    const route = routeOf(params.methodId);
+    if (!route) {
+      const accepted = acceptedMethodIds();
+      throw invalidParams({ methodId: params.methodId, accepted }, `Unknown auth method: ${params.methodId}; this agent accepts ${accepted.join(", ")}`);
+    }
+    if (runsInTerminal(route.method)) throw invalidParams({ methodId: params.methodId }, "This method runs in the editor's terminal; it is not passed to authenticate");
+    // Without a page to show, the user would never see the code (and Codex would be asked for one for nothing).
+    if (route.method === AUTH.deviceCode && !agent.services.clientCapabilities().elicitation?.url) {
+      throw invalidRequest("The device-code sign-in shows its page through URL elicitation, which this client does not declare; pick another method");
+    }
+    try {
+      const c = await host.client();
+      switch (route.method) {
+        case AUTH.apiKey:
+          await c.call("account/login/start", { type: "apiKey", apiKey: apiKeyOf(params, route) });
+          break;
+        case AUTH.browser:
+        case AUTH.deviceCode:
+          await signIn(c, route.method, requestId, signal);
+          break;
+        case AUTH.existing:
+          if (!(await credentials.ready(busy))) {
+            const { refused } = await credentials.state();
+            throw authRequired(
+              refused
+                ? "The model provider refused the current login (it expired or was revoked): sign in again, with another method or `codex login` in a terminal"
+                : "Not signed in: run `codex login` in a terminal, then try again",
+            );
+          }
+          break;
+      }
+    } catch (err) {
+      const refusal = toRequestError(err);
+      log.info({ methodId: params.methodId, err: withoutSecrets(refusal.message) }, "sign-in did not complete");
+      throw refusal;
+    }
+    // Known at once (Codex's own notification follows): a refusal before this sign-in is over.
+    credentials.signedInOrOut();
+    log.info({ methodId: params.methodId }, "signed in");
+  };
+}
+
+export function registerAuthRequests(agent: Agent, authenticate: Authenticate): void {
+  agent.state.agentCapabilities.auth = { ...agent.state.agentCapabilities.auth, logout: {} };
   agent.app
     .onRequest(acp.methods.agent.authenticate, async ({ params, requestId, signal }) => {
-      const c = await client();
-      try {
-        switch (params.methodId) {
-          case AUTH.apiKey: {
-            const fromEditor = apiKeyMetaSchema.safeParse(params._meta);
-            const apiKey = fromEditor.success ? fromEditor.data["api-key"].apiKey : (process.env.OPENAI_API_KEY ?? process.env.CODEX_API_KEY);
-            if (!apiKey) throw authRequired("Give an API key (the editor's api-key field, or OPENAI_API_KEY / CODEX_API_KEY in the agent's environment)");
-            await c.call("account/login/start", { type: "apiKey", apiKey });
-            break;
-          }
-          case AUTH.browser:
-          case AUTH.deviceCode:
-            await signIn(c, params.methodId, requestId, signal);
-            break;
-          case AUTH.existing: {
-            const account = await c.call("account/read", {}, accountResponseSchema);
-            if (!account.account && account.requiresOpenaiAuth) throw authRequired("Not signed in: run `codex login` in a terminal, then try again");
-            break;
-          }
-          case AUTH.terminal:
-          case AUTH.terminalDeviceCode:
-            throw invalidParams({ methodId: params.methodId }, "This method runs in the editor's terminal; it is not passed to authenticate");
-          default:
-            throw invalidParams({ methodId: params.methodId }, `Unknown auth method: ${params.methodId}`);
-        }
-      } catch (err) {
-        throw toRequestError(err);
-      }
-      log.info({ methodId: params.methodId }, "signed in");
+      await authenticate(params, requestId, signal);
       return {};
     })
     .onRequest(acp.methods.agent.logout, async () => {
@@ -164,4 +191,3 @@ export function registerAuthRequests(agent: Agent): void {
       return {};
     });
 }
-

@@ -22,7 +22,7 @@ describe("sign-in methods", () => {
     adapter = await startAdapter({ env: { NO_BROWSER: "1" } });
     const plain = await adapter.initialize({});
     expect(ids(plain)).toEqual(["openai-api-key", "codex-login"]);
-    expect(plain.agentCapabilities?.auth).toEqual({ logout: {} });
+    expect(plain.agentCapabilities?.auth).toEqual({ logout: {}, status: {} });
     await adapter.close();
 
     adapter = await startAdapter({ env: { DISPLAY: ":0", NO_BROWSER: "", SSH_CONNECTION: "", SSH_TTY: "" } });
@@ -44,6 +44,15 @@ describe("signing in and out", () => {
     await authRequired(adapter.newSession());
     // The key never reaches the logs.
     expect(adapter.stderr()).not.toContain("sk-test-from-editor");
+  });
+
+  it("a key in the agent's environment signs in through the API-key method, not by itself (Codex's app-server does not read it)", async () => {
+    adapter = await startAdapter({ env: { ...OPENAI, OPENAI_API_KEY: "sk-test-from-env" } });
+    await adapter.initialize({});
+    await authRequired(adapter.newSession());
+    await adapter.agent.request(acp.methods.agent.authenticate, { methodId: "openai-api-key" });
+    await adapter.newSession();
+    expect(adapter.stderr()).not.toContain("sk-test-from-env");
   });
 
   it("/logout signs out from a session", async () => {

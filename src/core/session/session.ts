@@ -349,7 +349,7 @@ export class AcpSession {
     if (n.method === "item/completed") this.items.delete(n.params.item.id);
     const turn = this.turns.active;
     if (n.method === "turn/started") this.turns.started(n);
-    if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error.message;
+    if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error;
     for (const update of this.translator.translate(n)) void this.send(update).catch(() => undefined);
     if (n.method === "turn/completed") this.turns.completed(n.params);
   }

@@ -7,7 +7,8 @@ import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { turnStartResponseSchema, type AppServerClient, type v2 } from "../../codex/index.js";
 import { turnUsage } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
-import { internalError, invalidRequest, toRequestError, type RequestError } from "../errors.js";
+import { z } from "zod";
+import { authRequired, internalError, invalidRequest, toRequestError, withoutSecrets, type RequestError } from "../errors.js";
 import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
 
 /** A cancel answers the prompt within this, whatever codex does (a hung codex must not keep the editor waiting). */
@@ -82,7 +83,7 @@ export class TurnRunner {
       // PromptResponse.usage is in ACP's unstable schema; clients that do not know it ignore it.
       const response: PromptResponse = { stopReason: "end_turn", ...(usage ? { usage } : {}) };
       if (turn.cancelRequested || result.status === "interrupted") return { ...response, stopReason: "cancelled" };
-      if (result.status === "failed") throw turnFailure(result.error, turn.lastError ?? `Codex could not run ${what}`);
+      if (result.status === "failed") throw turnFailure(result.error ?? turn.lastError, `Codex could not run ${what}`);
       return response;
     } catch (err) {
       throw toRequestError(err);
@@ -119,12 +120,35 @@ export class TurnRunner {
   }
 }
 
-/** A failed turn as a JSON-RPC error: Codex's own message, its error code, and any details. */
-function turnFailure(error: TurnOutcome["error"], lastError: string | undefined): RequestError {
-  const message = error?.message ?? lastError ?? "The Codex turn failed";
+/** An HTTP status in Codex's error info (`{httpConnectionFailed: {httpStatusCode: 401}}` and its kin). */
+const httpStatusSchema = z.looseObject({ httpStatusCode: z.number().nullish() });
+
+/**
+ * Whether Codex's error info says the model provider refused the credentials: `unauthorized`
+ * (ChatGPT's, after a failed token refresh), or HTTP 401 (with 0.169 an API key the provider
+ * refuses is `httpConnectionFailed` with 401, and Codex does not retry it).
+ */
+export function credentialsRefused(info: unknown): boolean {
+  if (info === "unauthorized") return true;
+  if (typeof info !== "object" || info === null) return false;
+  return Object.values(info).some((detail) => httpStatusSchema.safeParse(detail).data?.httpStatusCode === 401);
+}
+
+/**
+ * A failed turn as a JSON-RPC error: Codex's own message, its error code, and any details. A
+ * refusal of the credentials is ACP's auth-required: the user signs in, then sends the prompt again.
+ */
+function turnFailure(error: TurnOutcome["error"], fallback: string): RequestError {
+  const message = error?.message ?? fallback;
   const info = error?.codexErrorInfo;
   const code = typeof info === "string" ? info : info && typeof info === "object" ? Object.keys(info)[0] : undefined;
   const details = error?.additionalDetails ? `: ${error.additionalDetails}` : "";
+  if (credentialsRefused(info)) {
+    return authRequired(`The model provider refused Codex's credentials (they expired or were revoked); sign in again, then send the prompt again. Codex: ${withoutSecrets(`${message}${details}`)}`, {
+      codexErrorInfo: info,
+      additionalDetails: error?.additionalDetails ? withoutSecrets(error.additionalDetails) : null,
+    });
+  }
   return internalError(`${message}${details}${code ? ` [${code}]` : ""}`, {
     codexErrorInfo: info ?? null,
     additionalDetails: error?.additionalDetails ?? null,

@@ -20,7 +20,8 @@ export type PromptTurn = {
   /** Codex's thread token totals when the turn started (its usage is what they grow by). */
   readonly tokensBefore?: v2.TokenUsageBreakdown;
   cancelRequested: boolean;
-  lastError?: string;
+  /** Codex's last final `error` notification of the turn (its turn/completed may carry none). */
+  lastError?: NonNullable<TurnOutcome["error"]>;
   /** The turn's outcome, once it has one (first one wins). */
   readonly outcome: Promise<TurnOutcome | Error>;
   settle(outcome: TurnOutcome | Error): void;
