@@ -208,4 +208,20 @@ describe("a login refused in the middle of a session", () => {
     expect(keyUsed()).toBe("sk-new-key");
     expect(adapter.fake.requests.at(-1)?.scripted).toEqual(textResponse("after signing in again"));
   });
+
+  it("a refusal that passes (the provider takes the key again) is over with the next turn that works", async () => {
+    const started = await withStatusUpdates({ env: SIGNED_IN_PROVIDER });
+    adapter = started.adapter;
+    await adapter.initialize({});
+    await authenticate("openai-api-key", { "api-key": { apiKey: "sk-flaky-key" } });
+    const { sessionId } = await adapter.newSession();
+    expect(await authStatus()).toMatchObject({ state: "authenticated" });
+    const takeBack = adapter.fake.refuseKey("sk-flaky-key");
+    await authRequired(adapter.prompt(sessionId, "one"));
+    await waitFor(() => started.updates.at(-1)?.state === "unauthenticated", "an auth/status_update saying the login no longer works");
+    takeBack();
+    expect((await adapter.prompt(sessionId, "two")).stopReason).toBe("end_turn");
+    await waitFor(() => started.updates.at(-1)?.state === "authenticated", "an auth/status_update saying it works again");
+    await adapter.newSession();
+  });
 });

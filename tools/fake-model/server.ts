@@ -56,9 +56,9 @@ export interface FakeModel {
   /**
    * From now on, answers every request made with this API key (`Authorization: Bearer <key>`)
    * with OpenAI's 401 for a wrong or revoked key, without using up a scripted response: a
-   * login that expired or was revoked while a session runs.
+   * login that expired or was revoked while a session runs. Returns the undo (the key works again).
    */
-  refuseKey(apiKey: string): void;
+  refuseKey(apiKey: string): () => void;
   /** Resolves with the requests once at least n have arrived. */
   waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
   /** Stops the server, ending hanging streams and open sockets at once. */
@@ -305,12 +305,9 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
   /** OpenAI's answer to a wrong or revoked key: its message shows the key's ends only, as OpenAI's does. */
   function answerRefusedKey(key: string, res: http.ServerResponse): void {
     const shown = `${key.slice(0, 3)}${"*".repeat(Math.max(0, key.length - 7))}${key.slice(-4)}`;
+    const message = `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`;
     res.writeHead(401, { "content-type": "application/json" });
-    res.end(
-      JSON.stringify({
-        error: { message: `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`, type: "invalid_request_error", param: null, code: "invalid_api_key" },
-      }),
-    );
+    res.end(JSON.stringify({ error: { message, type: "invalid_request_error", param: null, code: "invalid_api_key" } }));
   }
 
   async function respond(scripted: ScriptedResponse, res: http.ServerResponse): Promise<void> {
@@ -363,7 +360,10 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
     },
     pending: () => queue.length,
     discardQueued: () => queue.splice(0).length,
-    refuseKey: (apiKey) => void refusedKeys.add(apiKey),
+    refuseKey: (apiKey) => {
+      refusedKeys.add(apiKey);
+      return () => void refusedKeys.delete(apiKey);
+    },
     waitForRequests(n: number, timeoutMs = 30_000): Promise<RecordedRequest[]> {
       if (requests.length >= n) return Promise.resolve(requests.slice());
       return new Promise((resolve, reject) => {
