@@ -13,7 +13,8 @@ export const ENVIRONMENT = [
   ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while a turn waits on it is probed, restarted if the probe goes unanswered (default 30000; requests: 2 s)"],
   ["CODEX_ACP_REQUEST_TIMEOUT_MS", "longest wait for any answer from codex (default 120000)"],
   ["CODEX_ACP_FILE_TOOL_TIMEOUT_SEC", "how long Codex waits for one file-tool call, a permission prompt inside it included (default 3600); a call past it writes nothing"],
-  ["OPENAI_API_KEY / CODEX_API_KEY", "API key used by the `openai-api-key` auth method"],
+  ["OPENAI_API_KEY / CODEX_API_KEY", "API key the API-key sign-in methods use (`openai-api-key`, `api-key`, `codex-api-key`)"],
+  ["DEFAULT_AUTH_REQUEST", "an authenticate request as JSON (e.g. {\"methodId\":\"openai-api-key\"}) the agent signs in with when a session needs it"],
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
 ] as const;
 
