@@ -6,7 +6,6 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import {
   CodexExitedError,
   refusalFor,
-  accountResponseSchema,
   type CodexHost,
 } from "../codex/index.js";
 import { VERSION } from "../config/index.js";
