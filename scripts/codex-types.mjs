@@ -29,6 +29,7 @@ const CHECKED_NOTIFICATIONS = [
   "item/reasoning/summaryTextDelta",
   "item/reasoning/textDelta",
   "item/started",
+  "mcpServer/oauthLogin/completed",
   "mcpServer/startupStatus/updated",
   "model/rerouted",
   "rawResponseItem/completed",
@@ -73,6 +74,8 @@ const RESULTS = {
   "account/login/cancel": "CancelLoginAccountResponse",
   "account/logout": "LogoutAccountResponse",
   "mcpServerStatus/list": "ListMcpServerStatusResponse",
+  "config/mcpServer/reload": "McpServerRefreshResponse",
+  "mcpServer/oauth/login": "McpServerOauthLoginResponse",
   "skills/list": "SkillsListResponse",
   "config/read": "ConfigReadResponse",
 };

@@ -30,6 +30,8 @@ export type CodexRequests = {
   "account/login/cancel": { params: v2.CancelLoginAccountParams; result: v2.CancelLoginAccountResponse };
   "account/logout": { params: undefined; result: v2.LogoutAccountResponse };
   "mcpServerStatus/list": { params: v2.ListMcpServerStatusParams; result: v2.ListMcpServerStatusResponse };
+  "config/mcpServer/reload": { params: undefined; result: v2.McpServerRefreshResponse };
+  "mcpServer/oauth/login": { params: v2.McpServerOauthLoginParams; result: v2.McpServerOauthLoginResponse };
   "skills/list": { params: v2.SkillsListParams; result: v2.SkillsListResponse };
   "config/read": { params: v2.ConfigReadParams; result: v2.ConfigReadResponse };
 };

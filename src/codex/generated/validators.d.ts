@@ -16,6 +16,9 @@ import type { ListMcpServerStatusResponse } from "./v2/ListMcpServerStatusRespon
 import type { LoginAccountResponse } from "./v2/LoginAccountResponse.js";
 import type { LogoutAccountResponse } from "./v2/LogoutAccountResponse.js";
 import type { McpServerElicitationRequestParams } from "./v2/McpServerElicitationRequestParams.js";
+import type { McpServerOauthLoginCompletedNotification } from "./v2/McpServerOauthLoginCompletedNotification.js";
+import type { McpServerOauthLoginResponse } from "./v2/McpServerOauthLoginResponse.js";
+import type { McpServerRefreshResponse } from "./v2/McpServerRefreshResponse.js";
 import type { McpServerStatusUpdatedNotification } from "./v2/McpServerStatusUpdatedNotification.js";
 import type { ModelListResponse } from "./v2/ModelListResponse.js";
 import type { ModelProviderListResponse } from "./v2/ModelProviderListResponse.js";
@@ -65,6 +68,7 @@ export declare const notificationValidators: {
   readonly "item/reasoning/summaryTextDelta": Validator<{ method: "item/reasoning/summaryTextDelta"; params: ReasoningSummaryTextDeltaNotification }>;
   readonly "item/reasoning/textDelta": Validator<{ method: "item/reasoning/textDelta"; params: ReasoningTextDeltaNotification }>;
   readonly "item/started": Validator<{ method: "item/started"; params: ItemStartedNotification }>;
+  readonly "mcpServer/oauthLogin/completed": Validator<{ method: "mcpServer/oauthLogin/completed"; params: McpServerOauthLoginCompletedNotification }>;
   readonly "mcpServer/startupStatus/updated": Validator<{ method: "mcpServer/startupStatus/updated"; params: McpServerStatusUpdatedNotification }>;
   readonly "model/rerouted": Validator<{ method: "model/rerouted"; params: ModelReroutedNotification }>;
   readonly "rawResponseItem/completed": Validator<{ method: "rawResponseItem/completed"; params: RawResponseItemCompletedNotification }>;
@@ -105,6 +109,8 @@ export declare const resultValidators: {
   readonly "account/login/cancel": Validator<CancelLoginAccountResponse>;
   readonly "account/logout": Validator<LogoutAccountResponse>;
   readonly "mcpServerStatus/list": Validator<ListMcpServerStatusResponse>;
+  readonly "config/mcpServer/reload": Validator<McpServerRefreshResponse>;
+  readonly "mcpServer/oauth/login": Validator<McpServerOauthLoginResponse>;
   readonly "skills/list": Validator<SkillsListResponse>;
   readonly "config/read": Validator<ConfigReadResponse>;
 };

@@ -125,6 +125,12 @@ let c_v_LogoutAccountResponse;
 function v_LogoutAccountResponse(x) { return (c_v_LogoutAccountResponse ??= K6)(x); }
 let c_v_McpServerElicitationRequestParams;
 function v_McpServerElicitationRequestParams(x) { return (c_v_McpServerElicitationRequestParams ??= all([object(["serverName", K0, 1, "threadId", K0, 1, "turnId", K1, 0]), tagged("mode", { "openai/userVerification": object(["challenge", K0, 1, "description", K0, 1, "mode", K0, 1, "title", K0, 1]), "form": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", v_McpElicitationSchema, 1]), "openai/form": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", 0, 1]), "openaiForm": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", 0, 1]), "url": object(["elicitationId", K0, 1, "message", K0, 1, "mode", K0, 1, "url", K0, 1]) }, 0)]))(x); }
+let c_v_McpServerOauthLoginCompletedNotification;
+function v_McpServerOauthLoginCompletedNotification(x) { return (c_v_McpServerOauthLoginCompletedNotification ??= object(["error", K1, 0, "loginId", K1, 0, "name", K0, 1, "success", K3, 1, "threadId", K1, 0]))(x); }
+let c_v_McpServerOauthLoginResponse;
+function v_McpServerOauthLoginResponse(x) { return (c_v_McpServerOauthLoginResponse ??= object(["authorizationUrl", K0, 1, "loginId", K1, 0]))(x); }
+let c_v_McpServerRefreshResponse;
+function v_McpServerRefreshResponse(x) { return (c_v_McpServerRefreshResponse ??= K6)(x); }
 let c_v_McpServerStatusUpdatedNotification;
 function v_McpServerStatusUpdatedNotification(x) { return (c_v_McpServerStatusUpdatedNotification ??= object(["error", K1, 0, "failureReason", nullable(v_McpServerStartupFailureReason), 0, "name", K0, 1, "status", v_McpServerStartupState, 1, "threadId", K1, 0]))(x); }
 let c_v_ModelListResponse;
@@ -601,6 +607,7 @@ export const notificationValidators = Object.freeze({
   "item/reasoning/summaryTextDelta": checker(envelope("item/reasoning/summaryTextDelta", v_ReasoningSummaryTextDeltaNotification)),
   "item/reasoning/textDelta": checker(envelope("item/reasoning/textDelta", v_ReasoningTextDeltaNotification)),
   "item/started": checker(envelope("item/started", v_ItemStartedNotification)),
+  "mcpServer/oauthLogin/completed": checker(envelope("mcpServer/oauthLogin/completed", v_McpServerOauthLoginCompletedNotification)),
   "mcpServer/startupStatus/updated": checker(envelope("mcpServer/startupStatus/updated", v_McpServerStatusUpdatedNotification)),
   "model/rerouted": checker(envelope("model/rerouted", v_ModelReroutedNotification)),
   "rawResponseItem/completed": checker(envelope("rawResponseItem/completed", v_RawResponseItemCompletedNotification)),
@@ -641,6 +648,8 @@ export const resultValidators = Object.freeze({
   "account/login/cancel": checker(v_CancelLoginAccountResponse),
   "account/logout": checker(v_LogoutAccountResponse),
   "mcpServerStatus/list": checker(v_ListMcpServerStatusResponse),
+  "config/mcpServer/reload": checker(v_McpServerRefreshResponse),
+  "mcpServer/oauth/login": checker(v_McpServerOauthLoginResponse),
   "skills/list": checker(v_SkillsListResponse),
   "config/read": checker(v_ConfigReadResponse),
 });
