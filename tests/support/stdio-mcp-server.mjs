@@ -3,11 +3,16 @@
 //   lookup_word {word}  read-only (readOnlyHint): returns "definition of <word>"
 //   save_note {text}    not read-only (Codex asks before calling it): returns "saved: <text>"
 //   ask_color {}        read-only; asks the user (MCP elicitation, a form) and returns the answer
-// Every call is appended to $MCP_CALL_LOG (one JSON line) when that variable is set.
-import { appendFileSync } from "node:fs";
+// Every call is appended to $MCP_CALL_LOG (one JSON line) when that variable is set, and every
+// start of the server (its pid, one line) to $MCP_START_LOG, so a test can see a restart. With
+// $MCP_REQUIRE_FILE set, the server exits at once (fails to start) while that file is missing.
+import { appendFileSync, existsSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
+
+if (process.env.MCP_REQUIRE_FILE && !existsSync(process.env.MCP_REQUIRE_FILE)) process.exit(1);
+if (process.env.MCP_START_LOG) appendFileSync(process.env.MCP_START_LOG, `${process.pid}\n`);
 
 const server = new McpServer({ name: "test-notes", version: "1.0.0" });
 const record = (tool, args) => {
