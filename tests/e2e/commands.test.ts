@@ -35,7 +35,7 @@ describe("slash commands", () => {
         { name: "logout", description: expect.any(String) },
         { name: "rename", description: expect.any(String), input: { hint: expect.any(String) } },
         { name: "skills", description: expect.any(String) },
-        { name: "mcp", description: expect.any(String) },
+        { name: "mcp", description: expect.any(String), input: { hint: expect.any(String) } },
         { name: "review-branch", description: expect.any(String), input: { hint: expect.any(String) } },
         { name: "review-commit", description: expect.any(String), input: { hint: expect.any(String) } },
         { name: "plan", description: expect.any(String), input: { hint: expect.any(String) } },

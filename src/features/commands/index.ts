@@ -6,7 +6,7 @@ import type { UserInput, v2 } from "../../codex/index.js";
 import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
 import { modeName } from "../../core/session/modes.js";
 import { setThreadName, signOut } from "../../core/codex-ops.js";
-import { mcpStatusText } from "./mcp-status.js";
+import { mcpCommandText, type McpLogins } from "./mcp.js";
 import { listSkills, skillCommand, skillInput, skillsText, type Skill } from "./skills.js";
 import type { AcpSession } from "../../core/session/session.js";
 
@@ -18,7 +18,11 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "logout", description: "Sign out of Codex (the next session asks to sign in)" },
   { name: "rename", description: "Rename this session", input: { hint: "the new title" } },
   { name: "skills", description: "List the Codex skills available here (each is also a command)" },
-  { name: "mcp", description: "Show the MCP servers of this session and their state" },
+  {
+    name: "mcp",
+    description: "Show the MCP servers of this session, their state and sign-in; `reconnect` starts again the ones that are down, `login` signs in to one",
+    input: { hint: "optional: reconnect [server], or login <server>" },
+  },
   { name: "review-branch", description: "Ask Codex to review this branch against a base branch", input: { hint: "base branch (default: main)" } },
   { name: "review-commit", description: "Ask Codex to review one commit", input: { hint: "commit sha" } },
   { name: "plan", description: "Plan mode: Codex explores, asks and proposes a plan without changing anything (/plan off to leave)", input: { hint: "optional: what to plan, or off" } },
@@ -33,7 +37,7 @@ const INIT_PROMPT = [
 ].join(" ");
 
 type Usage = { total?: number; last?: number; window?: number | null };
-type CommandState = { usage: Usage; skills: Skill[] };
+type CommandState = { usage: Usage; skills: Skill[]; mcpLogins: McpLogins };
 
 /** Advertises the commands (built-in and skills), runs them when a prompt is one, and keeps the token usage /status shows. */
 export function commandsFeature(): SessionFeature {
@@ -43,7 +47,7 @@ export function commandsFeature(): SessionFeature {
   return {
     name: "commands",
     handlePrompt(session, prompt, agent) {
-      const state = states.get(session) ?? { usage: {}, skills: [] };
+      const state = states.get(session) ?? { usage: {}, skills: [], mcpLogins: new Map() };
       const cmd = parseCommand(prompt, builtIn, state.skills);
       if (!cmd) return undefined;
       const skill = state.skills.find((k) => k.command === cmd.name);
@@ -53,10 +57,12 @@ export function commandsFeature(): SessionFeature {
     detach(session) {
       unsubscribe.get(session)?.();
       unsubscribe.delete(session);
+      // Sign-ins still waited for end with the session (their timers and codex-exit listeners too).
+      for (const end of states.get(session)?.mcpLogins.values() ?? []) end();
       states.delete(session);
     },
     async attach(session, opening, services) {
-      const state: CommandState = { usage: {}, skills: [] };
+      const state: CommandState = { usage: {}, skills: [], mcpLogins: new Map() };
       states.set(session, state);
       session.on("notification", (n) => {
         if (n.method !== "thread/tokenUsage/updated") return;
@@ -144,7 +150,7 @@ async function runCommand(
       await say(session, skillsText(state.skills));
       return { stopReason: "end_turn" };
     case "mcp":
-      await say(session, await mcpStatusText(session, services));
+      await say(session, await mcpCommandText(session, cmd.args, services, state.mcpLogins));
       return { stopReason: "end_turn" };
     case "review-branch":
     case "review-commit": {
