@@ -89,7 +89,15 @@ function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | 
     attach(session, opening, services) {
       const reported = new Set<string>();
       const onStatus = (status: StartupStatus): void => {
-        if (status.threadId !== session.id || status.status !== "failed" || reported.has(status.name)) return;
+        if (status.threadId !== session.id) return;
+        // Started again after its failure was told (`/mcp reconnect`, `/mcp login`): the model
+        // hears so with its next prompt (it was told not to use the server), and a later failure
+        // is reported again.
+        if (status.status === "ready" && reported.delete(status.name)) {
+          session.addTurnContext(mcpUnavailableKey(status.name), `The MCP server "${status.name}" is available again (it was started again after failing); its tools can be called.`);
+          return;
+        }
+        if (status.status !== "failed" || reported.has(status.name)) return;
         reported.add(status.name);
         reportFailure(session, opening, services, status);
       };
@@ -104,13 +112,22 @@ function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | 
   };
 }
 
+/** The turn context about a server's availability: one key per server, so the latest word replaces an undelivered earlier one. */
+function mcpUnavailableKey(name: string): string {
+  return `codex-cli-acp/mcp-unavailable/${name}`;
+}
+
 function reportFailure(session: AcpSession, opening: SessionOpening, services: AgentServices, status: StartupStatus): void {
   const { name } = status;
   const error = status.error ?? (status.failureReason === "reauthenticationRequired" ? "it needs to be signed in again" : "no reason given");
+  // Codex's own advice for a sign-in is its CLI's `codex mcp login`, which does not know a server
+  // the editor gave: here it is the `/mcp` command (commands feature).
+  const needsSignIn = status.failureReason === "reauthenticationRequired" || /not logged in|mcp login/i.test(error);
+  const fix = needsSignIn ? `Send \`/mcp login ${name}\` to sign in.` : "Fix what stops it, then send `/mcp reconnect`.";
   services.log.warn({ sessionId: session.id, server: name, error }, "an MCP server failed to start");
   session.addTurnContext(
-    `codex-cli-acp/mcp-unavailable/${name}`,
-    `The MCP server "${name}" is not available in this session (it failed to start: ${error}). Its tools cannot be called; tell the user if the task needs them.`,
+    mcpUnavailableKey(name),
+    `The MCP server "${name}" is not available in this session (it failed to start: ${error}). Its tools cannot be called; tell the user if the task needs them (in this editor: ${fix})`,
   );
   const show = (): void => {
     if (session.isClosed) return;
@@ -121,7 +138,7 @@ function reportFailure(session: AcpSession, opening: SessionOpening, services: A
         title: `MCP server ${name} failed to start`,
         kind: "other",
         status: "failed",
-        content: [textContent(error)],
+        content: [textContent(`${error}\n${fix}`)],
       })
       .catch(() => undefined);
   };
