@@ -4,7 +4,9 @@
 // declares that mode, else as text; the prompt is answered at once, and a card (a tool call) says
 // how the sign-in ends: Codex's `mcpServer/oauthLogin/completed`, then the server starting again
 // with its new credentials (Codex restarts it by itself). Tokens never pass through here; the
-// page's address is not logged either (its `state` belongs to this sign-in alone).
+// page's address is not logged either (its `state` belongs to this sign-in alone). Codex has no
+// way to cancel an MCP sign-in: one given up here (declined, replaced, the session closed) leaves
+// Codex's callback listening until its own time limit, harmlessly.
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { textContent } from "../../bridge/index.js";
