@@ -9,6 +9,7 @@ import {
   toolCallResponse,
   applyPatch,
   httpError,
+  rateLimitHeaders,
   parseFakeModelScript,
   splitDeltas,
   type FakeModel,
@@ -158,6 +159,39 @@ describe("fake model server", () => {
     const other = await fetch(`${m.url}/responses`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer another-key" }, body: "{}" });
     expect(other.status).toBe(200);
     expect(parseSse(await other.text()).some((e) => e.type === "response.output_text.delta" && e.delta.includes("good"))).toBe(true);
+  });
+
+  it("sends a response's scripted headers (Codex's rate-limit headers, built by rateLimitHeaders) with the stream or the error", async () => {
+    const headers = rateLimitHeaders({
+      primary: { usedPercent: 92.5, windowMinutes: 300, resetAt: 4102444800 },
+      secondary: { usedPercent: 40, windowMinutes: 10080 },
+      credits: { hasCredits: true, unlimited: false, balance: "12.50" },
+    });
+    expect(headers).toEqual({
+      "x-codex-primary-used-percent": "92.5",
+      "x-codex-primary-window-minutes": "300",
+      "x-codex-primary-reset-at": "4102444800",
+      "x-codex-secondary-used-percent": "40",
+      "x-codex-secondary-window-minutes": "10080",
+      "x-codex-credits-has-credits": "true",
+      "x-codex-credits-unlimited": "false",
+      "x-codex-credits-balance": "12.50",
+    });
+    const m = await start([textResponse("hi", { headers }), { ...httpError(429, "slow down"), headers: { "x-codex-primary-used-percent": "100" } }, textResponse("plain")]);
+    const streamed = await post(m);
+    expect(streamed.headers.get("x-codex-primary-used-percent")).toBe("92.5");
+    expect(streamed.headers.get("x-codex-credits-balance")).toBe("12.50");
+    expect(streamed.headers.get("content-type")).toBe("text/event-stream");
+    await streamed.text();
+    const refused = await post(m);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("x-codex-primary-used-percent")).toBe("100");
+    await refused.text();
+    const plain = await post(m);
+    expect(plain.headers.get("x-codex-primary-used-percent")).toBeNull();
+    await plain.text();
+    // Plain JSON (scripts live in transcript headers): a header value must be a string.
+    expect(() => parseFakeModelScript([{ headers: { "x-codex-primary-used-percent": 5 } }])).toThrow();
   });
 
   it("sends response.failed for errorMessage without httpStatus, and no completed for closeEarly", async () => {

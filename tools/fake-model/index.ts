@@ -12,6 +12,8 @@ export {
   customToolCall,
   applyPatch,
   httpError,
+  rateLimitHeaders,
+  type RateLimitWindowHeaders,
   type FakeModelScript,
   type ScriptedResponse,
   type ScriptedItem,

@@ -64,6 +64,8 @@ export const scriptedResponseSchema = z.strictObject({
   /** End the stream after the items without response.completed. */
   closeEarly: z.boolean().optional(),
   usage: usageSchema.optional(),
+  /** HTTP headers of the answer (stream or error), e.g. Codex's rate-limit headers (rateLimitHeaders). */
+  headers: z.record(z.string(), z.string()).optional(),
 });
 
 export const fakeModelScriptSchema = z.strictObject({
@@ -86,6 +88,7 @@ export type ScriptedResponse = {
   errorMessage?: string;
   closeEarly?: boolean;
   usage?: ScriptedUsage;
+  headers?: Record<string, string>;
 };
 
 export type FakeModelScript = { responses: ScriptedResponse[] };
@@ -171,4 +174,35 @@ export function applyPatch(patch: string, opts: { callId?: string } = {}): Scrip
 /** A response that fails with an HTTP status. */
 export function httpError(status: number, message = `fake model error ${status}`): ScriptedResponse {
   return { httpStatus: status, errorMessage: message };
+}
+
+/** One rate-limit window as the model server reports it: percent used, its length, when it resets (Unix seconds). */
+export type RateLimitWindowHeaders = { usedPercent: number; windowMinutes?: number; resetAt?: number };
+
+/**
+ * The headers the ChatGPT backend sends with every model answer and Codex turns into
+ * `account/rateLimits/updated` (codex-rs/codex-api/src/rate_limits.rs: the `x-codex-*` family).
+ * Verified with codex 0.169.0: these headers reach app-server clients even with an API-key
+ * provider (a used percent is rounded to a whole number on the way); a `codex.rate_limits` event
+ * in the SSE stream changes nothing there.
+ */
+export function rateLimitHeaders(limits: {
+  primary?: RateLimitWindowHeaders;
+  secondary?: RateLimitWindowHeaders;
+  credits?: { hasCredits: boolean; unlimited: boolean; balance?: string };
+}): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const slot of ["primary", "secondary"] as const) {
+    const window = limits[slot];
+    if (!window) continue;
+    headers[`x-codex-${slot}-used-percent`] = String(window.usedPercent);
+    if (window.windowMinutes !== undefined) headers[`x-codex-${slot}-window-minutes`] = String(window.windowMinutes);
+    if (window.resetAt !== undefined) headers[`x-codex-${slot}-reset-at`] = String(window.resetAt);
+  }
+  if (limits.credits) {
+    headers["x-codex-credits-has-credits"] = String(limits.credits.hasCredits);
+    headers["x-codex-credits-unlimited"] = String(limits.credits.unlimited);
+    if (limits.credits.balance !== undefined) headers["x-codex-credits-balance"] = limits.credits.balance;
+  }
+  return headers;
 }

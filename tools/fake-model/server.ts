@@ -314,7 +314,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
     if (scripted.httpStatus !== undefined) {
       if (scripted.delayMs) await sleep(scripted.delayMs);
       const message = scripted.errorMessage ?? `fake model error ${scripted.httpStatus}`;
-      res.writeHead(scripted.httpStatus, { "content-type": "application/json" });
+      res.writeHead(scripted.httpStatus, { ...scripted.headers, "content-type": "application/json" });
       res.end(JSON.stringify({ error: { message, type: "server_error", code: null, param: null } }));
       return;
     }
@@ -326,6 +326,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
     openResponses.add(res);
     res.on("close", () => openResponses.delete(res));
     res.writeHead(200, {
+      ...scripted.headers,
       "content-type": "text/event-stream",
       "cache-control": "no-cache",
       connection: "keep-alive",
