@@ -15,6 +15,8 @@ export type CodexRequests = {
   "thread/items/list": { params: v2.ThreadItemsListParams; result: v2.ThreadItemsListResponse };
   "thread/fork": { params: v2.ThreadForkParams; result: v2.ThreadForkResponse };
   "thread/archive": { params: v2.ThreadArchiveParams; result: v2.ThreadArchiveResponse };
+  "thread/unarchive": { params: v2.ThreadUnarchiveParams; result: v2.ThreadUnarchiveResponse };
+  "thread/delete": { params: v2.ThreadDeleteParams; result: v2.ThreadDeleteResponse };
   "thread/name/set": { params: v2.ThreadSetNameParams; result: v2.ThreadSetNameResponse };
   "thread/unsubscribe": { params: v2.ThreadUnsubscribeParams; result: v2.ThreadUnsubscribeResponse };
   "thread/compact/start": { params: v2.ThreadCompactStartParams; result: v2.ThreadCompactStartResponse };
@@ -26,6 +28,7 @@ export type CodexRequests = {
   "model/list": { params: v2.ModelListParams; result: v2.ModelListResponse };
   "modelProvider/list": { params: v2.ModelProviderListParams; result: v2.ModelProviderListResponse };
   "account/read": { params: v2.GetAccountParams; result: v2.GetAccountResponse };
+  "account/rateLimits/read": { params: v2.GetAccountRateLimitsParams; result: v2.GetAccountRateLimitsResponse };
   "account/login/start": { params: v2.LoginAccountParams; result: v2.LoginAccountResponse };
   "account/login/cancel": { params: v2.CancelLoginAccountParams; result: v2.CancelLoginAccountResponse };
   "account/logout": { params: undefined; result: v2.LogoutAccountResponse };

@@ -82,11 +82,11 @@ const K0 = type((x) => typeof x === "string", "must be string");
 const K1 = type((x) => typeof x === "string" || x === null, "must be string or null");
 const K2 = type((x) => Number.isInteger(x), "must be integer");
 const K3 = type((x) => typeof x === "boolean", "must be boolean");
-const K4 = type((x) => Number.isInteger(x) || x === null, "must be integer or null");
-const K5 = minimum(0);
-const K6 = type((x) => isObject(x), "must be object");
-const K7 = type((x) => isObject(x) || x === null, "must be object or null");
-const K8 = type((x) => typeof x === "boolean" || x === null, "must be boolean or null");
+const K4 = type((x) => typeof x === "boolean" || x === null, "must be boolean or null");
+const K5 = type((x) => Number.isInteger(x) || x === null, "must be integer or null");
+const K6 = minimum(0);
+const K7 = type((x) => isObject(x), "must be object");
+const K8 = type((x) => isObject(x) || x === null, "must be object or null");
 const K9 = minLength(1);
 const K10 = minimum(1);
 const K11 = type((x) => typeof x === "string" || isObject(x), "must be string or object");
@@ -107,6 +107,8 @@ let c_v_ErrorNotification;
 function v_ErrorNotification(x) { return (c_v_ErrorNotification ??= object(["error", v_TurnError, 1, "threadId", K0, 1, "turnId", K0, 1, "willRetry", K3, 1]))(x); }
 let c_v_FileChangeRequestApprovalParams;
 function v_FileChangeRequestApprovalParams(x) { return (c_v_FileChangeRequestApprovalParams ??= object(["grantRoot", K1, 0, "itemId", K0, 1, "reason", K1, 0, "startedAtMs", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+let c_v_GetAccountRateLimitsResponse;
+function v_GetAccountRateLimitsResponse(x) { return (c_v_GetAccountRateLimitsResponse ??= object(["accountId", K1, 0, "ordinaryUsageAllowed", K4, 0, "rateLimitResetCredits", nullable(v_RateLimitResetCreditsSummary), 0, "rateLimits", v_RateLimitSnapshot, 1, "rateLimitsByLimitId", nullable(object([], map(v_RateLimitSnapshot, []))), 0]))(x); }
 let c_v_GetAccountResponse;
 function v_GetAccountResponse(x) { return (c_v_GetAccountResponse ??= object(["account", nullable(v_Account), 0, "requiresOpenaiAuth", K3, 1, "userId", K1, 0, "workspaceRouting", nullable(v_WorkspaceRouting), 0]))(x); }
 let c_v_GuardianWarningNotification;
@@ -114,7 +116,7 @@ function v_GuardianWarningNotification(x) { return (c_v_GuardianWarningNotificat
 let c_v_HookCompletedNotification;
 function v_HookCompletedNotification(x) { return (c_v_HookCompletedNotification ??= object(["run", v_HookRunSummary, 1, "threadId", K0, 1, "turnId", K1, 0]))(x); }
 let c_v_ItemCompletedNotification;
-function v_ItemCompletedNotification(x) { return (c_v_ItemCompletedNotification ??= object(["completedAtMs", K2, 1, "contentTokenCount", all([K4, K5]), 0, "item", v_ThreadItem, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_ItemCompletedNotification(x) { return (c_v_ItemCompletedNotification ??= object(["completedAtMs", K2, 1, "contentTokenCount", all([K5, K6]), 0, "item", v_ThreadItem, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ItemStartedNotification;
 function v_ItemStartedNotification(x) { return (c_v_ItemStartedNotification ??= object(["item", v_ThreadItem, 1, "startedAtMs", K2, 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_ListMcpServerStatusResponse;
@@ -122,7 +124,7 @@ function v_ListMcpServerStatusResponse(x) { return (c_v_ListMcpServerStatusRespo
 let c_v_LoginAccountResponse;
 function v_LoginAccountResponse(x) { return (c_v_LoginAccountResponse ??= tagged("type", { "apiKey": object(["type", K0, 1]), "chatgpt": object(["authUrl", K0, 1, "loginId", K0, 1, "type", K0, 1]), "chatgptDeviceCode": object(["loginId", K0, 1, "type", K0, 1, "userCode", K0, 1, "verificationUrl", K0, 1]), "chatgptAuthTokens": object(["type", K0, 1]), "amazonBedrock": object(["type", K0, 1]) }, 0))(x); }
 let c_v_LogoutAccountResponse;
-function v_LogoutAccountResponse(x) { return (c_v_LogoutAccountResponse ??= K6)(x); }
+function v_LogoutAccountResponse(x) { return (c_v_LogoutAccountResponse ??= K7)(x); }
 let c_v_McpServerElicitationRequestParams;
 function v_McpServerElicitationRequestParams(x) { return (c_v_McpServerElicitationRequestParams ??= all([object(["serverName", K0, 1, "threadId", K0, 1, "turnId", K1, 0]), tagged("mode", { "openai/userVerification": object(["challenge", K0, 1, "description", K0, 1, "mode", K0, 1, "title", K0, 1]), "form": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", v_McpElicitationSchema, 1]), "openai/form": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", 0, 1]), "openaiForm": object(["message", K0, 1, "mode", K0, 1, "requestedSchema", 0, 1]), "url": object(["elicitationId", K0, 1, "message", K0, 1, "mode", K0, 1, "url", K0, 1]) }, 0)]))(x); }
 let c_v_McpServerOauthLoginCompletedNotification;
@@ -130,7 +132,7 @@ function v_McpServerOauthLoginCompletedNotification(x) { return (c_v_McpServerOa
 let c_v_McpServerOauthLoginResponse;
 function v_McpServerOauthLoginResponse(x) { return (c_v_McpServerOauthLoginResponse ??= object(["authorizationUrl", K0, 1, "loginId", K1, 0]))(x); }
 let c_v_McpServerRefreshResponse;
-function v_McpServerRefreshResponse(x) { return (c_v_McpServerRefreshResponse ??= K6)(x); }
+function v_McpServerRefreshResponse(x) { return (c_v_McpServerRefreshResponse ??= K7)(x); }
 let c_v_McpServerStatusUpdatedNotification;
 function v_McpServerStatusUpdatedNotification(x) { return (c_v_McpServerStatusUpdatedNotification ??= object(["error", K1, 0, "failureReason", nullable(v_McpServerStartupFailureReason), 0, "name", K0, 1, "status", v_McpServerStartupState, 1, "threadId", K1, 0]))(x); }
 let c_v_ModelListResponse;
@@ -156,9 +158,11 @@ function v_ReviewStartResponse(x) { return (c_v_ReviewStartResponse ??= object([
 let c_v_SkillsListResponse;
 function v_SkillsListResponse(x) { return (c_v_SkillsListResponse ??= object(["data", array(v_SkillsListEntry), 1]))(x); }
 let c_v_ThreadArchiveResponse;
-function v_ThreadArchiveResponse(x) { return (c_v_ThreadArchiveResponse ??= K6)(x); }
+function v_ThreadArchiveResponse(x) { return (c_v_ThreadArchiveResponse ??= K7)(x); }
 let c_v_ThreadCompactStartResponse;
-function v_ThreadCompactStartResponse(x) { return (c_v_ThreadCompactStartResponse ??= K6)(x); }
+function v_ThreadCompactStartResponse(x) { return (c_v_ThreadCompactStartResponse ??= K7)(x); }
+let c_v_ThreadDeleteResponse;
+function v_ThreadDeleteResponse(x) { return (c_v_ThreadDeleteResponse ??= K7)(x); }
 let c_v_ThreadForkResponse;
 function v_ThreadForkResponse(x) { return (c_v_ThreadForkResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "instructionSources", array(v_LegacyAppPathString), 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1]))(x); }
 let c_v_ThreadItemsListResponse;
@@ -172,21 +176,23 @@ function v_ThreadReadResponse(x) { return (c_v_ThreadReadResponse ??= object(["r
 let c_v_ThreadResumeResponse;
 function v_ThreadResumeResponse(x) { return (c_v_ThreadResumeResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "collaborationMode", nullable(v_CollaborationMode), 0, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "initialTurnsPage", nullable(v_TurnsPage), 0, "instructionSources", array(v_LegacyAppPathString), 0, "itemsBackwardsCursor", K1, 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1, "turnsBackwardsCursor", K1, 0]))(x); }
 let c_v_ThreadSetNameResponse;
-function v_ThreadSetNameResponse(x) { return (c_v_ThreadSetNameResponse ??= K6)(x); }
+function v_ThreadSetNameResponse(x) { return (c_v_ThreadSetNameResponse ??= K7)(x); }
 let c_v_ThreadStartResponse;
 function v_ThreadStartResponse(x) { return (c_v_ThreadStartResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "instructionSources", array(v_LegacyAppPathString), 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1]))(x); }
 let c_v_ThreadTokenUsageUpdatedNotification;
 function v_ThreadTokenUsageUpdatedNotification(x) { return (c_v_ThreadTokenUsageUpdatedNotification ??= object(["threadId", K0, 1, "tokenUsage", v_ThreadTokenUsage, 1, "turnId", K0, 1]))(x); }
 let c_v_ThreadTurnsListResponse;
 function v_ThreadTurnsListResponse(x) { return (c_v_ThreadTurnsListResponse ??= object(["backwardsCursor", K1, 0, "data", array(v_Turn), 1, "nextCursor", K1, 0]))(x); }
+let c_v_ThreadUnarchiveResponse;
+function v_ThreadUnarchiveResponse(x) { return (c_v_ThreadUnarchiveResponse ??= object(["thread", v_Thread, 1]))(x); }
 let c_v_ThreadUnsubscribeResponse;
 function v_ThreadUnsubscribeResponse(x) { return (c_v_ThreadUnsubscribeResponse ??= object(["status", v_ThreadUnsubscribeStatus, 1]))(x); }
 let c_v_ToolRequestUserInputParams;
-function v_ToolRequestUserInputParams(x) { return (c_v_ToolRequestUserInputParams ??= object(["autoResolutionMs", all([K4, K5]), 0, "isBlocking", K3, 1, "itemId", K0, 1, "questions", array(v_ToolRequestUserInputQuestion), 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
+function v_ToolRequestUserInputParams(x) { return (c_v_ToolRequestUserInputParams ??= object(["autoResolutionMs", all([K5, K6]), 0, "isBlocking", K3, 1, "itemId", K0, 1, "questions", array(v_ToolRequestUserInputQuestion), 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_TurnCompletedNotification;
 function v_TurnCompletedNotification(x) { return (c_v_TurnCompletedNotification ??= object(["threadId", K0, 1, "turn", v_Turn, 1]))(x); }
 let c_v_TurnInterruptResponse;
-function v_TurnInterruptResponse(x) { return (c_v_TurnInterruptResponse ??= K6)(x); }
+function v_TurnInterruptResponse(x) { return (c_v_TurnInterruptResponse ??= K7)(x); }
 let c_v_TurnPlanUpdatedNotification;
 function v_TurnPlanUpdatedNotification(x) { return (c_v_TurnPlanUpdatedNotification ??= object(["explanation", K1, 0, "plan", array(v_TurnPlanStep), 1, "threadId", K0, 1, "turnId", K0, 1]))(x); }
 let c_v_TurnStartResponse;
@@ -214,21 +220,25 @@ function v_NetworkApprovalContext(x) { return (c_v_NetworkApprovalContext ??= ob
 let c_v_NetworkPolicyAmendment;
 function v_NetworkPolicyAmendment(x) { return (c_v_NetworkPolicyAmendment ??= object(["action", v_NetworkPolicyRuleAction, 1, "host", K0, 1]))(x); }
 let c_v_Config;
-function v_Config(x) { return (c_v_Config ??= object(["analytics", nullable(v_AnalyticsConfig), 0, "approval_policy", nullable(v_AskForApproval), 0, "approvals_reviewer", nullable(v_ApprovalsReviewer), 0, "apps", nullable(v_AppsConfig), 0, "browser_use", nullable(v_BrowserUseConfig), 0, "client_search_provider", nullable(v_WebSearchProvider), 0, "compact_prompt", K1, 0, "computer_use", nullable(v_ComputerUseConfig), 0, "desktop", K7, 0, "developer_instructions", K1, 0, "forced_chatgpt_workspace_id", nullable(v_ForcedChatgptWorkspaceIds), 0, "forced_login_method", nullable(v_ForcedLoginMethod), 0, "instructions", K1, 0, "model", K1, 0, "model_auto_compact_token_limit", K4, 0, "model_auto_compact_token_limit_scope", nullable(v_AutoCompactTokenLimitScope), 0, "model_context_window", K4, 0, "model_provider", K1, 0, "model_reasoning_effort", nullable(v_ReasoningEffort), 0, "model_reasoning_summary", nullable(v_ReasoningSummary), 0, "model_verbosity", nullable(v_Verbosity), 0, "review_model", K1, 0, "sandbox_mode", nullable(v_SandboxMode), 0, "sandbox_workspace_write", nullable(v_SandboxWorkspaceWrite), 0, "service_tier", K1, 0, "tools", nullable(v_ToolsV2), 0, "web_search", nullable(v_WebSearchMode), 0]))(x); }
+function v_Config(x) { return (c_v_Config ??= object(["analytics", nullable(v_AnalyticsConfig), 0, "approval_policy", nullable(v_AskForApproval), 0, "approvals_reviewer", nullable(v_ApprovalsReviewer), 0, "apps", nullable(v_AppsConfig), 0, "browser_use", nullable(v_BrowserUseConfig), 0, "client_search_provider", nullable(v_WebSearchProvider), 0, "compact_prompt", K1, 0, "computer_use", nullable(v_ComputerUseConfig), 0, "desktop", K8, 0, "developer_instructions", K1, 0, "forced_chatgpt_workspace_id", nullable(v_ForcedChatgptWorkspaceIds), 0, "forced_login_method", nullable(v_ForcedLoginMethod), 0, "instructions", K1, 0, "model", K1, 0, "model_auto_compact_token_limit", K5, 0, "model_auto_compact_token_limit_scope", nullable(v_AutoCompactTokenLimitScope), 0, "model_context_window", K5, 0, "model_provider", K1, 0, "model_reasoning_effort", nullable(v_ReasoningEffort), 0, "model_reasoning_summary", nullable(v_ReasoningSummary), 0, "model_verbosity", nullable(v_Verbosity), 0, "review_model", K1, 0, "sandbox_mode", nullable(v_SandboxMode), 0, "sandbox_workspace_write", nullable(v_SandboxWorkspaceWrite), 0, "service_tier", K1, 0, "tools", nullable(v_ToolsV2), 0, "web_search", nullable(v_WebSearchMode), 0]))(x); }
 let c_v_ConfigLayer;
 function v_ConfigLayer(x) { return (c_v_ConfigLayer ??= object(["config", 0, 1, "disabledReason", K1, 0, "name", v_ConfigLayerSource, 1, "version", K0, 1]))(x); }
 let c_v_ConfigLayerMetadata;
 function v_ConfigLayerMetadata(x) { return (c_v_ConfigLayerMetadata ??= object(["name", v_ConfigLayerSource, 1, "version", K0, 1]))(x); }
 let c_v_TurnError;
 function v_TurnError(x) { return (c_v_TurnError ??= object(["additionalDetails", K1, 0, "codexErrorInfo", nullable(v_CodexErrorInfo), 0, "message", K0, 1, "misalignment", nullable(v_MisalignmentErrorDetails), 0]))(x); }
+let c_v_RateLimitResetCreditsSummary;
+function v_RateLimitResetCreditsSummary(x) { return (c_v_RateLimitResetCreditsSummary ??= object(["availableCount", K2, 1, "credits", nullable(array(v_RateLimitResetCredit)), 0]))(x); }
+let c_v_RateLimitSnapshot;
+function v_RateLimitSnapshot(x) { return (c_v_RateLimitSnapshot ??= object(["credits", nullable(v_CreditsSnapshot), 0, "individualLimit", nullable(v_SpendControlLimitSnapshot), 0, "limitId", K1, 0, "limitName", K1, 0, "normalModelSlug", K1, 0, "planType", nullable(v_PlanType), 0, "primary", nullable(v_RateLimitWindow), 0, "rateLimitReachedType", nullable(v_RateLimitReachedType), 0, "secondary", nullable(v_RateLimitWindow), 0, "spendControlReached", K4, 0]))(x); }
 let c_v_Account;
 function v_Account(x) { return (c_v_Account ??= tagged("type", { "apiKey": object(["type", K0, 1]), "chatgpt": object(["email", K1, 1, "planType", v_PlanType, 1, "type", K0, 1, "workspaceName", K1, 0]), "amazonBedrock": object(["type", K0, 1, "usesCodexManagedCredentials", K3, 0]), "gcp": object(["type", K0, 1]) }, 0))(x); }
 let c_v_WorkspaceRouting;
 function v_WorkspaceRouting(x) { return (c_v_WorkspaceRouting ??= object(["accountRoutingOverride", v_AccountRoutingOverride, 1, "backendOrigin", K0, 1, "chatgptAccountId", K0, 1]))(x); }
 let c_v_HookRunSummary;
-function v_HookRunSummary(x) { return (c_v_HookRunSummary ??= object(["completedAt", K4, 0, "displayOrder", K2, 1, "durationMs", K4, 0, "entries", array(v_HookOutputEntry), 1, "eventName", v_HookEventName, 1, "executionMode", v_HookExecutionMode, 1, "handlerType", v_HookHandlerType, 1, "id", K0, 1, "scope", v_HookScope, 1, "source", v_HookSource, 0, "sourcePath", v_LegacyAppPathString, 1, "startedAt", K2, 1, "status", v_HookRunStatus, 1, "statusMessage", K1, 0]))(x); }
+function v_HookRunSummary(x) { return (c_v_HookRunSummary ??= object(["completedAt", K5, 0, "displayOrder", K2, 1, "durationMs", K5, 0, "entries", array(v_HookOutputEntry), 1, "eventName", v_HookEventName, 1, "executionMode", v_HookExecutionMode, 1, "handlerType", v_HookHandlerType, 1, "id", K0, 1, "scope", v_HookScope, 1, "source", v_HookSource, 0, "sourcePath", v_LegacyAppPathString, 1, "startedAt", K2, 1, "status", v_HookRunStatus, 1, "statusMessage", K1, 0]))(x); }
 let c_v_ThreadItem;
-function v_ThreadItem(x) { return (c_v_ThreadItem ??= all([object(["completedAtMs", K4, 0, "startedAtMs", K4, 0]), tagged("type", { "userMessage": object(["clientId", K1, 0, "content", array(v_UserInput), 1, "id", K0, 1, "type", K0, 1]), "hookPrompt": object(["fragments", array(v_HookPromptFragment), 1, "id", K0, 1, "type", K0, 1]), "agentMessage": object(["delivery", nullable(v_AgentMessageDelivery), 0, "id", K0, 1, "memoryCitation", nullable(v_MemoryCitation), 0, "moderation", nullable(v_AgentMessageModeration), 0, "phase", nullable(v_MessagePhase), 0, "questions", nullable(array(v_AsyncUserInputQuestion)), 0, "text", K0, 1, "type", K0, 1]), "functionCallOutput": object(["id", K0, 1, "name", K0, 1, "namespace", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "plan": object(["id", K0, 1, "text", K0, 1, "type", K0, 1]), "reasoning": object(["content", array(K0), 0, "id", K0, 1, "summary", array(K0), 0, "type", K0, 1]), "commandExecution": object(["aggregatedOutput", K1, 0, "command", K0, 1, "commandActions", array(v_CommandAction), 1, "cwd", v_LegacyAppPathString, 1, "durationMs", K4, 0, "exitCode", K4, 0, "id", K0, 1, "pluginId", K1, 0, "processId", K1, 0, "scriptPath", K1, 0, "source", v_CommandExecutionSource, 0, "status", v_CommandExecutionStatus, 1, "type", K0, 1]), "fileChange": object(["changes", array(v_FileUpdateChange), 1, "id", K0, 1, "status", v_PatchApplyStatus, 1, "type", K0, 1]), "mcpToolCall": object(["appContext", nullable(v_McpToolCallAppContext), 0, "arguments", 0, 1, "durationMs", K4, 0, "error", nullable(v_McpToolCallError), 0, "id", K0, 1, "mcpAppResourceUri", K1, 0, "mcpAppUi", nullable(v_McpAppUi), 0, "pluginId", K1, 0, "readOnlyHint", K8, 0, "result", nullable(v_McpToolCallResult), 0, "server", K0, 1, "status", v_McpToolCallStatus, 1, "tool", K0, 1, "type", K0, 1]), "dynamicToolCall": object(["arguments", 0, 1, "contentItems", nullable(array(v_DynamicToolCallOutputContentItem)), 0, "durationMs", K4, 0, "id", K0, 1, "namespace", K1, 0, "status", v_DynamicToolCallStatus, 1, "success", K8, 0, "tool", K0, 1, "type", K0, 1]), "collabAgentToolCall": object(["agentsStates", object([], map(v_CollabAgentState, [])), 1, "id", K0, 1, "model", K1, 0, "prompt", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "receiverThreadIds", array(K0), 1, "senderThreadId", K0, 1, "status", v_CollabAgentToolCallStatus, 1, "tool", v_CollabAgentTool, 1, "type", K0, 1]), "subAgentActivity": object(["agentPath", K0, 1, "agentThreadId", K0, 1, "id", K0, 1, "kind", v_SubAgentActivityKind, 1, "model", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "type", K0, 1]), "webSearch": object(["action", nullable(v_WebSearchAction), 0, "id", K0, 1, "query", K0, 1, "results", nullable(array(0)), 0, "type", K0, 1]), "imageView": object(["id", K0, 1, "path", v_LegacyAppPathString, 1, "type", K0, 1]), "sleep": object(["durationMs", all([K2, K5]), 1, "id", K0, 1, "type", K0, 1]), "imageGeneration": all([object(["failure", nullable(v_ImageGenerationFailure), 0, "generationId", K1, 0, "id", K0, 1, "inputImages", array(v_ImageGenerationInputImage), 0, "revisedPrompt", K1, 0, "savedPath", nullable(v_AbsolutePathBuf), 0, "status", K0, 1, "transparentBackground", K8, 0, "type", K0, 1]), anyOf([object(["fileId", K0, 1]), object(["result", K0, 1])])]), "enteredReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "exitedReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "contextCompaction": object(["id", K0, 1, "type", K0, 1]) }, object(["id", K0, 1]))]))(x); }
+function v_ThreadItem(x) { return (c_v_ThreadItem ??= all([object(["completedAtMs", K5, 0, "startedAtMs", K5, 0]), tagged("type", { "userMessage": object(["clientId", K1, 0, "content", array(v_UserInput), 1, "id", K0, 1, "type", K0, 1]), "hookPrompt": object(["fragments", array(v_HookPromptFragment), 1, "id", K0, 1, "type", K0, 1]), "agentMessage": object(["delivery", nullable(v_AgentMessageDelivery), 0, "id", K0, 1, "memoryCitation", nullable(v_MemoryCitation), 0, "moderation", nullable(v_AgentMessageModeration), 0, "phase", nullable(v_MessagePhase), 0, "questions", nullable(array(v_AsyncUserInputQuestion)), 0, "text", K0, 1, "type", K0, 1]), "functionCallOutput": object(["id", K0, 1, "name", K0, 1, "namespace", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "plan": object(["id", K0, 1, "text", K0, 1, "type", K0, 1]), "reasoning": object(["content", array(K0), 0, "id", K0, 1, "summary", array(K0), 0, "type", K0, 1]), "commandExecution": object(["aggregatedOutput", K1, 0, "command", K0, 1, "commandActions", array(v_CommandAction), 1, "cwd", v_LegacyAppPathString, 1, "durationMs", K5, 0, "exitCode", K5, 0, "id", K0, 1, "pluginId", K1, 0, "processId", K1, 0, "scriptPath", K1, 0, "source", v_CommandExecutionSource, 0, "status", v_CommandExecutionStatus, 1, "type", K0, 1]), "fileChange": object(["changes", array(v_FileUpdateChange), 1, "id", K0, 1, "status", v_PatchApplyStatus, 1, "type", K0, 1]), "mcpToolCall": object(["appContext", nullable(v_McpToolCallAppContext), 0, "arguments", 0, 1, "durationMs", K5, 0, "error", nullable(v_McpToolCallError), 0, "id", K0, 1, "mcpAppResourceUri", K1, 0, "mcpAppUi", nullable(v_McpAppUi), 0, "pluginId", K1, 0, "readOnlyHint", K4, 0, "result", nullable(v_McpToolCallResult), 0, "server", K0, 1, "status", v_McpToolCallStatus, 1, "tool", K0, 1, "type", K0, 1]), "dynamicToolCall": object(["arguments", 0, 1, "contentItems", nullable(array(v_DynamicToolCallOutputContentItem)), 0, "durationMs", K5, 0, "id", K0, 1, "namespace", K1, 0, "status", v_DynamicToolCallStatus, 1, "success", K4, 0, "tool", K0, 1, "type", K0, 1]), "collabAgentToolCall": object(["agentsStates", object([], map(v_CollabAgentState, [])), 1, "id", K0, 1, "model", K1, 0, "prompt", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "receiverThreadIds", array(K0), 1, "senderThreadId", K0, 1, "status", v_CollabAgentToolCallStatus, 1, "tool", v_CollabAgentTool, 1, "type", K0, 1]), "subAgentActivity": object(["agentPath", K0, 1, "agentThreadId", K0, 1, "id", K0, 1, "kind", v_SubAgentActivityKind, 1, "model", K1, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "type", K0, 1]), "webSearch": object(["action", nullable(v_WebSearchAction), 0, "id", K0, 1, "query", K0, 1, "results", nullable(array(0)), 0, "type", K0, 1]), "imageView": object(["id", K0, 1, "path", v_LegacyAppPathString, 1, "type", K0, 1]), "sleep": object(["durationMs", all([K2, K6]), 1, "id", K0, 1, "type", K0, 1]), "imageGeneration": all([object(["failure", nullable(v_ImageGenerationFailure), 0, "generationId", K1, 0, "id", K0, 1, "inputImages", array(v_ImageGenerationInputImage), 0, "revisedPrompt", K1, 0, "savedPath", nullable(v_AbsolutePathBuf), 0, "status", K0, 1, "transparentBackground", K4, 0, "type", K0, 1]), anyOf([object(["fileId", K0, 1]), object(["result", K0, 1])])]), "enteredReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "exitedReviewMode": object(["id", K0, 1, "review", K0, 1, "type", K0, 1]), "contextCompaction": object(["id", K0, 1, "type", K0, 1]) }, object(["id", K0, 1]))]))(x); }
 let c_v_McpServerStatus;
 function v_McpServerStatus(x) { return (c_v_McpServerStatus ??= object(["authStatus", v_McpAuthStatus, 1, "httpOrigin", K1, 0, "name", K0, 1, "pluginId", K1, 0, "resourceTemplates", array(v_ResourceTemplate), 1, "resources", array(v_Resource), 1, "runtimeStatus", nullable(v_McpServerConnectionStatus), 0, "serverInfo", nullable(v_McpServerInfo), 0, "tools", object([], map(v_Tool, [])), 1, "toolsError", K1, 0]))(x); }
 let c_v_McpElicitationSchema;
@@ -248,7 +258,7 @@ function v_RequestPermissionProfile(x) { return (c_v_RequestPermissionProfile ??
 let c_v_ResponseItem;
 function v_ResponseItem(x) { return (c_v_ResponseItem ??= tagged("type", { "additional_tools": object(["id", K1, 0, "role", K0, 1, "tools", array(0), 1, "type", K0, 1]), "message": object(["content", array(v_ContentItem), 1, "encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "phase", nullable(v_MessagePhase), 0, "role", K0, 1, "status", K1, 0, "type", K0, 1]), "agent_message": object(["author", K0, 1, "content", array(v_AgentMessageInputContent), 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "recipient", K0, 1, "type", K0, 1]), "reasoning": object(["content", nullable(array(v_ReasoningItemContent)), 0, "encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "summary", array(v_ReasoningItemReasoningSummary), 1, "type", K0, 1]), "local_shell_call": object(["action", v_LocalShellAction, 1, "call_id", K1, 0, "encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "status", v_LocalShellStatus, 1, "type", K0, 1]), "function_call": object(["arguments", K0, 1, "call_id", K0, 1, "encrypted_content", K1, 0, "encrypted_function_args", nullable(array(K0)), 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "name", K0, 1, "namespace", K1, 0, "status", K1, 0, "type", K0, 1]), "tool_search_call": object(["arguments", 0, 1, "call_id", K1, 0, "encrypted_content", K1, 0, "execution", K0, 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "status", K1, 0, "type", K0, 1]), "function_call_output": object(["call_id", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "name", K1, 0, "namespace", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "custom_tool_call": object(["call_id", K0, 1, "encrypted_content", K1, 0, "id", K1, 0, "input", K0, 1, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "name", K0, 1, "namespace", K1, 0, "status", K1, 0, "type", K0, 1]), "custom_tool_call_output": object(["call_id", K0, 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "name", K1, 0, "output", v_FunctionCallOutputBody, 1, "type", K0, 1]), "tool_search_output": object(["call_id", K1, 0, "execution", K0, 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "status", K0, 1, "tools", array(0), 1, "type", K0, 1]), "web_search_call": object(["action", nullable(v_ResponsesApiWebSearchAction), 0, "encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "status", K1, 0, "type", K0, 1]), "image_generation_call": object(["encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "result", K0, 1, "revised_prompt", K1, 0, "status", K0, 1, "type", K0, 1]), "compaction": object(["encrypted_content", K0, 1, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "type", K0, 1]), "configuration_update": object(["reasoning", v_ConfigurationReasoning, 1, "type", K0, 1]), "compaction_trigger": object(["type", K0, 1]), "context_compaction": object(["encrypted_content", K1, 0, "id", K1, 0, "internal_chat_message_metadata_passthrough", nullable(v_InternalChatMessageMetadataPassthrough), 0, "type", K0, 1]), "other": object(["type", K0, 1]) }, 0))(x); }
 let c_v_Turn;
-function v_Turn(x) { return (c_v_Turn ??= object(["completedAt", K4, 0, "durationMs", K4, 0, "error", nullable(v_TurnError), 0, "id", K0, 1, "items", array(v_ThreadItem), 1, "itemsView", v_TurnItemsView, 0, "rootTurnId", K1, 0, "startedAt", K4, 0, "status", v_TurnStatus, 1]))(x); }
+function v_Turn(x) { return (c_v_Turn ??= object(["completedAt", K5, 0, "durationMs", K5, 0, "error", nullable(v_TurnError), 0, "id", K0, 1, "items", array(v_ThreadItem), 1, "itemsView", v_TurnItemsView, 0, "rootTurnId", K1, 0, "startedAt", K5, 0, "status", v_TurnStatus, 1]))(x); }
 let c_v_SkillsListEntry;
 function v_SkillsListEntry(x) { return (c_v_SkillsListEntry ??= object(["cwd", K0, 1, "errors", array(v_SkillErrorInfo), 1, "skills", array(v_SkillMetadata), 1]))(x); }
 let c_v_ActivePermissionProfile;
@@ -266,9 +276,9 @@ function v_ReasoningEffort(x) { return (c_v_ReasoningEffort ??= all([K0, K9]))(x
 let c_v_SandboxPolicy;
 function v_SandboxPolicy(x) { return (c_v_SandboxPolicy ??= tagged("type", { "dangerFullAccess": object(["type", K0, 1]), "readOnly": object(["networkAccess", K3, 0, "type", K0, 1]), "externalSandbox": object(["networkAccess", v_NetworkAccess, 0, "type", K0, 1]), "workspaceWrite": object(["excludeSlashTmp", K3, 0, "excludeTmpdirEnvVar", K3, 0, "networkAccess", K3, 0, "type", K0, 1, "writableRoots", array(v_AbsolutePathBuf), 0]) }, 0))(x); }
 let c_v_Thread;
-function v_Thread(x) { return (c_v_Thread ??= object(["agentNickname", K1, 0, "agentRole", K1, 0, "attachedToThreadId", K1, 0, "canAcceptDirectInput", K8, 0, "cliVersion", K0, 1, "createdAt", K2, 1, "cwd", v_AbsolutePathBuf, 1, "daybreakEnabled", K8, 0, "environments", nullable(array(v_ThreadEnvironment)), 0, "ephemeral", K3, 1, "extra", nullable(v_ThreadExtra), 0, "forkedFromId", K1, 0, "gitInfo", nullable(v_GitInfo), 0, "historyMode", v_ThreadHistoryMode, 0, "id", K0, 1, "model", K1, 0, "modelProvider", K0, 1, "name", K1, 0, "originator", K1, 0, "parentThreadId", K1, 0, "path", K1, 0, "preview", K0, 1, "projectId", K1, 1, "reasoningEffort", nullable(v_ReasoningEffort), 0, "recencyAt", K4, 0, "section", nullable(v_ThreadSection), 0, "sectionEnteredAt", K4, 0, "sessionId", K0, 1, "source", v_SessionSource, 1, "status", v_ThreadStatus, 1, "threadSource", nullable(v_ThreadSource), 0, "turns", array(v_Turn), 1, "updatedAt", K2, 1]))(x); }
+function v_Thread(x) { return (c_v_Thread ??= object(["agentNickname", K1, 0, "agentRole", K1, 0, "attachedToThreadId", K1, 0, "canAcceptDirectInput", K4, 0, "cliVersion", K0, 1, "createdAt", K2, 1, "cwd", v_AbsolutePathBuf, 1, "daybreakEnabled", K4, 0, "environments", nullable(array(v_ThreadEnvironment)), 0, "ephemeral", K3, 1, "extra", nullable(v_ThreadExtra), 0, "forkedFromId", K1, 0, "gitInfo", nullable(v_GitInfo), 0, "historyMode", v_ThreadHistoryMode, 0, "id", K0, 1, "model", K1, 0, "modelProvider", K0, 1, "name", K1, 0, "originator", K1, 0, "parentThreadId", K1, 0, "path", K1, 0, "preview", K0, 1, "projectId", K1, 1, "reasoningEffort", nullable(v_ReasoningEffort), 0, "recencyAt", K5, 0, "section", nullable(v_ThreadSection), 0, "sectionEnteredAt", K5, 0, "sessionId", K0, 1, "source", v_SessionSource, 1, "status", v_ThreadStatus, 1, "threadSource", nullable(v_ThreadSource), 0, "turns", array(v_Turn), 1, "updatedAt", K2, 1]))(x); }
 let c_v_ThreadItemEntry;
-function v_ThreadItemEntry(x) { return (c_v_ThreadItemEntry ??= object(["completedAtMs", K4, 0, "item", v_ThreadItem, 1, "outputDeferred", K3, 0, "startedAtMs", K4, 0, "turnId", K0, 1]))(x); }
+function v_ThreadItemEntry(x) { return (c_v_ThreadItemEntry ??= object(["completedAtMs", K5, 0, "item", v_ThreadItem, 1, "outputDeferred", K3, 0, "startedAtMs", K5, 0, "turnId", K0, 1]))(x); }
 let c_v_ThreadReadState;
 function v_ThreadReadState(x) { return (c_v_ThreadReadState ??= object(["firstUnread", nullable(v_ThreadUnreadPosition), 0, "revision", K0, 1]))(x); }
 let c_v_CollaborationMode;
@@ -276,7 +286,7 @@ function v_CollaborationMode(x) { return (c_v_CollaborationMode ??= object(["mod
 let c_v_TurnsPage;
 function v_TurnsPage(x) { return (c_v_TurnsPage ??= object(["backwardsCursor", K1, 0, "data", array(v_Turn), 1, "nextCursor", K1, 0]))(x); }
 let c_v_ThreadTokenUsage;
-function v_ThreadTokenUsage(x) { return (c_v_ThreadTokenUsage ??= object(["last", v_TokenUsageBreakdown, 1, "modelContextWindow", K4, 0, "total", v_TokenUsageBreakdown, 1]))(x); }
+function v_ThreadTokenUsage(x) { return (c_v_ThreadTokenUsage ??= object(["last", v_TokenUsageBreakdown, 1, "modelContextWindow", K5, 0, "total", v_TokenUsageBreakdown, 1]))(x); }
 let c_v_ThreadUnsubscribeStatus;
 function v_ThreadUnsubscribeStatus(x) { return (c_v_ThreadUnsubscribeStatus ??= K0)(x); }
 let c_v_ToolRequestUserInputQuestion;
@@ -286,19 +296,19 @@ function v_TurnPlanStep(x) { return (c_v_TurnPlanStep ??= object(["status", v_Tu
 let c_v_ModeKind;
 function v_ModeKind(x) { return (c_v_ModeKind ??= K0)(x); }
 let c_v_AdditionalFileSystemPermissions;
-function v_AdditionalFileSystemPermissions(x) { return (c_v_AdditionalFileSystemPermissions ??= object(["entries", nullable(array(v_FileSystemSandboxEntry)), 0, "globScanMaxDepth", all([K4, K10]), 0, "read", nullable(array(v_LegacyAppPathString)), 0, "write", nullable(array(v_LegacyAppPathString)), 0]))(x); }
+function v_AdditionalFileSystemPermissions(x) { return (c_v_AdditionalFileSystemPermissions ??= object(["entries", nullable(array(v_FileSystemSandboxEntry)), 0, "globScanMaxDepth", all([K5, K10]), 0, "read", nullable(array(v_LegacyAppPathString)), 0, "write", nullable(array(v_LegacyAppPathString)), 0]))(x); }
 let c_v_AdditionalNetworkPermissions;
-function v_AdditionalNetworkPermissions(x) { return (c_v_AdditionalNetworkPermissions ??= object(["enabled", K8, 0]))(x); }
+function v_AdditionalNetworkPermissions(x) { return (c_v_AdditionalNetworkPermissions ??= object(["enabled", K4, 0]))(x); }
 let c_v_NetworkApprovalProtocol;
 function v_NetworkApprovalProtocol(x) { return (c_v_NetworkApprovalProtocol ??= K0)(x); }
 let c_v_NetworkPolicyRuleAction;
 function v_NetworkPolicyRuleAction(x) { return (c_v_NetworkPolicyRuleAction ??= K0)(x); }
 let c_v_AnalyticsConfig;
-function v_AnalyticsConfig(x) { return (c_v_AnalyticsConfig ??= object(["enabled", K8, 0]))(x); }
+function v_AnalyticsConfig(x) { return (c_v_AnalyticsConfig ??= object(["enabled", K4, 0]))(x); }
 let c_v_AppsConfig;
 function v_AppsConfig(x) { return (c_v_AppsConfig ??= object(["_default", nullable(v_AppsDefaultConfig), 0]))(x); }
 let c_v_BrowserUseConfig;
-function v_BrowserUseConfig(x) { return (c_v_BrowserUseConfig ??= object(["allow_history_access", K8, 0, "default_origin_policy", nullable(v_BrowserUseOriginPolicyConfig), 0, "origins", nullable(object([], map(v_BrowserUseOriginPolicyConfig, []))), 0]))(x); }
+function v_BrowserUseConfig(x) { return (c_v_BrowserUseConfig ??= object(["allow_history_access", K4, 0, "default_origin_policy", nullable(v_BrowserUseOriginPolicyConfig), 0, "origins", nullable(object([], map(v_BrowserUseOriginPolicyConfig, []))), 0]))(x); }
 let c_v_WebSearchProvider;
 function v_WebSearchProvider(x) { return (c_v_WebSearchProvider ??= K0)(x); }
 let c_v_ComputerUseConfig;
@@ -324,11 +334,21 @@ function v_WebSearchMode(x) { return (c_v_WebSearchMode ??= K0)(x); }
 let c_v_ConfigLayerSource;
 function v_ConfigLayerSource(x) { return (c_v_ConfigLayerSource ??= tagged("type", { "packagedDefaults": object(["file", v_AbsolutePathBuf, 1, "type", K0, 1]), "mdm": object(["domain", K0, 1, "key", K0, 1, "type", K0, 1]), "system": object(["file", v_AbsolutePathBuf, 1, "type", K0, 1]), "enterpriseManaged": object(["id", K0, 1, "name", K0, 1, "type", K0, 1]), "user": object(["file", v_AbsolutePathBuf, 1, "profile", K1, 0, "type", K0, 1]), "project": object(["dotCodexFolder", v_AbsolutePathBuf, 1, "type", K0, 1]), "sessionFlags": object(["type", K0, 1]), "legacyManagedConfigTomlFromFile": object(["file", v_AbsolutePathBuf, 1, "type", K0, 1]), "legacyManagedConfigTomlFromMdm": object(["type", K0, 1]) }, 0))(x); }
 let c_v_CodexErrorInfo;
-function v_CodexErrorInfo(x) { return (c_v_CodexErrorInfo ??= anyOf([K0, K0, object(["httpConnectionFailed", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseStreamConnectionFailed", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseStreamDisconnected", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["responseTooManyFailedAttempts", object(["httpStatusCode", all([K4, K5]), 0]), 1]), object(["activeTurnNotSteerable", object(["turnKind", v_NonSteerableTurnKind, 1]), 1]), K11]))(x); }
+function v_CodexErrorInfo(x) { return (c_v_CodexErrorInfo ??= anyOf([K0, K0, object(["httpConnectionFailed", object(["httpStatusCode", all([K5, K6]), 0]), 1]), object(["responseStreamConnectionFailed", object(["httpStatusCode", all([K5, K6]), 0]), 1]), object(["responseStreamDisconnected", object(["httpStatusCode", all([K5, K6]), 0]), 1]), object(["responseTooManyFailedAttempts", object(["httpStatusCode", all([K5, K6]), 0]), 1]), object(["activeTurnNotSteerable", object(["turnKind", v_NonSteerableTurnKind, 1]), 1]), K11]))(x); }
 let c_v_MisalignmentErrorDetails;
 function v_MisalignmentErrorDetails(x) { return (c_v_MisalignmentErrorDetails ??= object(["detailedExplanation", K1, 0, "errorType", K1, 0, "reviewTarget", K1, 0, "steer", nullable(v_MisalignmentSteer), 0]))(x); }
+let c_v_RateLimitResetCredit;
+function v_RateLimitResetCredit(x) { return (c_v_RateLimitResetCredit ??= object(["description", K1, 0, "expiresAt", K5, 0, "grantedAt", K2, 1, "id", K0, 1, "resetType", v_RateLimitResetType, 1, "status", v_RateLimitResetCreditStatus, 1, "title", K1, 0]))(x); }
+let c_v_CreditsSnapshot;
+function v_CreditsSnapshot(x) { return (c_v_CreditsSnapshot ??= object(["balance", K1, 0, "hasCredits", K3, 1, "unlimited", K3, 1]))(x); }
+let c_v_SpendControlLimitSnapshot;
+function v_SpendControlLimitSnapshot(x) { return (c_v_SpendControlLimitSnapshot ??= object(["limit", K0, 1, "remainingPercent", K2, 1, "resetsAt", K2, 1, "used", K0, 1]))(x); }
 let c_v_PlanType;
 function v_PlanType(x) { return (c_v_PlanType ??= K0)(x); }
+let c_v_RateLimitWindow;
+function v_RateLimitWindow(x) { return (c_v_RateLimitWindow ??= object(["resetsAt", K5, 0, "usedPercent", K2, 1, "windowDurationMins", K5, 0]))(x); }
+let c_v_RateLimitReachedType;
+function v_RateLimitReachedType(x) { return (c_v_RateLimitReachedType ??= K0)(x); }
 let c_v_AccountRoutingOverride;
 function v_AccountRoutingOverride(x) { return (c_v_AccountRoutingOverride ??= K0)(x); }
 let c_v_HookOutputEntry;
@@ -394,7 +414,7 @@ function v_SubAgentActivityKind(x) { return (c_v_SubAgentActivityKind ??= K0)(x)
 let c_v_WebSearchAction;
 function v_WebSearchAction(x) { return (c_v_WebSearchAction ??= tagged("type", { "search": object(["queries", nullable(array(K0)), 0, "query", K1, 0, "type", K0, 1]), "openPage": object(["type", K0, 1, "url", K1, 0]), "findInPage": object(["pattern", K1, 0, "type", K0, 1, "url", K1, 0]), "other": object(["type", K0, 1]) }, 0))(x); }
 let c_v_ImageGenerationFailure;
-function v_ImageGenerationFailure(x) { return (c_v_ImageGenerationFailure ??= object(["limitId", K0, 1, "resetsAt", K4, 0, "type", K0, 1]))(x); }
+function v_ImageGenerationFailure(x) { return (c_v_ImageGenerationFailure ??= object(["limitId", K0, 1, "resetsAt", K5, 0, "type", K0, 1]))(x); }
 let c_v_ImageGenerationInputImage;
 function v_ImageGenerationInputImage(x) { return (c_v_ImageGenerationInputImage ??= object(["path", v_AbsolutePathBuf, 1, "sha256", K0, 1]))(x); }
 let c_v_McpAuthStatus;
@@ -402,7 +422,7 @@ function v_McpAuthStatus(x) { return (c_v_McpAuthStatus ??= K0)(x); }
 let c_v_ResourceTemplate;
 function v_ResourceTemplate(x) { return (c_v_ResourceTemplate ??= object(["description", K1, 0, "mimeType", K1, 0, "name", K0, 1, "title", K1, 0, "uriTemplate", K0, 1]))(x); }
 let c_v_Resource;
-function v_Resource(x) { return (c_v_Resource ??= object(["description", K1, 0, "icons", nullable(array(0)), 0, "mimeType", K1, 0, "name", K0, 1, "size", K4, 0, "title", K1, 0, "uri", K0, 1]))(x); }
+function v_Resource(x) { return (c_v_Resource ??= object(["description", K1, 0, "icons", nullable(array(0)), 0, "mimeType", K1, 0, "name", K0, 1, "size", K5, 0, "title", K1, 0, "uri", K0, 1]))(x); }
 let c_v_McpServerConnectionStatus;
 function v_McpServerConnectionStatus(x) { return (c_v_McpServerConnectionStatus ??= K0)(x); }
 let c_v_McpServerInfo;
@@ -426,7 +446,7 @@ function v_ModelServiceTier(x) { return (c_v_ModelServiceTier ??= object(["descr
 let c_v_ReasoningEffortOption;
 function v_ReasoningEffortOption(x) { return (c_v_ReasoningEffortOption ??= object(["description", K0, 1, "reasoningEffort", v_ReasoningEffort, 1]))(x); }
 let c_v_ModelUpgradeInfo;
-function v_ModelUpgradeInfo(x) { return (c_v_ModelUpgradeInfo ??= object(["migrationMarkdown", K1, 0, "model", K0, 1, "modelLink", K1, 0, "retirementAt", K4, 0, "upgradeCopy", K1, 0]))(x); }
+function v_ModelUpgradeInfo(x) { return (c_v_ModelUpgradeInfo ??= object(["migrationMarkdown", K1, 0, "model", K0, 1, "modelLink", K1, 0, "retirementAt", K5, 0, "upgradeCopy", K1, 0]))(x); }
 let c_v_ProviderSettings;
 function v_ProviderSettings(x) { return (c_v_ProviderSettings ??= tagged("type", { "openai": object(["type", K0, 1]), "customGateway": object(["auth", v_GatewayAuth, 1, "type", K0, 1]), "bedrock": object(["profile", K1, 0, "region", K1, 0, "type", K0, 1]), "gcp": object(["credentialFile", K1, 0, "location", K1, 0, "projectId", K1, 0, "type", K0, 1]) }, 0))(x); }
 let c_v_ContentItem;
@@ -440,7 +460,7 @@ function v_ReasoningItemContent(x) { return (c_v_ReasoningItemContent ??= tagged
 let c_v_ReasoningItemReasoningSummary;
 function v_ReasoningItemReasoningSummary(x) { return (c_v_ReasoningItemReasoningSummary ??= object(["text", K0, 1, "type", K0, 1]))(x); }
 let c_v_LocalShellAction;
-function v_LocalShellAction(x) { return (c_v_LocalShellAction ??= object(["command", array(K0), 1, "env", nullable(object([], map(K0, []))), 0, "timeout_ms", all([K4, K5]), 0, "type", K0, 1, "user", K1, 0, "working_directory", K1, 0]))(x); }
+function v_LocalShellAction(x) { return (c_v_LocalShellAction ??= object(["command", array(K0), 1, "env", nullable(object([], map(K0, []))), 0, "timeout_ms", all([K5, K6]), 0, "type", K0, 1, "user", K1, 0, "working_directory", K1, 0]))(x); }
 let c_v_LocalShellStatus;
 function v_LocalShellStatus(x) { return (c_v_LocalShellStatus ??= K0)(x); }
 let c_v_ResponsesApiWebSearchAction;
@@ -460,7 +480,7 @@ function v_NetworkAccess(x) { return (c_v_NetworkAccess ??= K0)(x); }
 let c_v_ThreadEnvironment;
 function v_ThreadEnvironment(x) { return (c_v_ThreadEnvironment ??= object(["cwd", v_LegacyAppPathString, 1, "environmentId", K0, 1, "runtimeWorkspaceRoots", array(v_LegacyAppPathString), 1]))(x); }
 let c_v_ThreadExtra;
-function v_ThreadExtra(x) { return (c_v_ThreadExtra ??= K6)(x); }
+function v_ThreadExtra(x) { return (c_v_ThreadExtra ??= K7)(x); }
 let c_v_GitInfo;
 function v_GitInfo(x) { return (c_v_GitInfo ??= object(["branch", K1, 0, "originUrl", K1, 0, "sha", K1, 0]))(x); }
 let c_v_ThreadHistoryMode;
@@ -501,6 +521,10 @@ let c_v_NonSteerableTurnKind;
 function v_NonSteerableTurnKind(x) { return (c_v_NonSteerableTurnKind ??= K0)(x); }
 let c_v_MisalignmentSteer;
 function v_MisalignmentSteer(x) { return (c_v_MisalignmentSteer ??= object(["message", K0, 1]))(x); }
+let c_v_RateLimitResetType;
+function v_RateLimitResetType(x) { return (c_v_RateLimitResetType ??= K0)(x); }
+let c_v_RateLimitResetCreditStatus;
+function v_RateLimitResetCreditStatus(x) { return (c_v_RateLimitResetCreditStatus ??= K0)(x); }
 let c_v_HookOutputEntryKind;
 function v_HookOutputEntryKind(x) { return (c_v_HookOutputEntryKind ??= K0)(x); }
 let c_v_TextElement;
@@ -508,9 +532,9 @@ function v_TextElement(x) { return (c_v_TextElement ??= object(["byteRange", v_B
 let c_v_ImageDetail;
 function v_ImageDetail(x) { return (c_v_ImageDetail ??= K0)(x); }
 let c_v_MemoryCitationEntry;
-function v_MemoryCitationEntry(x) { return (c_v_MemoryCitationEntry ??= object(["lineEnd", all([K2, K5]), 1, "lineStart", all([K2, K5]), 1, "note", K0, 1, "path", K0, 1]))(x); }
+function v_MemoryCitationEntry(x) { return (c_v_MemoryCitationEntry ??= object(["lineEnd", all([K2, K6]), 1, "lineStart", all([K2, K6]), 1, "note", K0, 1, "path", K0, 1]))(x); }
 let c_v_AgentMessageDisplay;
-function v_AgentMessageDisplay(x) { return (c_v_AgentMessageDisplay ??= object(["action", K0, 1, "blockType", K1, 0, "checkTrustedContacts", K8, 0, "cyberTrustedAccess", K8, 0]))(x); }
+function v_AgentMessageDisplay(x) { return (c_v_AgentMessageDisplay ??= object(["action", K0, 1, "blockType", K1, 0, "checkTrustedContacts", K4, 0, "cyberTrustedAccess", K4, 0]))(x); }
 let c_v_FunctionCallOutputContentItem;
 function v_FunctionCallOutputContentItem(x) { return (c_v_FunctionCallOutputContentItem ??= tagged("type", { "input_text": object(["text", K0, 1, "type", K0, 1]), "input_image": all([object(["detail", nullable(v_ImageDetail), 0, "type", K0, 1]), anyOf([object(["image_url", K0, 1]), object(["file_id", K0, 1])])]), "input_audio": all([object(["type", K0, 1]), anyOf([object(["audio_url", K0, 1]), object(["file_id", K0, 1])])]), "encrypted_content": object(["encrypted_content", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_PatchChangeKind;
@@ -522,11 +546,11 @@ function v_CollabAgentStatus(x) { return (c_v_CollabAgentStatus ??= K0)(x); }
 let c_v_McpElicitationEnumSchema;
 function v_McpElicitationEnumSchema(x) { return (c_v_McpElicitationEnumSchema ??= anyOf([v_McpElicitationSingleSelectEnumSchema, v_McpElicitationMultiSelectEnumSchema, v_McpElicitationLegacyTitledEnumSchema]))(x); }
 let c_v_McpElicitationStringSchema;
-function v_McpElicitationStringSchema(x) { return (c_v_McpElicitationStringSchema ??= object(["default", K1, 0, "description", K1, 0, "format", nullable(v_McpElicitationStringFormat), 0, "maxLength", all([K4, K5]), 0, "minLength", all([K4, K5]), 0, "title", K1, 0, "type", v_McpElicitationStringType, 1]))(x); }
+function v_McpElicitationStringSchema(x) { return (c_v_McpElicitationStringSchema ??= object(["default", K1, 0, "description", K1, 0, "format", nullable(v_McpElicitationStringFormat), 0, "maxLength", all([K5, K6]), 0, "minLength", all([K5, K6]), 0, "title", K1, 0, "type", v_McpElicitationStringType, 1]))(x); }
 let c_v_McpElicitationNumberSchema;
 function v_McpElicitationNumberSchema(x) { return (c_v_McpElicitationNumberSchema ??= object(["default", K12, 0, "description", K1, 0, "maximum", K12, 0, "minimum", K12, 0, "title", K1, 0, "type", v_McpElicitationNumberType, 1]))(x); }
 let c_v_McpElicitationBooleanSchema;
-function v_McpElicitationBooleanSchema(x) { return (c_v_McpElicitationBooleanSchema ??= object(["default", K8, 0, "description", K1, 0, "title", K1, 0, "type", v_McpElicitationBooleanType, 1]))(x); }
+function v_McpElicitationBooleanSchema(x) { return (c_v_McpElicitationBooleanSchema ??= object(["default", K4, 0, "description", K1, 0, "title", K1, 0, "type", v_McpElicitationBooleanType, 1]))(x); }
 let c_v_CyberAccessProgram;
 function v_CyberAccessProgram(x) { return (c_v_CyberAccessProgram ??= K0)(x); }
 let c_v_GatewayAuth;
@@ -556,7 +580,7 @@ function v_WebSearchContextSize(x) { return (c_v_WebSearchContextSize ??= K0)(x)
 let c_v_WebSearchLocation;
 function v_WebSearchLocation(x) { return (c_v_WebSearchLocation ??= object(["city", K1, 0, "country", K1, 0, "region", K1, 0, "timezone", K1, 0]))(x); }
 let c_v_ByteRange;
-function v_ByteRange(x) { return (c_v_ByteRange ??= object(["end", all([K2, K5]), 1, "start", all([K2, K5]), 1]))(x); }
+function v_ByteRange(x) { return (c_v_ByteRange ??= object(["end", all([K2, K6]), 1, "start", all([K2, K6]), 1]))(x); }
 let c_v_McpElicitationSingleSelectEnumSchema;
 function v_McpElicitationSingleSelectEnumSchema(x) { return (c_v_McpElicitationSingleSelectEnumSchema ??= anyOf([v_McpElicitationUntitledSingleSelectEnumSchema, v_McpElicitationTitledSingleSelectEnumSchema]))(x); }
 let c_v_McpElicitationMultiSelectEnumSchema;
@@ -584,9 +608,9 @@ function v_McpElicitationUntitledSingleSelectEnumSchema(x) { return (c_v_McpElic
 let c_v_McpElicitationTitledSingleSelectEnumSchema;
 function v_McpElicitationTitledSingleSelectEnumSchema(x) { return (c_v_McpElicitationTitledSingleSelectEnumSchema ??= object(["default", K1, 0, "description", K1, 0, "oneOf", array(v_McpElicitationConstOption), 1, "title", K1, 0, "type", v_McpElicitationStringType, 1]))(x); }
 let c_v_McpElicitationUntitledMultiSelectEnumSchema;
-function v_McpElicitationUntitledMultiSelectEnumSchema(x) { return (c_v_McpElicitationUntitledMultiSelectEnumSchema ??= object(["default", nullable(array(K0)), 0, "description", K1, 0, "items", v_McpElicitationUntitledEnumItems, 1, "maxItems", all([K4, K5]), 0, "minItems", all([K4, K5]), 0, "title", K1, 0, "type", v_McpElicitationArrayType, 1]))(x); }
+function v_McpElicitationUntitledMultiSelectEnumSchema(x) { return (c_v_McpElicitationUntitledMultiSelectEnumSchema ??= object(["default", nullable(array(K0)), 0, "description", K1, 0, "items", v_McpElicitationUntitledEnumItems, 1, "maxItems", all([K5, K6]), 0, "minItems", all([K5, K6]), 0, "title", K1, 0, "type", v_McpElicitationArrayType, 1]))(x); }
 let c_v_McpElicitationTitledMultiSelectEnumSchema;
-function v_McpElicitationTitledMultiSelectEnumSchema(x) { return (c_v_McpElicitationTitledMultiSelectEnumSchema ??= object(["default", nullable(array(K0)), 0, "description", K1, 0, "items", v_McpElicitationTitledEnumItems, 1, "maxItems", all([K4, K5]), 0, "minItems", all([K4, K5]), 0, "title", K1, 0, "type", v_McpElicitationArrayType, 1]))(x); }
+function v_McpElicitationTitledMultiSelectEnumSchema(x) { return (c_v_McpElicitationTitledMultiSelectEnumSchema ??= object(["default", nullable(array(K0)), 0, "description", K1, 0, "items", v_McpElicitationTitledEnumItems, 1, "maxItems", all([K5, K6]), 0, "minItems", all([K5, K6]), 0, "title", K1, 0, "type", v_McpElicitationArrayType, 1]))(x); }
 let c_v_McpElicitationConstOption;
 function v_McpElicitationConstOption(x) { return (c_v_McpElicitationConstOption ??= object(["const", K0, 1, "title", K0, 1]))(x); }
 let c_v_McpElicitationUntitledEnumItems;
@@ -633,6 +657,8 @@ export const resultValidators = Object.freeze({
   "thread/items/list": checker(v_ThreadItemsListResponse),
   "thread/fork": checker(v_ThreadForkResponse),
   "thread/archive": checker(v_ThreadArchiveResponse),
+  "thread/unarchive": checker(v_ThreadUnarchiveResponse),
+  "thread/delete": checker(v_ThreadDeleteResponse),
   "thread/name/set": checker(v_ThreadSetNameResponse),
   "thread/unsubscribe": checker(v_ThreadUnsubscribeResponse),
   "thread/compact/start": checker(v_ThreadCompactStartResponse),
@@ -644,6 +670,7 @@ export const resultValidators = Object.freeze({
   "model/list": checker(v_ModelListResponse),
   "modelProvider/list": checker(v_ModelProviderListResponse),
   "account/read": checker(v_GetAccountResponse),
+  "account/rateLimits/read": checker(v_GetAccountRateLimitsResponse),
   "account/login/start": checker(v_LoginAccountResponse),
   "account/login/cancel": checker(v_CancelLoginAccountResponse),
   "account/logout": checker(v_LogoutAccountResponse),
