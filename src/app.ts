@@ -31,6 +31,7 @@ import { codexWarningsFeature } from "./features/codex-warnings.js";
 import { subagentsFeature } from "./features/subagents.js";
 import { systemPromptFeature } from "./features/system-prompt.js";
 import { providersFeature } from "./features/providers.js";
+import { rateLimitsFeature } from "./features/rate-limits/index.js";
 
 /** A message with a request id that is not a JSON-RPC 2.0 request: it must be answered, with that id. */
 const idOfInvalidRequest = z
@@ -62,7 +63,7 @@ const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), providersFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), subagentsFeature()];
+  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), providersFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), rateLimitsFeature(), subagentsFeature()];
 }
 
 

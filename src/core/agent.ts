@@ -211,7 +211,21 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     return new RequestError(err.code, err.message, { ...data, authMethods: signIn.methods(state.clientCapabilities).map((m) => m.id) });
   };
 
-  const handle: AgentHandle = { services, sessionOf, initializeMeta };
+  const statusLines = async (session: AcpSession): Promise<string[]> => {
+    const parts = await Promise.all(
+      features.map(async (feature) => {
+        try {
+          return (await feature.statusLines?.(session, services)) ?? [];
+        } catch (err) {
+          // One feature's part missing costs that part, not the whole /status.
+          log.warn({ feature: feature.name, err: err instanceof Error ? err.message : String(err) }, "a feature's status lines failed");
+          return [];
+        }
+      }),
+    );
+    return parts.flat();
+  };
+  const handle: AgentHandle = { services, sessionOf, initializeMeta, statusLines };
   for (const feature of features) feature.install?.(app, handle);
 
   /**

@@ -52,6 +52,8 @@ export type AgentHandle = {
   sessionOf(sessionId: string): AcpSession;
   /** The initialize response's `_meta`: extensions a feature offers (e.g. steering). */
   initializeMeta: Record<string, unknown>;
+  /** Every feature's lines about this session for `/status` (statusLines), in feature order. */
+  statusLines(session: AcpSession): Promise<string[]>;
 };
 
 export interface SessionFeature {
@@ -60,6 +62,8 @@ export interface SessionFeature {
   sessionCapabilities?(): Record<string, unknown>;
   /** What initialize advertises for this feature at the top of `agentCapabilities` (e.g. `providers`; merged by the core). */
   agentCapabilities?(): Omit<acp.AgentCapabilities, "sessionCapabilities">;
+  /** This feature's lines (markdown list items) in `/status`, gathered by the core for whichever feature runs the command. */
+  statusLines?(session: AcpSession, services: AgentServices): string[] | Promise<string[]>;
   /** Registers the ACP requests this feature answers (session/set_mode, ...) on the agent. */
   install?(app: acp.AgentApp, agent: AgentHandle): void;
   /** Answers a prompt itself (a slash command); undefined lets it go to the model. */

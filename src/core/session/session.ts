@@ -29,6 +29,8 @@ export type SessionEvents = {
   cancel: () => void;
   beforeTurn: () => Promise<void>;
   sizes: () => Record<string, number>;
+  /** `_meta` entries a feature adds to the session's `usage_update`s (asked once per token-usage update). */
+  usageMeta: () => Record<string, unknown> | undefined;
 };
 
 export type SessionDeps = {
@@ -70,7 +72,7 @@ export class AcpSession {
   /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
   readonly childItems = new ChildItems();
   /** What features listen to (on()); all dropped when the session closes. */
-  private readonly listeners: { [E in keyof SessionEvents]: Set<SessionEvents[E]> } = { notification: new Set(), cancel: new Set(), beforeTurn: new Set(), sizes: new Set() };
+  private readonly listeners: { [E in keyof SessionEvents]: Set<SessionEvents[E]> } = { notification: new Set(), cancel: new Set(), beforeTurn: new Set(), sizes: new Set(), usageMeta: new Set() };
   private currentMode: ModeId = "auto";
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private workspaceRoots: readonly string[];
@@ -306,7 +308,7 @@ export class AcpSession {
   /**
    * Listens to one of the session's events: `notification` (each of the thread's Codex events),
    * `cancel` (the prompt was cancelled or its codex died: withdraw what waits on the user),
-   * `beforeTurn` (awaited as a prompt's turn starts), `sizes` (a feature's trackers, for the soak).
+   * `beforeTurn` (awaited as a prompt's turn starts), `sizes` (a feature's trackers, for the soak), `usageMeta` (`_meta` entries for usage_update).
    * Returns the unsubscribe; every listener goes when the session closes.
    */
   on<E extends keyof SessionEvents>(event: E, listener: SessionEvents[E]): () => void {
@@ -350,8 +352,24 @@ export class AcpSession {
     const turn = this.turns.active;
     if (n.method === "turn/started") this.turns.started(n);
     if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error;
-    for (const update of this.translator.translate(n)) void this.send(update).catch(() => undefined);
+    const updates = this.translator.translate(n);
+    // Only a token-usage update carries a usage_update: every other event skips this.
+    if (n.method === "thread/tokenUsage/updated" && this.listeners.usageMeta.size > 0) this.addUsageMeta(updates);
+    for (const update of updates) void this.send(update).catch(() => undefined);
     if (n.method === "turn/completed") this.turns.completed(n.params);
+  }
+
+  /** Adds the features' `_meta` entries (usageMeta listeners) to the usage_updates among `updates`. */
+  private addUsageMeta(updates: SessionUpdate[]): void {
+    let meta: Record<string, unknown> | undefined;
+    for (const listener of this.listeners.usageMeta) {
+      const part = listener();
+      if (part) meta = { ...meta, ...part };
+    }
+    if (!meta) return;
+    for (const [i, update] of updates.entries()) {
+      if (update.sessionUpdate === "usage_update") updates[i] = { ...update, _meta: { ...update._meta, ...meta } };
+    }
   }
 }
 

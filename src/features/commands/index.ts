@@ -3,7 +3,7 @@
 // Unknown `/x` text is an ordinary prompt for the model.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserInput, v2 } from "../../codex/index.js";
-import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
+import type { AgentHandle, AgentServices, SessionFeature } from "../../core/feature-api.js";
 import { modeName } from "../../core/session/modes.js";
 import { setThreadName, signOut } from "../../core/codex-ops.js";
 import { mcpCommandText, type McpLogins } from "./mcp.js";
@@ -14,7 +14,7 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "review", description: "Ask Codex to review the uncommitted changes (or what you describe)", input: { hint: "optional: what to review" } },
   { name: "compact", description: "Summarize the conversation to free up context" },
   { name: "init", description: "Create an AGENTS.md file with instructions for Codex" },
-  { name: "status", description: "Show the session's model, mode, token usage and directory" },
+  { name: "status", description: "Show the session's model, mode, token usage, usage limits and directory" },
   { name: "logout", description: "Sign out of Codex (the next session asks to sign in)" },
   { name: "rename", description: "Rename this session", input: { hint: "the new title" } },
   { name: "skills", description: "List the Codex skills available here (each is also a command)" },
@@ -52,7 +52,7 @@ export function commandsFeature(): SessionFeature {
       if (!cmd) return undefined;
       const skill = state.skills.find((k) => k.command === cmd.name);
       if (skill) return session.prompt(skillInput(skill, cmd.args));
-      return runCommand(session, cmd, agent.services, (input) => session.prompt(input), state);
+      return runCommand(session, cmd, agent, (input) => session.prompt(input), state);
     },
     detach(session) {
       unsubscribe.get(session)?.();
@@ -127,16 +127,17 @@ function say(session: AcpSession, text: string): Promise<void> {
 async function runCommand(
   session: AcpSession,
   cmd: { name: string; args: string },
-  services: AgentServices,
+  agent: AgentHandle,
   runPrompt: (input: UserInput[]) => Promise<acp.PromptResponse>,
   state: CommandState,
 ): Promise<acp.PromptResponse> {
+  const { services } = agent;
   services.log.info({ sessionId: session.id, command: cmd.name }, "slash command");
   switch (cmd.name) {
     case "init":
       return runPrompt([{ type: "text", text: cmd.args ? `${INIT_PROMPT}\n\nAlso: ${cmd.args}` : INIT_PROMPT, text_elements: [] }]);
     case "status":
-      await say(session, statusText(session, state.usage));
+      await say(session, statusText(session, state.usage, await agent.statusLines(session)));
       return { stopReason: "end_turn" };
     case "review":
       return session.runTurn("review/start", (client) =>
@@ -193,7 +194,8 @@ async function runCommand(
   }
 }
 
-function statusText(session: AcpSession, usage: Usage): string {
+/** The session's own lines, then the other features' (usage limits, ...), then its id. */
+function statusText(session: AcpSession, usage: Usage, featureLines: readonly string[]): string {
   const s = session.settings;
   const lines = [
     "**Session status**",
@@ -204,6 +206,7 @@ function statusText(session: AcpSession, usage: Usage): string {
     usage.total !== undefined
       ? `- Tokens: ${usage.total} used in this session${usage.last !== undefined && usage.window ? `; context ${usage.last} of ${usage.window}` : ""}`
       : "- Tokens: none used yet",
+    ...featureLines,
     `- Session: ${session.id}`,
   ];
   return `${lines.join("\n")}\n`;
