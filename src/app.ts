@@ -17,6 +17,7 @@ import { fileToolsFeature } from "./editor-files/feature.js";
 import { registerLifecycle } from "./stored-sessions/lifecycle.js";
 import { registerSessionAdmin } from "./stored-sessions/admin.js";
 import { createSignIn } from "./sign-in/index.js";
+import { registerSessionArchive } from "./stored-sessions/archive.js";
 import { titlesFeature } from "./features/titles.js";
 import { approvalsFeature } from "./features/approvals/index.js";
 import { commandsFeature } from "./features/commands/index.js";
@@ -76,6 +77,7 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   registerLifecycle(agent);
   registerSessionAdmin(agent);
   signIn.register(agent);
+  registerSessionArchive(agent);
   // The client closing our stdout (it quit mid-stream) is a normal end, like closing stdin.
   let outputClosed!: () => void;
   const outputGone = new Promise<void>((resolve) => (outputClosed = resolve));

@@ -162,7 +162,7 @@ export class ThreadEventTranslator {
       case "mcpServer/event/stream/notification":
       case "account/updated":
       case "account/gatewayOAuth/changed":
-      case "account/rateLimits/updated":
+      case "account/rateLimits/updated": // names no thread: features/rate-limits hears it from the host
       case "account/login/completed":
       case "app/list/updated":
       case "remoteControl/status/changed":

@@ -1,16 +1,14 @@
-// Managing stored sessions: session/delete (stable), session/fork and session/set_title
-// (ACP's unstable schema, registered by method name). Delete archives the Codex thread: it
-// leaves every list and can still be restored with Codex's own tools (nothing is lost).
-// A fork is Codex's copy of the thread (`thread/fork`), opened as a new session: its first
-// prompt carries the source's history.
+// Managing stored sessions: session/fork and session/set_title (ACP's unstable schema, registered
+// by method name); delete, archive and status are archive.ts's. A fork is Codex's copy of the
+// thread (`thread/fork`), opened as a new session: its first prompt carries the source's history.
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { existsSync } from "node:fs";
-import { CodexRpcError, threadReadResponseSchema, type Thread } from "../codex/index.js";
 import type { ThreadSettings } from "../core/session/session.js";
 import { DEFAULT_SETTINGS, type Agent } from "../core/agent.js";
-import { invalidParams, sessionNotFound, toRequestError } from "../core/errors.js";
+import { invalidParams } from "../core/errors.js";
+import { requireThread } from "./threads.js";
 import { TITLE_MAX } from "../core/session/titles.js";
 import { setThreadName } from "../core/codex-ops.js";
 
@@ -33,47 +31,16 @@ const setTitleParamsSchema = z.object({ sessionId: z.string(), title: z.string()
 export const FORK_METHOD = "session/fork";
 export const SET_TITLE_METHOD = "session/set_title";
 
-/** Registers session/delete, session/fork and session/set_title, and advertises them. */
+/** Registers session/fork and session/set_title, and advertises them. */
 export function registerSessionAdmin(agent: Agent): void {
   const { host, log } = agent.services;
   // fork and title are unstable capabilities: typed here, carried as is.
-  const unstable: Pick<acp.SessionCapabilities, "delete"> & { fork: object; title: object } = { delete: {}, fork: {}, title: {} };
+  const unstable: Pick<acp.SessionCapabilities, "fork" | "title"> = { fork: {}, title: {} };
   agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...unstable };
 
-  /** The thread, or -32002 unless CODEX_HOME holds it. */
-  async function requireThread(sessionId: string): Promise<Thread> {
-    const client = await host.client().catch((err: unknown) => {
-      throw toRequestError(err);
-    });
-    try {
-      return (await client.call("thread/read", { threadId: sessionId }, threadReadResponseSchema)).thread;
-    } catch (err) {
-      if (err instanceof CodexRpcError) throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
-      throw toRequestError(err);
-    }
-  }
-
   agent.app
-    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
-      const open = agent.state.sessions.get(params.sessionId);
-      if (open) {
-        await open.cancel();
-        await agent.closeSession(open);
-      }
-      try {
-        await (await host.client()).call("thread/archive", { threadId: params.sessionId });
-      } catch (err) {
-        // Delete is idempotent (the spec's SHOULD): an id Codex stores nothing for (unknown, deleted
-        // already, or never prompted) is deleted by having nothing left open.
-        if (!(err instanceof CodexRpcError)) throw toRequestError(err);
-        log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to archive");
-        return {};
-      }
-      log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread archived)");
-      return {};
-    })
     .onRequest(FORK_METHOD, forkParamsSchema, async ({ params }) => {
-      const source = await requireThread(params.sessionId);
+      const source = await requireThread(host, params.sessionId);
       const cwd = await agent.validateCwd(params.cwd);
       const request: acp.NewSessionRequest = {
         cwd,
@@ -95,7 +62,7 @@ export function registerSessionAdmin(agent: Agent): void {
       const title = params.title.replace(/\s+/g, " ").trim();
       if (!title) throw invalidParams({ title: params.title }, "The title is empty");
       if (title.length > TITLE_MAX * 4) throw invalidParams({ title: params.title }, `The title is longer than ${TITLE_MAX * 4} characters`);
-      await requireThread(params.sessionId);
+      await requireThread(host, params.sessionId);
       await setThreadName(agent.services, params.sessionId, title);
       return { title };
     });

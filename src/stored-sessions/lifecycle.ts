@@ -1,5 +1,6 @@
 // Sessions that last: session/load (resume the Codex thread and replay its history),
-// session/list (Codex's thread list), session/resume (no replay) and session/close.
+// session/list (Codex's thread list: session-list.ts), session/resume (no replay) and session/close.
+// An archived session is refused until it is unarchived (archive.ts).
 // ACP session id = Codex thread id, so any thread in CODEX_HOME (made by this adapter,
 // another adapter process or the Codex CLI itself) can be listed and reopened.
 //
@@ -7,25 +8,18 @@
 // for legacy threads), read while `thread/resume {excludeTurns: true}` runs and caught up after
 // it (history-replay.ts): in codex 0.169 these return complete items, with the command output,
 // exit codes and statuses.
-import { existsSync } from "node:fs";
-import path from "node:path";
 import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { z } from "zod";
-import { CodexRpcError, threadReadResponseSchema, threadSchema, type AppServerClient } from "../codex/index.js";
+import type { AppServerClient, Thread } from "../codex/index.js";
 import { HistoryReplay } from "./history-replay.js";
 import { clientDisplay, type Agent } from "../core/agent.js";
 import type { SessionOpening } from "../core/feature-api.js";
-import { sessionNotFound, toRequestError } from "../core/errors.js";
-import { isoTime, threadTitle } from "../core/session/titles.js";
+import { invalidRequest, sessionNotFound, toRequestError } from "../core/errors.js";
+import { listSessions } from "./session-list.js";
+import { codexClient, isArchived, neverPrompted, readThread } from "./threads.js";
 
 /** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
 const DEFAULT_LIST_PAGE_SIZE = 50;
-
-const threadListResponseSchema = z.looseObject({
-  data: z.array(threadSchema),
-  nextCursor: z.string().nullish(),
-});
 
 export type LifecycleOptions = {
   /** Sessions per session/list page. */
@@ -53,27 +47,18 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     additionalDirectories: {},
   };
 
-  const client = async (): Promise<AppServerClient> => {
-    try {
-      return await host.client();
-    } catch (err) {
-      throw toRequestError(err);
-    }
-  };
+  const client = (): Promise<AppServerClient> => codexClient(host);
 
-  /** Fails with -32002 unless CODEX_HOME holds a thread with this id; nothing is created. */
-  async function storedThread(sessionId: string): Promise<z.infer<typeof threadSchema>> {
-    const c = await client();
-    try {
-      const read = await c.call("thread/read", { threadId: sessionId }, threadReadResponseSchema);
-      return read.thread;
-    } catch (err) {
-      if (err instanceof CodexRpcError) {
-        log.info({ sessionId, err: err.message }, "no such codex thread");
-        throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
-      }
-      throw toRequestError(err);
+  /** Fails with -32002 unless CODEX_HOME holds a thread with this id, and refuses an archived one; nothing is created. */
+  async function storedThread(sessionId: string): Promise<Thread> {
+    const thread = await readThread(host, sessionId);
+    if (!thread) {
+      log.info({ sessionId }, "no such codex thread");
+      throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
     }
+    // Codex refuses to resume it (naming its own CLI); ACP has the way back.
+    if (isArchived(thread)) throw invalidRequest(`Session ${sessionId} is archived: unarchive it (session/unarchive) first, then open it`);
+    return thread;
   }
 
   /**
@@ -84,13 +69,13 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   async function reopen(
     kind: "load" | "resume",
     request: acp.LoadSessionRequest | acp.ResumeSessionRequest,
-    beforeResume?: (thread: z.infer<typeof threadSchema>, cwd: string) => void,
+    beforeResume?: (thread: Thread, cwd: string) => void,
   ) {
     const cwd = await agent.validateCwd(request.cwd);
     const thread = await storedThread(request.sessionId);
     // Codex writes a thread's history at its first turn, and cannot resume one without it. A session
     // opened and never prompted is answered as it is open now (nothing to replay), or is not found.
-    if (thread.path && !existsSync(thread.path)) {
+    if (neverPrompted(thread)) {
       const live = agent.state.sessions.get(request.sessionId);
       if (!live) throw sessionNotFound(request.sessionId, `session ${request.sessionId} was never prompted and is no longer open: Codex keeps nothing of it`);
       log.info({ sessionId: live.id, kind }, "session never prompted: answered from the open session");
@@ -119,7 +104,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       // reaches the client before the load is answered.
       let history: HistoryReplay | undefined;
       let releaseUpdates: (() => void) | undefined;
-      const startHistory = (thread: z.infer<typeof threadSchema>, cwd: string): void => {
+      const startHistory = (thread: Thread, cwd: string): void => {
         history = new HistoryReplay({
           threadId: params.sessionId,
           historyMode: thread.historyMode,
@@ -166,45 +151,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       const { response } = await reopen("resume", params);
       return response;
     })
-    .onRequest(acp.methods.agent.session.list, async ({ params }) => {
-      let cwd: string | undefined;
-      if (params.cwd) {
-        if (!path.isAbsolute(params.cwd)) throw acp.RequestError.invalidParams({ cwd: params.cwd }, `cwd must be an absolute path: ${params.cwd}`);
-        cwd = path.normalize(params.cwd);
-        if (cwd.length > 1 && cwd.endsWith(path.sep)) cwd = cwd.slice(0, -1);
-      }
-      const c = await client();
-      let page: z.infer<typeof threadListResponseSchema>;
-      try {
-        page = await c.call(
-          "thread/list",
-          {
-            limit: listPageSize,
-            sortKey: "updated_at",
-            sortDirection: "desc",
-            ...(cwd ? { cwd } : {}),
-            ...(params.cursor ? { cursor: params.cursor } : {}),
-          },
-          threadListResponseSchema,
-        );
-      } catch (err) {
-        if (params.cursor && err instanceof CodexRpcError && err.code !== -32603) {
-          throw acp.RequestError.invalidParams({ cursor: params.cursor }, `Invalid cursor: ${err.message}`);
-        }
-        throw toRequestError(err);
-      }
-      return {
-        sessions: page.data.map(
-          (thread): acp.SessionInfo => ({
-            sessionId: thread.id,
-            cwd: thread.cwd,
-            title: threadTitle(thread) ?? null,
-            updatedAt: isoTime(thread.updatedAt) ?? null,
-          }),
-        ),
-        nextCursor: page.nextCursor ?? null,
-      };
-    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => listSessions(await codexClient(host), params, listPageSize))
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       const session = agent.sessionOf(params.sessionId);
       const attachedTo = host.currentPid;

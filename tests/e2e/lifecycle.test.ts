@@ -54,7 +54,7 @@ describe("session/load, list, resume, close", () => {
     adapters.push(a);
     const init = await a.initialize();
     expect(init.agentCapabilities?.loadSession).toBe(true);
-    expect(Object.keys(init.agentCapabilities?.sessionCapabilities ?? {}).sort()).toEqual(["additionalDirectories", "close", "delete", "fork", "list", "resume", "systemPrompt", "title"]);
+    expect(Object.keys(init.agentCapabilities?.sessionCapabilities ?? {}).sort()).toEqual(["additionalDirectories", "archive", "close", "delete", "fork", "list", "resume", "status", "systemPrompt", "title"]);
   });
 
   it("a session made in one process is listed, loaded with its whole history, and continued in another", async () => {

@@ -1,4 +1,5 @@
 // Issue 13: managing sessions from the editor: delete (stable), fork and set_title (unstable), /rename.
+// Issue 28 (B): archive, unarchive and status (unstable), and delete beside them.
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { startAdapter, type Adapter } from "../support/adapter.js";
@@ -19,11 +20,90 @@ async function start(...answers: string[]) {
 }
 
 const listed = async () => (await adapter!.agent.request(acp.methods.agent.session.list, {})).sessions;
+/** session/list with ACP's unstable archive filter, every page. */
+async function listedAll(archived?: string): Promise<Array<acp.SessionInfo & { archived?: boolean | null }>> {
+  const all: Array<acp.SessionInfo & { archived?: boolean | null }> = [];
+  let cursor: string | null | undefined;
+  do {
+    const page = (await adapter!.agent.request("session/list", { ...(archived ? { archived } : {}), ...(cursor ? { cursor } : {}) })) as acp.ListSessionsResponse;
+    all.push(...page.sessions);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return all;
+}
+const statusOf = async (sessionId: string) => ((await adapter!.agent.request("session/status", { sessionId })) as { status: string }).status;
+const UNKNOWN_ID = "01a00000-0000-7000-8000-000000000000";
 
 describe("session management", () => {
-  it("delete, fork and title are advertised", async () => {
+  it("delete, fork, title, archive and status are advertised", async () => {
     const init = await start();
-    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ delete: {}, fork: {}, title: {} });
+    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, delete: {}, fork: {}, title: {}, archive: {}, status: {} });
+  });
+
+  it("archive closes an open session and hides it from the list; the archive filter shows it; unarchive brings it back; status says where it is", async () => {
+    await start("a", "b", "a again");
+    const a = (await adapter!.newSession()).sessionId;
+    await adapter!.prompt(a, "first");
+    const b = (await adapter!.newSession()).sessionId;
+    await adapter!.prompt(b, "second");
+    expect(await statusOf(a)).toBe("open");
+
+    expect(await adapter!.agent.request("session/archive", { sessionId: a })).toEqual({});
+    expect(await statusOf(a)).toBe("saved");
+    expect((await listedAll()).map((s) => [s.sessionId, s.archived])).toEqual([[b, false]]);
+    expect((await listedAll("exclude")).map((s) => [s.sessionId, s.archived])).toEqual([[b, false]]);
+    expect((await listedAll("only")).map((s) => [s.sessionId, s.archived])).toEqual([[a, true]]);
+    expect((await listedAll("include")).map((s) => [s.sessionId, s.archived])).toEqual([[b, false], [a, true]]);
+    // Closed as session/close would: its prompts are refused, and it cannot be loaded until unarchived.
+    await expect(adapter!.prompt(a, "still there?")).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: adapter!.workspace, mcpServers: [] })).rejects.toMatchObject({
+      code: -32600,
+      message: expect.stringContaining("is archived: unarchive it (session/unarchive) first"),
+    });
+    expect(await statusOf(a)).toBe("saved");
+    // Idempotent.
+    expect(await adapter!.agent.request("session/archive", { sessionId: a })).toEqual({});
+
+    expect(await adapter!.agent.request("session/unarchive", { sessionId: a })).toEqual({});
+    expect(await adapter!.agent.request("session/unarchive", { sessionId: a })).toEqual({});
+    expect((await listedAll()).map((s) => s.sessionId).sort()).toEqual([a, b].sort());
+    expect(await listedAll("only")).toEqual([]);
+    expect(await statusOf(a)).toBe("saved");
+    await adapter!.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: adapter!.workspace, mcpServers: [] });
+    expect(await statusOf(a)).toBe("open");
+    expect((await adapter!.prompt(a, "back")).stopReason).toBe("end_turn");
+  });
+
+  it("archive, unarchive and status of an unknown session are -32002 naming it; an unknown archive filter is -32602", async () => {
+    await start();
+    for (const method of ["session/archive", "session/unarchive", "session/status"]) {
+      await expect(adapter!.agent.request(method, { sessionId: UNKNOWN_ID }), method).rejects.toMatchObject({ code: -32002, data: { sessionId: UNKNOWN_ID } });
+    }
+    await expect(adapter!.agent.request("session/list", { archived: "everything" })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("a session never prompted (Codex keeps nothing of it) is open until archived, then gone", async () => {
+    await start();
+    const { sessionId } = await adapter!.newSession();
+    expect(await statusOf(sessionId)).toBe("open");
+    expect(await adapter!.agent.request("session/archive", { sessionId })).toEqual({});
+    await expect(adapter!.agent.request("session/status", { sessionId })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it("the archive filter pages like the default list: include walks the unarchived sessions, then the archived ones", async () => {
+    adapter = await startAdapter({ env: { CODEX_ACP_SESSION_LIST_PAGE_SIZE: "1" } });
+    adapter.fake.enqueue(textResponse("1"), textResponse("2"), textResponse("3"));
+    await adapter.initialize();
+    const ids: string[] = [];
+    for (const text of ["one", "two", "three"]) {
+      const { sessionId } = await adapter.newSession();
+      await adapter.prompt(sessionId, text);
+      ids.push(sessionId);
+    }
+    await adapter.agent.request("session/archive", { sessionId: ids[0]! });
+    await adapter.agent.request("session/archive", { sessionId: ids[1]! });
+    expect((await listedAll("include")).map((s) => [s.sessionId, s.archived])).toEqual([[ids[2], false], [ids[1], true], [ids[0], true]]);
+    expect((await listedAll("only")).map((s) => s.sessionId)).toEqual([ids[1], ids[0]]);
   });
 
   it("delete closes the session and takes it out of the list; an unknown id succeeds without effect (idempotent)", async () => {
@@ -40,7 +120,7 @@ describe("session management", () => {
     await expect(adapter!.prompt(sessionId, "still there?")).rejects.toMatchObject({ code: -32002 });
     // (The SDK's client treats not-found as done for a delete: the raw answer is checked.)
     const answer = adapter!.waitForLine((m) => m.id === "del-unknown");
-    adapter!.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "del-unknown", method: "session/delete", params: { sessionId: "01a00000-0000-7000-8000-000000000000" } }));
+    adapter!.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "del-unknown", method: "session/delete", params: { sessionId: UNKNOWN_ID } }));
     expect(await answer).toMatchObject({ id: "del-unknown", result: {} });
   });
 

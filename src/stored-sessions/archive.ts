@@ -1,0 +1,87 @@
+// Where a session's history goes: session/archive and session/unarchive (ACP's unstable schema:
+// Codex's thread/archive and thread/unarchive, reversible, the history kept), session/delete
+// (stable: archives too) and session/status (open here, saved by Codex, or unknown). Archive and
+// delete both end a session open here as session/close would (its running turn cancelled), then
+// archive the stored thread; deleting what does not exist succeeds.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { CodexRpcError } from "../codex/index.js";
+import type { Agent } from "../core/agent.js";
+import { sessionNotFound, toRequestError } from "../core/errors.js";
+import { codexClient, isArchived, neverPrompted, readThread } from "./threads.js";
+
+/** Registers session/delete, archive, unarchive and status, and advertises them. */
+export function registerSessionArchive(agent: Agent): void {
+  const { host, log } = agent.services;
+  // archive and status are unstable capabilities: typed here, carried as is.
+  const capabilities: Pick<acp.SessionCapabilities, "delete" | "archive" | "status"> = { delete: {}, archive: {}, status: {} };
+  agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...capabilities };
+
+  /** The session open here, if it is. */
+  const openHere = (sessionId: string) => {
+    const session = agent.state.sessions.get(sessionId);
+    return session && !session.isClosed ? session : undefined;
+  };
+
+  /** Ends a session open here as session/close would: its turns cancelled, its resources freed. */
+  async function closeIfOpen(sessionId: string): Promise<boolean> {
+    const open = openHere(sessionId);
+    if (!open) return false;
+    await open.cancel();
+    await agent.closeSession(open);
+    return true;
+  }
+
+  agent.app
+    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      await closeIfOpen(params.sessionId);
+      try {
+        await (await codexClient(host)).call("thread/archive", { threadId: params.sessionId });
+      } catch (err) {
+        // Delete is idempotent (the spec's SHOULD): an id Codex stores nothing for (unknown, deleted
+        // already, or never prompted) is deleted by having nothing left open.
+        if (!(err instanceof CodexRpcError)) throw toRequestError(err);
+        log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to archive");
+        return {};
+      }
+      log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread archived)");
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.archive, async ({ params }) => {
+      const thread = await readThread(host, params.sessionId);
+      const wasOpen = await closeIfOpen(params.sessionId);
+      // Never prompted and open here: closing it was all there was (Codex keeps nothing of it).
+      if (!thread || neverPrompted(thread)) {
+        if (wasOpen) return {};
+        throw sessionNotFound(params.sessionId, `no Codex thread ${params.sessionId} in this CODEX_HOME`);
+      }
+      if (isArchived(thread)) return {}; // archiving an archived session succeeds
+      try {
+        await (await codexClient(host)).call("thread/archive", { threadId: params.sessionId });
+      } catch (err) {
+        throw toRequestError(err);
+      }
+      log.info({ sessionId: params.sessionId, wasOpen }, "session archived");
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.unarchive, async ({ params }) => {
+      const thread = await readThread(host, params.sessionId);
+      if (!thread || (neverPrompted(thread) && !openHere(params.sessionId))) {
+        throw sessionNotFound(params.sessionId, `no Codex thread ${params.sessionId} in this CODEX_HOME`);
+      }
+      if (!isArchived(thread)) return {}; // unarchiving what is not archived succeeds
+      try {
+        await (await codexClient(host)).call("thread/unarchive", { threadId: params.sessionId });
+      } catch (err) {
+        throw toRequestError(err);
+      }
+      log.info({ sessionId: params.sessionId }, "session unarchived");
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.status, async ({ params }) => {
+      // No side effect: thread/read loads nothing, and the session is not touched.
+      if (openHere(params.sessionId)) return { status: "open" };
+      const thread = await readThread(host, params.sessionId);
+      if (thread && !neverPrompted(thread)) return { status: "saved" };
+      throw sessionNotFound(params.sessionId, `${params.sessionId} is neither open here nor stored in this CODEX_HOME`);
+    });
+}
