@@ -1,8 +1,11 @@
 // Where a session's history goes: session/archive and session/unarchive (ACP's unstable schema:
 // Codex's thread/archive and thread/unarchive, reversible, the history kept), session/delete
-// (stable: archives too) and session/status (open here, saved by Codex, or unknown). Archive and
-// delete both end a session open here as session/close would (its running turn cancelled), then
-// archive the stored thread; deleting what does not exist succeeds.
+// (stable: Codex's thread/delete, for good) and session/status (open here, saved by Codex, or
+// unknown). Archive and delete both end a session open here as session/close would (its running
+// turn cancelled), then act on the stored thread. They differ where ACP has them differ: an
+// archived session stays listed under the archive filter and comes back with unarchive; a deleted
+// one is in no list again (which is why delete cannot be archive now that the archive filter
+// exists), and deleting what does not exist succeeds.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { CodexRpcError } from "../codex/index.js";
 import type { Agent } from "../core/agent.js";
@@ -35,15 +38,15 @@ export function registerSessionArchive(agent: Agent): void {
     .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
       await closeIfOpen(params.sessionId);
       try {
-        await (await codexClient(host)).call("thread/archive", { threadId: params.sessionId });
+        await (await codexClient(host)).call("thread/delete", { threadId: params.sessionId });
       } catch (err) {
         // Delete is idempotent (the spec's SHOULD): an id Codex stores nothing for (unknown, deleted
         // already, or never prompted) is deleted by having nothing left open.
         if (!(err instanceof CodexRpcError)) throw toRequestError(err);
-        log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to archive");
+        log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to delete");
         return {};
       }
-      log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread archived)");
+      log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread and history removed)");
       return {};
     })
     .onRequest(acp.methods.agent.session.archive, async ({ params }) => {

@@ -106,6 +106,21 @@ describe("session management", () => {
     expect((await listedAll("only")).map((s) => s.sessionId)).toEqual([ids[1], ids[0]]);
   });
 
+  it("delete removes a session for good, archived or not: no list shows it, and status no longer knows it", async () => {
+    await start("x", "y");
+    const kept = (await adapter!.newSession()).sessionId;
+    await adapter!.prompt(kept, "kept");
+    const archived = (await adapter!.newSession()).sessionId;
+    await adapter!.prompt(archived, "archived, then deleted");
+    await adapter!.agent.request("session/archive", { sessionId: archived });
+    expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: archived })).toEqual({});
+    expect(await listedAll("include")).toEqual([expect.objectContaining({ sessionId: kept, archived: false })]);
+    await expect(adapter!.agent.request("session/status", { sessionId: archived })).rejects.toMatchObject({ code: -32002 });
+    expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: kept })).toEqual({});
+    expect(await listedAll("include")).toEqual([]);
+    await expect(adapter!.agent.request("session/unarchive", { sessionId: kept })).rejects.toMatchObject({ code: -32002 });
+  });
+
   it("delete closes the session and takes it out of the list; an unknown id succeeds without effect (idempotent)", async () => {
     await start("kept", "gone");
     const keep = await adapter!.newSession();
