@@ -74,6 +74,19 @@ describe("session management", () => {
     expect((await adapter!.prompt(a, "back")).stopReason).toBe("end_turn");
   });
 
+  it("archive during a prompt ends that prompt as cancelled, then archives the session", async () => {
+    await start("stored");
+    adapter!.fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
+    const { sessionId } = await adapter!.newSession();
+    await adapter!.prompt(sessionId, "first");
+    const pending = adapter!.prompt(sessionId, "talk forever");
+    await adapter!.waitForLine((m) => m.method === "session/update" && JSON.stringify(m).includes("agent_message_chunk"));
+    expect(await adapter!.agent.request("session/archive", { sessionId })).toEqual({});
+    expect((await pending).stopReason).toBe("cancelled");
+    expect(await statusOf(sessionId)).toBe("saved");
+    expect((await listedAll("only")).map((s) => s.sessionId)).toEqual([sessionId]);
+  });
+
   it("archive, unarchive and status of an unknown session are -32002 naming it; an unknown archive filter is -32602", async () => {
     await start();
     for (const method of ["session/archive", "session/unarchive", "session/status"]) {
