@@ -98,4 +98,20 @@ describe("usage limits", () => {
       expect.objectContaining({ kind: "other", status: "completed", title: "Warning: Codex usage limit nearly reached: 91% of the 5-hour window used" }),
     ]);
   });
+
+  it("with a ChatGPT sign-in, /status reads them before any model answer, and warns there", async () => {
+    adapter = await startAdapter({ chatgptSignIn: true });
+    // The ChatGPT backend's answer (Codex's account/rateLimits/read asks GET /backend-api/wham/usage).
+    adapter.fake.setAccountUsage({
+      plan_type: "plus",
+      rate_limit: { allowed: true, limit_reached: false, primary_window: { used_percent: 96, limit_window_seconds: 18000, reset_after_seconds: 3600, reset_at: 2000000000 }, secondary_window: null },
+      credits: { has_credits: false, unlimited: false, balance: "0" },
+    });
+    await adapter.initialize({ session: { notices: {} } });
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "/status");
+    expect(messageText(adapter.updatesOf(sessionId))).toContain("- Usage limits: 5-hour window 96% used (resets 2033-05-18 03:33 UTC)");
+    expect(usageNotices(rawUpdatesOf(adapter, sessionId)).map((n) => n.title)).toEqual(["Codex usage limit nearly reached: 96% of the 5-hour window used"]);
+    expect(adapter.fake.requests).toHaveLength(0);
+  });
 });

@@ -21,6 +21,8 @@ export type AdapterOptions = {
   extraConfig?: string;
   /** The user's own config.toml settings (top-level keys: approval_policy, sandbox_mode, model_reasoning_effort, ...). */
   userConfig?: string;
+  /** A made-up ChatGPT sign-in served by the fake model (createCodexHome's chatgptSignIn). */
+  chatgptSignIn?: boolean;
   env?: Record<string, string>;
   /** Reuse an existing fake model / CODEX_HOME (e.g. a second adapter process on the same history). */
   fake?: FakeModel;
@@ -53,7 +55,7 @@ export type Adapter = {
 export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> {
   const fake = opts.fake ?? (await startFakeModel(opts.responses ?? []));
   if (opts.fake && opts.responses) fake.enqueue(...opts.responses);
-  const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig, userConfig: opts.userConfig }));
+  const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig, userConfig: opts.userConfig, ...(opts.chatgptSignIn ? { chatgptSignIn: true } : {}) }));
   const workspace = opts.workspace ?? (await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-ws-"))));
   const child = spawn(process.execPath, [opts.bin ?? DIST_BIN], {
     env: { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", ...opts.env },

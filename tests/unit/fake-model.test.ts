@@ -274,6 +274,14 @@ describe("fake model server", () => {
     expect(m.requests).toHaveLength(1); // only POST /responses is recorded
   });
 
+  it("serves the ChatGPT backend's usage limits once set (GET …/wham/usage), 404 before", async () => {
+    const m = await start();
+    const usage = `http://127.0.0.1:${m.port}/backend-api/wham/usage`;
+    expect((await fetch(usage)).status).toBe(404);
+    m.setAccountUsage({ plan_type: "plus", rate_limit: null });
+    expect(await (await fetch(usage)).json()).toEqual({ plan_type: "plus", rate_limit: null });
+  });
+
   it("accepts a {responses} script object and rejects malformed scripts", async () => {
     const m = await start({ responses: [textResponse("from object")] });
     const deltas = parseSse(await (await post(m)).text()).filter((e) => e.type === "response.output_text.delta");
@@ -284,6 +292,30 @@ describe("fake model server", () => {
 });
 
 describe("createCodexHome", () => {
+  it("chatgptSignIn: a made-up sign-in whose backend is the fake model's server, and nothing else reachable", async () => {
+    const ch = await createCodexHome({ modelUrl: "http://127.0.0.1:1234/v1", chatgptSignIn: true });
+    try {
+      const toml = await fs.readFile(ch.configPath, "utf8");
+      // A top-level key: before the first table.
+      expect(toml.split("\n")[0]).toBe('chatgpt_base_url = "http://127.0.0.1:1234/backend-api/"');
+      const auth = JSON.parse(await fs.readFile(path.join(ch.codexHome, "auth.json"), "utf8")) as { auth_mode: string; tokens: { id_token: string } };
+      expect(auth.auth_mode).toBe("chatgpt");
+      const claims = JSON.parse(Buffer.from(auth.tokens.id_token.split(".")[1]!, "base64url").toString()) as { exp: number };
+      expect(claims.exp * 1000).toBeGreaterThan(Date.now());
+      expect(ch.env).toMatchObject({ HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1,localhost" });
+    } finally {
+      await ch.cleanup();
+    }
+    const plain = await createCodexHome({ modelUrl: "http://127.0.0.1:1234/v1" });
+    try {
+      expect(await fs.readFile(plain.configPath, "utf8")).not.toContain("chatgpt_base_url");
+      expect(plain.env.HTTPS_PROXY).toBeUndefined();
+    } finally {
+      await plain.cleanup();
+    }
+  });
+
+
   it("writes an offline config, a catalog with fake-model, and hermetic dirs", async () => {
     const ch = await createCodexHome({ modelUrl: "http://127.0.0.1:1234/v1", approvalPolicy: "on-request", extraConfig: "[tools.update_plan]\nenabled = true" });
     try {

@@ -39,6 +39,12 @@ export interface CreateCodexHomeOptions {
   codexPath?: string;
   /** Where this user's private cache directory, which keeps the derived catalog, is (default: the temp directory). */
   cacheRoot?: string;
+  /**
+   * A made-up ChatGPT sign-in (auth.json with unsigned tokens) whose backend is the fake model's
+   * server (`chatgpt_base_url`), so account requests such as `account/rateLimits/read` are served
+   * by FakeModel.setAccountUsage. Every other proxied request goes to a closed local port.
+   */
+  chatgptSignIn?: boolean;
 }
 
 export interface CodexHome {
@@ -67,8 +73,10 @@ export function renderConfigToml(opts: {
   sandboxMode?: string;
   userConfig?: string;
   extraConfig?: string;
+  chatgptBaseUrl?: string;
 }): string {
   const lines = [
+    ...(opts.chatgptBaseUrl ? [`chatgpt_base_url = ${tomlString(opts.chatgptBaseUrl)}`] : []),
     `model = ${tomlString(FAKE_MODEL_SLUG)}`,
     `model_provider = "fake"`,
     `model_catalog_json = ${tomlString(opts.modelCatalogPath)}`,
@@ -192,6 +200,19 @@ async function deriveCatalog(codexPath: string): Promise<Catalog> {
 
 // ---- CODEX_HOME ------------------------------------------------------------------------------
 
+/** auth.json of a ChatGPT sign-in that never happened: unsigned tokens, valid until 2100 (codex reads their claims, checks no signature). */
+function fakeChatgptAuth(): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const token = (claims: Record<string, unknown>) => `${part({ alg: "none", typ: "JWT" })}.${part({ exp: 4102444800, ...claims })}.unsigned`;
+  const auth = { "https://api.openai.com/auth": { chatgpt_plan_type: "plus", chatgpt_account_id: "fake-account", chatgpt_user_id: "fake-user" } };
+  return JSON.stringify({
+    auth_mode: "chatgpt",
+    OPENAI_API_KEY: null,
+    tokens: { id_token: token({ email: "fake@example.invalid", ...auth }), access_token: token(auth), refresh_token: "fake-refresh", account_id: "fake-account" },
+    last_refresh: new Date().toISOString(),
+  });
+}
+
 /** Create a fresh, hermetic CODEX_HOME pointed at the fake model. */
 export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<CodexHome> {
   const base = opts.dir
@@ -211,6 +232,10 @@ export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<Cod
   if (opts.sandboxMode !== undefined) configOpts.sandboxMode = opts.sandboxMode;
   if (opts.userConfig !== undefined) configOpts.userConfig = opts.userConfig;
   if (opts.extraConfig !== undefined) configOpts.extraConfig = opts.extraConfig;
+  if (opts.chatgptSignIn) {
+    configOpts.chatgptBaseUrl = `${new URL(opts.modelUrl).origin}/backend-api/`;
+    await fs.writeFile(path.join(codexHome, "auth.json"), fakeChatgptAuth());
+  }
   await fs.writeFile(configPath, renderConfigToml(configOpts));
 
   const env: Record<string, string> = {
@@ -224,6 +249,8 @@ export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<Cod
     OPENAI_BASE_URL: "",
     XDG_CONFIG_HOME: path.join(home, ".config"),
     NO_COLOR: "1",
+    // A made-up sign-in must never reach a real server: anything not local goes nowhere.
+    ...(opts.chatgptSignIn ? { HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1,localhost" } : {}),
   };
 
   return {

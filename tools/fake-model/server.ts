@@ -59,6 +59,8 @@ export interface FakeModel {
    * login that expired or was revoked while a session runs. Returns the undo (the key works again).
    */
   refuseKey(apiKey: string): () => void;
+  /** What GET …/wham/usage answers (the ChatGPT backend's usage limits; see createCodexHome's chatgptSignIn); 404 until set. */
+  setAccountUsage(body: unknown): void;
   /** Resolves with the requests once at least n have arrived. */
   waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
   /** Stops the server, ending hanging streams and open sockets at once. */
@@ -242,6 +244,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
   const refusedKeys = new Set<string>();
   let closed = false;
   let responseCounter = 0;
+  let accountUsage: unknown;
 
   const notify = () => {
     for (const w of [...waiters]) {
@@ -293,6 +296,11 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
       return;
     }
     log.debug({ method: req.method, path }, "fake model: unhandled path");
+    if (req.method === "GET" && path.endsWith("/wham/usage") && accountUsage !== undefined) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(accountUsage));
+      return;
+    }
     if (req.method === "GET" && path.endsWith("/models")) {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ object: "list", data: [], models: [] }));
@@ -364,6 +372,9 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
     refuseKey: (apiKey) => {
       refusedKeys.add(apiKey);
       return () => void refusedKeys.delete(apiKey);
+    },
+    setAccountUsage(body: unknown) {
+      accountUsage = body;
     },
     waitForRequests(n: number, timeoutMs = 30_000): Promise<RecordedRequest[]> {
       if (requests.length >= n) return Promise.resolve(requests.slice());

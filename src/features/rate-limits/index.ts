@@ -57,13 +57,15 @@ export function rateLimitsFeature(): SessionFeature {
         if (n.method === "turn/started" && unshown.length > 0) show(session, services, unshown.splice(0));
       });
     },
-    async statusLines(_session, services) {
+    async statusLines(session, services) {
       if (limits.known().length === 0) {
         // Before any model answer: a ChatGPT sign-in can read them (an API key cannot; Codex refuses).
         try {
           const client = await services.host.client();
           const read = await client.call("account/rateLimits/read", { excludeResetCreditDetails: true });
-          for (const snapshot of [read.rateLimits, ...Object.values(read.rateLimitsByLimitId ?? {})]) if (snapshot) limits.merge(snapshot);
+          const snapshots = [read.rateLimits, ...Object.values(read.rateLimitsByLimitId ?? {})];
+          // A window found nearly used up here is warned about here, as it would be in a turn.
+          show(session, services, snapshots.flatMap((snapshot) => (snapshot ? limits.merge(snapshot) : [])));
         } catch (err) {
           services.log.debug({ err: err instanceof Error ? err.message : String(err) }, "account/rateLimits/read failed; limits not known yet");
         }
