@@ -32,6 +32,29 @@ describe("a session's thread listeners", () => {
   });
 });
 
+describe("a session's usage_update _meta", () => {
+  it("carries what usageMeta listeners add, on usage_updates only; one that throws costs only its part", async () => {
+    const sent: SessionUpdate[] = [];
+    const log = pino({ level: "silent" });
+    const session = new AcpSession("t3", { cwd: "/ws" }, { host: {} as never, log, sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+    let listener: ThreadListener | undefined;
+    session.bind({ attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined) } as unknown as AppServerClient, 1);
+    session.on("usageMeta", () => ({ "x/limits": { used: 5 } }));
+    session.on("usageMeta", () => {
+      throw new Error("feature bug");
+    });
+    session.on("usageMeta", () => undefined);
+    const usage = { totalTokens: 10, inputTokens: 8, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 2, reasoningOutputTokens: 0 };
+    listener!.notification(note("thread/tokenUsage/updated", { threadId: "t3", turnId: "u", tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 } }));
+    listener!.notification(note("item/agentMessage/delta", { threadId: "t3", turnId: "u", itemId: "m1", delta: "hi" }));
+    await session.flush();
+    expect(sent).toEqual([
+      { sessionUpdate: "usage_update", used: 10, size: 1000, _meta: { "x/limits": { used: 5 } } },
+      expect.not.objectContaining({ _meta: expect.anything() }),
+    ]);
+  });
+});
+
 describe("a session's listeners at close", () => {
   it("are all dropped by the session, whether the feature that added them unsubscribed or not", () => {
     const session = new AcpSession("t2", { cwd: "/ws" }, { host: {} as never, log: pino({ level: "silent" }), sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });

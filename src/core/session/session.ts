@@ -363,8 +363,12 @@ export class AcpSession {
   private addUsageMeta(updates: SessionUpdate[]): void {
     let meta: Record<string, unknown> | undefined;
     for (const listener of this.listeners.usageMeta) {
-      const part = listener();
-      if (part) meta = { ...meta, ...part };
+      try {
+        const part = listener();
+        if (part) meta = { ...meta, ...part };
+      } catch (err) {
+        this.deps.log.warn({ sessionId: this.id, err: err instanceof Error ? err.message : String(err) }, "a usage_update _meta listener failed");
+      }
     }
     if (!meta) return;
     for (const [i, update] of updates.entries()) {
