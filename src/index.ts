@@ -32,10 +32,9 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (first === "record" || first === "replay") return runTranscriptTool(argv);
   if (first === "login") {
     // The bundled codex (not whatever `codex` is on PATH), in this terminal, with its own prompts.
-    const { locateCodex } = await import("./codex/locate.js");
-    const { spawn } = await import("node:child_process");
-    const codex = locateCodex();
-    const child = spawn(codex.file, [...codex.args, ...argv], { stdio: "inherit" });
+    const [{ locateCodex }, { codexLaunch, launchOptions }, { spawn }] = await Promise.all([import("./codex/locate.js"), import("./codex/spawn.js"), import("node:child_process")]);
+    const launch = codexLaunch(locateCodex(), argv, process.env);
+    const child = spawn(launch.file, launch.args, { stdio: "inherit", ...launchOptions(launch) });
     return new Promise<number>((resolve) => {
       child.on("error", (err) => {
         process.stderr.write(`codex-cli-acp: cannot run codex: ${err.message}\n`);

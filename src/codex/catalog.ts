@@ -16,6 +16,7 @@ import { z } from "zod";
 import { privateCacheDir } from "../config/index.js";
 import type { Logger } from "../log/index.js";
 import type { CodexCommand } from "./locate.js";
+import { codexLaunch, launchOptions } from "./spawn.js";
 
 const catalogSchema = z.looseObject({ models: z.array(z.looseObject({ slug: z.string() })) });
 
@@ -41,10 +42,11 @@ export function configOverrides(args: readonly string[]): string[] {
 
 function run(command: CodexCommand, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
+    const launch = codexLaunch(command, args, env);
     execFile(
-      command.file,
-      [...command.args, ...args],
-      { env, maxBuffer: 64 * 1024 * 1024, timeout: DEBUG_MODELS_TIMEOUT_MS, windowsHide: true },
+      launch.file,
+      launch.args,
+      { env, maxBuffer: 64 * 1024 * 1024, timeout: DEBUG_MODELS_TIMEOUT_MS, windowsHide: true, ...launchOptions(launch) },
       (err, stdout) => (err ? reject(err) : resolve(stdout)),
     );
   });

@@ -9,6 +9,7 @@ import { spawnAppServer } from "./spawn.js";
 import { incomingMessageSchema, threadScopedParamsSchema } from "./schemas.js";
 import type { z } from "zod";
 import { LineSplitter } from "../streams/index.js";
+import { processStopper, type ProcessStopper } from "../platform/index.js";
 import type { CodexNotification, CodexServerRequest } from "./messages.js";
 import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js";
 import { readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
@@ -80,6 +81,8 @@ export class AppServerClient {
   /** Why we killed the child ourselves (it stopped answering), for the exit reason. */
   private killReason: string | undefined;
   private readonly deadlineMs: number;
+  /** How codex is stopped on this host (on Windows: its whole process tree). */
+  private readonly stop: ProcessStopper;
   /** The last lines codex printed on stderr (for a start-up failure's message). */
   private readonly stderrLines: string[] = [];
   private readonly stderrDone: Promise<void>;
@@ -91,9 +94,10 @@ export class AppServerClient {
   constructor(
     source: CodexCommand | ChildProcess,
     private readonly log: Logger,
-    opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string; deadlineMs?: number } = {},
+    opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string; deadlineMs?: number; stop?: ProcessStopper } = {},
   ) {
     this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.stop = opts.stop ?? processStopper();
     this.child = "file" in source ? spawnAppServer(source, opts) : source;
     this.log.debug({ codexPid: this.child.pid }, "codex app-server started");
     // Bytes, not text: the pieces of a long line (a page of history is megabytes) wait off the
@@ -236,7 +240,7 @@ export class AppServerClient {
   kill(signal: NodeJS.Signals = "SIGTERM", reason?: string): void {
     if (!this.alive) return;
     if (reason) this.killReason = reason;
-    this.child.kill(signal);
+    this.stop(this.child, signal);
   }
 
   /** Closes stdin (app-server exits on EOF) and kills it if it lingers. */

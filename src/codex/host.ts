@@ -53,17 +53,17 @@ export class CodexHost {
     if (this.current?.client.alive) return;
     const prestarted = this.opts.prestarted;
     this.opts.prestarted = undefined;
-    let source: CodexCommand | ChildProcess;
+    let client: AppServerClient;
     try {
-      source = prestarted ?? this.opts.command ?? locateCodex();
+      const source: CodexCommand | ChildProcess = prestarted ?? this.opts.command ?? locateCodex();
+      client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env, ...(this.opts.deadlineMs ? { deadlineMs: this.opts.deadlineMs } : {}) });
     } catch (err) {
-      // No codex to run: remember why, so every caller of client() gets that message.
+      // No codex to run (or arguments it cannot be given): remember why, so every caller of client() gets that message.
       this.startError = err instanceof Error ? err : new Error(String(err));
       this.log.error({ err: this.startError.message }, "cannot start codex");
       return;
     }
     this.startError = undefined;
-    const client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env, ...(this.opts.deadlineMs ? { deadlineMs: this.opts.deadlineMs } : {}) });
     const generation = ++this.generation;
     const startedAt = Date.now();
     const ready = client

@@ -3,7 +3,7 @@ export { configOverrides, deriveCatalogWithoutNativePatch, type DerivedCatalog }
 export { CodexHost, type CodexHostOptions } from "./host.js";
 export { locateCodex, type CodexCommand } from "./locate.js";
 export * from "./schemas.js";
-export { spawnAppServer } from "./spawn.js";
+export { codexLaunch, launchOptions, spawnAppServer } from "./spawn.js";
 // Codex's own protocol types, generated from the pinned binary (npm run codex:types).
 export type * as v2 from "./generated/v2/index.js";
 export type { CheckedNotification, CheckedServerRequest, CodexNotification, CodexServerRequest } from "./messages.js";
