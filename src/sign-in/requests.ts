@@ -20,20 +20,30 @@ const loginCompletedSchema = z.looseObject({ loginId: z.string().nullable(), suc
 const apiKeyMetaSchema = z.looseObject({ "api-key": z.looseObject({ apiKey: z.string().min(1) }) });
 
 /**
- * Opens an https URL in the user's browser, detached (written by hand: three platform commands).
- * Anything else is refused: the URL comes from codex and goes to a program that opens any scheme;
- * on Windows no shell sees it (a `&` in a query would split a cmd line).
+ * The program that opens an https `url` in the user's browser on `platform`, or undefined for
+ * anything else: the URL comes from codex and goes to a program that opens any scheme. No shell
+ * on any host: on Windows url.dll's handler (through rundll32) gets the address as one argument,
+ * where `cmd /c start` would read a `&` in its query as a second command. The address is
+ * normalised (spaces and quotes percent-encoded), so it needs no quoting on Windows either.
  */
-function openInBrowser(url: string): boolean {
+export function browserCommand(url: string, platform: NodeJS.Platform = process.platform): { file: string; args: string[] } | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return false;
+    return undefined;
   }
-  if (parsed.protocol !== "https:") return false;
-  const [cmd, args] = process.platform === "darwin" ? ["open", [parsed.href]] : process.platform === "win32" ? ["rundll32", ["url.dll,FileProtocolHandler", parsed.href]] : ["xdg-open", [parsed.href]];
-  const child = spawn(cmd, args, { detached: true, stdio: "ignore" });
+  if (parsed.protocol !== "https:") return undefined;
+  if (platform === "darwin") return { file: "open", args: [parsed.href] };
+  if (platform === "win32") return { file: "rundll32", args: ["url.dll,FileProtocolHandler", parsed.href] };
+  return { file: "xdg-open", args: [parsed.href] };
+}
+
+/** Opens an https URL in the user's browser, detached; false when the URL is refused. */
+function openInBrowser(url: string): boolean {
+  const command = browserCommand(url);
+  if (!command) return false;
+  const child = spawn(command.file, command.args, { detached: true, stdio: "ignore", windowsHide: true, shell: false });
   child.on("error", () => undefined);
   child.unref();
   return true;
