@@ -3,6 +3,7 @@
 // `include` walks the unarchived ones, then the archived ones (a page that ends the first part
 // is filled from the second); its cursor says which part it is in. Every session listed says
 // whether it is archived (ACP asks that of an agent that advertises archive).
+import { normalizedDirectory } from "../platform/index.js";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
@@ -38,8 +39,8 @@ function includePart(cursor: string | null | undefined): Part {
 function cwdFilter(cwd: string | null | undefined): string | undefined {
   if (!cwd) return undefined;
   if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
-  const normal = path.normalize(cwd);
-  return normal.length > 1 && normal.endsWith(path.sep) ? normal.slice(0, -1) : normal;
+  // Without a trailing separator, but a root keeps its own (C:\ is not C:, that drive's current folder).
+  return normalizedDirectory(cwd);
 }
 
 /** Answers one session/list request from Codex's thread list, `pageSize` sessions at most. */
