@@ -188,8 +188,17 @@ function imageBlock(url: string): ContentBlock {
   return { type: "resource_link", uri: url, name: basename(url) };
 }
 
+/**
+ * A stored absolute path as a file URI, by its shape (a session stored on Windows holds Windows
+ * paths): POSIX `/a/b`, a drive `C:\a` (either separator), a share `\\server\share\a`, and their
+ * long-path forms `\\?\C:\a`, `\\?\UNC\server\share\a`. Anything else is passed on as it is.
+ */
 function fileUri(p: string): string {
-  return p.startsWith("/") ? `file://${encodeURI(p)}` : p;
+  if (p.startsWith("/")) return `file://${encodeURI(p)}`;
+  const windows = p.replace(/^\\\\\?\\UNC\\/i, "\\\\").replace(/^\\\\\?\\(?=[A-Za-z]:\\)/, "");
+  if (/^[A-Za-z]:[\\/]/.test(windows)) return `file:///${encodeURI(windows.replace(/\\/g, "/"))}`;
+  if (/^\\\\[^\\/?]+\\/.test(windows)) return `file:${encodeURI(windows.replace(/\\/g, "/"))}`;
+  return p;
 }
 
 function basename(p: string): string {

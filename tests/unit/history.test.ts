@@ -125,6 +125,22 @@ describe("replayTurns", () => {
     ]);
   });
 
+  it("a stored image path becomes a file URI whichever host stored it (POSIX, a Windows drive, a UNC share, a long path)", () => {
+    const links = (paths: string[]) =>
+      replayTurns([{ id: "t", status: "completed", items: [{ type: "userMessage", id: "u", content: paths.map((p) => ({ type: "localImage", path: p })) }] }]).map((u) =>
+        u.sessionUpdate === "user_message_chunk" ? u.content : undefined,
+      );
+    expect(links(["/Users/me/My Shots/a.png", "C:\\Users\\me\\My Shots\\shot.png", "d:/w/b.png", "\\\\server\\share\\c.png", "\\\\?\\C:\\long\\d.png", "\\\\?\\UNC\\server\\share\\e.png", "relative.png"])).toEqual([
+      { type: "resource_link", uri: "file:///Users/me/My%20Shots/a.png", name: "a.png" },
+      { type: "resource_link", uri: "file:///C:/Users/me/My%20Shots/shot.png", name: "shot.png" },
+      { type: "resource_link", uri: "file:///d:/w/b.png", name: "b.png" },
+      { type: "resource_link", uri: "file://server/share/c.png", name: "c.png" },
+      { type: "resource_link", uri: "file:///C:/long/d.png", name: "d.png" },
+      { type: "resource_link", uri: "file://server/share/e.png", name: "e.png" },
+      { type: "resource_link", uri: "relative.png", name: "relative.png" },
+    ]);
+  });
+
   it("skips malformed turns and items (reporting them) instead of failing the whole load", () => {
     const skipped: string[] = [];
     const updates = replayTurns(
