@@ -18,7 +18,7 @@ async function additionalDirectories(opening: SessionOpening): Promise<string[]>
     if (!info?.isDirectory()) throw invalidParams({ additionalDirectories: dir }, `additionalDirectories[${i}] is not an existing directory: ${dir}`);
     // A root makes its whole tree writable without asking: not the file system's root or a system tree.
     const normal = await realpath(dir);
-    // (isSystemPath says whether a path lies inside /proc, /sys or /dev; a child tells for the tree itself.)
+    // (isSystemPath says whether a path is a system view: /proc, /sys, /dev, a Windows device; a child tells for the tree itself.)
     if (normal === path.parse(normal).root || isSystemPath(path.join(normal, "entry"))) {
       throw invalidParams({ additionalDirectories: dir }, `additionalDirectories[${i}] cannot be a workspace root (the whole disk or a system directory): ${dir}`);
     }

@@ -2,8 +2,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalPath, decideWrite } from "../../src/editor-files/access/index.js";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { canonicalPath, decideWrite, isSystemPath } from "../../src/editor-files/access/index.js";
 
 let base: string;
 let root: string;
@@ -86,5 +86,56 @@ describe("decideWrite", () => {
   it("canonicalPath resolves the nearest existing ancestor", () => {
     expect(canonicalPath(path.join(root, "escape", "n", "m.txt"))).toBe(path.join(outside, "n", "m.txt"));
     expect(canonicalPath(path.join(root, "dangling-out.txt"))).toBe(path.join(outside, "not-yet.txt"));
+  });
+});
+
+describe("isSystemPath per host", () => {
+  it("Linux (and macOS): the kernel and device trees, through links", () => {
+    expect(isSystemPath("/proc/self/environ", "linux")).toBe(true);
+    expect(isSystemPath("/dev/sda", "darwin")).toBe(true);
+    expect(isSystemPath(path.join(root, "a.txt"), "linux")).toBe(false);
+    expect(isSystemPath(path.join(root, "nul"), "linux")).toBe(false); // a plain name off Windows
+  });
+
+  it("Windows: the device namespace and the reserved device names in any folder; /proc is just a folder there", () => {
+    expect(isSystemPath("\\\\.\\pipe\\codex", "win32")).toBe(true);
+    expect(isSystemPath("\\\\?\\GLOBALROOT\\Device\\Null", "win32")).toBe(true);
+    expect(isSystemPath("C:\\ws\\nul", "win32")).toBe(true);
+    expect(isSystemPath("C:\\ws\\CON.txt", "win32")).toBe(true);
+    expect(isSystemPath("C:\\ws\\src\\main.ts", "win32")).toBe(false);
+    expect(isSystemPath("\\\\?\\C:\\ws\\main.ts", "win32")).toBe(false);
+    expect(isSystemPath("/proc/self/environ", "win32")).toBe(false);
+  });
+});
+
+describe("workspace roots on a case-insensitive volume (macOS's default, Windows')", () => {
+  // fs.realpathSync.native as macOS's realpath(3) and Windows' GetFinalPathNameByHandle answer
+  // there: any case finds the entry, and the answer is the case stored on disk.
+  afterEach(() => vi.restoreAllMocks());
+  const real = fs.realpathSync.native;
+  function caseInsensitiveVolume(): void {
+    vi.spyOn(fs.realpathSync, "native").mockImplementation(((p: fs.PathLike) => {
+      let onDisk = "/";
+      for (const part of String(p).split("/").filter(Boolean)) {
+        const entry = fs.readdirSync(onDisk).find((e) => e.toLowerCase() === part.toLowerCase());
+        if (entry === undefined) throw Object.assign(new Error(`ENOENT: ${String(p)}`), { code: "ENOENT" });
+        onDisk = real(path.join(onDisk, entry));
+      }
+      return onDisk;
+    }) as typeof fs.realpathSync.native);
+  }
+
+  it("a path spelled in another case is inside its root (existing file, new file, new folder), and a sibling is still outside", () => {
+    fs.mkdirSync(path.join(base, "Proj", "Src"), { recursive: true });
+    fs.writeFileSync(path.join(base, "Proj", "Src", "Main.ts"), "x");
+    const project = path.join(base, "Proj");
+    caseInsensitiveVolume();
+    expect(auto(path.join(base, "proj", "src", "main.TS"), [project])).toBe("allow");
+    expect(auto(path.join(base, "PROJ", "new.txt"), [project])).toBe("allow");
+    expect(auto(path.join(base, "proj", "new-dir", "deeper", "x.txt"), [project])).toBe("allow");
+    expect(auto(path.join(base, "Proj", "a.txt"), [path.join(base, "proj")])).toBe("allow"); // the root spelled otherwise
+    expect(auto(path.join(base, "proj-other", "x.txt"), [project])).toBe("ask");
+    // The path judged (and written) is the one on disk.
+    expect(canonicalPath(path.join(base, "proj", "src", "main.TS"))).toBe(path.join(base, "Proj", "Src", "Main.ts"));
   });
 });

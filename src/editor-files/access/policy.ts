@@ -1,6 +1,7 @@
 // Write policy: the one place that decides whether a write may proceed.
 import fs from "node:fs";
 import path from "node:path";
+import { isInsidePath, isWindowsDevicePath, type Platform } from "../../platform/index.js";
 
 export type SessionMode = "read-only" | "auto" | "auto-review" | "full-access";
 export type WriteDecision = "allow" | "ask" | "deny";
@@ -44,19 +45,25 @@ function readLinkOrUndefined(p: string): string | undefined {
   }
 }
 
-function isInside(child: string, root: string): boolean {
-  if (child === root) return true;
-  const rel = path.relative(root, child);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
-}
+/**
+ * Whether `child` lies in `root`, by this host's path rules (src/platform/paths.ts): on Windows
+ * case-insensitive; on macOS exact, since both sides come from realpathSync.native, which returns
+ * the case stored on disk (what makes a case-insensitive volume safe: tests/unit/fs-policy.test.ts).
+ */
+const isInside = (child: string, root: string): boolean => isInsidePath(child, root);
 
 /** Kernel and device trees: their "files" are views of processes and devices (environments, memory), never text to read or write. */
 const SYSTEM_TREES: readonly string[] = ["/proc", "/sys", "/dev"];
 
-/** Whether `p` (canonicalised, so links and ".." count) lies in /proc, /sys or /dev. */
-export function isSystemPath(p: string): boolean {
+/**
+ * Whether `p` (canonicalised, so links and ".." count) is a view of the system rather than a file:
+ * on POSIX it lies in /proc, /sys or /dev; on Windows it is a device (`\\.\pipe\x`, or a name
+ * such as NUL or CON in any folder, which a read would wait on).
+ */
+export function isSystemPath(p: string, platform: Platform = process.platform): boolean {
+  if (platform === "win32") return isWindowsDevicePath(p) || isWindowsDevicePath(canonicalPath(p));
   const target = canonicalPath(p);
-  return SYSTEM_TREES.some((tree) => isInside(target, tree));
+  return SYSTEM_TREES.some((tree) => isInsidePath(target, tree, platform));
 }
 
 /** Whether `p` (canonicalised) lies inside one of the absolute `roots`. */
