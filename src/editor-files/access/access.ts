@@ -6,7 +6,7 @@ import { log as defaultLog, type Logger } from "../../log/index.js";
 import { editorReadError, editorReason, editorWriteError, isMethodNotFound, type EditorFiles } from "./editor.js";
 import { appliedAfterCancel, binaryFile, cancelledBeforeWrite, ErrorCode, FileToolError, notAFile, pathChanged } from "./errors.js";
 import { describeDrift, EditLedger, type EditDrift } from "./ledger.js";
-import { countTextLines, hasLoneSurrogate, sliceText, textHasNulWithin, windowResult, type Window } from "./lines.js";
+import { countTextLines, hasLoneSurrogate, sliceText, textHasNulWithin, windowResult, withLfEndings, type Window } from "./lines.js";
 import {
   BINARY_SNIFF_BYTES,
   countLocalLines,
@@ -249,13 +249,18 @@ export function createLocalFiles(opts: { logger?: Logger; policy?: WritePolicy }
   return createFileAccess(opts);
 }
 
-/** Whether the editor's text differs from the disk (cheaply: sizes first; a missing file differs). */
+/**
+ * Whether the editor's text differs from the disk (cheaply: sizes first; a missing file differs).
+ * Line endings do not count (withLfEndings): a size off by at most one byte per line may be a
+ * CRLF file in a buffer kept with "\n", and is compared.
+ */
 async function differsFromDisk(p: string, text: string, diskSize: number | undefined): Promise<boolean> {
   if (diskSize === undefined) return true;
   if (diskSize > LARGE_FILE_BYTES) return false; // not compared (documented)
-  if (Buffer.byteLength(text, "utf8") !== diskSize) return true;
+  const bytes = Buffer.byteLength(text, "utf8");
+  if (bytes !== diskSize && Math.abs(bytes - diskSize) > countTextLines(text)) return true;
   const disk = await readWholeLocal(p).catch(() => undefined);
-  return disk !== undefined && disk !== text;
+  return disk !== undefined && disk !== text && withLfEndings(disk) !== withLfEndings(text);
 }
 
 function checkedSlice(text: string, p: string, w: Window): ReadResult {

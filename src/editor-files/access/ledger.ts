@@ -4,6 +4,7 @@
 // (not the text: a session may write many large files) and, on request, compares it with what the
 // editor holds now.
 import { createHash } from "node:crypto";
+import { withLfEndings } from "./lines.js";
 
 /** An edit the model believes in (or does not) that the files no longer agree with. */
 export type EditDrift = {
@@ -18,7 +19,8 @@ export type EditDrift = {
 
 type Entry = { digest: string; late: boolean };
 
-const digestOf = (text: string): string => createHash("sha256").update(text, "utf8").digest("base64");
+/** Line endings left out (withLfEndings): an editor that stores our "\r\n" as "\n" has not changed the edit. */
+const digestOf = (text: string): string => createHash("sha256").update(withLfEndings(text), "utf8").digest("base64");
 
 export class EditLedger {
   private readonly written = new Map<string, Entry>();

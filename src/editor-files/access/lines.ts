@@ -61,3 +61,12 @@ export function textHasNulWithin(text: string, bytes: number): boolean {
 export function hasLoneSurrogate(text: string): boolean {
   return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }
+
+/**
+ * The text with "\r\n" line endings as "\n". Editors keep a buffer's line endings apart from its
+ * text (Zed reads a CRLF file into "\n" lines and saves it with "\r\n" again): comparing the
+ * editor's text with the disk, or with what we wrote, must not count that as a change.
+ */
+export function withLfEndings(text: string): string {
+  return text.includes("\r\n") ? text.replace(/\r\n/g, "\n") : text;
+}
