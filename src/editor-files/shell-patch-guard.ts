@@ -6,13 +6,22 @@
 // before any of that and refuses, telling the model to send the patch to our editor-backed tool.
 // Why a hook and not the alternatives (a remote environment, approvals), and what stays open:
 // .specify/specs/006-edits-through-the-editor/plan.md. The hook is a line of sh (no file, no node
-// start): Codex reports ~3 ms per shell call.
+// start): Codex reports ~3 ms per shell call. On Windows Codex runs a hook with cmd.exe /C, where
+// sh is not: there it is one PowerShell command (its script base64-encoded, so cmd.exe and the
+// quoting of Codex's own process spawning leave it alone), which costs PowerShell's start per call.
 import { createHash } from "node:crypto";
 import type { JsonValue } from "../codex/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL } from "./contract/index.js";
 
-/** Where Codex keeps hooks given in the thread's config (the session-flags layer), first group, first hook. */
-export const GUARD_HOOK_KEY = "/<session-flags>/config.toml:pre_tool_use:0:0";
+/**
+ * Where Codex keeps hooks given in the thread's config: the session-flags layer's made-up path
+ * (rooted at / or, on Windows, C:\), first group, first hook.
+ */
+export function guardHookKey(platform: NodeJS.Platform = process.platform): string {
+  return `${platform === "win32" ? "C:\\<session-flags>\\config.toml" : "/<session-flags>/config.toml"}:pre_tool_use:0:0`;
+}
+/** This host's guardHookKey. */
+export const GUARD_HOOK_KEY = guardHookKey();
 /** Codex names every shell tool (exec_command, shell, shell_command) `Bash` for hooks; the native patch tool is `apply_patch`. */
 const MATCHER = "^(Bash|apply_patch)$";
 const TIMEOUT_SEC = 10;
@@ -24,27 +33,38 @@ export const GUARD_REASON =
   `mcp__${FILE_TOOLS_SERVER}__${PATCH_TOOL} tool instead (its \`input\` is the whole patch, from *** Begin Patch to *** End Patch)`;
 
 /**
- * What gives a command away as a patch, matched against the hook's JSON input: patch text anywhere,
- * the native tool, or apply_patch / applypatch run as a command (first word, or after a separator).
+ * What gives a command away as a patch, found anywhere in the hook's JSON input: patch text, the
+ * native tool, or apply_patch / applypatch run as a command (first word, or after a separator).
  * Not a bare mention (`grep -rn apply_patch src` runs).
  */
-function patchPatterns(): string[] {
-  const quoted = (s: string): string => `*'${s}'*`;
-  const patterns = [quoted("*** Begin Patch"), quoted(`"tool_name":"apply_patch"`)];
+function patchMarkers(): string[] {
+  const markers = ["*** Begin Patch", `"tool_name":"apply_patch"`];
   for (const name of ["apply_patch", "applypatch"]) {
-    patterns.push(quoted(`"command":"${name}`));
-    for (const sep of ["&& ", "&&", "; ", ";", "| ", "|", "\\n", "(", "`", "exec "]) patterns.push(quoted(`${sep}${name}`));
+    markers.push(`"command":"${name}`);
+    for (const sep of ["&& ", "&&", "; ", ";", "| ", "|", "\\n", "(", "`", "exec "]) markers.push(`${sep}${name}`);
   }
-  return patterns;
+  return markers;
 }
+
+/** What the hook prints to refuse the call. */
+const denyAnswer = (): string => JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: GUARD_REASON } });
 
 /** A string as one sh word in single quotes. */
 const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
+/** A string as a PowerShell single-quoted literal. */
+const psQuote = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
-/** The hook's command: reads its JSON input and prints Codex's "deny" answer when the call is a patch. */
-export function guardCommand(): string {
-  const deny = JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: GUARD_REASON } });
-  return `i=$(cat); case "$i" in ${patchPatterns().join("|")}) printf '%s' ${shQuote(deny)};; esac`;
+/**
+ * The hook's command: reads its JSON input and prints Codex's "deny" answer when the call is a
+ * patch. POSIX: a line of sh. Windows: PowerShell given its script as -EncodedCommand (UTF-16LE,
+ * base64: no quotes or characters cmd.exe would act on).
+ */
+export function guardCommand(platform: NodeJS.Platform = process.platform): string {
+  if (platform === "win32") {
+    const script = `$i=[Console]::In.ReadToEnd();foreach($p in @(${patchMarkers().map(psQuote).join(",")})){if($i.Contains($p)){[Console]::Out.Write(${psQuote(denyAnswer())});break}}`;
+    return `powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand ${Buffer.from(script, "utf16le").toString("base64")}`;
+  }
+  return `i=$(cat); case "$i" in ${patchMarkers().map((m) => `*'${m}'*`).join("|")}) printf '%s' ${shQuote(denyAnswer())};; esac`;
 }
 
 /** JSON with object keys sorted at every level, as Codex serialises a hook's identity. */
@@ -72,8 +92,8 @@ type JsonObject = { [key: string]: JsonValue };
  * `config` with the guard installed in its `hooks` (thread/start's and thread/resume's per-thread
  * config). Ours goes first, so that its key is the one trusted; hooks already there are kept.
  */
-export function withShellPatchGuard(config: JsonObject | undefined): JsonObject {
-  const command = guardCommand();
+export function withShellPatchGuard(config: JsonObject | undefined, platform: NodeJS.Platform = process.platform): JsonObject {
+  const command = guardCommand(platform);
   const hooks = asObject(config?.hooks);
   const before = Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
   return {
@@ -81,7 +101,7 @@ export function withShellPatchGuard(config: JsonObject | undefined): JsonObject 
     hooks: {
       ...hooks,
       PreToolUse: [{ matcher: MATCHER, hooks: [{ type: "command", command, timeout: TIMEOUT_SEC }] }, ...before],
-      state: { ...asObject(hooks.state), [GUARD_HOOK_KEY]: { trusted_hash: guardTrustHash(command) } },
+      state: { ...asObject(hooks.state), [guardHookKey(platform)]: { trusted_hash: guardTrustHash(command) } },
     },
   };
 }

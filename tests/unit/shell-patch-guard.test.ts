@@ -3,7 +3,7 @@
 // card a blocked call becomes (src/bridge/hooks.ts). The real codex runs it in tests/e2e/shell-patch.test.ts.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { GUARD_HOOK_KEY, GUARD_REASON, guardCommand, guardTrustHash, withShellPatchGuard } from "../../src/editor-files/shell-patch-guard.js";
+import { GUARD_HOOK_KEY, GUARD_REASON, guardCommand, guardHookKey, guardTrustHash, withShellPatchGuard } from "../../src/editor-files/shell-patch-guard.js";
 import { blockedToolCall } from "../../src/bridge/hooks.js";
 import type { v2 } from "../../src/codex/index.js";
 
@@ -50,6 +50,63 @@ describe("the guard's command", () => {
   it("the reason sends the model to the editor-backed tool and ends without a period (Codex appends '. Command: …')", () => {
     expect(GUARD_REASON).toContain("mcp__acp_fs__apply_patch");
     expect(GUARD_REASON.endsWith(".")).toBe(false);
+  });
+});
+
+/**
+ * The Windows guard's script (Codex runs hooks with cmd.exe /C there, where sh is not): decoded
+ * from its -EncodedCommand, with PowerShell's reading of its single-quoted strings ('' is ').
+ */
+function windowsScript(): { command: string; script: string; needles: string[]; output: string } {
+  const command = guardCommand("win32");
+  const encoded = /^powershell\.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand ([A-Za-z0-9+/=]+)$/.exec(command)?.[1];
+  expect(encoded, command).toBeDefined();
+  const script = Buffer.from(encoded!, "base64").toString("utf16le");
+  const literal = (s: string): string => s.slice(1, -1).replace(/''/g, "'");
+  const list = /foreach\(\$p in @\(((?:'(?:[^']|'')*',?)+)\)\)/.exec(script)?.[1] ?? "";
+  const needles = [...list.matchAll(/'(?:[^']|'')*'/g)].map((m) => literal(m[0]));
+  const output = literal(/\[Console\]::Out\.Write\(('(?:[^']|'')*')\)/.exec(script)?.[1] ?? "''");
+  return { command, script, needles, output };
+}
+
+/** What the Windows script prints for this input: the deny answer when any needle is in it (its foreach and Contains). */
+function decideWindows(command: string, tool = "Bash"): string {
+  const input = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: tool, tool_input: { command }, tool_use_id: "c1", cwd: "C:\\ws" });
+  const { needles, output } = windowsScript();
+  return needles.some((n) => input.includes(n)) ? output : "";
+}
+
+describe("the guard's command on Windows (PowerShell, run by Codex through cmd.exe /C)", () => {
+  it("is one line cmd.exe passes on untouched: no quotes, no cmd.exe special characters, well under its 8191-character limit", () => {
+    const { command, script } = windowsScript();
+    expect(command).not.toMatch(/["%!^&|<>()]/);
+    expect(command.length).toBeLessThan(8191);
+    expect(script).toMatch(/^\$i=\[Console\]::In\.ReadToEnd\(\);/);
+    // ASCII only: PowerShell also takes typographic quotes as string delimiters.
+    expect(/^[\x20-\x7e]*$/.test(script)).toBe(true);
+  });
+
+  it("refuses and lets run exactly what the sh guard does, with the same answer", () => {
+    const refused = [`apply_patch <<'EOF'\n${PATCH}\nEOF`, `apply_patch '${PATCH}'`, `cd sub && apply_patch <<'EOF'\n${PATCH}\nEOF`, "cd sub; applypatch < change.patch", "cat change.patch | apply_patch", "set -e\napply_patch < change.patch", "(apply_patch < change.patch)"];
+    for (const command of refused) expect(decideWindows(command)).toBe(decide(command));
+    expect(JSON.parse(decideWindows(refused[0]!))).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: GUARD_REASON } });
+    expect(decideWindows(PATCH, "apply_patch")).toBe(decide(PATCH, "apply_patch"));
+    for (const command of ["grep -rn apply_patch src", "echo the apply_patch tool", "npm test -- apply_patch", "dir", `printf '%s' "it's fine"`]) {
+      expect(decideWindows(command)).toBe("");
+    }
+  });
+
+  it("is trusted under the key Codex gives the session-flags layer there (rooted at C:\\), by the hash of the command Codex runs there", () => {
+    expect(guardHookKey("win32")).toBe("C:\\<session-flags>\\config.toml:pre_tool_use:0:0");
+    expect(guardHookKey("linux")).toBe("/<session-flags>/config.toml:pre_tool_use:0:0");
+    expect(guardHookKey("darwin")).toBe("/<session-flags>/config.toml:pre_tool_use:0:0");
+    const config = withShellPatchGuard({}, "win32");
+    const hooks = config.hooks as { PreToolUse: Array<{ hooks: Array<{ command: string }> }>; state: Record<string, { trusted_hash: string }> };
+    expect(hooks.PreToolUse[0]?.hooks[0]?.command).toBe(guardCommand("win32"));
+    expect(hooks.state).toEqual({ [guardHookKey("win32")]: { trusted_hash: guardTrustHash(guardCommand("win32")) } });
+    // This host (Linux) keeps its own: the same config as before, the key the e2e test checks against codex.
+    expect(withShellPatchGuard({})).toEqual(withShellPatchGuard({}, "linux"));
+    expect(guardCommand()).toBe(guardCommand("darwin"));
   });
 });
 
