@@ -142,9 +142,10 @@ export function limitLineLength(maxBytes: number, onTooLong: () => void): Transf
  * lines are queued). Undefined when the descriptor is not a pipe or socket (a file, a TTY), and on
  * Windows.
  */
-export function readPipeLines(fd: number, maxBytes: number, onTooLong: () => void, highWaterMark = 64): ReadableStream<Uint8Array> | undefined {
-  // (Windows hands pipes to Node differently: its own stream there.)
-  if (process.platform === "win32") return undefined;
+export function readPipeLines(fd: number, maxBytes: number, onTooLong: () => void, highWaterMark = 64, platform: NodeJS.Platform = process.platform): ReadableStream<Uint8Array> | undefined {
+  // Windows pipes are named pipes, not descriptors net.Socket can take over (fstat cannot tell a
+  // FIFO there): Node's own stdin stream, with the same line limit, reads them (src/app.ts).
+  if (platform === "win32") return undefined;
   const stat = fstatSync(fd);
   if (!stat.isFIFO() && !stat.isSocket()) return undefined;
   let socket: net.Socket | undefined;

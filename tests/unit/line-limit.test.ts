@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LimitedLines } from "../../src/streams/index.js";
+import { LimitedLines, readPipeLines } from "../../src/streams/index.js";
 
 const text = (b: Uint8Array): string => Buffer.from(b).toString("utf8");
 
@@ -106,5 +106,13 @@ describe("LimitedLines' long-line block", () => {
     expect(watched.largest()).toBeGreaterThanOrEqual(16 * 1024 * 1024);
     expect(sizes(watched.blocks)).toEqual([0]);
     expect(watched.blocks.has(lines[0]!.buffer as ArrayBuffer)).toBe(false);
+  });
+});
+
+describe("readPipeLines per host", () => {
+  it("on Windows it stands aside (undefined, the descriptor untouched): Node's own stdin stream reads there", () => {
+    const notAnFd = 2 ** 30; // fstat would throw EBADF: proof it is never looked at
+    expect(readPipeLines(notAnFd, 1024, () => undefined, 64, "win32")).toBeUndefined();
+    expect(() => readPipeLines(notAnFd, 1024, () => undefined, 64, "linux")).toThrow(/EBADF/);
   });
 });
