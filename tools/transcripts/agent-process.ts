@@ -4,6 +4,7 @@
 // in a group of its own (execa leaves detached processes alone): replay stops that group itself,
 // on every path out of a run.
 import { execa } from "execa";
+import { processStopper, type ProcessStopper, type StoppableProcess } from "../../src/platform/index.js";
 
 export type AgentProcessOptions = {
   cwd?: string | undefined;
@@ -30,4 +31,20 @@ export function startAgentProcess(command: readonly string[], opts: AgentProcess
     cleanup: true,
     detached: opts.ownGroup === true && process.platform !== "win32",
   });
+}
+
+/**
+ * Stops a replayed agent and what it started. POSIX: `signal` to its process group (ownGroup).
+ * Windows has no groups: its whole process tree ends (taskkill /T /F, src/platform/processes.ts),
+ * so an adapter's codex does not outlive the run holding the pipes.
+ */
+export function stopAgentProcess(child: StoppableProcess, signal: NodeJS.Signals, platform: NodeJS.Platform = process.platform, stop: ProcessStopper = processStopper(platform)): void {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  if (platform === "win32") return stop(child, signal);
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    child.kill(signal);
+  }
 }

@@ -2,7 +2,7 @@
 // order (each once the agent messages recorded before it have arrived), feeds the agent's lines
 // to the matcher, closes stdin at the end and expects the agent to exit; with --update, rewrites
 // the transcript from what the agent said.
-import { startAgentProcess } from "../agent-process.js";
+import { startAgentProcess, stopAgentProcess } from "../agent-process.js";
 import { log } from "../../../src/log/index.js";
 import { LineSplitter } from "../../../src/streams/index.js";
 import { type Transcript, type TranscriptEntry, serializeTranscript } from "../format.js";
@@ -121,16 +121,9 @@ export class ReplayRun {
     if (STOPS_THE_RUN.has(m.kind)) this.abort();
   }
 
-  /** Signals the agent's process group (see runAgent), or the agent alone where there is none. */
+  /** Signals the agent's process group (see runAgent); on Windows ends its process tree. */
   private kill(signal: NodeJS.Signals): void {
-    const pid = this.child?.pid;
-    if (pid === undefined) return;
-    try {
-      if (process.platform !== "win32") process.kill(-pid, signal);
-      else this.child?.kill(signal);
-    } catch {
-      this.child?.kill(signal);
-    }
+    if (this.child) stopAgentProcess(this.child, signal);
   }
 
   private abort(): void {
