@@ -7,13 +7,35 @@ import type { ToolCallView } from "./view.js";
 /** Command output kept per update: the tail, so huge outputs cost O(cap) per update, not O(n). */
 export const OUTPUT_TAIL_CHARS = 32 * 1024;
 
-/** `/bin/bash -lc 'cmd'` -> `cmd`: the command as the model wrote it. */
+/** `/bin/bash -lc 'cmd'` -> `cmd`: the command as the model wrote it (also PowerShell's and cmd.exe's wrappers on Windows). */
 export function displayCommand(command: string): string {
   const m = /^(?:\/usr)?(?:\/bin\/)?(?:ba|z)?sh -l?c '((?:[^']|'\\'')*)'$/s.exec(command);
   if (m) return m[1]!.replace(/'\\''/g, "'");
   const d = /^(?:\/usr)?(?:\/bin\/)?(?:ba|z)?sh -l?c "((?:[^"\\]|\\.)*)"$/s.exec(command);
   if (d) return d[1]!.replace(/\\(.)/g, "$1");
-  return command;
+  return windowsShellScript(command) ?? command;
+}
+
+/**
+ * The script of Codex's Windows wrappers, `<pwsh|powershell>[.exe] [-NoLogo|-NoProfile|-NonInteractive]
+ * -Command <script>` and `cmd[.exe] /c <script>` (the shell by any path, quoted or not), or undefined.
+ */
+function windowsShellScript(command: string): string | undefined {
+  const m = /^('[^']*'|"[^"]*"|\S+) (.*)$/s.exec(command);
+  if (!m) return undefined;
+  const shell = m[1]!.replace(/^(['"])(.*)\1$/s, "$2").split(/[\\/]/).pop()!.toLowerCase().replace(/\.exe$/, "");
+  const script =
+    shell === "pwsh" || shell === "powershell" ? /^(?:-(?:NoLogo|NoProfile|NonInteractive) )*-Command (.*)$/is.exec(m[2]!)?.[1] : shell === "cmd" ? /^\/c (.*)$/is.exec(m[2]!)?.[1] : undefined;
+  return script === undefined ? undefined : unquoted(script);
+}
+
+/** One quoted word as it reads ('…' with '\'' inside, "…" with \ escapes), or `s` when it is not one. */
+function unquoted(s: string): string | undefined {
+  const single = /^'((?:[^']|'\\'')*)'$/s.exec(s);
+  if (single) return single[1]!.replace(/'\\''/g, "'");
+  const double = /^"((?:[^"\\]|\\.)*)"$/s.exec(s);
+  if (double) return double[1]!.replace(/\\(.)/g, "$1");
+  return /['"]/.test(s) ? undefined : s;
 }
 
 function resolveIn(cwd: string | undefined, p: string): string {

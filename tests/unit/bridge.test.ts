@@ -26,6 +26,18 @@ describe("commands", () => {
     expect(displayCommand("/bin/bash -lc 'echo '\\''q'\\'''")).toBe("echo 'q'");
     expect(displayCommand("ls -la")).toBe("ls -la");
   });
+  it("on Windows too: PowerShell's and cmd.exe's wrappers (Codex runs commands with -NoProfile -Command, or /c), wherever the shell lives", () => {
+    expect(displayCommand("'C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe' -NoProfile -Command 'Get-ChildItem -Force'")).toBe("Get-ChildItem -Force");
+    expect(displayCommand("pwsh.exe -NoProfile -Command 'Write-Output '\\''hi'\\'''")).toBe("Write-Output 'hi'");
+    expect(displayCommand('"C:\\Program Files\\PowerShell\\7\\pwsh.exe" -Command "dir \\"a b\\""')).toBe('dir "a b"');
+    expect(displayCommand("powershell -Command dir")).toBe("dir");
+    expect(displayCommand("C:\\Windows\\system32\\cmd.exe /c 'dir /b'")).toBe("dir /b");
+    expect(displayCommand("cmd /c dir")).toBe("dir");
+    // Not a wrapper: shown as it is.
+    expect(displayCommand("powershell.exe -File build.ps1")).toBe("powershell.exe -File build.ps1");
+    expect(displayCommand("pwsh -Command 'a' 'b'")).toBe("pwsh -Command 'a' 'b'");
+    expect(displayCommand("mycmd /c dir")).toBe("mycmd /c dir");
+  });
   it("kinds from parsed actions", () => {
     expect(describeCommand("cat a", "/w", [{ type: "read", command: "cat a", name: "a", path: "a" }])).toMatchObject({ kind: "read", title: "Read a", locations: [{ path: "/w/a" }] });
     expect(describeCommand("rg x", "/w", [{ type: "search", command: "rg x", query: "x", path: "src" }])).toMatchObject({ kind: "search", title: 'Search "x" in src' });
