@@ -352,6 +352,19 @@ describe("createCodexHome", () => {
     await expect(fs.stat(ch.base)).rejects.toThrow();
   });
 
+  it("on Windows the temp dir is hermetic too (Codex reads TMP / TEMP there, not TMPDIR); POSIX hosts get no such variables", async () => {
+    const win = await createCodexHome({ modelUrl: "http://127.0.0.1:9/v1", platform: "win32" });
+    const posix = await createCodexHome({ modelUrl: "http://127.0.0.1:9/v1" });
+    try {
+      expect(win.env).toMatchObject({ TMP: win.tmpdir, TEMP: win.tmpdir, TMPDIR: win.tmpdir });
+      expect(Object.keys(posix.env)).not.toContain("TMP");
+      expect(Object.keys(posix.env)).not.toContain("TEMP");
+    } finally {
+      await win.cleanup();
+      await posix.cleanup();
+    }
+  });
+
   it("uses a given dir and defaults approval/sandbox", async () => {
     const dir = path.join(os.tmpdir(), `cca-unit-${process.pid}-${Date.now()}`);
     const ch = await createCodexHome({ modelUrl: "http://127.0.0.1:9/v1", dir });

@@ -45,6 +45,8 @@ export interface CreateCodexHomeOptions {
    * by FakeModel.setAccountUsage. Every other proxied request goes to a closed local port.
    */
   chatgptSignIn?: boolean;
+  /** The host codex runs on (default: this one): on Windows its temp dir comes from TMP / TEMP. */
+  platform?: NodeJS.Platform;
 }
 
 export interface CodexHome {
@@ -175,7 +177,8 @@ async function deriveCatalog(codexPath: string): Promise<Catalog> {
     const cmd = isScript ? process.execPath : codexPath;
     const args = [...(isScript ? [codexPath] : []), "debug", "models", "--bundled"];
     const { stdout } = await execFileAsync(cmd, args, {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", CODEX_HOME: codexHome, HOME: home },
+      // Windows programs need SystemRoot (and cmd.exe / PATHEXT to find anything) even in a minimal environment.
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", CODEX_HOME: codexHome, HOME: home, ...windowsEssentials(process.env) },
       maxBuffer: 64 * 1024 * 1024,
       timeout: 30_000,
     });
@@ -242,6 +245,7 @@ export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<Cod
     CODEX_HOME: codexHome,
     HOME: home,
     TMPDIR: tmpdir,
+    ...((opts.platform ?? process.platform) === "win32" ? { TMP: tmpdir, TEMP: tmpdir } : {}),
     FAKE_API_KEY,
     // Blank anything that could reach a real account or change codex's behaviour.
     OPENAI_API_KEY: "",
@@ -265,4 +269,10 @@ export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<Cod
       await fs.rm(base, { recursive: true, force: true, maxRetries: 3 });
     },
   };
+}
+
+/** The variables a Windows process cannot do without, from `env` (nothing elsewhere). */
+function windowsEssentials(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
+  if (platform !== "win32") return {};
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => /^(SystemRoot|windir|ComSpec|PATHEXT)$/i.test(e[0]) && e[1] !== undefined));
 }
