@@ -157,8 +157,11 @@ export async function statWriteTarget(target: string, p: string, bytes: number):
   return st;
 }
 
-/** Atomic replace of `target` (already resolved) with `content`; keeps `existing`'s mode and owner. */
-export async function writeAtomic(target: string, content: string, existing: Stats | undefined, p: string): Promise<number> {
+/**
+ * Atomic replace of `target` (already resolved) with `content`; keeps `existing`'s mode and owner
+ * (on Windows only the read-only bit: chmod means no more there, and chown is not done).
+ */
+export async function writeAtomic(target: string, content: string, existing: Stats | undefined, p: string, platform: NodeJS.Platform = process.platform): Promise<number> {
   const data = Buffer.from(content, "utf8");
   const bytes = data.length;
   const dir = path.dirname(target);
@@ -180,7 +183,7 @@ export async function writeAtomic(target: string, content: string, existing: Sta
     // for a link since would move the rename elsewhere. What Node cannot close is the few
     // microseconds between this check and rename(2) (no renameat; .specify/specs/006-edits-through-the-editor/plan.md).
     if ((await fsp.realpath(dir)) !== dir) throw pathChanged(p);
-    await fsp.rename(tmp, target);
+    await renameOver(tmp, target, platform);
     tmpCreated = false;
   } catch (err) {
     if (fh) await fh.close().catch(() => undefined);
@@ -190,6 +193,28 @@ export async function writeAtomic(target: string, content: string, existing: Sta
   await syncDir(dir);
   await removeStaleTemps(dir, path.basename(target));
   return bytes;
+}
+
+/** How long a Windows rename is tried again (~0.6 s in all): long enough for a scan of a new file, short for a turn. */
+const WINDOWS_RENAME_RETRY_MS = [10, 20, 40, 80, 160, 320] as const;
+
+/**
+ * rename(2) of our temp file over the target. On Windows a virus scanner or the search indexer
+ * opening the freshly written file makes the rename fail (EPERM, EACCES, EBUSY) for a moment: it
+ * is tried again for a little while before the write is refused (graceful-fs does the same, for a
+ * minute). Elsewhere those errors are real refusals, reported at once.
+ */
+async function renameOver(tmp: string, target: string, platform: NodeJS.Platform): Promise<void> {
+  for (const waitMs of platform === "win32" ? WINDOWS_RENAME_RETRY_MS : []) {
+    try {
+      return await fsp.rename(tmp, target);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "EPERM" && code !== "EACCES" && code !== "EBUSY") throw err;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
+    }
+  }
+  await fsp.rename(tmp, target);
 }
 
 /** A temp file of ours older than this was left by a write that never finished (the process was killed). */
