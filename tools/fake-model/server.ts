@@ -274,25 +274,15 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
         body = undefined;
       }
       const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1];
-      if (bearer !== undefined && refusedKeys.has(bearer)) {
-        requests.push({ index: requests.length + 1, method: req.method, path, headers: flatHeaders(req), body, scripted: undefined, refused: true });
-        notify();
-        answerRefusedKey(bearer, res);
-        return;
-      }
-      const scripted = queue.shift();
-      const record: RecordedRequest = {
-        index: requests.length + 1,
-        method: req.method,
-        path,
-        headers: flatHeaders(req),
-        body,
-        scripted,
-      };
+      const refused = bearer !== undefined && refusedKeys.has(bearer);
+      // A refused key uses up no scripted response: the script stays for the next good key.
+      const scripted = refused ? undefined : queue.shift();
+      const record: RecordedRequest = { index: requests.length + 1, method: req.method, path, headers: flatHeaders(req), body, scripted, ...(refused ? { refused: true } : {}) };
       requests.push(record);
-      if (scripted === undefined) log.debug({ index: record.index }, "fake model: queue empty, answering \"ok\"");
+      if (!refused && scripted === undefined) log.debug({ index: record.index }, "fake model: queue empty, answering \"ok\"");
       notify();
-      await respond(scripted ?? FALLBACK, res);
+      if (refused) answerRefusedKey(bearer, res);
+      else await respond(scripted ?? FALLBACK, res);
       return;
     }
     log.debug({ method: req.method, path }, "fake model: unhandled path");
