@@ -16,7 +16,7 @@ import { clientDisplay, type Agent } from "../core/agent.js";
 import type { SessionOpening } from "../core/feature-api.js";
 import { invalidRequest, sessionNotFound, toRequestError } from "../core/errors.js";
 import { listSessions } from "./session-list.js";
-import { codexClient, isArchived, neverPrompted, readThread } from "./threads.js";
+import { codexClient, isArchived, neverPrompted, requireThread } from "./threads.js";
 
 /** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
 const DEFAULT_LIST_PAGE_SIZE = 50;
@@ -51,11 +51,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
 
   /** Fails with -32002 unless CODEX_HOME holds a thread with this id, and refuses an archived one; nothing is created. */
   async function storedThread(sessionId: string): Promise<Thread> {
-    const thread = await readThread(host, sessionId);
-    if (!thread) {
-      log.info({ sessionId }, "no such codex thread");
-      throw sessionNotFound(sessionId, `no Codex thread ${sessionId} in this CODEX_HOME`);
-    }
+    const thread = await requireThread(host, sessionId);
     // Codex refuses to resume it (naming its own CLI); ACP has the way back.
     if (isArchived(thread)) throw invalidRequest(`Session ${sessionId} is archived: unarchive it (session/unarchive) first, then open it`);
     return thread;

@@ -57,6 +57,7 @@ export const DEFAULT_MODE: SessionMode = "auto";
 
 /** The mode of a session whose thread opened with approvals and a sandbox no preset describes (the user's config.toml). */
 export const CUSTOM_MODE = "custom" satisfies ModeId;
+const CUSTOM_MODE_NAME = "Custom (config.toml)";
 
 export function modePreset(id: string): ModePreset | undefined {
   return MODES.find((m) => m.id === id);
@@ -139,12 +140,12 @@ export function describePolicy(policy: OpenedPolicy): string {
 export function availableModes(session: AcpSession): acp.SessionMode[] {
   const presets = MODES.map((m) => ({ id: m.id, name: m.name, description: m.description }));
   const custom = customPolicy(session.settings);
-  return custom ? [...presets, { id: CUSTOM_MODE, name: "Custom (config.toml)", description: describePolicy(custom) }] : presets;
+  return custom ? [...presets, { id: CUSTOM_MODE, name: CUSTOM_MODE_NAME, description: describePolicy(custom) }] : presets;
 }
 
 /** The display name of the session's mode. */
 export function modeName(session: AcpSession): string {
-  return session.mode === CUSTOM_MODE ? "Custom (config.toml)" : (modePreset(session.mode)?.name ?? session.mode);
+  return session.mode === CUSTOM_MODE ? CUSTOM_MODE_NAME : (modePreset(session.mode)?.name ?? session.mode);
 }
 
 /**
