@@ -303,12 +303,14 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
 async function askWrite(state: FileToolsSession, services: AgentServices, changes: FileChange[], call: unknown, signal: AbortSignal | undefined): Promise<boolean> {
   const session = state.session;
   if (session.cancelling || signal?.aborted) return false;
-  // "Always allow" was for files outside the workspace; a hard link is asked about every time.
+  // "Always allow" was for files outside the workspace; a hard link is asked about every time, and
+  // so is every write in the Review Edits mode (the mode is the user's "ask me each time").
+  const reviewing = writeRuleOf(session) === "review-edits";
   const reasons = changes.map((c) => askReason(c.path, session.roots));
-  if (state.alwaysAllow && !reasons.includes("hard-linked elsewhere")) return true;
+  if (state.alwaysAllow && !reviewing && !reasons.includes("hard-linked elsewhere")) return true;
   const toolCallId = (await state.calls.itemIdOf(call)) ?? `${FILE_TOOLS_SERVER}-write-${Date.now().toString(36)}`;
   const first = changes[0];
-  const why = reasons.find((r) => r !== undefined) ?? "outside the workspace";
+  const why = reasons.find((r) => r !== undefined) ?? (reviewing ? "for your review" : "outside the workspace");
   const title =
     changes.length === 1 && first
       ? `${first.oldText === null ? "Create" : first.newText === "" ? "Delete" : "Write"} ${first.path} (${why})`
@@ -327,7 +329,7 @@ async function askWrite(state: FileToolsSession, services: AgentServices, change
     toolCall,
     [
       { option: { optionId: "allow_once", name: "Allow", kind: "allow_once" }, answer: "once" as const },
-      { option: { optionId: "allow_always", name: "Always allow writes outside the workspace for this session", kind: "allow_always" }, answer: "always" as const },
+      ...(reviewing ? [] : [{ option: { optionId: "allow_always", name: "Always allow writes outside the workspace for this session", kind: "allow_always" as const }, answer: "always" as const }]),
       { option: { optionId: "reject_once", name: "Reject", kind: "reject_once" }, answer: "no" as const },
     ],
     "no" as const,

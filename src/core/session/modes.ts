@@ -30,6 +30,13 @@ export const MODES: readonly ModePreset[] = [
     sandbox: "read-only",
   },
   {
+    id: "review-edits",
+    name: "Review Edits",
+    description: "Codex reads freely; every file change waits for your yes, shown as a diff first, and so does any command that changes anything.",
+    approvalPolicy: "on-request",
+    sandbox: "read-only",
+  },
+  {
     id: "auto",
     name: "Auto",
     description: "Codex edits files and runs commands in the workspace; it asks before going outside it or using the network.",

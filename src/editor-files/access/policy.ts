@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { isInsidePath, isWindowsDevicePath, type Platform } from "../../platform/index.js";
 
-export type SessionMode = "read-only" | "auto" | "auto-review" | "full-access";
+export type SessionMode = "read-only" | "review-edits" | "auto" | "auto-review" | "full-access";
 export type WriteDecision = "allow" | "ask" | "deny";
 
 /**
@@ -109,11 +109,13 @@ export function askReason(canonical: string, roots: readonly string[]): "outside
 
 /**
  * The decision for a path already made canonical (canonicalPath / canonicalEntryPath): the one the
- * write then goes to. read-only -> deny; full-access -> allow; auto (and auto-review) -> allow when
- * it is inside one of the (canonical) roots and has no other hard link, else ask.
+ * write then goes to. read-only -> deny; review-edits -> ask, every write; full-access -> allow;
+ * auto (and auto-review) -> allow when it is inside one of the (canonical) roots and has no other
+ * hard link, else ask.
  */
 export function decideCanonical(opts: { mode: SessionMode; roots: readonly string[]; canonical: string }): WriteDecision {
   if (opts.mode === "read-only") return "deny";
+  if (opts.mode === "review-edits") return "ask";
   if (opts.mode === "full-access") return "allow";
   return askReason(opts.canonical, opts.roots) === undefined ? "allow" : "ask";
 }
