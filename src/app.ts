@@ -9,6 +9,7 @@ import { routeConsoleToLogger, type Logger } from "./log/index.js";
 import { limitLineLength, readPipeLines } from "./streams/index.js";
 import { batchedStdout } from "./core/transport/stdout.js";
 import { keepServingOnFault, stopSignal } from "./core/transport/last-resort.js";
+import { asksForV2, peekFirst } from "./core/transport/protocol-choice.js";
 
 import { fileToolTimeoutSec } from "./config/index.js";
 import { createAgent } from "./core/agent.js";
@@ -102,8 +103,14 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   // The SDK reads and parses the input; what the connection sends is written by `stdout`.
   const { readable } = acp.ndJsonStream(stdout.bytes, input);
   const answered = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
-  const connection = agent.app.connect({ readable: answered, writable: stdout.messages });
-  const signal = await Promise.race([connection.closed.then(() => undefined), outputGone, stopped]);
+  // A client that asks for ACP v2 is routed by the SDK's router to the v2 front; any other is served v1 directly.
+  const served = peekFirst(answered).then(async ({ first, stream: messages }) => {
+    const connection = asksForV2(first)
+      ? (await import("./protocol-v2/index.js")).connectNegotiated({ readable: messages, writable: stdout.messages }, agent.app, log)
+      : agent.app.connect({ readable: messages, writable: stdout.messages });
+    await connection.closed;
+  });
+  const signal = await Promise.race([served.then(() => undefined), outputGone, stopped]);
   if (!signal) log.info({ sessions: agent.state.sessions.size }, "client disconnected; shutting down");
   for (const session of agent.state.sessions.values()) session.close();
   await host.close();

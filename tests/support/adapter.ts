@@ -52,7 +52,23 @@ export type Adapter = {
   close(): Promise<void>;
 };
 
-export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> {
+/** The agent process as an editor starts it, before any client: its streams, raw stdout lines and clean-up. */
+export type AgentProcess = {
+  fake: FakeModel;
+  home: CodexHome;
+  workspace: string;
+  child: ChildProcess;
+  stdoutLines: string[];
+  stderr: () => string;
+  readable: ReadableStream<Uint8Array>;
+  writable: WritableStream<Uint8Array>;
+  waitForLine(pred: (msg: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Ends stdin, waits for the exit (SIGKILL after 5 s), removes what it made, and checks codex's messages were all readable. */
+  stop(): Promise<void>;
+};
+
+/** Starts dist/index.js (or `opts.bin`) against the fake model and a hermetic CODEX_HOME, as an editor would. */
+export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProcess> {
   const fake = opts.fake ?? (await startFakeModel(opts.responses ?? []));
   if (opts.fake && opts.responses) fake.enqueue(...opts.responses);
   const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig, userConfig: opts.userConfig, ...(opts.chatgptSignIn ? { chatgptSignIn: true } : {}) }));
@@ -108,6 +124,47 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
     },
   });
   child.stdin!.on("error", () => undefined);
+  return {
+    fake,
+    home,
+    workspace,
+    child,
+    stdoutLines,
+    stderr: () => stderr,
+    readable,
+    writable,
+    waitForLine: (pred, timeoutMs = 20_000) =>
+      new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error("timed out waiting for a stdout line")), timeoutMs);
+        lineWaiters.add((msg) => {
+          if (!pred(msg)) return false;
+          clearTimeout(timer);
+          resolve(msg);
+          return true;
+        });
+      }),
+    stop: async () => {
+      child.stdin!.end();
+      const exited = new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) resolve();
+        else child.once("exit", () => resolve());
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+      await exited;
+      clearTimeout(timer);
+      if (!opts.fake) await fake.close();
+      if (!opts.home) await home.cleanup();
+      if (!opts.workspace) await rm(workspace, { recursive: true, force: true });
+      // The real codex's messages must pass the validators generated from its own schema.
+      const unreadable = stderr.split("\n").filter((l) => l.includes("Codex's schema does not describe"));
+      if (unreadable.length > 0) throw new Error(`the adapter could not read what codex sent:\n${unreadable.join("\n")}`);
+    },
+  };
+}
+
+export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> {
+  const proc = await spawnAgent(opts);
+  const { fake, home, workspace, child, stdoutLines, readable, writable } = proc;
 
   const updates = new Map<string, acp.SessionUpdate[]>();
   const app = acp.client({ name: "test-client" }).onNotification(acp.methods.client.session.update, ({ params }) => {
@@ -127,7 +184,7 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
     agent,
     connection,
     stdoutLines,
-    stderr: () => stderr,
+    stderr: proc.stderr,
     updates,
     updatesOf: (id) => updates.get(id) ?? [],
     initialize: (caps) =>
@@ -146,32 +203,10 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
         prompt: typeof text === "string" ? [{ type: "text", text }] : text,
       }),
     writeRaw: (line) => child.stdin!.write(line.endsWith("\n") ? line : `${line}\n`),
-    waitForLine: (pred, timeoutMs = 20_000) =>
-      new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error("timed out waiting for a stdout line")), timeoutMs);
-        lineWaiters.add((msg) => {
-          if (!pred(msg)) return false;
-          clearTimeout(timer);
-          resolve(msg);
-          return true;
-        });
-      }),
+    waitForLine: proc.waitForLine,
     close: async () => {
       connection.close();
-      child.stdin!.end();
-      const exited = new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) resolve();
-        else child.once("exit", () => resolve());
-      });
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-      await exited;
-      clearTimeout(timer);
-      if (!opts.fake) await fake.close();
-      if (!opts.home) await home.cleanup();
-      if (!opts.workspace) await rm(workspace, { recursive: true, force: true });
-      // The real codex's messages must pass the validators generated from its own schema.
-      const unreadable = stderr.split("\n").filter((l) => l.includes("Codex's schema does not describe"));
-      if (unreadable.length > 0) throw new Error(`the adapter could not read what codex sent:\n${unreadable.join("\n")}`);
+      await proc.stop();
     },
   };
   return adapter;

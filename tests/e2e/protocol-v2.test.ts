@@ -1,0 +1,170 @@
+// Issue 29: ACP v2 beside v1 in one process. A client that asks for protocol 2 at initialize is
+// served the v2 draft (the SDK's v2 client API drives it here): turns end in `state_update`,
+// messages carry ids, tool calls are upserts, commands are agent-owned terminals, patches are file
+// states with a git patch and, where the mode asks, a permission whose subject carries the change
+// before anything is written. A v1 client of the same build sees v1.
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import * as acp from "@agentclientprotocol/sdk";
+import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
+import { applyPatch, textResponse, toolCall, type ScriptedResponse } from "../../tools/fake-model/index.js";
+import { startAdapter, type Adapter } from "../support/adapter.js";
+import { startV2Adapter, type V2Adapter, type V2Answer } from "../support/adapter-v2.js";
+import { v2Violations } from "../support/v2-schema.js";
+import { waitFor } from "../support/wait-for.js";
+
+let adapter: V2Adapter | undefined;
+let v1Adapter: Adapter | undefined;
+afterEach(async () => {
+  // Every message the agent sent the v2 client is v2 as the SDK's schema says.
+  const violations = adapter ? await v2Violations(adapter.stdoutLines) : [];
+  await adapter?.close();
+  await v1Adapter?.close();
+  adapter = v1Adapter = undefined;
+  expect(violations).toEqual([]);
+});
+
+const done: ScriptedResponse = textResponse("finished");
+const escalated = (cmd: string, callId: string) => toolCall("exec_command", { cmd, sandbox_permissions: "require_escalated", justification: "needs to write" }, { callId });
+type Update<K extends string> = Extract<v2.SessionUpdate, { sessionUpdate: K }>;
+/** The tool call a permission request is about (its subject). */
+const subjectCall = (r: v2.RequestPermissionRequest): Update<"tool_call_update"> | undefined =>
+  r.subject?.type === "tool_call" && "toolCall" in r.subject ? (r.subject.toolCall as Update<"tool_call_update">) : undefined;
+const ofKind = <K extends v2.SessionUpdate["sessionUpdate"]>(updates: v2.SessionUpdate[], kind: K): Update<K>[] => updates.filter((u): u is Update<K> => u.sessionUpdate === kind);
+
+async function v2Session(responses: ScriptedResponse[], answer?: V2Answer): Promise<{ a: V2Adapter; sessionId: string; session: v2.NewSessionResponse; init: v2.InitializeResponse }> {
+  adapter = await startV2Adapter({ responses, ...(answer ? { answer } : {}) });
+  const init = await adapter.initialize();
+  expect(init.protocolVersion).toBe(2);
+  const session = await adapter.newSession();
+  return { a: adapter, sessionId: session.sessionId, session, init };
+}
+
+describe("ACP v2", () => {
+  it("negotiates v2 at initialize; a text turn is acknowledged with the user's message id and ends in an idle state_update", async () => {
+    const { a, sessionId, session, init } = await v2Session([textResponse("hello from codex")]);
+    expect(init).toMatchObject({ protocolVersion: 2, info: { name: "codex-cli-acp" }, capabilities: { session: { mcp: { stdio: {}, http: {} } } } });
+    // The mode is a config option (v2 has no modes), with the Review Edits choice.
+    const mode = session.configOptions?.find((o) => o.configId === "mode");
+    expect(mode).toMatchObject({ type: "select", currentValue: "auto" });
+    expect(JSON.stringify(mode)).toContain("review-edits");
+    expect(session).not.toHaveProperty("modes");
+
+    const { answer, idle } = await a.turn(sessionId, "say hello");
+    expect(idle).toMatchObject({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
+    const updates = a.updatesOf(sessionId);
+    expect(updates).toContainEqual({ sessionUpdate: "user_message", messageId: answer.messageId, content: [{ type: "text", text: "say hello" }] });
+    const states = ofKind(updates, "state_update").map((s) => s.state);
+    expect(states).toEqual(["running", "idle"]);
+    const chunks = ofKind(updates, "agent_message_chunk");
+    expect(chunks.map((c) => (c.content.type === "text" ? c.content.text : "")).join("")).toBe("hello from codex");
+    expect(new Set(chunks.map((c) => c.messageId)).size).toBe(1);
+    // Nothing of v1's own shapes reaches a v2 client.
+    const kinds = new Set(updates.map((u) => u.sessionUpdate));
+    for (const v1Only of ["tool_call", "current_mode_update", "plan"]) expect(kinds).not.toContain(v1Only);
+  });
+
+  it("an approved command runs as an agent-owned terminal; a refused one does not run; the permission's subject is the tool call", async () => {
+    const answers = new Map([["c1", "allow_once"], ["c2", "reject"]]);
+    const { a, sessionId } = await v2Session([{ items: [escalated("echo yes > out.txt", "c1")] }, { items: [escalated("echo no > no.txt", "c2")] }, done], (r) => {
+      return answers.get(subjectCall(r)?.toolCallId ?? "") ?? "cancel";
+    });
+    const { idle } = await a.turn(sessionId, "write both");
+    expect(idle).toMatchObject({ state: "idle", stopReason: "end_turn" });
+    expect(a.asked.map((r) => r.subject)).toEqual([
+      expect.objectContaining({ type: "tool_call", toolCall: expect.objectContaining({ toolCallId: "c1", kind: "execute" }) }),
+      expect.objectContaining({ type: "tool_call", toolCall: expect.objectContaining({ toolCallId: "c2" }) }),
+    ]);
+    expect(await readFile(path.join(a.workspace, "out.txt"), "utf8")).toBe("yes\n");
+    expect(existsSync(path.join(a.workspace, "no.txt"))).toBe(false);
+    const updates = a.updatesOf(sessionId);
+    // While the client was asked, the session required its action.
+    expect(ofKind(updates, "state_update").map((s) => s.state)).toEqual(["running", "requires_action", "running", "requires_action", "running", "idle"]);
+    const terminal = ofKind(updates, "terminal_update").filter((t) => t.terminalId === "c1");
+    expect(terminal[0]).toMatchObject({ terminalId: "c1", command: "echo yes > out.txt", cwd: a.workspace });
+    expect(terminal.at(-1)).toMatchObject({ exitStatus: { exitCode: 0 } });
+    expect(ofKind(updates, "tool_call_update").filter((t) => t.toolCallId === "c1").at(-1)).toMatchObject({ status: "completed" });
+    expect(ofKind(updates, "tool_call_update").filter((t) => t.toolCallId === "c2").at(-1)).toMatchObject({ status: "failed" });
+  });
+
+  it("Review Edits: a patch is asked with its file states and git patch before it is written; refused, nothing is written; allowed, it is", async () => {
+    const add = (file: string, id: string) => ({ items: [applyPatch(`*** Begin Patch\n*** Add File: ${file}\n+hello\n*** End Patch`, { callId: id })] });
+    const { a, sessionId } = await v2Session([add("refused.txt", "p1"), done, add("allowed.txt", "p2"), done], (r) => {
+      return subjectCall(r)?.toolCallId === "p2" ? (r.options.find((o) => o.kind === "allow_once")?.optionId ?? "cancel") : (r.options.find((o) => o.kind === "reject_once")?.optionId ?? "cancel");
+    });
+    await a.agent.request("session/set_config_option", { sessionId, configId: "mode", type: "id", value: "review-edits" });
+    await a.turn(sessionId, "add a file");
+    const refusedPath = path.join(a.workspace, "refused.txt");
+    expect(existsSync(refusedPath)).toBe(false);
+    expect(a.asked[0]?.subject?.type).toBe("tool_call");
+    const diff = subjectCall(a.asked[0]!)?.content?.find((c): c is Extract<v2.ToolCallContent, { type: "diff" }> => c.type === "diff");
+    expect(diff).toMatchObject({ type: "diff", changes: [{ operation: "add", path: refusedPath }], patch: { format: "git_patch" } });
+    const patch = diff?.patch;
+    expect(patch?.text).toContain("new file mode 100644");
+    expect(patch?.text).toContain("+hello");
+
+    await a.turn(sessionId, "add another");
+    expect(await readFile(path.join(a.workspace, "allowed.txt"), "utf8")).toBe("hello\n");
+    // The card the client keeps shows the same file state.
+    const card = ofKind(a.updatesOf(sessionId), "tool_call_update").find((t) => t.toolCallId === "p2" && t.content?.some((c) => c.type === "diff"));
+    expect(card?.content?.find((c) => c.type === "diff")).toMatchObject({ changes: [{ operation: "add", path: path.join(a.workspace, "allowed.txt") }] });
+  });
+
+  it("resume with replay sends the history as messages with ids, then the session's state, then the answer; without replay, only the state", async () => {
+    const { a, sessionId } = await v2Session([textResponse("first answer")]);
+    await a.turn(sessionId, "first question");
+    await a.agent.request("session/close", { sessionId });
+    const before = a.updatesOf(sessionId).length;
+    const linesBefore = a.stdoutLines.length;
+    await a.agent.request("session/resume", { sessionId, cwd: a.workspace, replayFrom: { type: "start" } });
+    // On the wire: the replay, then the state, then the answer (the client SDK may hand over the updates after the answer).
+    const wire = a.stdoutLines.slice(linesBefore).map((l) => JSON.parse(l) as { id?: number; params?: { update?: v2.SessionUpdate } });
+    const answerAt = wire.findIndex((m) => m.id !== undefined);
+    const stateAt = wire.findIndex((m) => m.params?.update?.sessionUpdate === "state_update");
+    expect(wire[stateAt]?.params?.update).toMatchObject({ state: "idle" });
+    expect(stateAt).toBeGreaterThan(wire.findLastIndex((m) => m.params?.update?.sessionUpdate === "agent_message_chunk"));
+    expect(stateAt).toBeLessThan(answerAt);
+    await waitFor(() => a.updatesOf(sessionId).slice(before).some((u) => u.sessionUpdate === "state_update"), "the resumed session's state");
+    const replayed = a.updatesOf(sessionId).slice(before);
+    const user = ofKind(replayed, "user_message");
+    expect(user).toHaveLength(1);
+    const userChunks = ofKind(replayed, "user_message_chunk");
+    expect(userChunks[0]).toMatchObject({ messageId: user[0]!.messageId, content: { type: "text", text: "first question" } });
+    expect(ofKind(replayed, "agent_message_chunk").map((c) => (c.content.type === "text" ? c.content.text : "")).join("")).toBe("first answer");
+
+    await a.agent.request("session/close", { sessionId });
+    const mark = a.updatesOf(sessionId).length;
+    await a.agent.request("session/resume", { sessionId, cwd: a.workspace });
+    await waitFor(() => a.updatesOf(sessionId).slice(mark).some((u) => u.sessionUpdate === "state_update"), "the state after a plain resume");
+    const plain = a.updatesOf(sessionId).slice(mark);
+    expect(plain.filter((u) => u.sessionUpdate.includes("message"))).toEqual([]);
+    expect(plain).toContainEqual(expect.objectContaining({ sessionUpdate: "state_update", state: "idle" }));
+    await expect(a.agent.request("session/resume", { sessionId, cwd: a.workspace, replayFrom: { type: "_from_somewhere" } })).rejects.toMatchObject({ code: -32602 });
+  });
+
+  it("signs in with auth/login and out with auth/logout", async () => {
+    adapter = await startV2Adapter({ env: { CODEX_ACP_CODEX_ARGS: '-c model_provider="openai"' } });
+    const init = await adapter.initialize();
+    expect(init.authMethods?.map((m) => m.methodId)).toContain("openai-api-key");
+    await expect(adapter.newSession()).rejects.toMatchObject({ code: -32000 });
+    expect(await adapter.agent.request("auth/login", { methodId: "openai-api-key", _meta: { "api-key": { apiKey: "sk-test-v2" } } })).toEqual({});
+    await adapter.newSession();
+    expect(await adapter.agent.request("auth/logout", {})).toEqual({});
+    await expect(adapter.newSession()).rejects.toMatchObject({ code: -32000 });
+    expect(adapter.stderr()).not.toContain("sk-test-v2");
+  });
+
+  it("a v1 client of the same build is served v1 as before", async () => {
+    v1Adapter = await startAdapter({ responses: [{ items: [escalated("echo v1 > v1.txt", "c9")] }, done], setupClient: (app) => app.onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } })) });
+    const init = await v1Adapter.initialize();
+    expect(init.protocolVersion).toBe(1);
+    const { sessionId, modes } = await v1Adapter.newSession();
+    expect(modes?.currentModeId).toBe("auto");
+    expect((await v1Adapter.prompt(sessionId, "go")).stopReason).toBe("end_turn");
+    const kinds = new Set(v1Adapter.updatesOf(sessionId).map((u) => u.sessionUpdate));
+    expect(kinds).toContain("tool_call");
+    expect(kinds).not.toContain("state_update");
+  });
+});
