@@ -6,7 +6,7 @@ import { parseTranscript, type TranscriptEntry } from "../../tools/transcripts/f
 import { Matcher } from "../../tools/transcripts/replay/matcher.js";
 import { RecordingIndex } from "../../tools/transcripts/replay/recording.js";
 import type { Mismatch } from "../../tools/transcripts/replay/types.js";
-import { loadAcpValidator } from "../../tools/transcripts/schema.js";
+import { loadAcpValidators } from "../../tools/transcripts/schema.js";
 
 const header = { type: "header", version: 1, recordedAt: "2026-11-23T00:00:00Z", agent: { command: ["agent"] }, protocolVersion: 1 };
 const msg = (dir: "client->agent" | "agent->client", m: Record<string, unknown>) => ({ type: "message", dir, t: 0, msg: { jsonrpc: "2.0", ...m } });
@@ -28,7 +28,7 @@ async function setup(): Promise<{ matcher: Matcher; failures: Mismatch[]; sent: 
   const sent: Array<Record<string, unknown>> = [];
   const matcher = new Matcher({
     recording: new RecordingIndex(transcript),
-    validator: await loadAcpValidator(),
+    validators: await loadAcpValidators(),
     recordedPlaceholders: {},
     livePlaceholders: {},
     fail: (m) => failures.push(m),

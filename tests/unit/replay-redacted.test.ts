@@ -7,7 +7,7 @@ import { fileContentMarkerOf, SECRET_MARKER } from "../../tools/transcripts/reda
 import { Matcher } from "../../tools/transcripts/replay/matcher.js";
 import { RecordingIndex } from "../../tools/transcripts/replay/recording.js";
 import type { Mismatch } from "../../tools/transcripts/replay/types.js";
-import { loadAcpValidator } from "../../tools/transcripts/schema.js";
+import { loadAcpValidators } from "../../tools/transcripts/schema.js";
 
 type Json = Record<string, unknown>;
 const client = (msg: Json): TranscriptEntry => ({ type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", ...msg } });
@@ -45,7 +45,7 @@ describe("replaying a redacted answer of the editor", () => {
     const sent: Json[] = [];
     const matcher = new Matcher({
       recording: new RecordingIndex(parseTranscript(text, "r.jsonl")),
-      validator: await loadAcpValidator(),
+      validators: await loadAcpValidators(),
       recordedPlaceholders: {},
       livePlaceholders: {},
       knownFileContents,

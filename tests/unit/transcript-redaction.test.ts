@@ -23,6 +23,11 @@ describe("redactTranscript", () => {
     expect(msgOf(auth).params).toEqual({ methodId: "openai-api-key", _meta: { "api-key": { apiKey: SECRET_MARKER, provider: SECRET_MARKER }, note: SECRET_MARKER } });
   });
 
+  it("replaces ACP v2 auth/login's _meta values the same way (v2's authenticate)", () => {
+    const [login] = redactTranscript([client({ id: 1, method: "auth/login", params: { methodId: "openai-api-key", _meta: { "api-key": { provider: "openai" } } } })], {});
+    expect(msgOf(login).params).toEqual({ methodId: "openai-api-key", _meta: { "api-key": { provider: SECRET_MARKER } } });
+  });
+
   it("replaces params fields named like a credential (any case, any depth, either direction), and nothing else", () => {
     const params = {
       sessionId: "s",

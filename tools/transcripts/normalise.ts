@@ -17,6 +17,8 @@ const ID_KEYS: ReadonlySet<string> = new Set([
   "compactionId",
   "messageId",
   "userMessageId",
+  // ACP v2: a plan_update names its plan by an id the agent picks.
+  "planId",
 ]);
 
 /** The IdMap category of JSON-RPC ids of agent->client requests. */
@@ -81,7 +83,8 @@ export function placeholdersToPaths(value: unknown, placeholders: Placeholders):
 export function normaliseValues(value: unknown, key?: string, parentKey?: string): unknown {
   if (typeof value === "string") {
     if (ISO_DATE_TIME.test(value)) return "<TIMESTAMP>";
-    if (key === "version" && (parentKey === "agentInfo" || parentKey === "serverInfo")) return "<VERSION>";
+    // v1 names the agent's implementation `agentInfo`, v2 `info` (only agent messages are normalised).
+    if (key === "version" && (parentKey === "agentInfo" || parentKey === "serverInfo" || parentKey === "info")) return "<VERSION>";
     return value;
   }
   if (typeof value === "number" && key !== undefined) {

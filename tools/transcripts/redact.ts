@@ -1,7 +1,7 @@
 // What `record` leaves out of a transcript unless told to keep it (`--keep-secrets`, issue 26):
 // transcripts get shared (bug reports, contract tests), and a session carries credentials and the
 // user's files. Every key stays, so the shape is still a valid, replayable ACP session:
-//  - credentials -> "[redacted]": authenticate's `_meta` values; params/result fields named like a
+//  - credentials -> "[redacted]": authenticate's (v2: auth/login's) `_meta` values; params/result fields named like a
 //    credential (apiKey, api_key, token, authorization, password, secret, ...; any case, any depth,
 //    string values); MCP servers' env and header values. A credential of 8 characters or more is
 //    also scrubbed wherever it recurs (an agent's error message, a non-JSON line).
@@ -118,7 +118,8 @@ function redactMessage(dir: TranscriptEntry["dir"], msg: Json, agentRequests: Ma
     return out;
   }
   const params: Json = redactCredentialFields(msg.params, found) as Json;
-  if (dir === "client->agent" && method === "authenticate" && params._meta !== undefined) {
+  // `auth/login` is ACP v2's `authenticate`.
+  if (dir === "client->agent" && (method === "authenticate" || method === "auth/login") && params._meta !== undefined) {
     params._meta = mapStrings(params._meta, (s) => found.secret(s));
   }
   if (dir === "client->agent" && Array.isArray(params.mcpServers)) params.mcpServers = params.mcpServers.map((s) => redactMcpServer(s, found));

@@ -1,8 +1,10 @@
-// Validation of every JSON-RPC message against the ACP JSON schema shipped with the SDK
-// (@agentclientprotocol/sdk/schema/v1/schema.json). The schema's $defs carry `x-method` and
-// `x-side` on each request/response/notification payload, which is how a message is mapped to
-// its exact definition: a request's params by its method, a response's result by the method of
-// the request it answers, an error response's error by `Error`.
+// Validation of every JSON-RPC message against the ACP JSON schema shipped with the SDK, one per
+// protocol version (@agentclientprotocol/sdk/schema/v1/schema.json, schema/v2/schema.json: the
+// stable variants; which one a transcript's message is checked against is decided by its
+// `initialize`, replay/protocol.ts). The schema's $defs carry `x-method` and `x-side` on each
+// request/response/notification payload, which is how a message is mapped to its exact
+// definition: a request's params by its method, a response's result by the method of the request
+// it answers, an error response's error by `Error`.
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { ErrorObject, ValidateFunction } from "ajv";
@@ -28,13 +30,54 @@ export interface AcpValidator {
   validate(dir: Direction, msg: unknown, method?: string): SchemaViolation[];
 }
 
-// A memo, not state: the compiled schema never changes once built (compiling costs ~0.1-0.3 s).
-let cached: Promise<AcpValidator> | undefined;
+/** The ACP schema versions the SDK ships: v1, and the v2 draft. */
+export type AcpSchemaVersion = 1 | 2;
 
-/** Loads the schema and compiles validators once per process. */
-export function loadAcpValidator(): Promise<AcpValidator> {
-  cached ??= build();
-  return cached;
+/** One validator per schema version. */
+export type AcpValidators = Readonly<Record<AcpSchemaVersion, AcpValidator>>;
+
+/** The schema a negotiated (or requested) protocol version speaks: 2 and later the v2 draft, else v1. */
+export function schemaVersionFor(protocolVersion: unknown): AcpSchemaVersion {
+  return typeof protocolVersion === "number" && protocolVersion >= 2 ? 2 : 1;
+}
+
+// A memo, not state: a compiled schema never changes once built (compiling costs ~0.1-0.3 s).
+const cached = new Map<AcpSchemaVersion, Promise<AcpValidator>>();
+
+/** Loads one version's schema and compiles its validators once per process. */
+export function loadAcpValidator(version: AcpSchemaVersion = 1): Promise<AcpValidator> {
+  let validator = cached.get(version);
+  if (!validator) cached.set(version, (validator = build(version)));
+  return validator;
+}
+
+/** Both versions' validators: a transcript's version is known only once its `initialize` is answered. */
+export async function loadAcpValidators(): Promise<AcpValidators> {
+  const [v1, v2] = await Promise.all([loadAcpValidator(1), loadAcpValidator(2)]);
+  return { 1: v1, 2: v2 };
+}
+
+/**
+ * The schema's catch-all ("other") variants admit any value of their discriminator (a session
+ * update's `sessionUpdate`, a state's `state`, a status string). ACP reserves values that do not
+ * begin with `_` for future versions: a receiver must tolerate them, but an agent speaking this
+ * version must not send them, so the runner admits only `_` extensions there. Without this a v1
+ * `tool_call` update in a v2 session would pass as an unknown future kind. Applied to v2 only:
+ * v1's few catch-alls (a config option's category, ...) stay as lenient as recordings made
+ * before v2 were checked (the official adapter's `collaboration_mode` category passes there).
+ */
+function reserveFutureValues(node: unknown): void {
+  if (Array.isArray(node)) return node.forEach(reserveFutureValues);
+  if (node === null || typeof node !== "object") return;
+  const n = node as Record<string, unknown>;
+  if (n.title === "other") {
+    const props = n.properties as Record<string, Record<string, unknown>> | undefined;
+    const known = ((n.not as { anyOf?: unknown[] } | undefined)?.anyOf ?? []) as Array<{ properties?: Record<string, unknown> }>;
+    const discriminators = new Set(known.flatMap((k) => Object.keys(k.properties ?? {})));
+    if (n.type === "string" && !props) n.pattern = "^_";
+    for (const key of discriminators) if (props?.[key]) props[key] = { ...props[key], pattern: "^_" };
+  }
+  for (const value of Object.values(n)) reserveFutureValues(value);
 }
 
 function pointerToPath(pointer: string): string {
@@ -67,10 +110,11 @@ function describe(errors: ErrorObject[] | null | undefined, prefix: string): Sch
   return out.slice(0, 5);
 }
 
-async function build(): Promise<AcpValidator> {
+async function build(version: AcpSchemaVersion): Promise<AcpValidator> {
   const require = createRequire(import.meta.url);
-  const schemaPath = require.resolve("@agentclientprotocol/sdk/schema/v1/schema.json");
+  const schemaPath = require.resolve(`@agentclientprotocol/sdk/schema/v${version}/schema.json`);
   const schema = JSON.parse(await readFile(schemaPath, "utf8")) as { $defs: SchemaDefs };
+  if (version >= 2) reserveFutureValues(schema.$defs);
   // Both are CommonJS; their module.exports (the namespace's default) is the callable itself.
   const ajvMod = (await import("ajv/dist/2020.js")) as unknown as { default: typeof import("ajv/dist/2020.js").default };
   const formatsMod = (await import("ajv-formats")) as unknown as { default: typeof import("ajv-formats").default };
@@ -160,7 +204,7 @@ async function build(): Promise<AcpValidator> {
           const fn = validatorFor(def);
           if (!fn(m.params)) violations.push(...describe(fn.errors, "$.params"));
         } else if (!name.startsWith("_") && !name.startsWith("$/")) {
-          violations.push({ path: "$.method", message: `unknown ACP ${kind} method ${JSON.stringify(name)}` });
+          violations.push({ path: "$.method", message: `unknown ACP ${kind} method ${JSON.stringify(name)} (ACP v${version})` });
         }
       }
       // Deduplicate (the envelope and the exact definition may report the same fault).

@@ -16,14 +16,16 @@ import {
   show,
 } from "../normalise.js";
 import { fileContentDigest, matchesRedaction, sha256 } from "../redaction-marker.js";
-import type { AcpValidator } from "../schema.js";
-import { idKey, isAdvisory, kindOf, labelOf, sessionIdOf, streamKey, type Json, type Kind } from "./messages.js";
+import type { AcpValidators } from "../schema.js";
+import { RepeatedSnapshots, idKey, isAdvisory, kindOf, labelOf, sessionIdOf, streamKey, type Json, type Kind } from "./messages.js";
+import { NegotiatedSchema } from "./protocol.js";
 import type { RecordedAgent, RecordingIndex } from "./recording.js";
 import type { Mismatch } from "./types.js";
 
 export type MatcherDeps = {
   recording: RecordingIndex;
-  validator: AcpValidator;
+  /** Each ACP version's schema: the transcript's `initialize` picks one (protocol.ts). */
+  validators: AcpValidators;
   /** Paths of the recording's run and of this run, by placeholder. */
   recordedPlaceholders: Placeholders;
   livePlaceholders: Placeholders;
@@ -49,8 +51,12 @@ export class Matcher {
   /** What the agent wrote through the editor so far, newest last: the editor would serve it back. */
   private readonly writtenContents: string[] = [];
   private pendingNotifications: Json[] = [];
+  private readonly schema: NegotiatedSchema;
+  private readonly liveSnapshots = new RepeatedSnapshots();
 
-  constructor(private readonly deps: MatcherDeps) {}
+  constructor(private readonly deps: MatcherDeps) {
+    this.schema = new NegotiatedSchema(deps.validators);
+  }
 
   /** Whether the agent already answered the recorded request `id`. */
   answered(id: unknown): boolean {
@@ -160,7 +166,7 @@ export class Matcher {
   }
 
   private checkSchema(dir: "client->agent" | "agent->client", msg: Json, method: string | undefined, line?: number): void {
-    const violations = this.deps.validator.validate(dir, msg, method);
+    const violations = this.schema.validate(dir, msg, method);
     if (violations.length === 0) return;
     const entry: TranscriptEntry = { type: "message", dir, t: 0, msg };
     const first = violations[0]!;
@@ -168,7 +174,7 @@ export class Matcher {
       kind: "schema",
       ...(line !== undefined ? { line } : {}),
       path: first.path,
-      summary: `${labelOf(entry, method)}${line !== undefined ? ` (recording line ${line})` : ""} violates the ACP schema at ${first.path}: ${first.message}`,
+      summary: `${labelOf(entry, method)}${line !== undefined ? ` (recording line ${line})` : ""} violates the ACP v${this.schema.version} schema at ${first.path}: ${first.message}`,
       detail: [...violations.map((v) => `${v.path}: ${v.message}`), `message: ${show(msg, 2000)}`].join("\n"),
     });
   }
@@ -257,6 +263,8 @@ export class Matcher {
         return;
       }
     }
+    // Checked once the message is taken (a held one comes through here again).
+    if (this.liveSnapshots.isRepeat(msg)) return;
     const key = streamKey(method, recordedSession);
     const k = this.liveStreamCount.get(key) ?? 0;
     this.liveStreamCount.set(key, k + 1);

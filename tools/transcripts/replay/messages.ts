@@ -48,3 +48,23 @@ export function isAdvisory(msg: Json): boolean {
   const update = (msg.params as Json | undefined)?.update as Json | undefined;
   return msg.method === "session/update" && update?.sessionUpdate === "notice";
 }
+
+/**
+ * ACP v2 `state_update`s are snapshots, and a repeated one is idempotent (not new work): how
+ * often an agent repeats one can depend on timing, so a snapshot equal to the session's previous
+ * one is not matched, on either side. Fed every notification of one side in order.
+ */
+export class RepeatedSnapshots {
+  private readonly last = new Map<string, string>();
+
+  /** Whether `msg` repeats its session's previous state snapshot (and remembers it when not). */
+  isRepeat(msg: Json): boolean {
+    const update = (msg.params as Json | undefined)?.update as Json | undefined;
+    if (msg.method !== "session/update" || update?.sessionUpdate !== "state_update") return false;
+    const session = JSON.stringify(sessionIdOf(msg) ?? null);
+    const snapshot = JSON.stringify(update);
+    if (this.last.get(session) === snapshot) return true;
+    this.last.set(session, snapshot);
+    return false;
+  }
+}

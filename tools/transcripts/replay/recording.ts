@@ -1,7 +1,7 @@
 // The recording, indexed for matching: every agent message it expects (by response id, by
 // request method, by notification stream), and the client's recorded answers to agent requests.
 import type { LocatedEntry, Transcript } from "../format.js";
-import { idKey, isAdvisory, kindOf, labelOf, sessionIdOf, streamKey } from "./messages.js";
+import { RepeatedSnapshots, idKey, isAdvisory, kindOf, labelOf, sessionIdOf, streamKey } from "./messages.js";
 
 /** One agent message the recording expects, and whether a live one matched it yet. */
 export interface RecordedAgent {
@@ -25,6 +25,7 @@ export class RecordingIndex {
   constructor(transcript: Transcript) {
     const entries = transcript.entries;
     const clientRequestMethods = new Map<string, string>();
+    const snapshots = new RepeatedSnapshots();
     for (const entry of entries) {
       if (entry.type === "message" && entry.dir === "client->agent" && kindOf(entry.msg) === "request") {
         clientRequestMethods.set(idKey(entry.msg.id), String(entry.msg.method));
@@ -42,7 +43,7 @@ export class RecordingIndex {
         return;
       }
       const msg = entry.msg;
-      if (isAdvisory(msg)) return;
+      if (isAdvisory(msg) || snapshots.isRepeat(msg)) return;
       const kind = kindOf(msg);
       const rec: RecordedAgent = { entry, pos, matched: false, label: labelOf(entry, clientRequestMethods.get(idKey(msg.id))) };
       this.agent.push(rec);

@@ -10,7 +10,7 @@ import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../
 import { writePrivateFile } from "../private-file.js";
 import { entryForLine } from "../record.js";
 import { redactTranscript } from "../redact.js";
-import { loadAcpValidator } from "../schema.js";
+import { loadAcpValidators } from "../schema.js";
 import { Matcher } from "./matcher.js";
 import { kindOf, labelOf, type Json } from "./messages.js";
 import { Waiters } from "./pacing.js";
@@ -71,7 +71,7 @@ export class ReplayRun {
       this.livePlaceholders = sandbox.placeholders;
       this.matcher = new Matcher({
         recording: this.recording,
-        validator: await loadAcpValidator(),
+        validators: await loadAcpValidators(),
         recordedPlaceholders: this.recordedPlaceholders,
         livePlaceholders: this.livePlaceholders,
         knownFileContents: Object.values(this.transcript.header.workspace?.files ?? {}).map((c) => placeholdersToPaths(c, sandbox.placeholders) as string),
