@@ -149,9 +149,9 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
         if (method === "initialize" && !initializeSeen) {
           initializeSeen = true;
           if (typeof p.protocolVersion === "number") header.protocolVersion = p.protocolVersion;
-          if (p.clientCapabilities && typeof p.clientCapabilities === "object") {
-            header.clientCapabilities = p.clientCapabilities as Record<string, unknown>;
-          }
+          // v1 says `clientCapabilities`, v2 `capabilities`.
+          const capabilities = p.clientCapabilities ?? p.capabilities;
+          if (capabilities && typeof capabilities === "object") header.clientCapabilities = capabilities as Record<string, unknown>;
         }
         if ((method === "session/new" || method === "session/load") && !cwdSeen && !sandbox && typeof p.cwd === "string") {
           cwdSeen = true;
