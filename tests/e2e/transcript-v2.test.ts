@@ -52,7 +52,9 @@ beforeAll(async () => {
     })
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       const u = params.update;
-      if (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text") seen.texts.push(u.content.text);
+      // v2's catch-all variants keep the discriminators from narrowing; the SDK parsed it as a text chunk.
+      const content = u.sessionUpdate === "agent_message_chunk" ? (u.content as { type: string; text?: string }) : undefined;
+      if (content?.type === "text" && content.text !== undefined) seen.texts.push(content.text);
       if (u.sessionUpdate === "state_update" && u.state === "idle") seen.idles++;
       idle.onUpdate(u);
     })
