@@ -1,6 +1,7 @@
 // The golden transcripts' scenarios: what the client does, what the fake model answers, and the
 // workspace each starts with. scripts/record-golden.ts records them.
 import * as acp from "@agentclientprotocol/sdk";
+import type * as acp2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -13,15 +14,44 @@ export type Ctx = {
   waitForUpdate(kind: string): Promise<void>;
 };
 
-export type Scenario = {
+type FakeModelScript = { responses: unknown[]; approvalPolicy?: string; sandboxMode?: string };
+
+/** Driven by an ACP v1 client (the SDK's stable API). */
+export type V1Scenario = {
+  protocol?: 1;
   /** Header fakeModel (may use <CWD>). */
-  fakeModel: { responses: unknown[]; approvalPolicy?: string; sandboxMode?: string };
+  fakeModel: FakeModelScript;
   files?: Record<string, string>;
   clientCapabilities: acp.ClientCapabilities;
   /** Client-side handlers for agent requests. */
   handlers?: (app: acp.ClientApp) => void;
   drive(ctx: Ctx): Promise<void>;
 };
+
+export type V2Ctx = {
+  agent: acp2.ClientContext;
+  workspace: string;
+  /** The next session/update from now on that `matches` (ask before the request that causes it). */
+  nextUpdate(matches: (update: acp2.SessionUpdate) => boolean): Promise<acp2.SessionUpdate>;
+  /** Resolves once no session/update has arrived for `ms`. */
+  quiet(ms: number): Promise<void>;
+};
+
+/**
+ * Driven by an ACP v2 (draft) client: the SDK's v2 API, `initialize` asking for version 2. It can
+ * be recorded only from an agent that serves v2; record-golden.ts skips it, saying so, when the
+ * agent answers with version 1.
+ */
+export type V2Scenario = {
+  protocol: 2;
+  fakeModel: FakeModelScript;
+  files?: Record<string, string>;
+  capabilities: acp2.ClientCapabilities;
+  handlers?: (app: acp2.ClientApp) => void;
+  drive(ctx: V2Ctx): Promise<void>;
+};
+
+export type Scenario = V1Scenario | V2Scenario;
 
 /**
  * Declared by every golden client that prompts: warnings about the machine (Codex's "bubblewrap
@@ -54,6 +84,17 @@ function answerPermission(optionId: string): (app: acp.ClientApp) => void {
   return (app) => {
     app.onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId } }));
   };
+}
+
+const isIdle = (u: acp2.SessionUpdate): boolean => u.sessionUpdate === "state_update" && u.state === "idle";
+
+/** One v2 prompt, through to the idle snapshot that ends its turn (the response only says it was taken). */
+async function promptV2(ctx: V2Ctx, sessionId: string, text: string, stop: string): Promise<void> {
+  const idle = ctx.nextUpdate(isIdle);
+  await ctx.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+  const ended = await idle;
+  const reason = ended.sessionUpdate === "state_update" && ended.state === "idle" ? ended.stopReason : undefined;
+  if (reason !== stop) throw new Error(`idle with stopReason ${String(reason)}, expected ${stop}`);
 }
 
 /** An editor whose buffer for every file reads "unsaved buffer\n" and that accepts every write. */
@@ -273,6 +314,48 @@ export const SCENARIOS: Record<string, Scenario> = {
       const [first, second] = await Promise.all([prompt(ctx, sid, "first"), prompt(ctx, sid, "second")]);
       expectStop(first, "end_turn");
       expectStop(second, "end_turn");
+    },
+  },
+
+  "v2-basics": {
+    // ACP v2: the handshake, a session, a text turn ending in an idle state_update, a command the
+    // client approves through session/request_permission, and session/close.
+    protocol: 2,
+    fakeModel: {
+      responses: [
+        { items: [{ type: "message", text: "Hello from version two." }] },
+        {
+          items: [
+            {
+              type: "function_call",
+              name: "exec_command",
+              arguments: { cmd: "echo yes > out.txt", sandbox_permissions: "require_escalated", justification: "needs to write" },
+              callId: "call_cmd",
+            },
+          ],
+        },
+        done,
+      ],
+    },
+    capabilities: {},
+    handlers: (app) => {
+      // By kind, not by id: the option ids are the agent's to choose.
+      app.onRequest("session/request_permission", ({ params }) => {
+        const allow = params.options.find((o) => o.kind === "allow_once");
+        if (!allow) throw new Error(`no allow_once option in ${JSON.stringify(params.options)}`);
+        return { outcome: { outcome: "selected", optionId: allow.optionId } };
+      });
+    },
+    async drive(ctx) {
+      const { sessionId } = await ctx.agent.request("session/new", { cwd: ctx.workspace });
+      // Whatever the agent announces after session/new (commands, state) goes before the first
+      // prompt in the recording, so its place in the session's stream does not depend on timing.
+      await ctx.quiet(500);
+      await promptV2(ctx, sessionId, "say hello", "end_turn");
+      await promptV2(ctx, sessionId, "write yes to out.txt", "end_turn");
+      const out = await readFile(path.join(ctx.workspace, "out.txt"), "utf8");
+      if (out !== "yes\n") throw new Error(`out.txt: ${JSON.stringify(out)}`);
+      await ctx.agent.request("session/close", { sessionId });
     },
   },
 };
