@@ -108,8 +108,8 @@ describe("source layout", () => {
         .filter(({ line }) => /^(export )?let\s/.test(line) || /^(export )?const \w+(: [^=]+)? = new (Map|WeakMap|Set)\b/.test(line) && !/ReadonlySet|ReadonlyMap/.test(line))
         .map(({ at }) => at),
     );
-    // The one allowed memo: the compiled ACP JSON schema (immutable once built, costly to build).
-    expect(offenders).toEqual(["tools/transcripts/schema.ts:32"]);
+    // The one allowed memo: the compiled ACP JSON schemas, one per version (immutable once built, costly to build).
+    expect(offenders).toEqual(["tools/transcripts/schema.ts:45"]);
   });
 
   it("one line splitter, and no AsyncLocalStorage (state is passed, not hidden)", () => {
