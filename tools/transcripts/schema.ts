@@ -204,7 +204,7 @@ async function build(version: AcpSchemaVersion): Promise<AcpValidator> {
           const fn = validatorFor(def);
           if (!fn(m.params)) violations.push(...describe(fn.errors, "$.params"));
         } else if (!name.startsWith("_") && !name.startsWith("$/")) {
-          violations.push({ path: "$.method", message: `unknown ACP ${kind} method ${JSON.stringify(name)} (ACP v${version})` });
+          violations.push({ path: "$.method", message: `unknown ACP ${kind} method ${JSON.stringify(name)}` });
         }
       }
       // Deduplicate (the envelope and the exact definition may report the same fault).

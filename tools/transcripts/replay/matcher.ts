@@ -174,7 +174,7 @@ export class Matcher {
       kind: "schema",
       ...(line !== undefined ? { line } : {}),
       path: first.path,
-      summary: `${labelOf(entry, method)}${line !== undefined ? ` (recording line ${line})` : ""} violates the ACP v${this.schema.version} schema at ${first.path}: ${first.message}`,
+      summary: `${labelOf(entry, method)}${line !== undefined ? ` (recording line ${line})` : ""} violates the ACP schema at ${first.path}: ${first.message} (ACP v${this.schema.version})`,
       detail: [...violations.map((v) => `${v.path}: ${v.message}`), `message: ${show(msg, 2000)}`].join("\n"),
     });
   }
