@@ -33,8 +33,6 @@ export type V2Ctx = {
   workspace: string;
   /** The next session/update from now on that `matches` (ask before the request that causes it). */
   nextUpdate(matches: (update: acp2.SessionUpdate) => boolean): Promise<acp2.SessionUpdate>;
-  /** Resolves once no session/update has arrived for `ms`. */
-  quiet(ms: number): Promise<void>;
 };
 
 /**
@@ -347,10 +345,11 @@ export const SCENARIOS: Record<string, Scenario> = {
       });
     },
     async drive(ctx) {
+      // The agent announces its commands just after session/new: waiting for them puts them before
+      // the first prompt in the recording, so their place in the stream does not depend on timing.
+      const commands = ctx.nextUpdate((u) => u.sessionUpdate === "available_commands_update");
       const { sessionId } = await ctx.agent.request("session/new", { cwd: ctx.workspace });
-      // Whatever the agent announces after session/new (commands, state) goes before the first
-      // prompt in the recording, so its place in the session's stream does not depend on timing.
-      await ctx.quiet(500);
+      await commands;
       await promptV2(ctx, sessionId, "say hello", "end_turn");
       await promptV2(ctx, sessionId, "write yes to out.txt", "end_turn");
       const out = await readFile(path.join(ctx.workspace, "out.txt"), "utf8");

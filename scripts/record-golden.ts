@@ -64,9 +64,7 @@ async function driveV1(sc: V1Scenario, child: AgentChild, workspace: string): Pr
 /** Drives a v2 scenario; returns the error when the agent refused the v2 `initialize` (the caller looks at why). */
 async function driveV2(sc: V2Scenario, child: AgentChild, workspace: string): Promise<Error | undefined> {
   let waiting: Array<{ matches: (u: acp2.SessionUpdate) => boolean; resolve: (u: acp2.SessionUpdate) => void }> = [];
-  let lastUpdate = performance.now();
   const app = acp2.client(CLIENT_INFO).onNotification(acp2.methods.client.session.update, ({ params }) => {
-    lastUpdate = performance.now();
     const hit = waiting.filter((w) => w.matches(params.update));
     waiting = waiting.filter((w) => !hit.includes(w));
     for (const w of hit) w.resolve(params.update);
@@ -82,9 +80,6 @@ async function driveV2(sc: V2Scenario, child: AgentChild, workspace: string): Pr
         agent,
         workspace,
         nextUpdate: (matches) => new Promise((resolve) => waiting.push({ matches, resolve })),
-        async quiet(ms) {
-          while (performance.now() - lastUpdate < ms) await new Promise((r) => setTimeout(r, ms - (performance.now() - lastUpdate)));
-        },
       });
     });
   } catch (error) {
