@@ -30,17 +30,41 @@ async function start(responses: ScriptedResponse[]) {
 }
 
 describe("modes", () => {
-  it("session/new offers the four modes, auto current", async () => {
+  it("session/new offers the five modes, auto current", async () => {
     const { session } = await start([]);
     expect(session.modes).toEqual({
       currentModeId: "auto",
       availableModes: [
         { id: "read-only", name: "Read Only", description: expect.any(String) },
+        { id: "review-edits", name: "Review Edits", description: expect.any(String) },
         { id: "auto", name: "Auto", description: expect.any(String) },
         { id: "auto-review", name: "Auto-review", description: expect.any(String) },
         { id: "full-access", name: "Full Access", description: expect.any(String) },
       ],
     });
+  });
+
+  it("Review Edits: a file-tool write inside the workspace is asked first, with only Allow and Reject; refused, nothing is written", async () => {
+    const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-review-")));
+    const file = (name: string) => path.join(workspace, name);
+    const write = (name: string, callId: string): ScriptedResponse => ({ items: [toolCall("write_text_file", { path: file(name), content: "x\n" }, { callId, namespace: "mcp__acp_fs" })] });
+    const { asked, setupClient } = answerPermissions("reject_once");
+    adapter = await startAdapter({ responses: [write("in.txt", "w1"), done, write("auto.txt", "w2"), done], setupClient, workspace });
+    await adapter.initialize();
+    const session = await adapter.newSession();
+    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "review-edits" });
+    expect((await adapter!.prompt(session.sessionId, "write in the workspace")).stopReason).toBe("end_turn");
+    expect(existsSync(file("in.txt"))).toBe(false);
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.toolCall.title).toBe(`Create ${file("in.txt")} (for your review)`);
+    expect(asked[0]?.options.map((o) => o.kind)).toEqual(["allow_once", "reject_once"]);
+    expect(asked[0]?.toolCall.content).toEqual([{ type: "diff", path: file("in.txt"), oldText: null, newText: "x\n" }]);
+    // In Auto the same write inside the workspace is not asked about.
+    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "auto" });
+    expect((await adapter!.prompt(session.sessionId, "again")).stopReason).toBe("end_turn");
+    expect(await readFile(file("auto.txt"), "utf8")).toBe("x\n");
+    expect(asked).toHaveLength(1);
+    await rm(workspace, { recursive: true, force: true });
   });
 
   it("auto-review: Codex's reviewer answers an approval instead of the user, and the user sees its decision", async () => {
