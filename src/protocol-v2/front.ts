@@ -48,6 +48,8 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
           signal.addEventListener("abort", () => controller.abort(), { once: true });
           session.waiting.set(id, controller);
           session.waitingChanged();
+          // While it waits, the tool call (and a command's terminal, same id) can be cancelled alone.
+          void send(params.sessionId, { sessionUpdate: "tool_call_update", toolCallId: id, capabilities: { cancel: {} } });
           try {
             const answer = await client.request(v2.methods.client.session.requestPermission, toV2Permission(params, session.mapper), { cancellationSignal: controller.signal, stopWaitingOnCancel: true });
             return answer.outcome.outcome === "selected" && "optionId" in answer.outcome ? { outcome: { outcome: "selected", optionId: String(answer.outcome.optionId) } } : { outcome: { outcome: "cancelled" } };
@@ -57,6 +59,7 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
             return { outcome: { outcome: "cancelled" } };
           } finally {
             session.waiting.delete(id);
+            void send(params.sessionId, { sessionUpdate: "tool_call_update", toolCallId: id, capabilities: null });
             session.waitingChanged();
           }
         })

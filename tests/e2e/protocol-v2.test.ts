@@ -112,6 +112,22 @@ describe("ACP v2", () => {
     expect(card?.content?.find((c) => c.type === "diff")).toMatchObject({ changes: [{ operation: "add", path: path.join(a.workspace, "allowed.txt") }] });
   });
 
+  it("tool_call/cancel withdraws a command waiting on its permission: the client's request is cancelled, the command does not run, the turn goes on", async () => {
+    let cancelSeen: Promise<unknown> | undefined;
+    const { a, sessionId } = await v2Session([{ items: [escalated("echo late > late.txt", "c5")] }, done], () => new Promise<string>(() => undefined));
+    const idle = a.turn(sessionId, "write late");
+    await waitFor(() => a.asked.length === 1, "the permission request");
+    expect(ofKind(a.updatesOf(sessionId), "tool_call_update").filter((u) => u.toolCallId === "c5").at(-1)).toMatchObject({ capabilities: { cancel: {} } });
+    cancelSeen = a.waitForLine((m) => m.method === "$/cancel_request");
+    expect(await a.agent.request("tool_call/cancel", { sessionId, toolCallId: "c5" })).toEqual({});
+    await cancelSeen;
+    expect((await idle).idle).toMatchObject({ state: "idle" });
+    expect(existsSync(path.join(a.workspace, "late.txt"))).toBe(false);
+    expect(ofKind(a.updatesOf(sessionId), "tool_call_update").filter((u) => u.toolCallId === "c5").at(-1)).toMatchObject({ status: "failed" });
+    // Nothing waits now: cancelling again is refused, as is an unknown tool call.
+    await expect(a.agent.request("tool_call/cancel", { sessionId, toolCallId: "c5" })).rejects.toMatchObject({ code: -32602 });
+  });
+
   it("resume with replay sends the history as messages with ids, then the session's state, then the answer; without replay, only the state", async () => {
     const { a, sessionId } = await v2Session([textResponse("first answer")]);
     await a.turn(sessionId, "first question");
