@@ -5,6 +5,7 @@ import module from "node:module";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { VERSION, privateCacheDir, readConfig } from "./config/index.js";
+import { logEarlyPhases, markEarlyPhase, markPhase } from "./log/timings.js";
 
 
 async function help(): Promise<string> {
@@ -52,6 +53,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   // frequent (cheap) scavenges; measured (npm run bench, fuzz test): RSS while streaming 105 ->
   // 85 MB, after hostile input +50-60 -> +13-50 MiB, throughput unchanged. A heap-sizing flag
   // (--max-semi-space-size) cannot be set after start; this growth factor is read as it grows.
+  markEarlyPhase("main");
   setFlagsFromString("--semi-space-growth-factor=1");
   enableCompileCache();
   // Spawn codex first (tiny modules only), so it boots while the ACP side loads.
@@ -65,7 +67,10 @@ async function main(argv: string[]): Promise<number | undefined> {
   } catch {
     // No codex binary: host.start() logs why, and session/new answers with that message.
   }
+  markEarlyPhase("codex spawned");
   const [{ log }, { CodexHost }] = await Promise.all([import("./log/index.js"), import("./codex/index.js")]);
+  markEarlyPhase("logger and codex client loaded");
+  logEarlyPhases(log);
   const host = new CodexHost(
     {
       args: codexArgs,
@@ -78,6 +83,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   );
   host.start();
   const { serveStdio } = await import("./app.js");
+  markPhase(log, "ACP side loaded");
   await serveStdio(host, log);
   return 0;
 }

@@ -128,7 +128,6 @@ const add = (k: string, side: Side, v: number) => {
 process.stderr.write(`bench: ${RUNS} runs per side, interleaved\n`);
 for (let i = 0; i < RUNS; i++) {
   for (const side of SIDES) {
-    fake.enqueue(smallAnswer);
     const t0 = performance.now();
     const peer = start(side);
     await handshake(peer, side);
@@ -138,14 +137,20 @@ for (let i = 0; i < RUNS; i++) {
     const t2 = performance.now();
     await openSession(peer, side);
     add("first session/new right after initialize", side, performance.now() - t2);
+    // What the user waits for when the agent panel opens a thread on a fresh start.
+    add("spawn -> first session ready (initialize + session/new)", side, performance.now() - t0);
     const t1 = performance.now();
     const id = await openSession(peer, side);
     add("session/new (thread/start)", side, performance.now() - t1);
-    const r = await turn(peer, side, id, "hello", SMALL_PIECES);
-    if (r.chunks === 0) process.stderr.write(`warning: ${side} streamed none of the answer; turn left out\n`);
-    else {
-      add("prompt -> first chunk", side, r.first);
-      add("prompt -> result", side, r.done);
+    // The first prompt of that new session, then a second on it (a running session).
+    for (const which of ["new session's first", "running session"] as const) {
+      fake.enqueue(smallAnswer);
+      const r = await turn(peer, side, id, "hello", SMALL_PIECES);
+      if (r.chunks === 0) process.stderr.write(`warning: ${side} streamed none of the answer; turn left out\n`);
+      else {
+        add(`prompt -> first chunk (${which})`, side, r.first);
+        add(`prompt -> result (${which})`, side, r.done);
+      }
     }
     await peer.close();
   }
@@ -154,6 +159,7 @@ for (let i = 0; i < RUNS; i++) {
 // Throughput and memory: one process per side, 5,000-delta turns alternating between the
 // sides (so drift in the machine's load hits both alike), then cancel latency.
 const rss: Record<Side, number> = {};
+const rssNow: Record<Side, number> = {};
 const cancelMs: number[] = [];
 const open = {} as Record<Side, { peer: LinePeer; id: string }>;
 for (const side of SIDES) {
@@ -215,6 +221,7 @@ for (let i = 0; i < RUNS; i++) {
 }
 for (const side of SIDES) {
   rss[side] = await memoryMB(open[side]!.peer.child.pid!, "VmHWM");
+  rssNow[side] = await memoryMB(open[side]!.peer.child.pid!, "VmRSS");
   await open[side]!.peer.close();
 }
 
@@ -228,12 +235,19 @@ for (const [name, s] of Object.entries(samples)) {
   rows.push([name, ...SIDES.map((side) => fmt(med(side))), ...others.map((o) => (med("adapter-fs") / med(o)).toFixed(2))]);
 }
 rows.push(["peak RSS (adapter process; codex child excluded)", ...SIDES.map((side) => `${(rss[side] ?? 0).toFixed(1)} MB`), ...others.map(() => "-")]);
+rows.push(["RSS after the streams (adapter process; codex child excluded)", ...SIDES.map((side) => `${(rssNow[side] ?? 0).toFixed(1)} MB`), ...others.map(() => "-")]);
 rows.push([
   "prompt with one shell command -> result",
   ...SIDES.map((side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]!).toFixed(1)} ms` : "-")),
   ...others.map(() => "-"),
 ]);
 rows.push(["session/cancel -> prompt result (median of 5)", ...SIDES.map((side) => (side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : "-")), ...others.map(() => "-")]);
+
+let timeline: string[] = [];
+if (process.env.BENCH_TIMELINE !== "0") {
+  const { benchTimeline } = await import("./timeline.js");
+  timeline = await benchTimeline({ bin: BIN, env, workspace, fake, caps: ZED_CAPS, answer: smallAnswer, pieces: SMALL_PIECES, runs: RUNS });
+}
 
 let extra: Row[] = [];
 try {
@@ -267,6 +281,7 @@ const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length))
 const out = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ")).join("\n");
 process.stdout.write(`\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.version}; ${os.cpus().length} cores)\n${out}\n`);
 if (notes.length) process.stdout.write(`${notes.map((n) => `note: ${n}`).join("\n")}\n`);
+if (timeline.length) process.stdout.write(`\n${timeline.join("\n")}\n`);
 if (extra.length) {
   process.stdout.write(`\nfile tools\n${extra.map((r) => `${r.name.padEnd(60)} ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ""}`).join("\n")}\n`);
 }

@@ -6,6 +6,7 @@ import { deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.
 import { AppServerClient, CodexExitedError, CodexStartError, type ExitInfo } from "./client.js";
 import { locateCodex, type CodexCommand } from "./locate.js";
 import { initializeResultSchema } from "./schemas.js";
+import { markPhase } from "../log/timings.js";
 
 export type CodexHostOptions = {
   command?: CodexCommand;
@@ -73,7 +74,7 @@ export class CodexHost {
           const init = initializeResultSchema.safeParse(result);
           if (init.success && init.data.codexHome) this.home = init.data.codexHome;
           client.notify("initialized");
-          this.log.debug({ ms: Date.now() - startedAt }, "codex initialized");
+          markPhase(this.log, "codex initialized", { ms: Date.now() - startedAt });
           if (this.current?.client === client) this.current.initialized = true;
           return client;
         },

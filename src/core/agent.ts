@@ -10,6 +10,7 @@ import {
 } from "../codex/index.js";
 import { VERSION } from "../config/index.js";
 import type { Logger } from "../log/index.js";
+import { markPhase } from "../log/timings.js";
 import { toUserInput } from "./prompt.js";
 import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";
@@ -87,6 +88,8 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     },
     sessions: new Map(),
   };
+  /** Sessions whose prompt's first answer chunk is still to be marked (debug level only, log/timings.ts). */
+  const firstChunkToMark = new Set<string>();
   /** The holds of holdUpdates, by session. */
   const updatesAfter = new Map<string, Promise<void>>();
   // Two features claiming one Codex request is a mistake to see now, not when Codex first asks.
@@ -117,7 +120,10 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       const gate = updatesAfter.get(sessionId);
       if (gate) await gate;
       if (!clientContext) throw new Error("no client connected");
+      const first = firstChunkToMark.size > 0 && update.sessionUpdate === "agent_message_chunk" && firstChunkToMark.delete(sessionId);
+      if (first) markPhase(log, "prompt: first chunk mapped");
       await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
+      if (first) markPhase(log, "prompt: first chunk queued for stdout");
     },
     answerServerRequest: async (session, request) => {
       // The feature that claims the request's route answers it (request-routes.ts).
@@ -153,6 +159,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       clientContext = connection.client;
     })
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      markPhase(log, "initialize received");
       state.clientCapabilities = params.clientCapabilities ?? {};
       host.start();
       log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
@@ -161,6 +168,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
         signIn.warm();
         for (const feature of features) feature.initialized?.(services);
       });
+      markPhase(log, "initialize answered");
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: state.agentCapabilities,
@@ -170,23 +178,31 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       };
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
+      markPhase(log, "session/new received");
       const cwd = await validateCwd(params.cwd);
       await signIn.require(signIn.methods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
+      markPhase(log, "session/new: signed in");
       const { session, response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
+      markPhase(log, "session/new answered");
       return { sessionId: session.id, ...response };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const session = sessionOf(params.sessionId);
+      markPhase(log, "prompt received");
       try {
         // A feature may answer the prompt itself (a slash command); else it goes to the model.
         for (const feature of features) {
           const handled = feature.handlePrompt?.(session, params.prompt, handle);
           if (handled) return await handled;
         }
+        if (log.isLevelEnabled("debug")) firstChunkToMark.add(session.id);
         const response = await session.prompt(toUserInput(params.prompt));
+        firstChunkToMark.delete(session.id);
+        markPhase(log, "prompt answered");
         if (response.stopReason === "end_turn") signIn.accepted?.();
         return stablePromptResponse(response, state.clientCapabilities);
       } catch (err) {
+        firstChunkToMark.delete(session.id);
         throw signInAgainIfRefused(err);
       }
     })
@@ -234,7 +250,11 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
    */
   async function openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: SessionResponsePart }> {
     try {
-      for (const feature of features) await feature.prepare?.(opening, services);
+      for (const feature of features) {
+        if (!feature.prepare) continue;
+        await feature.prepare(opening, services);
+        markPhase(log, `prepared: ${feature.name}`);
+      }
     } catch (err) {
       // A refused request (a bad directory...): release what the features before it took.
       for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
@@ -256,13 +276,18 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
         throw toRequestError(err);
       }
     }
+    markPhase(log, `thread ${opening.kind === "new" ? "started" : "resumed"}`);
     const previous = state.sessions.get(session.id);
     if (previous) await closeSession(previous);
     state.sessions.set(session.id, session);
     let response: SessionResponsePart;
     try {
       const parts: Array<{ feature: string; part: SessionResponsePart | void }> = [];
-      for (const feature of features) parts.push({ feature: feature.name, part: await feature.attach?.(session, opening, services) });
+      for (const feature of features) {
+        if (!feature.attach) continue;
+        parts.push({ feature: feature.name, part: await feature.attach(session, opening, services) });
+        markPhase(log, `attached: ${feature.name}`);
+      }
       response = mergeResponseParts(parts);
     } catch (err) {
       await closeSession(session);

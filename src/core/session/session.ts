@@ -9,6 +9,7 @@ import type { AppServerClient, CodexHost, CodexNotification, CodexServerRequest,
 import fs from "node:fs";
 import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
+import { markPhase } from "../../log/timings.js";
 import type { SessionMode } from "../../editor-files/access/index.js";
 import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
 import type { ThreadTurns } from "./turns.js";
@@ -249,6 +250,7 @@ export class AcpSession {
       const context = [...this.turnContext];
       const kept = keptTurnParams(this.settings, this.keptSent);
       const unchanged = this.keptSent !== undefined && JSON.stringify(kept) === JSON.stringify(this.keptSent);
+      markPhase(this.deps.log, "prompt: turn/start sent");
       const started = await client.call("turn/start", {
         threadId: this.id,
         input,
@@ -256,6 +258,7 @@ export class AcpSession {
         ...(unchanged ? {} : kept),
         ...collaborationParams(this.settings),
       });
+      markPhase(this.deps.log, "prompt: turn/start answered");
       if (client === this.boundClient) this.keptSent = kept; // not if bound anew meanwhile
       for (const [source] of context) this.turnContext.delete(source);
       return started;
