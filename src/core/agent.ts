@@ -163,11 +163,16 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       state.clientCapabilities = params.clientCapabilities ?? {};
       host.start();
       log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
-      // After this answer is sent (setImmediate), so warming up never delays it.
-      setImmediate(() => {
-        signIn.warm();
-        for (const feature of features) feature.initialized?.(services);
-      });
+      // After this answer is written, so warming up never delays it: the answer goes to stdout in
+      // this turn's check phase (core/transport/stdout.ts batches with setImmediate), the warm-ups
+      // in the next one (measured: their synchronous part, ~2 ms, came before the answer).
+      setImmediate(() =>
+        setImmediate(() => {
+          markPhase(log, "warm-ups started");
+          signIn.warm();
+          for (const feature of features) feature.initialized?.(services);
+        }),
+      );
       markPhase(log, "initialize answered");
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
