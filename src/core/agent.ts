@@ -3,11 +3,7 @@
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import {
-  CodexExitedError,
-  refusalFor,
-  type CodexHost,
-} from "../codex/index.js";
+import { CodexExitedError, refusalFor, type CodexHost } from "../codex/index.js";
 import { VERSION } from "../config/index.js";
 import type { Logger } from "../log/index.js";
 import { markPhase } from "../log/timings.js";
@@ -19,7 +15,6 @@ import { AcpSession, type SessionDeps, type ThreadSettings } from "./session/ses
 import { forkParams, settingsFromThread, threadParams } from "./session/thread-config.js";
 import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, toRequestError } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
-
 
 /** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
 export const DEFAULT_SETTINGS: Omit<ThreadSettings, "cwd"> = {
@@ -64,7 +59,8 @@ export type Agent = {
   app: acp.AgentApp;
   state: AgentState;
   services: AgentServices;
-  openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: SessionResponsePart }>;
+  /** `admitted`: the opening may go on (session/new's sign-in check, run while the features prepare). */
+  openSession(opening: SessionOpening, threadId?: string, admitted?: Promise<void>): Promise<{ session: AcpSession; response: SessionResponsePart }>;
   closeSession(session: AcpSession): Promise<void>;
   /** The fields a load or resume answer would carry, from the session as it is open now. */
   describeSession(session: AcpSession): SessionResponsePart;
@@ -185,9 +181,9 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       markPhase(log, "session/new received");
       const cwd = await validateCwd(params.cwd);
-      await signIn.require(signIn.methods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
-      markPhase(log, "session/new: signed in");
-      const { session, response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() });
+      // Checked while the features prepare the thread (Codex's account and config reads overlap).
+      const signedIn = signIn.require(signIn.methods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
+      const { session, response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() }, undefined, signedIn);
       markPhase(log, "session/new answered");
       return { sessionId: session.id, ...response };
     })
@@ -253,7 +249,8 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
    * Opens a session: features amend the settings, the thread is started (new) or
    * resumed (load/resume, `threadId` = the ACP session id), then features attach.
    */
-  async function openSession(opening: SessionOpening, threadId?: string): Promise<{ session: AcpSession; response: SessionResponsePart }> {
+  async function openSession(opening: SessionOpening, threadId?: string, admitted: Promise<void> = Promise.resolve()): Promise<{ session: AcpSession; response: SessionResponsePart }> {
+    admitted.catch(() => undefined); // awaited below, once the features have prepared
     try {
       for (const feature of features) {
         if (!feature.prepare) continue;
@@ -261,10 +258,16 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
         markPhase(log, `prepared: ${feature.name}`);
       }
     } catch (err) {
-      // A refused request (a bad directory...): release what the features before it took.
-      for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
+      // A refused request (a bad directory...): release what the features before it took. A
+      // refused admission (the sign-in) is the answer still, as if it had been checked first.
+      await abandon(opening);
+      await admitted.catch((refusal: unknown) => Promise.reject(toRequestError(refusal)));
       throw toRequestError(err);
     }
+    await admitted.catch(async (refusal: unknown) => {
+      await abandon(opening);
+      throw toRequestError(refusal);
+    });
     opening.beforeThread?.();
     let session: AcpSession | undefined;
     // A codex that died (or was found hung and restarted) while the thread was being opened:
@@ -277,7 +280,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
           log.warn({ reason: err.exit.reason }, "codex exited while opening a session; trying once more on a new one");
           continue;
         }
-        for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
+        await abandon(opening);
         throw toRequestError(err);
       }
     }
@@ -300,6 +303,11 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     }
     log.info({ sessionId: session.id, kind: opening.kind }, "session opened");
     return { session, response };
+  }
+
+  /** Lets every feature release what its prepare took for an opening that failed. */
+  async function abandon(opening: SessionOpening): Promise<void> {
+    for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
   }
 
   /** thread/start (new) or thread/resume (load/resume, `threadId` = the ACP session id), bound to the child it ran on. */
