@@ -84,6 +84,10 @@ async function main(argv: string[]): Promise<number | undefined> {
     log,
   );
   host.start();
+  // The catalog the file tools give Codex's threads (src/codex/catalog.ts) depends on no client:
+  // its file work (a private temp dir, the cached copy linked in) runs on libuv's threads while the
+  // ACP side loads, where it sat on the first session/new (bench timeline: prepared file-tools).
+  void host.catalogWithoutNativePatch().catch(() => undefined);
   const { serveStdio } = await import("./app.js");
   markPhase(log, "ACP side loaded");
   await serveStdio(host, log);
