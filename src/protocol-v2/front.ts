@@ -118,6 +118,7 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
           v2.assertSupportedMcpServers(params.mcpServers, MCP_CAPABILITIES);
           const replay = params.replayFrom ?? undefined;
           if (replay && replay.type !== "start") throw v2.RequestError.invalidParams({ replayFrom: replay }, `replay from "${String(replay.type)}" is not supported; use {"type":"start"} or leave it out`);
+          const hadSession = sessions.has(params.sessionId);
           const session = sessionOf(params.sessionId);
           session.mapper.replaying(replay !== undefined);
           try {
@@ -127,7 +128,8 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
             await send(params.sessionId, session.snapshot());
             return toV2SessionAnswer(answer);
           } catch (err) {
-            if (!sessions.get(params.sessionId)?.snapshot()) sessions.delete(params.sessionId);
+            // A session this connection did not have before stays unknown when it cannot be resumed.
+            if (!hadSession) sessions.delete(params.sessionId);
             throw err;
           } finally {
             session.mapper.replaying(false);
