@@ -59,6 +59,13 @@ export type Scenario = V1Scenario | V2Scenario;
 const SHOWS_NOTICES = { session: { notices: {} } } satisfies acp.ClientCapabilities;
 
 const done = { items: [{ type: "message", text: "Done." }] };
+/** The model asks to run a command that writes in the workspace, with escalated permissions: the client is asked. */
+const ESCALATED_WRITE = {
+  type: "function_call",
+  name: "exec_command",
+  arguments: { cmd: "echo yes > out.txt", sandbox_permissions: "require_escalated", justification: "needs to write" },
+  callId: "call_cmd",
+} as const;
 
 async function newSession(ctx: Ctx): Promise<string> {
   const commands = ctx.waitForUpdate("available_commands_update");
@@ -209,16 +216,7 @@ export const SCENARIOS: Record<string, Scenario> = {
   "command-approval": {
     fakeModel: {
       responses: [
-        {
-          items: [
-            {
-              type: "function_call",
-              name: "exec_command",
-              arguments: { cmd: "echo yes > out.txt", sandbox_permissions: "require_escalated", justification: "needs to write" },
-              callId: "call_cmd",
-            },
-          ],
-        },
+        { items: [ESCALATED_WRITE] },
         done,
       ],
     },
@@ -322,16 +320,7 @@ export const SCENARIOS: Record<string, Scenario> = {
     fakeModel: {
       responses: [
         { items: [{ type: "message", text: "Hello from version two." }] },
-        {
-          items: [
-            {
-              type: "function_call",
-              name: "exec_command",
-              arguments: { cmd: "echo yes > out.txt", sandbox_permissions: "require_escalated", justification: "needs to write" },
-              callId: "call_cmd",
-            },
-          ],
-        },
+        { items: [ESCALATED_WRITE] },
         done,
       ],
     },

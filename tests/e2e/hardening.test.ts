@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse } from "../../tools/fake-model/index.js";
-import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
+import { codexChildPid, startAdapter, type Adapter, isAlive } from "../support/adapter.js";
 import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
@@ -30,14 +30,6 @@ const exitOf = (a: Adapter): Promise<number | null> =>
     else a.child.once("exit", (code) => resolve(code));
   });
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Every stderr line is one JSON log record (pino), never a bare message or a stack trace. */
 function expectOnlyLogLines(stderr: string): void {
@@ -67,7 +59,7 @@ describe("the client closes our stdout mid-stream", () => {
     expect(await exitOf(adapter)).toBe(0);
     expectOnlyLogLines(adapter.stderr());
     expect(adapter.stderr()).toContain("the client closed its end of stdout");
-    await waitFor(() => !alive(codexPid!), `codex ${codexPid} to be gone`);
+    await waitFor(() => !isAlive(codexPid!), `codex ${codexPid} to be gone`);
   });
 });
 
@@ -89,7 +81,7 @@ describe("asked to stop (SIGTERM, SIGINT) in serve mode", () => {
         adapter.child.kill(signal);
         expect(await exit).toBe(0);
         expect((await readdir(tmp)).filter((n) => n.startsWith("codex-cli-acp-catalog-"))).toEqual([]);
-        expect(alive(codexPid!)).toBe(false);
+        expect(isAlive(codexPid!)).toBe(false);
         expect(adapter.stderr()).toContain(`"signal":"${signal}"`);
         expectOnlyLogLines(adapter.stderr());
       } finally {

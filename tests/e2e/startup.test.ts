@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { codexChildPid, startAdapter, type Adapter } from "../support/adapter.js";
+import { codexChildPid, startAdapter, type Adapter, isAlive } from "../support/adapter.js";
 import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
@@ -15,14 +15,6 @@ afterEach(async () => {
   adapter = undefined;
 });
 
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("before initialize", () => {
   it("derives the model catalog and starts codex; the client closing stdin unsaid removes both", async () => {
@@ -37,7 +29,7 @@ describe("before initialize", () => {
       adapter.child.stdin!.end();
       expect(await exited).toBe(0);
       expect(await catalogs()).toEqual([]);
-      await waitFor(() => !alive(codexPid!), `codex ${codexPid} to be gone`);
+      await waitFor(() => !isAlive(codexPid!), `codex ${codexPid} to be gone`);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }

@@ -220,6 +220,16 @@ export function messageText(updates: acp.SessionUpdate[]): string {
     .join("");
 }
 
+/** Whether a process with this pid is still there (signal 0 tests for it without touching it). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Finds the pid of the codex app-server child of the adapter process (Linux /proc). */
 export async function codexChildPid(adapterPid: number): Promise<number | undefined> {
   const { readFile } = await import("node:fs/promises");
