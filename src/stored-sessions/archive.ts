@@ -9,7 +9,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { CodexRpcError } from "../codex/index.js";
 import type { Agent } from "../core/agent.js";
-import { sessionNotFound, toRequestError } from "../core/errors.js";
+import { invalidParams, sessionNotFound, toRequestError } from "../core/errors.js";
 import { codexClient, isArchived, neverPrompted, readThread } from "./threads.js";
 
 /** Registers session/delete, archive, unarchive and status, and advertises them. */
@@ -40,9 +40,15 @@ export function registerSessionArchive(agent: Agent): void {
       try {
         await (await codexClient(host)).call("thread/delete", { threadId: params.sessionId });
       } catch (err) {
+        if (!(err instanceof CodexRpcError)) throw toRequestError(err);
+        // A thread Codex keeps but will not delete (a fork's history still uses it): say so; an
+        // "ok" here would leave it listed and stored while the user believes it gone.
+        if (await readThread(host, params.sessionId)) {
+          log.info({ sessionId: params.sessionId, reason: err.message }, "session delete refused by codex");
+          throw invalidParams({ sessionId: params.sessionId }, `Codex keeps this session: ${err.message}. Archive it instead (session/archive), or delete what was forked from it first.`);
+        }
         // Delete is idempotent (the spec's SHOULD): an id Codex stores nothing for (unknown, deleted
         // already, or never prompted) is deleted by having nothing left open.
-        if (!(err instanceof CodexRpcError)) throw toRequestError(err);
         log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to delete");
         return {};
       }

@@ -160,6 +160,28 @@ describe("ACP v2", () => {
     await expect(a.agent.request("session/resume", { sessionId, cwd: a.workspace, replayFrom: { type: "_from_somewhere" } })).rejects.toMatchObject({ code: -32602 });
   });
 
+  it("sessions: listed, titled, forked into a new session, deleted; a prompt to an unknown session is refused", async () => {
+    const { a, sessionId } = await v2Session([textResponse("one"), textResponse("from the fork")]);
+    await a.turn(sessionId, "first");
+    const listed = (await a.agent.request("session/list", { cwd: a.workspace })).sessions.map((s) => s.sessionId);
+    expect(listed).toContain(sessionId);
+    await a.agent.request("session/set_title", { sessionId, title: "Renamed" });
+    await waitFor(() => a.updatesOf(sessionId).some((u) => u.sessionUpdate === "session_info_update" && u.title === "Renamed"), "the new title");
+    const fork = await a.agent.request("session/fork", { sessionId, cwd: a.workspace });
+    expect(fork.sessionId).not.toBe(sessionId);
+    expect(fork.configOptions?.map((o) => o.configId)).toContain("mode");
+    const { idle } = await a.turn(fork.sessionId, "go on");
+    expect(idle).toMatchObject({ state: "idle", stopReason: "end_turn" });
+    // Codex keeps a thread a fork still uses: the delete says so instead of a silent "done".
+    await expect(a.agent.request("session/delete", { sessionId })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("forked") });
+    await a.agent.request("session/delete", { sessionId: fork.sessionId });
+    await a.agent.request("session/delete", { sessionId });
+    const left = (await a.agent.request("session/list", { cwd: a.workspace })).sessions.map((s) => s.sessionId);
+    expect(left).not.toContain(sessionId);
+    expect(left).not.toContain(fork.sessionId);
+    await expect(a.agent.request("session/prompt", { sessionId: "no-such-session", prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ code: -32002 });
+  });
+
   it("signs in with auth/login and out with auth/logout", async () => {
     adapter = await startV2Adapter({ env: { CODEX_ACP_CODEX_ARGS: '-c model_provider="openai"' } });
     const init = await adapter.initialize();
