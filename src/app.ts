@@ -25,7 +25,7 @@ import { commandsFeature } from "./features/commands/index.js";
 import { configOptionsFeature } from "./features/config-options/index.js";
 import { mcpServersFeature } from "./features/mcp-servers.js";
 import { directoriesFeature } from "./features/directories.js";
-import { modesFeature } from "./features/modes.js";
+import { modesFeature } from "./features/modes/index.js";
 import { questionsFeature } from "./features/questions.js";
 import { mcpElicitationsFeature } from "./features/mcp-elicitations.js";
 import { steeringFeature } from "./features/steering.js";
@@ -65,7 +65,7 @@ const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature, directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), providersFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), rateLimitsFeature(), subagentsFeature()];
+  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature(), directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), providersFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), rateLimitsFeature(), subagentsFeature()];
 }
 
 

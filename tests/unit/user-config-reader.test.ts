@@ -1,0 +1,86 @@
+// The user's Codex configuration per directory (src/features/modes/user-config.ts): asked of Codex
+// once while the files it comes from are unchanged, asked again when one changes, appears or goes.
+import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { UserConfigReader } from "../../src/features/modes/user-config.js";
+import type { AgentServices } from "../../src/core/feature-api.js";
+
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const d of dirs.splice(0)) await rm(d, { recursive: true, force: true });
+});
+
+/** Services whose codex answers config/read with `answers` in turn (an Error: the call fails), counting the calls. */
+function codexAnswering(answers: Array<Record<string, unknown> | Error>): { services: AgentServices; calls: () => number } {
+  let calls = 0;
+  const client = {
+    call: async (method: string) => {
+      expect(method).toBe("config/read");
+      const answer = answers[Math.min(calls++, answers.length - 1)]!;
+      if (answer instanceof Error) throw answer;
+      return { config: answer };
+    },
+  };
+  const log = { warn: () => undefined, debug: () => undefined };
+  return { services: { host: { client: async () => client }, log } as unknown as AgentServices, calls: () => calls };
+}
+
+async function tree(): Promise<{ home: string; project: string; cwd: string }> {
+  const root = await mkdtemp(path.join(os.tmpdir(), "cca-config-"));
+  dirs.push(root);
+  const home = path.join(root, "home");
+  const project = path.join(root, "project");
+  const cwd = path.join(project, "src");
+  await mkdir(home, { recursive: true });
+  await mkdir(cwd, { recursive: true });
+  await writeFile(path.join(home, "config.toml"), 'model = "a"\n');
+  return { home, project, cwd };
+}
+
+describe("the user's configuration per directory", () => {
+  it("is read once while its files stay as they were", async () => {
+    const { home, cwd } = await tree();
+    const { services, calls } = codexAnswering([{ approval_policy: "never" }]);
+    const reader = new UserConfigReader(home);
+    expect(await reader.read(cwd, services)).toEqual({ approval_policy: "never" });
+    expect(await reader.read(cwd, services)).toEqual({ approval_policy: "never" });
+    expect(calls()).toBe(1);
+  });
+
+  it("is read again when the user's config.toml changes, or a project's .codex/config.toml appears", async () => {
+    const { home, project, cwd } = await tree();
+    const { services, calls } = codexAnswering([{ approval_policy: "never" }, { approval_policy: "on-request" }, { sandbox_mode: "read-only" }]);
+    const reader = new UserConfigReader(home);
+    await reader.read(cwd, services);
+    await writeFile(path.join(home, "config.toml"), 'model = "a"\napproval_policy = "on-request"\n');
+    await utimes(path.join(home, "config.toml"), new Date(), new Date(Date.now() + 5000));
+    expect(await reader.read(cwd, services)).toEqual({ approval_policy: "on-request" });
+    await mkdir(path.join(project, ".codex"));
+    await writeFile(path.join(project, ".codex", "config.toml"), 'sandbox_mode = "read-only"\n');
+    expect(await reader.read(cwd, services)).toEqual({ sandbox_mode: "read-only" });
+    expect(calls()).toBe(3);
+  });
+
+  it("a failed read is not kept: the next session asks again", async () => {
+    const { home, cwd } = await tree();
+    const { services, calls } = codexAnswering([new Error("codex restarting"), { approval_policy: "never" }]);
+    const reader = new UserConfigReader(home);
+    expect(await reader.read(cwd, services)).toBeUndefined();
+    expect(await reader.read(cwd, services)).toEqual({ approval_policy: "never" });
+    expect(calls()).toBe(2);
+  });
+
+  it("a project becoming a git repository (its root, for trust) reads again; commits in it do not", async () => {
+    const { home, project, cwd } = await tree();
+    const { services, calls } = codexAnswering([{}, { approval_policy: "never" }]);
+    const reader = new UserConfigReader(home);
+    await reader.read(cwd, services);
+    await mkdir(path.join(project, ".git"));
+    await reader.read(cwd, services);
+    await writeFile(path.join(project, ".git", "index"), "changed");
+    await reader.read(cwd, services);
+    expect(calls()).toBe(2);
+  });
+});
