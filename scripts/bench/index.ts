@@ -222,8 +222,25 @@ for (let i = 0; i < RUNS; i++) {
 for (const side of SIDES) {
   rss[side] = await memoryMB(open[side]!.peer.child.pid!, "VmHWM");
   rssNow[side] = await memoryMB(open[side]!.peer.child.pid!, "VmRSS");
-  await open[side]!.peer.close();
 }
+// The long session (issue 30's memory figure, beside the peers): LONG_TURNS short turns in the
+// session each side already streamed in; its process's RSS before and after. The 500-turn soak
+// (cancels, queues, subagents, codex killed) follows for ours alone.
+const LONG_TURNS = Number(process.env.BENCH_LONG_TURNS ?? 300);
+const longRss: Record<Side, { before: number; after: number }> = {};
+if (LONG_TURNS > 0) {
+  process.stderr.write(`bench: ${LONG_TURNS} turns in one session per side\n`);
+  for (const side of SIDES) {
+    const { peer, id } = open[side]!;
+    const before = await memoryMB(peer.child.pid!, "VmRSS");
+    for (let t = 0; t < LONG_TURNS; t++) {
+      fake.enqueue(smallAnswer);
+      await turn(peer, side, id, `turn ${t}`, SMALL_PIECES);
+    }
+    longRss[side] = { before, after: await memoryMB(peer.child.pid!, "VmRSS") };
+  }
+}
+for (const side of SIDES) await open[side]!.peer.close();
 
 // Ratios of codex-cli-acp with Zed's capabilities to each other side.
 const others = SIDES.filter((s) => s !== "adapter-fs" && s !== "adapter");
@@ -236,6 +253,10 @@ for (const [name, s] of Object.entries(samples)) {
 }
 rows.push(["peak RSS (adapter process; codex child excluded)", ...SIDES.map((side) => `${(rss[side] ?? 0).toFixed(1)} MB`), ...others.map(() => "-")]);
 rows.push(["RSS after the streams (adapter process; codex child excluded)", ...SIDES.map((side) => `${(rssNow[side] ?? 0).toFixed(1)} MB`), ...others.map(() => "-")]);
+if (LONG_TURNS > 0) {
+  rows.push([`RSS after ${LONG_TURNS} more turns in one session (its process; codex child excluded)`, ...SIDES.map((side) => (longRss[side] ? `${longRss[side]!.after.toFixed(1)} MB` : "-")), ...others.map(() => "-")]);
+  rows.push([`RSS growth over those ${LONG_TURNS} turns`, ...SIDES.map((side) => (longRss[side] ? `${(longRss[side]!.after - longRss[side]!.before).toFixed(1)} MB` : "-")), ...others.map(() => "-")]);
+}
 rows.push([
   "prompt with one shell command -> result",
   ...SIDES.map((side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]!).toFixed(1)} ms` : "-")),
