@@ -8,7 +8,7 @@
 // ECHO_AGENT_VERSION sets agentInfo.version (default "1.0.0").
 import * as acp from "@agentclientprotocol/sdk";
 import { randomUUID } from "node:crypto";
-import { Readable, Writable } from "node:stream";
+import { stdioStreams } from "./stdio.js";
 
 const shout = process.argv.includes("--shout") || process.env.ECHO_AGENT_SHOUT === "1";
 const version = process.env.ECHO_AGENT_VERSION ?? "1.0.0";
@@ -65,12 +65,7 @@ const connection = acp
     }
     return { stopReason: "end_turn" };
   })
-  .connect(
-    acp.ndJsonStream(
-      Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-    ),
-  );
+  .connect(acp.ndJsonStream(...stdioStreams()));
 
 await connection.closed;
 process.exit(0);

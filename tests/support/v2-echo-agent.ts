@@ -9,7 +9,7 @@
 // V2_ECHO_AGENT_VERSION sets info.version (default "1.0.0").
 import * as acp from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { randomUUID } from "node:crypto";
-import { Readable, Writable } from "node:stream";
+import { stdioStreams } from "./stdio.js";
 
 const version = process.env.V2_ECHO_AGENT_VERSION ?? "1.0.0";
 
@@ -65,12 +65,7 @@ const connection = acp
     return { messageId: userMessageId };
   })
   .onRequest(acp.methods.agent.session.close, () => ({}))
-  .connect(
-    acp.ndJsonStream(
-      Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
-    ),
-  );
+  .connect(acp.ndJsonStream(...stdioStreams()));
 
 await connection.closed;
 process.exit(0);
