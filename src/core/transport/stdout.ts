@@ -1,7 +1,14 @@
 // The agent's stdout: every JSON-RPC message the connection sends, as one line each, written
 // with one write per turn of the event loop.
+import { performance } from "node:perf_hooks";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { ReusedWriterStream } from "../../streams/index.js";
+
+/** How long a streamed notification may wait to share a write with the ones after it. */
+export const STREAM_WINDOW_MS = 2;
+
+/** What is written to: the process's stdout (a test gives its own). */
+export type LineSink = Pick<NodeJS.WriteStream, "write" | "writableNeedDrain" | "once" | "on">;
 
 export type Stdout = {
   /** The connection's outgoing messages (the `writable` of the stream given to `connect`). */
@@ -23,6 +30,13 @@ export type Stdout = {
  * event loop goes out in a single write (one syscall per message cost a fifth of a stream's
  * CPU). The bytes are the same: `JSON.stringify` and "\n".
  *
+ * A stream of notifications arrives one per turn of the event loop (codex writes each delta on its
+ * own), so a notification that comes within STREAM_WINDOW_MS of the last write waits for the
+ * window's end and goes out with the others that came meanwhile: a 5,000-delta stream then takes
+ * a few hundred writes instead of ~5,000. Nothing waits otherwise: the first update after a pause,
+ * and every request and response (a prompt's answer, a permission request), go out on the next
+ * turn as before, with whatever is queued ahead of them.
+ *
  * Memory is bounded by the reader. When the pipe does not take a batch whole, nothing more is
  * accepted until it drains (the SDK's writes wait in its queue) and `onBehind(true)` says the
  * client is behind: the agent stops reading codex (src/codex/client.ts `holdOutput`), so codex
@@ -31,16 +45,18 @@ export type Stdout = {
  * 100 MB command output grew the adapter by 221 MiB before.) The client closing its end (EPIPE)
  * is reported once through `onClosed`; what is queued then is dropped.
  */
-export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, onBehind: (behind: boolean) => void = () => undefined): Stdout {
+export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, onBehind: (behind: boolean) => void = () => undefined, out: LineSink = process.stdout): Stdout {
   let pending: string[] = [];
   let scheduled = false;
+  let windowTimer: NodeJS.Timeout | undefined;
+  let lastWrite = -Infinity;
   // Set while the pipe has not taken everything written (the client is behind).
   let drained: Promise<void> | undefined;
   let resolveDrained: (() => void) | undefined;
   let closed = false;
   const decoder = new TextDecoder();
   // EPIPE (the reader is gone) arrives as an 'error' event: without a listener it would crash us.
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  out.on("error", (err: NodeJS.ErrnoException) => {
     if (closed) return;
     closed = true;
     pending = [];
@@ -49,14 +65,17 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
   });
   const flush = (): void => {
     scheduled = false;
+    if (windowTimer) clearTimeout(windowTimer);
+    windowTimer = undefined;
     if (closed) pending = [];
     if (pending.length === 0) return;
     const text = pending.length === 1 ? pending[0]! : pending.join("");
     pending = [];
+    lastWrite = performance.now();
     // The one place ACP reaches stdout (the protocol itself; logs go through pino to stderr).
-    process.stdout.write(text);
+    out.write(text);
     // The pipe did not take it all at once: hold the writers until the stream says it drained.
-    if (process.stdout.writableNeedDrain && !drained) {
+    if (out.writableNeedDrain && !drained) {
       drained = new Promise<void>((resolve) => {
         resolveDrained = () => {
           drained = undefined;
@@ -64,23 +83,28 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
           onBehind(false);
           resolve();
         };
-        process.stdout.once("drain", resolveDrained);
+        out.once("drain", resolveDrained);
       });
       onBehind(true);
     }
   };
-  const enqueue = (line: string): void => {
+  /** Queues a line; `streamed` (a notification) may wait for the end of the stream window. */
+  const enqueue = (line: string, streamed = false): void => {
     if (closed) return;
     pending.push(line);
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(flush);
+    if (scheduled) return;
+    const sinceWrite = performance.now() - lastWrite;
+    if (streamed && sinceWrite < STREAM_WINDOW_MS) {
+      windowTimer ??= setTimeout(flush, STREAM_WINDOW_MS - sinceWrite);
+      return;
     }
+    scheduled = true;
+    setImmediate(flush);
   };
   // The SDK takes a writer per message: one that stays spares it a standard writer's release.
   const messages = new ReusedWriterStream<acp.AnyMessage>({
     write(message) {
-      enqueue(`${JSON.stringify(message)}\n`);
+      enqueue(`${JSON.stringify(message)}\n`, "method" in message && !("id" in message));
       return drained;
     },
     close: flush,
