@@ -13,6 +13,8 @@ import { cpuMs, median, memoryMB, treeCpuMs } from "./proc.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 const STREAM_DELTAS = 5000;
+/** How long after a session opened the bench's "user" sends its first prompt (typing it takes longer). */
+const USER_PAUSE_MS = 500;
 const BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
 /**
  * BENCH_BASELINE=/other/checkout/dist/index.js adds that build as one more side, with Zed's
@@ -142,10 +144,18 @@ for (let i = 0; i < RUNS; i++) {
     const t1 = performance.now();
     const id = await openSession(peer, side);
     add("session/new (thread/start)", side, performance.now() - t1);
-    // The first prompt of that new session, then a second on it (a running session).
-    for (const which of ["new session's first", "running session"] as const) {
+    // The first prompt of that new session, then a second on it (a running session); then the
+    // first prompt of a third session sent USER_PAUSE_MS after it opened, as a user who types it
+    // does (codex connects a new thread's MCP servers meanwhile; sent at once, the prompt waits on it).
+    const typed = async (): Promise<string> => {
+      const third = await openSession(peer, side);
+      await new Promise((r) => setTimeout(r, USER_PAUSE_MS));
+      return third;
+    };
+    for (const which of ["new session's first", "running session", `new session's first, ${USER_PAUSE_MS} ms after it opened`] as const) {
+      const session = which.endsWith("opened") ? await typed() : id;
       fake.enqueue(smallAnswer);
-      const r = await turn(peer, side, id, "hello", SMALL_PIECES);
+      const r = await turn(peer, side, session, "hello", SMALL_PIECES);
       if (r.chunks === 0) process.stderr.write(`warning: ${side} streamed none of the answer; turn left out\n`);
       else {
         add(`prompt -> first chunk (${which})`, side, r.first);
