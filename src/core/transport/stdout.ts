@@ -6,6 +6,8 @@ import { ReusedWriterStream } from "../../streams/index.js";
 
 /** How long a streamed notification may wait to share a write with the ones after it. */
 export const STREAM_WINDOW_MS = 2;
+/** What a window may gather before it is written anyway (a pipe's buffer: one write the reader takes whole). */
+const WINDOW_MAX_CHARS = 64 * 1024;
 
 /** What is written to: the process's stdout (a test gives its own). */
 export type LineSink = Pick<NodeJS.WriteStream, "write" | "writableNeedDrain" | "once" | "on">;
@@ -47,6 +49,7 @@ export type Stdout = {
  */
 export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, onBehind: (behind: boolean) => void = () => undefined, out: LineSink = process.stdout): Stdout {
   let pending: string[] = [];
+  let pendingChars = 0;
   let scheduled = false;
   let windowTimer: NodeJS.Timeout | undefined;
   let lastWrite = -Infinity;
@@ -67,10 +70,14 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
     scheduled = false;
     if (windowTimer) clearTimeout(windowTimer);
     windowTimer = undefined;
-    if (closed) pending = [];
+    if (closed) {
+      pending = [];
+      pendingChars = 0;
+    }
     if (pending.length === 0) return;
     const text = pending.length === 1 ? pending[0]! : pending.join("");
     pending = [];
+    pendingChars = 0;
     lastWrite = performance.now();
     // The one place ACP reaches stdout (the protocol itself; logs go through pino to stderr).
     out.write(text);
@@ -92,9 +99,10 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
   const enqueue = (line: string, streamed = false): void => {
     if (closed) return;
     pending.push(line);
+    pendingChars += line.length;
     if (scheduled) return;
     const sinceWrite = performance.now() - lastWrite;
-    if (streamed && sinceWrite < STREAM_WINDOW_MS) {
+    if (streamed && sinceWrite < STREAM_WINDOW_MS && pendingChars < WINDOW_MAX_CHARS) {
       windowTimer ??= setTimeout(flush, STREAM_WINDOW_MS - sinceWrite);
       return;
     }
