@@ -10,15 +10,14 @@ import { toV1Initialize, toV1McpServers, toV1SetConfigOption, toV2ConfigOptions,
 import { V2Session, type PromptEnd } from "./turn-state.js";
 import { toV2Permission } from "./permissions.js";
 
-/** The MCP transports the agent takes from a v2 client (v1's `sse` has no v2 form). */
-const MCP_CAPABILITIES: v2.McpCapabilities = { stdio: {}, http: {} };
-
 /** A connector the SDK's protocol router hands a v2 client's connection to. */
 export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
   return {
     connect(stream, options) {
       const sessions = new Map<string, V2Session>();
       let client: v2.AgentContext | undefined;
+      /** The MCP transports initialize advertised: what session/new, fork and resume accept. */
+      let mcpTransports: v2.McpCapabilities | undefined;
       /** Queues an update in the order the agent sent it; the promise says when it is written (a resume's state must precede its answer). */
       const send = (sessionId: string, update: v2.SessionUpdate): Promise<void> =>
         (client?.notify(v2.methods.client.session.update, { sessionId, update }) ?? Promise.resolve()).catch((err: unknown) => log.debug({ err: String(err) }, "a v2 update was not delivered"));
@@ -98,24 +97,28 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
             toAgent.close();
           });
         })
-        .onRequest(v2.methods.agent.initialize, async ({ params }) => toV2Initialize(await core.request(v1.methods.agent.initialize, toV1Initialize(params))))
+        .onRequest(v2.methods.agent.initialize, async ({ params }) => {
+          const answer = toV2Initialize(await core.request(v1.methods.agent.initialize, toV1Initialize(params)));
+          mcpTransports = answer.capabilities?.session?.mcp ?? undefined;
+          return answer;
+        })
         .onRequest(v2.methods.agent.auth.login, async ({ params }) => (await core.request(v1.methods.agent.authenticate, { methodId: params.methodId, ...(params._meta ? { _meta: params._meta } : {}) })) ?? {})
         .onRequest(v2.methods.agent.auth.logout, async ({ params }) => (await core.request(v1.methods.agent.logout, params)) ?? {})
         .onRequest("auth/status", async ({ params }) => (await core.request(v1.methods.agent.auth.status, params)) as v2.AuthStatusResponse)
         .onRequest(v2.methods.agent.session.new, async ({ params }) => {
-          v2.assertSupportedMcpServers(params.mcpServers, MCP_CAPABILITIES);
+          v2.assertSupportedMcpServers(params.mcpServers, mcpTransports);
           const answer = await core.request(v1.methods.agent.session.new, { ...openParams(params) });
           sessionOf(answer.sessionId);
           return { sessionId: answer.sessionId, ...toV2SessionAnswer(answer) };
         })
         .onRequest("session/fork", async ({ params }) => {
-          v2.assertSupportedMcpServers(params.mcpServers, MCP_CAPABILITIES);
+          v2.assertSupportedMcpServers(params.mcpServers, mcpTransports);
           const answer = await core.request(v1.methods.agent.session.fork, { sessionId: params.sessionId, ...openParams(params) });
           sessionOf(answer.sessionId);
           return { sessionId: answer.sessionId, ...toV2SessionAnswer(answer) };
         })
         .onRequest(v2.methods.agent.session.resume, async ({ params }) => {
-          v2.assertSupportedMcpServers(params.mcpServers, MCP_CAPABILITIES);
+          v2.assertSupportedMcpServers(params.mcpServers, mcpTransports);
           const replay = params.replayFrom ?? undefined;
           if (replay && replay.type !== "start") throw v2.RequestError.invalidParams({ replayFrom: replay }, `replay from "${String(replay.type)}" is not supported; use {"type":"start"} or leave it out`);
           const hadSession = sessions.has(params.sessionId);

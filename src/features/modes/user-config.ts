@@ -44,11 +44,11 @@ export class UserConfigReader {
       fingerprint = configFingerprint(cwd, this.codexHome);
     } catch {
       // A file we cannot look at (permissions): ask Codex each time rather than guess.
-      return readConfig(cwd, services);
+      return askCodex(cwd, services);
     }
     const kept = this.answers.get(cwd);
     if (kept?.fingerprint === fingerprint) return kept.config;
-    const config = readConfig(cwd, services);
+    const config = askCodex(cwd, services);
     this.answers.delete(cwd);
     this.answers.set(cwd, { fingerprint, config });
     if (this.answers.size > KEPT_DIRECTORIES) this.answers.delete(this.answers.keys().next().value!);
@@ -60,7 +60,7 @@ export class UserConfigReader {
   }
 }
 
-async function readConfig(cwd: string, services: AgentServices): Promise<v2.Config | undefined> {
+async function askCodex(cwd: string, services: AgentServices): Promise<v2.Config | undefined> {
   try {
     return (await (await services.host.client()).call("config/read", { cwd })).config;
   } catch (err) {
