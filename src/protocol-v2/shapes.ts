@@ -19,7 +19,8 @@ export function toV1ClientCapabilities(caps: v2.ClientCapabilities | undefined):
     session: { notices: {}, compaction: {}, configOptions: { boolean: {} } },
     ...(caps?.auth ? { auth: caps.auth as v1.ClientCapabilities["auth"] } : {}),
     ...(caps?.elicitation ? { elicitation: caps.elicitation as v1.ClientCapabilities["elicitation"] } : {}),
-    _meta: { ...caps?._meta, terminal_output: true },
+    // Zed's terminals, which map to v2's; never the deltas convention, whose output has no v2 form.
+    _meta: { ...caps?._meta, terminal_output: true, terminal_output_delta: false },
   };
 }
 

@@ -133,7 +133,7 @@ const terminalMeta = z
   .refine((m) => m.terminal_info !== undefined || m.terminal_output !== undefined || m.terminal_exit !== undefined);
 type TerminalMeta = z.infer<typeof terminalMeta>;
 
-const TERMINAL_KEYS: readonly string[] = ["terminal_info", "terminal_output", "terminal_exit", "terminal_output_delta"];
+const TERMINAL_KEYS: readonly string[] = ["terminal_info", "terminal_output", "terminal_exit"];
 function withoutTerminalKeys(value: Record<string, unknown> | null | undefined): Record<string, unknown> | undefined {
   if (!value) return undefined;
   const rest = Object.fromEntries(Object.entries(value).filter(([k]) => !TERMINAL_KEYS.includes(k)));

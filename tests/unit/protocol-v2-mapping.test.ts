@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { SessionUpdateMapper } from "../../src/protocol-v2/updates.js";
 import { toV2Diff } from "../../src/protocol-v2/diffs.js";
-import { toV1SetConfigOption, toV2Commands, toV2ConfigOptions, toV1McpServers } from "../../src/protocol-v2/shapes.js";
+import { toV1ClientCapabilities, toV1SetConfigOption, toV2Commands, toV2ConfigOptions, toV1McpServers } from "../../src/protocol-v2/shapes.js";
 
 describe("session updates to v2", () => {
   it("a command's terminal card becomes an agent-owned terminal: begun before the tool call, output as base64 chunks, the exit after", () => {
@@ -65,6 +65,10 @@ describe("shapes", () => {
     expect(toV1SetConfigOption({ sessionId: "s", configId: "mode", type: "id", value: "auto" })).toEqual({ sessionId: "s", configId: "mode", value: "auto" });
     expect(toV1SetConfigOption({ sessionId: "s", configId: "fast", type: "boolean", value: true })).toEqual({ sessionId: "s", configId: "fast", type: "boolean", value: true });
     expect(() => toV1SetConfigOption({ sessionId: "s", configId: "mode", type: "id", value: 3 } as never)).toThrow(/not supported/);
+  });
+
+  it("the core is told Zed's terminal convention whatever the v2 client's _meta says: the other convention's output has no v2 form", () => {
+    expect(toV1ClientCapabilities({ _meta: { terminal_output_delta: true, terminal_output: false, other: 1 } })._meta).toEqual({ other: 1, terminal_output: true, terminal_output_delta: false });
   });
 
   it("a v2 stdio server loses its tag and gets v1's required lists", () => {
