@@ -24,17 +24,10 @@ const zodEnglishOnly = {
   },
 };
 
-await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
-const result = await build({
-  // The agent, and beside it the transcript runner (`record` / `replay`), which the agent loads by
-  // a computed URL only when asked: none of the tooling is in the agent's module graph. Shared
-  // code (zod, pino) lands in chunks both load.
-  entryPoints: { index: "src/index.ts", transcripts: "tools/transcripts/index.ts" },
-  metafile: true,
-  outdir: "dist",
+const version = JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")).version;
+/** What both builds share: one bundle per entry for Node 20, the codex binary located at run time. */
+const common = {
   bundle: true,
-  splitting: true,
-  format: "esm",
   platform: "node",
   target: "node20",
   sourcemap: "linked",
@@ -47,11 +40,43 @@ const result = await build({
   // The codex binary is located on disk at run time, never bundled.
   external: ["@openai/codex"],
   plugins: [zodEnglishOnly],
+  define: { __CODEX_ACP_VERSION__: JSON.stringify(version) },
+  logLevel: "warning",
+};
+
+await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
+// The agent (everything serve mode runs once codex is spawned, src/serve.ts): one CommonJS script,
+// loaded by the bin through V8's code cache (src/startup/code-cache.ts: Node 20 has no compile
+// cache for modules). The file is exactly the function the loader compiles, so the positions V8
+// reports (stack traces, coverage) are the file's own. The ACP v2 side stays lazy inside it:
+// esbuild wraps a bundled dynamic import's modules in a function run at the first import().
+const agent = await build({
+  ...common,
+  entryPoints: { agent: "src/serve.ts" },
+  outdir: "dist",
+  format: "cjs",
+  metafile: true,
+  // import.meta.url (src/codex/locate.ts) has no CommonJS form: the script's own URL instead.
+  define: { ...common.define, "import.meta.url": "__agentUrl" },
+  banner: { js: '(function (exports, require, module, __filename, __dirname) { "use strict"; const __agentUrl = require("node:url").pathToFileURL(__filename).href;' },
+  footer: { js: "})" },
+});
+const result = await build({
+  ...common,
+  // The bin (its start-up path: config, locating and spawning codex, loading dist/agent.js), and
+  // beside it the transcript runner (`record` / `replay`), which the bin loads by a computed URL
+  // only when asked: none of the tooling is in the agent's module graph.
+  entryPoints: { index: "src/index.ts", transcripts: "tools/transcripts/index.ts" },
+  metafile: true,
+  outdir: "dist",
+  splitting: true,
+  format: "esm",
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);",
   },
-  define: { __CODEX_ACP_VERSION__: JSON.stringify(JSON.parse(await readFile(new URL("../package.json", import.meta.url), "utf8")).version) },
-  logLevel: "warning",
 });
 // What each output is made of (tests/e2e/bundle.test.ts checks the agent's part); not shipped.
-await writeFile(new URL("../dist/meta.json", import.meta.url), JSON.stringify(result.metafile));
+await writeFile(
+  new URL("../dist/meta.json", import.meta.url),
+  JSON.stringify({ inputs: { ...result.metafile.inputs, ...agent.metafile.inputs }, outputs: { ...result.metafile.outputs, ...agent.metafile.outputs } }),
+);

@@ -1,11 +1,11 @@
 // codex-cli-acp: the bin. In serve mode (no arguments) stdout carries ACP only.
-// Start-up order matters: codex is spawned first, then the ACP side is loaded,
-// so the two overlap (scripts/bench measures spawn -> initialize).
-import module from "node:module";
-import path from "node:path";
+// Start-up order matters: codex is spawned first, then the agent (dist/agent.js) is loaded through
+// V8's code cache, so the two overlap (scripts/bench measures spawn -> first session ready).
+import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { VERSION, privateCacheDir, readConfig } from "./config/index.js";
-import { logEarlyPhases, markEarlyPhase, markPhase } from "./log/timings.js";
+import { markEarlyPhase } from "./log/timings.js";
+import { loadWithCodeCache, type CachedScript } from "./startup/index.js";
 // Static, not imported on demand: two awaited imports held codex's spawn back 13-22 ms (bench
 // timeline "main" -> "codex spawned"); both are small and free of heavy dependencies.
 import { locateCodex } from "./codex/locate.js";
@@ -59,7 +59,6 @@ async function main(argv: string[]): Promise<number | undefined> {
   // (--max-semi-space-size) cannot be set after start; this growth factor is read as it grows.
   markEarlyPhase("main");
   setFlagsFromString("--semi-space-growth-factor=1");
-  enableCompileCache();
   // Spawn codex first (tiny modules only), so it boots while the ACP side loads.
   const config = readConfig();
   const codexArgs = config.codexArgs;
@@ -70,27 +69,10 @@ async function main(argv: string[]): Promise<number | undefined> {
     // No codex binary: host.start() logs why, and session/new answers with that message.
   }
   markEarlyPhase("codex spawned");
-  const [{ log }, { CodexHost }] = await Promise.all([import("./log/index.js"), import("./codex/index.js")]);
-  markEarlyPhase("logger and codex client loaded");
-  logEarlyPhases(log);
-  const host = new CodexHost(
-    {
-      args: codexArgs,
-      prestarted,
-      clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION },
-      ...(config.hangMs ? { hangMs: config.hangMs } : {}),
-      ...(config.deadlineMs ? { deadlineMs: config.deadlineMs } : {}),
-    },
-    log,
-  );
-  host.start();
-  // The catalog the file tools give Codex's threads (src/codex/catalog.ts) depends on no client:
-  // its file work (a private temp dir, the cached copy linked in) runs on libuv's threads while the
-  // ACP side loads, where it sat on the first session/new (bench timeline: prepared file-tools).
-  void host.catalogWithoutNativePatch().catch(() => undefined);
-  const { serveStdio } = await import("./app.js");
-  markPhase(log, "ACP side loaded");
-  await serveStdio(host, log);
+  const agent = loadAgent();
+  await (agent.exports as Agent).serve(config, prestarted);
+  // A process that ended before the timer (a client that only initialized, a test) keeps it now.
+  agent.keepCompiledCode();
   return 0;
 }
 
@@ -118,15 +100,20 @@ async function runTranscriptTool(argv: string[]): Promise<number> {
   return typeof code === "number" ? code : 1;
 }
 
+type Agent = typeof import("./serve.js");
+
 /**
- * Node 22.8+ keeps V8's compiled code of the modules loaded after this call on disk and reuses
- * it at the next start (measured on Node 22.23: spawn -> initialize 176-179 -> 166-169 ms); older
- * Node has no such API, and nothing happens. Kept in this user's private cache directory, not
- * Node's default (a shared temp directory). NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ * The agent: dist/agent.js beside this bin (scripts/build.mjs), through V8's code cache
+ * (src/startup). A start without a usable cache writes one 3 s in or as it ends, whichever is
+ * first: by then the editor's initialize and first session have run, and the functions they
+ * compiled are in it (V8 compiles a function when first called).
  */
-function enableCompileCache(): void {
-  const enable = (module as { enableCompileCache?: (dir?: string) => unknown }).enableCompileCache;
-  if (typeof enable !== "function") return;
-  const dir = privateCacheDir();
-  if (dir !== undefined) enable(path.join(dir, "compile"));
+function loadAgent(): CachedScript {
+  const loaded = loadWithCodeCache(fileURLToPath(new URL("./agent.js", import.meta.url)), { cacheDir: privateCacheDir() });
+  markEarlyPhase(`agent loaded (code cache ${loaded.cache})`);
+  setTimeout(() => loaded.keepCompiledCode(), KEEP_COMPILED_CODE_AFTER_MS).unref();
+  return loaded;
 }
+
+/** Long enough for an editor's initialize and first session/new (~0.3 s), short enough to happen in most processes. */
+const KEEP_COMPILED_CODE_AFTER_MS = 3000;

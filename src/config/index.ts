@@ -18,7 +18,7 @@ export const ENVIRONMENT = [
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
 ] as const;
 
-type AdapterConfig = { codexArgs: string[]; hangMs?: number; deadlineMs?: number };
+export type AdapterConfig = { codexArgs: string[]; hangMs?: number; deadlineMs?: number };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig {
   const hangMs = positiveInt(env.CODEX_ACP_HANG_TIMEOUT_MS);

@@ -1,8 +1,10 @@
 // What the agent's bundle is made of (issue 27): the transcript runner and the fake model are
 // tools beside the agent, bundled on their own (dist/transcripts.js), and nothing the agent can
 // load — statically or lazily — holds them or their dependencies (ajv, execa). Read from the
-// build's metafile (scripts/build.mjs writes dist/meta.json).
+// build's metafile (scripts/build.mjs writes dist/meta.json). The agent itself is one CommonJS
+// function script (dist/agent.js, issue 30) the bin loads through V8's code cache.
 import { readFileSync } from "node:fs";
+import vm from "node:vm";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
@@ -29,9 +31,21 @@ const TOOLING = /^tools\/|node_modules\/(ajv|ajv-formats|execa)\//;
 
 describe("the agent bundle", () => {
   it("holds none of the tooling, in anything it can load", () => {
-    const agent = [...inputsReachableFrom("dist/index.js")];
+    const agent = [...inputsReachableFrom("dist/index.js"), ...inputsReachableFrom("dist/agent.js")];
     expect(agent.some((f) => f.startsWith("src/core/"))).toBe(true);
     expect(agent.filter((f) => TOOLING.test(f))).toEqual([]);
+  });
+
+  it("the bin holds only its start-up path; the agent, ACP v2 included, is one function script", () => {
+    const bin = [...inputsReachableFrom("dist/index.js")];
+    expect(bin).toContain("src/codex/spawn.ts");
+    expect(bin.filter((f) => /^src\/(core|app|protocol-v2)|node_modules\/(zod|pino|@agentclientprotocol)\//.test(f))).toEqual([]);
+    const agent = meta.outputs["dist/agent.js"]!;
+    expect(Object.keys(agent.inputs)).toEqual(expect.arrayContaining(["src/serve.ts", "src/core/agent.ts", "src/protocol-v2/front.ts"]));
+    expect(agent.imports.filter((i) => i.path.startsWith("dist/"))).toEqual([]);
+    // Its whole text is the function the loader compiles: positions V8 reports are the file's own.
+    const text = readFileSync(path.resolve(import.meta.dirname, "../../dist/agent.js"), "utf8");
+    expect(typeof new vm.Script(text).runInNewContext({})).toBe("function");
   });
 
   it("the transcript runner is bundled on its own, with the fake model it replays against", () => {

@@ -1,4 +1,4 @@
-// The adapter's private cache directory (catalog cache, compile cache): created for this user
+// The adapter's private cache directory (catalog cache, the agent's code cache): created for this user
 // only, and refused when someone could have prepared it (a shared temp directory).
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";

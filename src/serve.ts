@@ -1,0 +1,31 @@
+// The agent once codex is spawned: the logger, the codex client and the ACP side, served on stdio.
+// Its own bundle (dist/agent.js, a CommonJS script): the bin loads it through V8's code cache
+// (src/startup), so the 1 MB of JavaScript it is made of is compiled once, not at every start.
+import type { ChildProcess } from "node:child_process";
+import { VERSION, type AdapterConfig } from "./config/index.js";
+import { logEarlyPhases, markPhase } from "./log/timings.js";
+import { log } from "./log/index.js";
+import { CodexHost } from "./codex/index.js";
+import { serveStdio } from "./app.js";
+
+/** Serves ACP on stdio with `prestarted` as codex (undefined: no binary found; the host says why). */
+export async function serve(config: AdapterConfig, prestarted: ChildProcess | undefined): Promise<void> {
+  logEarlyPhases(log);
+  const host = new CodexHost(
+    {
+      args: config.codexArgs,
+      prestarted,
+      clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION },
+      ...(config.hangMs ? { hangMs: config.hangMs } : {}),
+      ...(config.deadlineMs ? { deadlineMs: config.deadlineMs } : {}),
+    },
+    log,
+  );
+  host.start();
+  // The catalog the file tools give Codex's threads (src/codex/catalog.ts) depends on no client:
+  // its file work (a private temp dir, the cached copy linked in) runs on libuv's threads while the
+  // first messages are read, where it sat on the first session/new (bench timeline: prepared file-tools).
+  void host.catalogWithoutNativePatch().catch(() => undefined);
+  markPhase(log, "ACP side loaded");
+  await serveStdio(host, log);
+}
