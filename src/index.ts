@@ -3,13 +3,13 @@
 // V8's code cache, so the two overlap (scripts/bench measures spawn -> first session ready).
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
-import { VERSION, privateCacheDir, readConfig } from "./config/index.js";
+import { CODEX_CLIENT_INFO, VERSION, privateCacheDir, readConfig } from "./config/index.js";
 import { markEarlyPhase } from "./log/timings.js";
 import { loadWithCodeCache, type CachedScript } from "./startup/index.js";
 // Static, not imported on demand: two awaited imports held codex's spawn back 13-22 ms (bench
 // timeline "main" -> "codex spawned"); both are small and free of heavy dependencies.
 import { locateCodex } from "./codex/locate.js";
-import { spawnAppServer } from "./codex/spawn.js";
+import { prestartAppServer, type PrestartedCodex } from "./codex/spawn.js";
 
 
 async function help(): Promise<string> {
@@ -59,12 +59,12 @@ async function main(argv: string[]): Promise<number | undefined> {
   // (--max-semi-space-size) cannot be set after start; this growth factor is read as it grows.
   markEarlyPhase("main");
   setFlagsFromString("--semi-space-growth-factor=1");
-  // Spawn codex first (tiny modules only), so it boots while the ACP side loads.
+  // Spawn codex first (tiny modules only), its initialize sent, so it boots while the agent loads.
   const config = readConfig();
   const codexArgs = config.codexArgs;
-  let prestarted: ReturnType<typeof spawnAppServer> | undefined;
+  let prestarted: PrestartedCodex | undefined;
   try {
-    prestarted = spawnAppServer(locateCodex(), { args: codexArgs });
+    prestarted = prestartAppServer(locateCodex(), CODEX_CLIENT_INFO, { args: codexArgs });
   } catch {
     // No codex binary: host.start() logs why, and session/new answers with that message.
   }

@@ -1,21 +1,20 @@
 // The agent once codex is spawned: the logger, the codex client and the ACP side, served on stdio.
 // Its own bundle (dist/agent.js, a CommonJS script): the bin loads it through V8's code cache
 // (src/startup), so the 1 MB of JavaScript it is made of is compiled once, not at every start.
-import type { ChildProcess } from "node:child_process";
-import { VERSION, type AdapterConfig } from "./config/index.js";
+import { CODEX_CLIENT_INFO, type AdapterConfig } from "./config/index.js";
 import { logEarlyPhases, markPhase } from "./log/timings.js";
 import { log } from "./log/index.js";
-import { CodexHost } from "./codex/index.js";
+import { CodexHost, type PrestartedCodex } from "./codex/index.js";
 import { serveStdio } from "./app.js";
 
-/** Serves ACP on stdio with `prestarted` as codex (undefined: no binary found; the host says why). */
-export async function serve(config: AdapterConfig, prestarted: ChildProcess | undefined): Promise<void> {
+/** Serves ACP on stdio with `prestarted` as codex, its initialize already sent (undefined: no binary found; the host says why). */
+export async function serve(config: AdapterConfig, prestarted: PrestartedCodex | undefined): Promise<void> {
   logEarlyPhases(log);
   const host = new CodexHost(
     {
       args: config.codexArgs,
       prestarted,
-      clientInfo: { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION },
+      clientInfo: CODEX_CLIENT_INFO,
       ...(config.hangMs ? { hangMs: config.hangMs } : {}),
       ...(config.deadlineMs ? { deadlineMs: config.deadlineMs } : {}),
     },

@@ -13,42 +13,7 @@ import { processStopper, type ProcessStopper } from "../platform/index.js";
 import type { CodexNotification, CodexServerRequest } from "./messages.js";
 import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js";
 import { readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
-
-export type ExitInfo = { code: number | null; signal: string | null; reason: string };
-
-export class CodexRpcError extends Error {
-  constructor(
-    message: string,
-    readonly code: number,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = "CodexRpcError";
-  }
-}
-
-/** Codex exited (or could not be spawned) before it answered `initialize`: a set-up problem, not a crash. */
-export class CodexStartError extends Error {
-  constructor(
-    readonly exit: ExitInfo,
-    readonly stderr: readonly string[],
-  ) {
-    const said = stderr.filter((l) => /\berror\b/i.test(l)).slice(-3);
-    const detail = (said.length > 0 ? said : stderr.slice(-3)).join(" / ");
-    super(
-      `Codex could not start (${exit.reason})${detail ? `: ${detail}` : ""}. ` +
-        "Check CODEX_PATH (the codex binary), CODEX_ACP_CODEX_ARGS (extra arguments), and that CODEX_HOME exists and is writable.",
-    );
-    this.name = "CodexStartError";
-  }
-}
-
-export class CodexExitedError extends Error {
-  constructor(readonly exit: ExitInfo) {
-    super(`Codex app-server stopped (${exit.reason})`);
-    this.name = "CodexExitedError";
-  }
-}
+import { CodexExitedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
 
 /** Receives what app-server says about one thread. */
 export interface ThreadListener {
@@ -158,7 +123,17 @@ export class AppServerClient {
   request(method: string, params: unknown, schema?: z.ZodType, timeoutMs?: number): Promise<unknown> {
     if (this.exitInfo) return Promise.reject(new CodexExitedError(this.exitInfo));
     const id = this.nextId++;
-    const deadline = timeoutMs ?? Math.min(DEADLINES_MS[method] ?? this.deadlineMs, this.deadlineMs);
+    const answer = this.awaitAnswer(id, method, timeoutMs ?? this.deadlineOf(method));
+    this.write({ id, method, params });
+    return answer.then((result) => (schema ? parseOrThrow(schema, result, method) : result));
+  }
+
+  private deadlineOf(method: string): number {
+    return Math.min(DEADLINES_MS[method] ?? this.deadlineMs, this.deadlineMs);
+  }
+
+  /** The answer to request `id`, or a rejection when it is past `deadline` ms. */
+  private awaitAnswer(id: number, method: string, deadline: number): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
@@ -166,8 +141,13 @@ export class AppServerClient {
       }, deadline);
       timer.unref();
       this.pending.set(id, { resolve, reject, method, timer });
-      this.write({ id, method, params });
-    }).then((result) => (schema ? parseOrThrow(schema, result, method) : result));
+    });
+  }
+
+  /** The answer to a request written to this child before the client existed (the bin's early `initialize`, spawn.ts); ids below 1 only. */
+  adopt(id: number, method: string): Promise<unknown> {
+    if (id >= 1 || this.pending.has(id)) return Promise.reject(new Error(`cannot adopt request ${id}: the client numbers its own from 1`));
+    return this.exitInfo ? Promise.reject(new CodexExitedError(this.exitInfo)) : this.awaitAnswer(id, method, this.deadlineOf(method));
   }
 
   /** What codex printed last on stderr, once its stderr closed (or after `waitMs`). */

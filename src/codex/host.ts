@@ -3,8 +3,10 @@
 import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../log/index.js";
 import { deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
-import { AppServerClient, CodexExitedError, CodexStartError, type ExitInfo } from "./client.js";
+import { AppServerClient } from "./client.js";
+import { CodexExitedError, CodexStartError, type ExitInfo } from "./errors.js";
 import { locateCodex, type CodexCommand } from "./locate.js";
+import { initializeParams, type CodexClientInfo, type PrestartedCodex } from "./spawn.js";
 import { initializeResultSchema } from "./schemas.js";
 import { markPhase } from "../log/timings.js";
 
@@ -13,9 +15,9 @@ export type CodexHostOptions = {
   /** Extra app-server arguments (e.g. `-c key=value`). */
   args?: string[];
   env?: NodeJS.ProcessEnv;
-  clientInfo: { name: string; title: string; version: string };
-  /** A child the bin spawned before anything else loaded; used for the first start. */
-  prestarted?: ChildProcess;
+  clientInfo: CodexClientInfo;
+  /** A child the bin spawned (and sent `initialize`) before anything else loaded; used for the first start. */
+  prestarted?: PrestartedCodex;
   /** How long codex may answer nothing (ms) before it is probed, and then declared hung (default 30 s). */
   hangMs?: number;
   /** The longest wait for any answer (ms; default 120 s, shorter per method where it makes sense). */
@@ -56,7 +58,7 @@ export class CodexHost {
     this.opts.prestarted = undefined;
     let client: AppServerClient;
     try {
-      const source: CodexCommand | ChildProcess = prestarted ?? this.opts.command ?? locateCodex();
+      const source: CodexCommand | ChildProcess = prestarted?.child ?? this.opts.command ?? locateCodex();
       client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env, ...(this.opts.deadlineMs ? { deadlineMs: this.opts.deadlineMs } : {}) });
     } catch (err) {
       // No codex to run (or arguments it cannot be given): remember why, so every caller of client() gets that message.
@@ -67,9 +69,8 @@ export class CodexHost {
     this.startError = undefined;
     const generation = ++this.generation;
     const startedAt = Date.now();
-    const ready = client
-      .request("initialize", { clientInfo: this.opts.clientInfo, capabilities: { experimentalApi: true } })
-      .then(
+    const initialized = prestarted ? client.adopt(prestarted.initializeId, "initialize") : client.request("initialize", initializeParams(this.opts.clientInfo));
+    const ready = initialized.then(
         (result) => {
           const init = initializeResultSchema.safeParse(result);
           if (init.success && init.data.codexHome) this.home = init.data.codexHome;

@@ -37,3 +37,33 @@ export function spawnAppServer(command: CodexCommand, opts: { args?: string[]; e
     ...launchOptions(launch),
   });
 }
+
+/** What the adapter tells codex it is, in `initialize`. */
+export type CodexClientInfo = { name: string; title: string; version: string };
+
+/** The params of the app-server's `initialize`: one source for the early one and a restart's. */
+export function initializeParams(clientInfo: CodexClientInfo): { clientInfo: CodexClientInfo; capabilities: { experimentalApi: true } } {
+  return { clientInfo, capabilities: { experimentalApi: true } };
+}
+
+/** A codex the bin started, with the id of the `initialize` already written to it. */
+export type PrestartedCodex = { child: ChildProcess; initializeId: number };
+
+/**
+ * The id of the `initialize` written as codex is spawned; the client's own ids start at 1. Its
+ * answer waits in the pipe until the client that adopts the child reads it (CodexHost).
+ */
+const EARLY_INITIALIZE_ID = 0;
+
+/**
+ * Spawns app-server and writes its `initialize` at once, so codex reads its configuration and
+ * sign-in while the adapter loads: sent by the client once loaded, initialize was answered ~35 ms
+ * after the agent was (bench timeline, "codex initialized"), and the first session/new waited on it.
+ */
+export function prestartAppServer(command: CodexCommand, clientInfo: CodexClientInfo, opts: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): PrestartedCodex {
+  const child = spawnAppServer(command, opts);
+  // A codex that is gone before the client adopts it: the client's own handlers report it.
+  child.stdin?.once("error", () => undefined);
+  child.stdin?.write(`${JSON.stringify({ id: EARLY_INITIALIZE_ID, method: "initialize", params: initializeParams(clientInfo) })}\n`);
+  return { child, initializeId: EARLY_INITIALIZE_ID };
+}

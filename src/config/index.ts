@@ -18,6 +18,9 @@ export const ENVIRONMENT = [
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
 ] as const;
 
+/** What the adapter tells codex it is (app-server's `initialize`). */
+export const CODEX_CLIENT_INFO = { name: "codex-cli-acp", title: "Codex CLI ACP adapter", version: VERSION } as const;
+
 export type AdapterConfig = { codexArgs: string[]; hangMs?: number; deadlineMs?: number };
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig {

@@ -4,7 +4,7 @@
 // before it could answer `initialize` (bench timeline). vm.Script takes and makes V8's cache
 // directly, on every Node version this package supports.
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import vm from "node:vm";
@@ -81,7 +81,10 @@ function readIfPresent(file: string): Buffer | undefined {
   }
 }
 
-/** Writes `data` as `target` (a temporary name, then a rename) and removes the other caches named `prefix`... (other builds of the file). */
+/** How many builds of one file keep a cache: an editor's pinned version and an `npx` of the latest, used in turn, must not evict each other's. */
+const CACHES_KEPT = 4;
+
+/** Writes `data` as `target` (a temporary name, then a rename), and removes all but the newest CACHES_KEPT caches named `prefix`... (other builds of the file). */
 function writeCache(target: string, prefix: string, data: Buffer): void {
   const dir = path.dirname(target);
   const temporary = `${target}.${process.pid}.tmp`;
@@ -97,10 +100,12 @@ function writeCache(target: string, prefix: string, data: Buffer): void {
     return;
   }
   try {
-    for (const name of readdirSync(dir)) {
-      if (name.startsWith(prefix) && name.endsWith(".v8cache") && path.join(dir, name) !== target) unlinkSync(path.join(dir, name));
-    }
+    const builds = readdirSync(dir)
+      .filter((name) => name.startsWith(prefix) && name.endsWith(".v8cache"))
+      .map((name) => ({ file: path.join(dir, name), written: statSync(path.join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.written - a.written);
+    for (const old of builds.slice(CACHES_KEPT)) if (old.file !== target) unlinkSync(old.file);
   } catch {
-    // Another start removing the same stale caches: theirs or ours, they are gone.
+    // Another start removing the same old caches: theirs or ours, they are gone.
   }
 }

@@ -2,7 +2,7 @@
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
 import pino from "pino";
-import { AppServerClient, CodexHost } from "../../src/codex/index.js";
+import { AppServerClient, CodexHost, prestartAppServer } from "../../src/codex/index.js";
 import { waitFor } from "../support/wait-for.js";
 
 const log = pino({ level: "silent" });
@@ -144,5 +144,40 @@ describe("CodexHost", () => {
       if (saved === undefined) delete process.env.CODEX_PATH;
       else process.env.CODEX_PATH = saved;
     }
+  });
+});
+
+describe("codex's initialize, written as it is spawned (issue 30)", () => {
+  it("the bin's early initialize is the one the host waits on: codex is asked once, and the client's own ids do not collide with it", async () => {
+    // A stand-in codex that says on stderr what it is sent, and answers each request with its id.
+    const script = `
+      let buffered = "";
+      process.stdin.on("data", (d) => {
+        buffered += d;
+        let nl;
+        while ((nl = buffered.indexOf("\\n")) >= 0) {
+          const m = JSON.parse(buffered.slice(0, nl));
+          buffered = buffered.slice(nl + 1);
+          process.stderr.write("GOT " + m.method + " " + (m.id ?? "-") + "\\n");
+          if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result: m.method === "initialize" ? { codexHome: "/stand-in/home", echo: m.params } : { ok: m.id } }) + "\\n");
+        }
+      });
+      process.stdin.on("end", () => process.exit(0));
+    `;
+    const command = { file: process.execPath, args: ["-e", script], via: "env" as const };
+    const clientInfo = { name: "codex-cli-acp", title: "t", version: "9.9.9" };
+    const prestarted = prestartAppServer(command, clientInfo);
+    let heard = "";
+    prestarted.child.stderr!.on("data", (c: Buffer) => (heard += c.toString()));
+    // Codex reads its initialize while nothing of the adapter is loaded yet.
+    await waitFor(() => heard.includes("GOT initialize 0"), "the early initialize to reach codex");
+    const host = new CodexHost({ clientInfo, prestarted }, log);
+    host.start();
+    const client = await host.client();
+    expect(host.codexHome).toBe("/stand-in/home");
+    expect(await client.request("thread/list", {})).toEqual({ ok: 1 });
+    await waitFor(() => heard.includes("GOT initialized -"), "the initialized notification");
+    expect(heard.match(/GOT initialize /g)).toHaveLength(1);
+    await host.close();
   });
 });

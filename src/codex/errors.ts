@@ -1,0 +1,36 @@
+// How a call to codex, or codex itself, fails: what the client rejects with and the host reports.
+export type ExitInfo = { code: number | null; signal: string | null; reason: string };
+
+export class CodexRpcError extends Error {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "CodexRpcError";
+  }
+}
+
+/** Codex exited (or could not be spawned) before it answered `initialize`: a set-up problem, not a crash. */
+export class CodexStartError extends Error {
+  constructor(
+    readonly exit: ExitInfo,
+    readonly stderr: readonly string[],
+  ) {
+    const said = stderr.filter((l) => /\berror\b/i.test(l)).slice(-3);
+    const detail = (said.length > 0 ? said : stderr.slice(-3)).join(" / ");
+    super(
+      `Codex could not start (${exit.reason})${detail ? `: ${detail}` : ""}. ` +
+        "Check CODEX_PATH (the codex binary), CODEX_ACP_CODEX_ARGS (extra arguments), and that CODEX_HOME exists and is writable.",
+    );
+    this.name = "CodexStartError";
+  }
+}
+
+export class CodexExitedError extends Error {
+  constructor(readonly exit: ExitInfo) {
+    super(`Codex app-server stopped (${exit.reason})`);
+    this.name = "CodexExitedError";
+  }
+}
