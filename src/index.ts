@@ -70,7 +70,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   }
   markEarlyPhase("codex spawned");
   const agent = loadAgent();
-  await (agent.exports as Agent).serve(config, prestarted);
+  await agentOf(agent.exports).serve(config, prestarted);
   // A process that ended before the timer (a client that only initialized, a test) keeps it now.
   agent.keepCompiledCode();
   return 0;
@@ -113,6 +113,12 @@ function loadAgent(): CachedScript {
   markEarlyPhase(`agent loaded (code cache ${loaded.cache})`);
   setTimeout(() => loaded.keepCompiledCode(), KEEP_COMPILED_CODE_AFTER_MS).unref();
   return loaded;
+}
+
+/** The agent's exports, checked: a dist/ from another build (or a broken copy) says so instead of failing later. */
+function agentOf(exports: unknown): Agent {
+  if (typeof exports === "object" && exports !== null && "serve" in exports && typeof exports.serve === "function") return exports as Agent;
+  throw new Error("dist/agent.js exports no serve(): reinstall codex-cli-acp (this bin and the agent beside it are from different builds)");
 }
 
 /** Long enough for an editor's initialize and first session/new (~0.3 s), short enough to happen in most processes. */
