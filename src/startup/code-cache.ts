@@ -1,6 +1,6 @@
 // Loads a CommonJS script through V8's code cache. Node 20 compiles every module from source at
 // each start (module.enableCompileCache is Node 22.1+, and only for what loads after it); the
-// agent is ~1 MB of JavaScript, and compiling it was ~35 ms of the ~110 ms the bin spent loading
+// agent is ~1 MB of JavaScript, and compiling it was ~30 ms of the ~110 ms the bin spent loading
 // before it could answer `initialize` (bench timeline). vm.Script takes and makes V8's cache
 // directly, on every Node version this package supports.
 import { createHash } from "node:crypto";
@@ -12,7 +12,7 @@ import vm from "node:vm";
 /** A loaded script: its exports, and a way to keep V8's compiled code of it for the next start. */
 export type CachedScript = {
   exports: unknown;
-  /** How the cache served this start: used, absent (no cache yet or no cache dir), or rejected by V8. */
+  /** How the cache served this start: used, absent (none yet for this build), rejected by V8, or off (no cache dir, or switched off). */
   cache: "used" | "absent" | "rejected" | "off";
   /**
    * Writes V8's code of every function of the script compiled so far, unless this start used a
@@ -47,7 +47,8 @@ export function loadWithCodeCache(file: string, opts: CodeCacheOptions): CachedS
   const bytes = readFileSync(file);
   const source = bytes.toString("utf8");
   const off = opts.cacheDir === undefined || Boolean(env.NODE_DISABLE_COMPILE_CACHE) || Boolean(env.NODE_V8_COVERAGE);
-  const cacheFile = off ? undefined : codeCachePath(file, bytes, opts.cacheDir as string);
+  const cacheDir = off ? undefined : opts.cacheDir;
+  const cacheFile = cacheDir === undefined ? undefined : codeCachePath(file, bytes, cacheDir);
   const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
   const script = new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const cache: CachedScript["cache"] = off ? "off" : cachedData === undefined ? "absent" : script.cachedDataRejected ? "rejected" : "used";
