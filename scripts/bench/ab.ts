@@ -10,7 +10,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCodexHome, startFakeModel } from "../../tools/fake-model/index.js";
 import { median } from "./proc.js";
-import { LinePeer } from "./rpc.js";
+import { LinePeer, ZED_CAPS } from "./rpc.js";
 
 const builds = process.argv.slice(2).map((b) => path.resolve(b));
 if (builds.length === 0) {
@@ -18,8 +18,6 @@ if (builds.length === 0) {
   process.exit(2);
 }
 const RUNS = Number(process.env.AB_RUNS ?? 15);
-/** What Zed advertises. */
-const ZED_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { terminal_output: true } };
 
 const fake = await startFakeModel([]);
 const home = await createCodexHome({ modelUrl: fake.url, approvalPolicy: "never" });

@@ -11,7 +11,7 @@ import { createCodexHome, startFakeModel } from "../../tools/fake-model/index.js
 import { makeStoredSession, primeStoredSession } from "../../tests/support/stored-session.js";
 import type { PeerSide } from "./peers.js";
 import { median, memoryMB } from "./proc.js";
-import { LinePeer } from "./rpc.js";
+import { LinePeer, ZED_CAPS } from "./rpc.js";
 
 const TURNS = Number(process.env.BENCH_HUGE_TURNS ?? 2000);
 const OUTPUT_BYTES = 100_000;
@@ -153,7 +153,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     codexPath: defaultCodexPath(),
     bin: path.resolve(import.meta.dirname, "../../dist/index.js"),
     peers: [],
-    caps: { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { terminal_output: true } },
+    caps: ZED_CAPS,
   });
   process.stdout.write(`${lines.join("\n")}\n`);
 }

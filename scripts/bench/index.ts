@@ -8,7 +8,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCodexHome, startFakeModel, defaultCodexPath, splitDeltas, type ScriptedResponse } from "../../tools/fake-model/index.js";
 import { preparePeers } from "./peers.js";
-import { LinePeer } from "./rpc.js";
+import { LinePeer, ZED_CAPS } from "./rpc.js";
 import { cpuMs, median, memoryMB, treeCpuMs } from "./proc.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -52,8 +52,6 @@ const LABEL: Record<Side, string> = {
   "baseline-fs": "baseline build (fs, as Zed)",
   ...Object.fromEntries(peers.map((p) => [p.name, p.label])),
 };
-/** What Zed advertises: the editor's buffers for reads and writes, terminal cards. */
-const ZED_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { terminal_output: true } };
 
 function start(side: Side): LinePeer {
   const peer = peers.find((p) => p.name === side);

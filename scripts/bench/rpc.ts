@@ -2,6 +2,9 @@
 // plain `codex app-server` and the adapter with the same (negligible) client overhead.
 import { spawn, type ChildProcess } from "node:child_process";
 
+/** What Zed advertises, which the bench's client advertises too: the editor's buffers for reads and writes, terminal cards. */
+export const ZED_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { terminal_output: true } };
+
 type Msg = Record<string, unknown> & { id?: number | string; method?: string; params?: any; result?: any; error?: any };
 
 export class LinePeer {

@@ -13,14 +13,15 @@ import { createCodexHome, startFakeModel, type ScriptedResponse } from "../../to
 import { codexChildPid } from "../../tests/support/adapter.js";
 import { hostileExtremes, hostileMessages } from "../../tests/support/hostile-input.js";
 import { memoryMB } from "./proc.js";
-import { LinePeer } from "./rpc.js";
+import { LinePeer, ZED_CAPS } from "./rpc.js";
 
 const TURNS = Number(process.env.BENCH_SOAK_TURNS ?? 500);
 const KILL_EVERY = Number(process.env.BENCH_SOAK_KILL_EVERY ?? 100);
 const CHECK_EVERY = 50;
 const ANSWER_TIMEOUT_MS = 60_000;
 const BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
-const ZED_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, subagents: {}, _meta: { terminal_output: true } };
+/** Zed's capabilities, and subagent cards. */
+const CAPS = { ...ZED_CAPS, subagents: {} };
 
 type Checkpoint = { turn: number; rssMB: number; openFiles: number; trackers: Record<string, number>; faults: number };
 
@@ -75,7 +76,7 @@ export async function benchSoak(): Promise<string[]> {
 
   const checkpoints: Checkpoint[] = [];
   try {
-    await peer.request("initialize", { protocolVersion: 1, clientCapabilities: ZED_CAPS });
+    await peer.request("initialize", { protocolVersion: 1, clientCapabilities: CAPS });
     const opened = await peer.request("session/new", { cwd: workspace, mcpServers: [] });
     const sessionId = opened.result.sessionId as string;
     for (let turn = 1; turn <= TURNS; turn++) {
