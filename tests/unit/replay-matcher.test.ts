@@ -3,10 +3,7 @@
 // says what never came.
 import { describe, expect, it } from "vitest";
 import { parseTranscript, type TranscriptEntry } from "../../tools/transcripts/format.js";
-import { Matcher } from "../../tools/transcripts/replay/matcher.js";
-import { RecordingIndex } from "../../tools/transcripts/replay/recording.js";
-import type { Mismatch } from "../../tools/transcripts/replay/types.js";
-import { loadAcpValidators } from "../../tools/transcripts/schema.js";
+import { matcherOver } from "../support/replay-matcher.js";
 
 const header = { type: "header", version: 1, recordedAt: "2026-11-23T00:00:00Z", agent: { command: ["agent"] }, protocolVersion: 1 };
 const msg = (dir: "client->agent" | "agent->client", m: Record<string, unknown>) => ({ type: "message", dir, t: 0, msg: { jsonrpc: "2.0", ...m } });
@@ -22,21 +19,7 @@ const recording = [
   .map((l) => JSON.stringify(l))
   .join("\n");
 
-async function setup(): Promise<{ matcher: Matcher; failures: Mismatch[]; sent: Array<Record<string, unknown>> }> {
-  const transcript = parseTranscript(recording, "t.jsonl");
-  const failures: Mismatch[] = [];
-  const sent: Array<Record<string, unknown>> = [];
-  const matcher = new Matcher({
-    recording: new RecordingIndex(transcript),
-    validators: await loadAcpValidators(),
-    recordedPlaceholders: {},
-    livePlaceholders: {},
-    fail: (m) => failures.push(m),
-    send: (m) => sent.push(m),
-    aborted: () => false,
-  });
-  return { matcher, failures, sent };
-}
+const setup = () => matcherOver(recording, "t.jsonl");
 const live = (m: Record<string, unknown>): TranscriptEntry => ({ type: "message", dir: "agent->client", t: 0, msg: { jsonrpc: "2.0", ...m } });
 
 describe("replay matcher", () => {

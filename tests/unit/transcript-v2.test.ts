@@ -3,12 +3,10 @@
 // shapes in a v1 one, and what differs per run in v2 (message ids, repeated state snapshots, the
 // agent's `info.version`) does not fail a replay.
 import { describe, expect, it } from "vitest";
-import { parseTranscript, type TranscriptEntry } from "../../tools/transcripts/format.js";
+import type { TranscriptEntry } from "../../tools/transcripts/format.js";
 import { IdMap, compareMessages, normaliseMessage } from "../../tools/transcripts/normalise.js";
-import { Matcher } from "../../tools/transcripts/replay/matcher.js";
-import { RecordingIndex } from "../../tools/transcripts/replay/recording.js";
-import type { Mismatch } from "../../tools/transcripts/replay/types.js";
-import { loadAcpValidator, loadAcpValidators, schemaVersionFor } from "../../tools/transcripts/schema.js";
+import { loadAcpValidator, schemaVersionFor } from "../../tools/transcripts/schema.js";
+import { matcherOver, type MatcherUnderTest } from "../support/replay-matcher.js";
 
 type Json = Record<string, unknown>;
 const rpc = (m: Json): Json => ({ jsonrpc: "2.0", ...m });
@@ -66,23 +64,14 @@ function transcriptOf(lines: Array<["client->agent" | "agent->client", Json]>): 
   return [header, ...lines.map(([dir, msg]) => ({ type: "message", dir, t: 0, msg }))].map((l) => JSON.stringify(l)).join("\n");
 }
 
-async function matcherFor(text: string): Promise<{ matcher: Matcher; failures: Mismatch[]; clientLines: () => void }> {
-  const transcript = parseTranscript(text, "v2.jsonl");
-  const failures: Mismatch[] = [];
-  const matcher = new Matcher({
-    recording: new RecordingIndex(transcript),
-    validators: await loadAcpValidators(),
-    recordedPlaceholders: {},
-    livePlaceholders: {},
-    fail: (m) => failures.push(m),
-    send: () => undefined,
-    aborted: () => false,
-  });
+async function matcherFor(text: string): Promise<MatcherUnderTest & { clientLines: () => void }> {
+  const under = await matcherOver(text, "v2.jsonl");
+  const { matcher, transcript } = under;
   // What the runner does: each recorded client message goes out (and is checked) in order.
   const clientLines = () => {
     for (const e of transcript.entries) if (e.dir === "client->agent") matcher.liveClientMessage(e);
   };
-  return { matcher, failures, clientLines };
+  return { ...under, clientLines };
 }
 const live = (msg: Json): TranscriptEntry => ({ type: "message", dir: "agent->client", t: 0, msg });
 
