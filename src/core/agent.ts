@@ -111,16 +111,16 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     host,
     log,
     display: () => clientDisplay(state.clientCapabilities),
-    sendUpdate: async (sessionId, update) => {
-      // Only a loading session waits (every streamed delta passes here: no await otherwise).
-      const gate = updatesAfter.get(sessionId);
-      if (gate) await gate;
-      if (!clientContext) throw new Error("no client connected");
+    // Every streamed delta passes here: no promise of its own beyond the connection's.
+    sendUpdate: (sessionId, update) => {
+      if (!clientContext) return Promise.reject(new Error("no client connected"));
       const first = firstChunkToMark.size > 0 && update.sessionUpdate === "agent_message_chunk" && firstChunkToMark.delete(sessionId);
       if (first) markPhase(log, "prompt: first chunk mapped");
-      await clientContext.notify(acp.methods.client.session.update, { sessionId, update });
-      if (first) markPhase(log, "prompt: first chunk queued for stdout");
+      const sent = clientContext.notify(acp.methods.client.session.update, { sessionId, update });
+      if (first) void sent.then(() => markPhase(log, "prompt: first chunk queued for stdout"), () => undefined);
+      return sent;
     },
+    updatesHold: (sessionId) => updatesAfter.get(sessionId),
     answerServerRequest: async (session, request) => {
       // The feature that claims the request's route answers it (request-routes.ts).
       const answer = router.answer(session, request, services);

@@ -38,6 +38,8 @@ describe("a session that spawns many subagents", () => {
       l.notification(note("turn/completed", { threadId: child, turn: turn(`ct-${i}`, "completed") }));
     }
     await session.flush();
+    // The children's own sessions are written in their own order (not the parent's outbox): let that drain too.
+    await new Promise((resolve) => setImmediate(resolve));
     // Every subagent got its card, and the client heard each one's stream.
     expect(sent.filter((u) => u.sessionUpdate === "tool_call" && u.toolCallId.startsWith("subagent-")).length).toBe(200);
     expect(new Set(notified).size).toBe(200);

@@ -6,8 +6,8 @@
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest } from "../errors.js";
 import type { AppServerClient, CodexHost, CodexNotification, CodexServerRequest, UserInput, v2 } from "../../codex/index.js";
-import fs from "node:fs";
-import { MAX_DIFF_FILE_BYTES, ThreadEventTranslator, type ClientDisplay, type Item, type SessionUpdate, type TextFiles } from "../../bridge/index.js";
+import { ThreadEventTranslator, type ClientDisplay, type Item, type SessionUpdate } from "../../bridge/index.js";
+import { diskFiles } from "./disk-files.js";
 import type { Logger } from "../../log/index.js";
 import { markPhase } from "../../log/timings.js";
 import type { SessionMode } from "../../editor-files/access/index.js";
@@ -15,6 +15,7 @@ import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams,
 import type { ThreadTurns } from "./turns.js";
 import { TurnRunner } from "./turn-runner.js";
 import { ChildItems } from "./child-items.js";
+import { UpdateOutbox } from "./outbox.js";
 
 export type { ThreadSettings };
 
@@ -39,6 +40,8 @@ export type SessionDeps = {
   log: Logger;
   /** Sends one `session/update` to the client; resolves when written. */
   sendUpdate(sessionId: string, update: SessionUpdate): Promise<void>;
+  /** Set while this session's updates must wait (its stored history is still being written). */
+  updatesHold?(sessionId: string): Promise<void> | undefined;
   /** What the client can show (terminal cards, notices, compactions, plan documents). */
   display(): ClientDisplay;
   /** Answers codex's server->client requests for this session (approvals, elicitations). */
@@ -59,7 +62,7 @@ export class AcpSession {
   private readonly turnContext = new Map<string, string>();
   /** Codex's latest token totals for this thread. */
   private tokenTotals: v2.TokenUsageBreakdown | undefined;
-  private outbox: Promise<void> = Promise.resolve();
+  private readonly outbox: UpdateOutbox<SessionUpdate>;
   private attachedGeneration = 0;
   /** The kept turn settings (thread-config.ts) the bound codex child last got; unset when bound anew. */
   private keptSent: KeptTurnParams | undefined;
@@ -74,6 +77,8 @@ export class AcpSession {
   readonly childItems = new ChildItems();
   /** What features listen to (on()); all dropped when the session closes. */
   private readonly listeners: { [E in keyof SessionEvents]: Set<SessionEvents[E]> } = { notification: new Set(), cancel: new Set(), beforeTurn: new Set(), sizes: new Set(), usageMeta: new Set() };
+  /** The notification listeners as an array, remade after a change (onNotification). */
+  private notificationListeners: ReadonlyArray<SessionEvents["notification"]> | undefined;
   private currentMode: ModeId = "auto";
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
   private workspaceRoots: readonly string[];
@@ -84,6 +89,11 @@ export class AcpSession {
     private readonly deps: SessionDeps,
   ) {
     this.workspaceRoots = [threadSettings.cwd];
+    this.outbox = new UpdateOutbox({
+      deliver: (update) => this.deps.sendUpdate(this.id, update),
+      hold: () => this.deps.updatesHold?.(this.id),
+      onFailure: (err) => this.deps.log.warn({ err: String(err), sessionId: this.id }, "could not send a session update"),
+    });
     this.runner = new TurnRunner({
       id: this.id,
       isClosed: () => this.closed,
@@ -221,16 +231,12 @@ export class AcpSession {
 
   /** Sends an update in order with every other update of this session. */
   send(update: SessionUpdate): Promise<void> {
-    const sent = this.outbox.then(() => this.deps.sendUpdate(this.id, update));
-    this.outbox = sent.catch((err: unknown) => {
-      this.deps.log.warn({ err: String(err), sessionId: this.id }, "could not send a session update");
-    });
-    return sent;
+    return this.outbox.send(update);
   }
 
-  /** Waits until every update queued so far has been written. */
+  /** Waits until every update sent so far is with the connection (what it sends next follows them). */
   flush(): Promise<void> {
-    return this.outbox;
+    return this.outbox.flush();
   }
 
   /** True once the running turn was cancelled or the session closed: ask the user nothing more for it. */
@@ -305,6 +311,7 @@ export class AcpSession {
     this.childItems.clear();
     // Disposal is the session's: no feature can leave a listener behind.
     for (const set of Object.values(this.listeners)) set.clear();
+    this.notificationListeners = undefined;
     this.changeListeners.clear();
   }
 
@@ -318,7 +325,11 @@ export class AcpSession {
     const set: Set<SessionEvents[E]> = this.listeners[event];
     if (this.closed) return () => undefined;
     set.add(listener);
-    return () => void set.delete(listener);
+    this.notificationListeners = undefined;
+    return () => {
+      set.delete(listener);
+      this.notificationListeners = undefined;
+    };
   }
 
   private emitCancel(): void {
@@ -343,7 +354,9 @@ export class AcpSession {
     if (!this.turns.admits(n)) return;
     if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
     if (n.method === "thread/tokenUsage/updated") this.tokenTotals = n.params.tokenUsage.total;
-    for (const listener of [...this.listeners.notification]) {
+    // A copy made when the listeners change, not per event: one joining or leaving meanwhile does so from the next event.
+    this.notificationListeners ??= [...this.listeners.notification];
+    for (const listener of this.notificationListeners) {
       // A feature's bug costs that feature only: the client still gets this event.
       try {
         listener(n);
@@ -358,7 +371,8 @@ export class AcpSession {
     const updates = this.translator.translate(n);
     // Only a token-usage update carries a usage_update: every other event skips this.
     if (n.method === "thread/tokenUsage/updated" && this.listeners.usageMeta.size > 0) this.addUsageMeta(updates);
-    for (const update of updates) void this.send(update).catch(() => undefined);
+    // The outbox reports a failed send (the client is gone); nothing here waits on it.
+    for (const update of updates) void this.send(update);
     if (n.method === "turn/completed") this.turns.completed(n.params);
   }
 
@@ -379,17 +393,3 @@ export class AcpSession {
     }
   }
 }
-
-/** The bridge's view of files: the current text of small text files (for full diffs of Codex's own patches). */
-const diskFiles: TextFiles = {
-  read(path) {
-    try {
-      const st = fs.statSync(path);
-      if (!st.isFile() || st.size > MAX_DIFF_FILE_BYTES) return undefined;
-      const buf = fs.readFileSync(path);
-      return buf.includes(0) ? undefined : buf.toString("utf8");
-    } catch {
-      return undefined;
-    }
-  },
-};
