@@ -6,7 +6,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Logger } from "../log/index.js";
 import type { CodexCommand } from "./locate.js";
 import { spawnAppServer } from "./spawn.js";
-import { incomingMessageSchema, threadScopedParamsSchema } from "./schemas.js";
+import { incomingMessageSchema, threadIdOf } from "./schemas.js";
 import type { z } from "zod";
 import { LineSplitter } from "../streams/index.js";
 import { processStopper, type ProcessStopper } from "../platform/index.js";
@@ -277,15 +277,26 @@ export class AppServerClient {
     // One the adapter cannot read is handed on to no one: a listener would trip over it, or
     // worse, act on half of it.
     if (read.kind === "invalid") return this.reportUnreadable(method, read.issue);
-    for (const listener of this.globalListeners) this.guard(method, () => listener(method, params));
+    // try/catch in place (no closure per listener): every streamed delta passes here.
+    for (const listener of this.globalListeners) {
+      try {
+        listener(method, params);
+      } catch (err) {
+        this.listenerFailed(method, err);
+      }
+    }
     if (read.kind === "unknown") {
       this.reportOnce(method, () => this.log.info({ method }, "codex sent a notification this version does not know; not shown"));
       return;
     }
-    const scoped = threadScopedParamsSchema.safeParse(params);
-    if (!scoped.success) return;
-    const thread = this.threads.get(scoped.data.threadId);
-    if (thread) this.guard(method, () => thread.notification(read.value));
+    const threadId = threadIdOf(params);
+    const thread = threadId === undefined ? undefined : this.threads.get(threadId);
+    if (!thread) return;
+    try {
+      thread.notification(read.value);
+    } catch (err) {
+      this.listenerFailed(method, err);
+    }
   }
 
   /** Once per method: which field broke Codex's schema and how, never the payload (it may hold file contents). */
@@ -301,13 +312,9 @@ export class AppServerClient {
     report();
   }
 
-  /** A listener that throws on an unexpected message must not take the adapter down. */
-  private guard(method: string, run: () => void): void {
-    try {
-      run();
-    } catch (err) {
-      this.log.error({ method, err: err instanceof Error ? err.message : String(err) }, "handling a codex notification failed; skipped");
-    }
+  /** A listener that throws on an unexpected message must not take the adapter down: logged, skipped. */
+  private listenerFailed(method: string, err: unknown): void {
+    this.log.error({ method, err: err instanceof Error ? err.message : String(err) }, "handling a codex notification failed; skipped");
   }
 
   private onServerRequest(id: number | string, method: string, params: unknown): void {
@@ -322,8 +329,8 @@ export class AppServerClient {
       return;
     }
     const request = read.value;
-    const scoped = threadScopedParamsSchema.safeParse(params);
-    const listener = scoped.success ? this.threads.get(scoped.data.threadId) : undefined;
+    const threadId = threadIdOf(params);
+    const listener = threadId === undefined ? undefined : this.threads.get(threadId);
     if (!listener) {
       // Not about a session (the clock, an auth refresh): a refusal in Codex's shape, or an error.
       const refusal = refusalFor(request);

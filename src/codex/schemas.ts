@@ -21,14 +21,28 @@ const notificationSchema = z.looseObject({ method: z.string(), params: z.unknown
 export const incomingMessageSchema = {
   safeParse(raw: unknown) {
     const m = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
-    if ("method" in m) return "id" in m ? requestSchema.safeParse(raw) : notificationSchema.safeParse(raw);
-    return responseSchema.safeParse(raw);
+    if (!("method" in m)) return responseSchema.safeParse(raw);
+    if ("id" in m) return requestSchema.safeParse(raw);
+    // Every streamed delta is a notification: its envelope (a string `method`) is checked in place,
+    // where an object schema would copy every message (a tenth of what a delta allocated).
+    return isNotificationEnvelope(m) ? { success: true as const, data: m } : notificationSchema.safeParse(raw);
   },
 };
+
+function isNotificationEnvelope(m: Record<string, unknown>): m is z.infer<typeof notificationSchema> {
+  return notificationSchema.shape.method.safeParse(m.method).success;
+}
 export type IncomingMessage = z.infer<typeof responseSchema> | z.infer<typeof requestSchema> | z.infer<typeof notificationSchema>;
 
-/** Pulls the thread id out of a notification's params, for per-thread routing. */
-export const threadScopedParamsSchema = z.looseObject({ threadId: z.string() });
+/**
+ * The thread a notification or request is about, for per-thread routing (read by hand, as
+ * turns.ts reads the turn: the params were checked against Codex's schema where the adapter reads
+ * them, and a zod object here would copy every streamed delta's params).
+ */
+export function threadIdOf(params: unknown): string | undefined {
+  if (typeof params !== "object" || params === null || !("threadId" in params)) return undefined;
+  return typeof params.threadId === "string" ? params.threadId : undefined;
+}
 
 const turnSchema = z.looseObject({
   id: z.string(),
