@@ -13,8 +13,13 @@ export class LineSplitter {
   push(chunk: string | Buffer): void {
     let start = 0;
     for (let nl = chunk.indexOf("\n"); nl !== -1; nl = chunk.indexOf("\n", start)) {
-      this.pieces.push(typeof chunk === "string" ? chunk.slice(start, nl) : chunk.subarray(start, nl));
-      this.emit();
+      if (this.pieces.length === 0) {
+        // A line whole within this chunk (most are): decoded straight out of it, no piece kept.
+        this.emitLine(typeof chunk === "string" ? chunk.slice(start, nl) : chunk.toString("utf8", start, nl));
+      } else {
+        this.pieces.push(typeof chunk === "string" ? chunk.slice(start, nl) : chunk.subarray(start, nl));
+        this.emit();
+      }
       start = nl + 1;
     }
     if (start < chunk.length) this.pieces.push(start === 0 ? chunk : typeof chunk === "string" ? chunk.slice(start) : chunk.subarray(start));
@@ -29,13 +34,16 @@ export class LineSplitter {
     const pieces = this.pieces;
     this.pieces = [];
     const only = pieces.length === 1 ? pieces[0]! : undefined;
-    let line =
+    const line =
       only !== undefined
         ? only.toString("utf8")
         : pieces.every((p) => typeof p === "string")
           ? pieces.join("")
           : Buffer.concat(pieces.map((p) => (typeof p === "string" ? Buffer.from(p) : p))).toString("utf8");
-    if (line.endsWith("\r")) line = line.slice(0, -1);
-    this.onLine(line);
+    this.emitLine(line);
+  }
+
+  private emitLine(line: string): void {
+    this.onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
   }
 }
