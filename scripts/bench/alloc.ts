@@ -1,0 +1,72 @@
+// What the agent allocates per streamed delta (issue 30: "no work per streamed delta beyond parse,
+// map and one write"), for one or more builds: the same session streams TURNS turns of DELTAS
+// deltas, and again TURNS turns of one delta each; the difference, over the deltas, is what a delta
+// costs the heap, free of start-up and of each turn's own work. Unlike CPU time on a shared machine,
+// the figure barely moves between runs (V8's sampling heap profiler, objects already collected
+// included: scripts/bench/alloc-preload.cjs). Also the young-generation collections per 1,000
+// deltas that allocation causes. Prints figures; asserts nothing.
+//   npx tsx scripts/bench/alloc.ts dist/index.js [/other/checkout/dist/index.js ...]
+//   ALLOC_TURNS=4 ALLOC_DELTAS=5000 (defaults)
+import { readFile, mkdtemp, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createCodexHome, startFakeModel } from "../../tools/fake-model/index.js";
+import { LinePeer, ZED_CAPS } from "./rpc.js";
+
+type Figures = { bytes: number; gc: { scavenges: number; scavengeMs: number; markCompacts: number; markCompactMs: number } };
+
+const builds = process.argv.slice(2).map((b) => path.resolve(b));
+if (builds.length === 0) {
+  process.stderr.write("usage: tsx scripts/bench/alloc.ts <dist/index.js> [<dist/index.js> ...]\n");
+  process.exit(2);
+}
+const TURNS = Number(process.env.ALLOC_TURNS ?? 4);
+const DELTAS = Number(process.env.ALLOC_DELTAS ?? 5000);
+const PRELOAD = path.join(import.meta.dirname, "alloc-preload.cjs");
+
+const fake = await startFakeModel([]);
+const home = await createCodexHome({ modelUrl: fake.url, approvalPolicy: "never" });
+const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-alloc-ws-")));
+const scratch = await mkdtemp(path.join(os.tmpdir(), "cca-alloc-"));
+
+/** One agent process: a session, `TURNS` turns of `deltas` deltas each, then the preload's figures. */
+async function measure(bin: string, deltas: number): Promise<Figures> {
+  const out = path.join(scratch, `figures-${deltas}.json`);
+  // The code cache off: writing it (3 s in, or at exit) would land in one run and not the other.
+  const env = { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "warn", CCA_ALLOC_OUT: out, NODE_DISABLE_COMPILE_CACHE: "1" };
+  const peer = new LinePeer(process.execPath, ["--require", PRELOAD, bin], env, { jsonrpc: true });
+  await peer.request("initialize", { protocolVersion: 1, clientCapabilities: ZED_CAPS });
+  const opened = await peer.request("session/new", { cwd: workspace, mcpServers: [] });
+  if (opened.error) throw new Error(`${bin}: session/new failed: ${JSON.stringify(opened.error)}`);
+  const sessionId = (opened.result as { sessionId: string }).sessionId;
+  const text = Array.from({ length: deltas }, (_, i) => `w${i % 10} `).join("");
+  for (let turn = 0; turn < TURNS; turn++) {
+    fake.enqueue({ items: [{ type: "message", text, deltas }] });
+    const answer = await peer.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stream please" }] });
+    if (answer.error) throw new Error(`${bin}: prompt failed: ${JSON.stringify(answer.error)}`);
+  }
+  await peer.close();
+  return JSON.parse(await readFile(out, "utf8")) as Figures;
+}
+
+try {
+  const lines: string[] = [];
+  for (const bin of builds) {
+    const streamed = await measure(bin, DELTAS);
+    const baseline = await measure(bin, 1);
+    const perDelta = (a: number, b: number): number => (a - b) / (TURNS * (DELTAS - 1));
+    lines.push(
+      `${path.relative(process.cwd(), bin) || bin}`,
+      `  allocated per delta            ${(perDelta(streamed.bytes, baseline.bytes) / 1024).toFixed(2)} KiB`,
+      `  scavenges per 1,000 deltas     ${(perDelta(streamed.gc.scavenges, baseline.gc.scavenges) * 1000).toFixed(2)}`,
+      `  scavenge time per delta        ${(perDelta(streamed.gc.scavengeMs, baseline.gc.scavengeMs) * 1000).toFixed(2)} us`,
+      `  (start-up and ${TURNS} one-delta turns: ${(baseline.bytes / 1024 / 1024).toFixed(1)} MiB, ${baseline.gc.scavenges} scavenges)`,
+    );
+  }
+  process.stdout.write(`codex-cli-acp allocation per streamed delta (${TURNS} turns x ${DELTAS} deltas, less ${TURNS} x 1)\n${lines.join("\n")}\n`);
+} finally {
+  await fake.close();
+  await home.cleanup();
+  await rm(workspace, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
+}
