@@ -2,15 +2,16 @@
 // map and one write"), for one or more builds: the same session streams TURNS turns of DELTAS
 // deltas, and again TURNS turns of one delta each; the difference, over the deltas, is what a delta
 // costs the heap, free of start-up and of each turn's own work. Unlike CPU time on a shared machine,
-// the figure barely moves between runs (V8's sampling heap profiler, objects already collected
+// the figure moves little between runs (V8's sampling heap profiler, objects already collected
 // included: scripts/bench/alloc-preload.cjs). Also the young-generation collections per 1,000
 // deltas that allocation causes. Prints figures; asserts nothing.
 //   npx tsx scripts/bench/alloc.ts dist/index.js [/other/checkout/dist/index.js ...]
-//   ALLOC_TURNS=4 ALLOC_DELTAS=5000 (defaults)
+//   ALLOC_RUNS=3 ALLOC_TURNS=4 ALLOC_DELTAS=5000 (defaults)
 import { readFile, mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createCodexHome, startFakeModel } from "../../tools/fake-model/index.js";
+import { median } from "./proc.js";
 import { LinePeer, ZED_CAPS } from "./rpc.js";
 
 type Figures = { bytes: number; gc: { scavenges: number; scavengeMs: number; markCompacts: number; markCompactMs: number } };
@@ -22,6 +23,7 @@ if (builds.length === 0) {
 }
 const TURNS = Number(process.env.ALLOC_TURNS ?? 4);
 const DELTAS = Number(process.env.ALLOC_DELTAS ?? 5000);
+const RUNS = Number(process.env.ALLOC_RUNS ?? 3);
 const PRELOAD = path.join(import.meta.dirname, "alloc-preload.cjs");
 
 const fake = await startFakeModel([]);
@@ -50,20 +52,32 @@ async function measure(bin: string, deltas: number): Promise<Figures> {
 }
 
 try {
-  const lines: string[] = [];
-  for (const bin of builds) {
-    const streamed = await measure(bin, DELTAS);
-    const baseline = await measure(bin, 1);
-    const perDelta = (a: number, b: number): number => (a - b) / (TURNS * (DELTAS - 1));
-    lines.push(
-      `${path.relative(process.cwd(), bin) || bin}`,
-      `  allocated per delta            ${(perDelta(streamed.bytes, baseline.bytes) / 1024).toFixed(2)} KiB`,
-      `  scavenges per 1,000 deltas     ${(perDelta(streamed.gc.scavenges, baseline.gc.scavenges) * 1000).toFixed(2)}`,
-      `  scavenge time per delta        ${(perDelta(streamed.gc.scavengeMs, baseline.gc.scavengeMs) * 1000).toFixed(2)} us`,
-      `  (start-up and ${TURNS} one-delta turns: ${(baseline.bytes / 1024 / 1024).toFixed(1)} MiB, ${baseline.gc.scavenges} scavenges)`,
-    );
+  const perBuild = new Map(builds.map((bin) => [bin, { bytes: [] as number[], scavenges: [] as number[], scavengeUs: [] as number[] }]));
+  // Builds interleaved, run after run: how deltas bunch into reads (and so what a delta costs)
+  // follows the machine's load, which then weighs on every build alike.
+  for (let run = 0; run < RUNS; run++) {
+    for (const bin of builds) {
+      const streamed = await measure(bin, DELTAS);
+      const baseline = await measure(bin, 1);
+      const perDelta = (a: number, b: number): number => (a - b) / (TURNS * (DELTAS - 1));
+      const figures = perBuild.get(bin)!;
+      figures.bytes.push(perDelta(streamed.bytes, baseline.bytes));
+      figures.scavenges.push(perDelta(streamed.gc.scavenges, baseline.gc.scavenges) * 1000);
+      figures.scavengeUs.push(perDelta(streamed.gc.scavengeMs, baseline.gc.scavengeMs) * 1000);
+    }
   }
-  process.stdout.write(`codex-cli-acp allocation per streamed delta (${TURNS} turns x ${DELTAS} deltas, less ${TURNS} x 1)\n${lines.join("\n")}\n`);
+  const spread = (xs: number[], digits: number, scale = 1): string =>
+    `${(median(xs) * scale).toFixed(digits)}  (${(Math.min(...xs) * scale).toFixed(digits)}-${(Math.max(...xs) * scale).toFixed(digits)})`;
+  const lines = builds.flatMap((bin) => {
+    const f = perBuild.get(bin)!;
+    return [
+      path.relative(process.cwd(), bin) || bin,
+      `  allocated per delta            ${spread(f.bytes, 2, 1 / 1024)} KiB`,
+      `  scavenges per 1,000 deltas     ${spread(f.scavenges, 2)}`,
+      `  scavenge time per delta        ${spread(f.scavengeUs, 2)} us`,
+    ];
+  });
+  process.stdout.write(`codex-cli-acp allocation per streamed delta (medians of ${RUNS}, min-max; ${TURNS} turns x ${DELTAS} deltas, less ${TURNS} x 1)\n${lines.join("\n")}\n`);
 } finally {
   await fake.close();
   await home.cleanup();

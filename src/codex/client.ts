@@ -46,6 +46,8 @@ export class AppServerClient {
   /** Why we killed the child ourselves (it stopped answering), for the exit reason. */
   private killReason: string | undefined;
   private readonly deadlineMs: number;
+  /** Whether codex's messages are logged (trace level), asked once: pino's check per streamed delta showed in profiles. */
+  private readonly traceMessages: boolean;
   /** How codex is stopped on this host (on Windows: its whole process tree). */
   private readonly stop: ProcessStopper;
   /** The last lines codex printed on stderr (for a start-up failure's message). */
@@ -62,6 +64,7 @@ export class AppServerClient {
     opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string; deadlineMs?: number; stop?: ProcessStopper } = {},
   ) {
     this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.traceMessages = log.isLevelEnabled("trace");
     this.stop = opts.stop ?? processStopper();
     this.child = "file" in source ? spawnAppServer(source, opts) : source;
     this.log.debug({ codexPid: this.child.pid }, "codex app-server started");
@@ -272,7 +275,7 @@ export class AppServerClient {
 
   private onServerNotification(method: string, params: unknown): void {
     // Payloads may hold file contents: trace level only.
-    if (this.log.isLevelEnabled("trace")) this.log.trace({ method, params }, "codex notification");
+    if (this.traceMessages) this.log.trace({ method, params }, "codex notification");
     const read = readNotification(method, params);
     // One the adapter cannot read is handed on to no one: a listener would trip over it, or
     // worse, act on half of it.
@@ -318,7 +321,7 @@ export class AppServerClient {
   }
 
   private onServerRequest(id: number | string, method: string, params: unknown): void {
-    if (this.log.isLevelEnabled("trace")) this.log.trace({ method, params }, "codex request");
+    if (this.traceMessages) this.log.trace({ method, params }, "codex request");
     const read = readServerRequest(method, params);
     if (read.kind !== "read") {
       // Answered at once: Codex would otherwise wait on it (a turn held until it times out).

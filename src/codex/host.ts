@@ -42,6 +42,8 @@ export class CodexHost {
   private home: string | undefined;
   /** Listeners that follow codex's notifications across restarts. */
   private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
+  /** notificationListeners as an array, remade after a change (fanOutNotification). */
+  private notificationListenerList: ReadonlyArray<(method: string, params: unknown) => void> | undefined;
   /** Whether anything is waiting on codex (a running turn); set by the agent. */
   private busy: () => boolean = () => false;
 
@@ -89,7 +91,7 @@ export class CodexHost {
     ready.catch(() => undefined);
     this.current = { client, ready, generation, startedAt, initialized: false };
     if (this.outputHeld) client.holdOutput(true);
-    client.onNotification((method, params) => this.fanOut(this.notificationListeners, (listener) => listener(method, params), "notifications", "warn"));
+    client.onNotification((method, params) => this.fanOutNotification(method, params));
     this.watch();
     void client.exited.then((exit) => this.fanOut(this.exitListeners, (listener) => listener(exit, generation), "exit", "error"));
   }
@@ -108,10 +110,29 @@ export class CodexHost {
     }
   }
 
+  /**
+   * fanOut for the notifications, which every streamed delta passes: the listeners are an array
+   * copied when they change, not per call, and no closure is made per call.
+   */
+  private fanOutNotification(method: string, params: unknown): void {
+    this.notificationListenerList ??= [...this.notificationListeners];
+    for (const listener of this.notificationListenerList) {
+      try {
+        listener(method, params);
+      } catch (err) {
+        this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "a listener of codex's notifications failed");
+      }
+    }
+  }
+
   /** Hears every notification of the current child and of every later one (a restart keeps it). */
   onNotification(listener: (method: string, params: unknown) => void): () => void {
     this.notificationListeners.add(listener);
-    return () => this.notificationListeners.delete(listener);
+    this.notificationListenerList = undefined;
+    return () => {
+      this.notificationListeners.delete(listener);
+      this.notificationListenerList = undefined;
+    };
   }
 
   /** When the current child was started (ms since the epoch). */

@@ -12,7 +12,7 @@ export class LineSplitter {
 
   push(chunk: string | Buffer): void {
     let start = 0;
-    for (let nl = chunk.indexOf("\n"); nl !== -1; nl = chunk.indexOf("\n", start)) {
+    for (let nl = newlineIn(chunk, 0); nl !== -1; nl = newlineIn(chunk, start)) {
       if (this.pieces.length === 0) {
         // A line whole within this chunk (most are): decoded straight out of it, no piece kept.
         this.emitLine(typeof chunk === "string" ? chunk.slice(start, nl) : chunk.toString("utf8", start, nl));
@@ -46,4 +46,9 @@ export class LineSplitter {
   private emitLine(line: string): void {
     this.onLine(line.endsWith("\r") ? line.slice(0, -1) : line);
   }
+}
+
+/** Where the next "\n" is (a Buffer is searched for the byte: with a string needle it converts it at every call). */
+function newlineIn(chunk: string | Buffer, from: number): number {
+  return typeof chunk === "string" ? chunk.indexOf("\n", from) : chunk.indexOf(0x0a, from);
 }
