@@ -80,7 +80,10 @@ export async function benchTimeline(o: TimelineOptions): Promise<string[]> {
     const firstPrompt = promptWindows[0]!.sent;
     for (const m of [...marks.filter((m) => m.at < firstPrompt), ...client]) add(startup, m.phase, m.at - spawnedAt);
     for (const [i, w] of promptWindows.entries()) {
-      for (const m of marks) if (m.at >= w.sent && m.at <= w.done) add(prompts[i as 0 | 1], m.phase, m.at - w.sent);
+      // The fake model's own clock mark: what of the wait is codex's before it asks the model.
+      const model = o.fake.requests.find((r) => r.receivedAt >= w.sent && r.receivedAt <= w.done);
+      const inWindow = model ? [...marks, { phase: "model: codex's request arrived", at: model.receivedAt }] : marks;
+      for (const m of inWindow) if (m.at >= w.sent && m.at <= w.done) add(prompts[i as 0 | 1], m.phase, m.at - w.sent);
     }
     for (const m of marks) if (m.at >= newSent && m.at <= newDone) add(warmNew, m.phase, m.at - newSent);
   }

@@ -246,10 +246,15 @@ describe("fake model server", () => {
     m.enqueue(textResponse("one"), textResponse("two"));
     expect(m.pending()).toBe(2);
     const waiting = m.waitForRequests(2, 5_000);
+    const before = performance.timeOrigin + performance.now();
     await (await post(m, { model: "fake-model", input: [{ role: "user", content: "first" }] })).text();
     await (await post(m, { model: "fake-model", input: [{ role: "user", content: "second" }] })).text();
     const reqs = await waiting;
     expect(reqs.map((r) => r.index)).toEqual([1, 2]);
+    // Arrival times on the epoch clock, in order (the bench's timeline places them beside the agent's marks).
+    expect(reqs[0]!.receivedAt).toBeGreaterThanOrEqual(before);
+    expect(reqs[1]!.receivedAt).toBeGreaterThanOrEqual(reqs[0]!.receivedAt);
+    expect(reqs[1]!.receivedAt).toBeLessThanOrEqual(performance.timeOrigin + performance.now());
     expect(reqs.map((r) => r.body.input[0].content)).toEqual(["first", "second"]);
     expect(reqs[0]!.path).toBe("/v1/responses");
     expect(reqs[0]!.method).toBe("POST");

@@ -39,6 +39,8 @@ export interface RecordedRequest {
   scripted: ScriptedResponse | undefined;
   /** Answered 401 because its bearer key was refused (refuseKey); the queue was left as it was. */
   refused?: true;
+  /** When the request reached the server (epoch ms, sub-ms precision): the bench's timeline places it. */
+  receivedAt: number;
 }
 
 export interface FakeModel {
@@ -213,12 +215,7 @@ function sseFrame(event: SseEvent): string {
 }
 
 function flatHeaders(req: http.IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    out[k] = Array.isArray(v) ? v.join(", ") : v;
-  }
-  return out;
+  return Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {
@@ -264,6 +261,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const receivedAt = performance.timeOrigin + performance.now();
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const raw = await readBody(req);
     if (req.method === "POST" && path.endsWith("/responses")) {
@@ -277,7 +275,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
       const refused = bearer !== undefined && refusedKeys.has(bearer);
       // A refused key uses up no scripted response: the script stays for the next good key.
       const scripted = refused ? undefined : queue.shift();
-      const record: RecordedRequest = { index: requests.length + 1, method: req.method, path, headers: flatHeaders(req), body, scripted, ...(refused ? { refused: true } : {}) };
+      const record: RecordedRequest = { index: requests.length + 1, method: req.method, path, headers: flatHeaders(req), body, scripted, ...(refused ? { refused: true } : {}), receivedAt };
       requests.push(record);
       if (!refused && scripted === undefined) log.debug({ index: record.index }, "fake model: queue empty, answering \"ok\"");
       notify();

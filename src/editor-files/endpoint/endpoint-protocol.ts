@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { Logger } from "../../log/index.js";
+import { markPhase } from "../../log/timings.js";
 import { writeHttpError } from "./http-error.js";
 import type { ToolDefinition, ToolResult } from "./tools.js";
 
@@ -76,6 +77,7 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
         const params = initializeParamsSchema.safeParse(request.params);
         if (!params.success) throw new RpcFailure(INVALID_PARAMS, `Invalid initialize params: ${params.error.issues[0]?.message ?? "invalid"}`);
         const asked = params.data.protocolVersion;
+        markPhase(opts.log, "file tools: codex's MCP initialize answered");
         return {
           protocolVersion: MCP_PROTOCOL_VERSIONS.includes(asked) ? asked : MCP_PROTOCOL_VERSIONS[0],
           capabilities: { tools: {} },
@@ -85,6 +87,7 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
       case "ping":
         return {};
       case "tools/list":
+        markPhase(opts.log, "file tools: tools/list answered");
         return { tools: [...opts.tools] };
       case "tools/call": {
         const params = callToolParamsSchema.safeParse(request.params);
