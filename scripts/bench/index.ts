@@ -278,6 +278,13 @@ if (process.env.BENCH_TIMELINE !== "0") {
   timeline = await benchTimeline({ bin: BIN, env, workspace, fake, caps: ZED_CAPS, answer: smallAnswer, pieces: SMALL_PIECES, runs: RUNS });
 }
 
+// What a streamed delta allocates, ours and the baseline's (the steady figure behind CPU per delta).
+let allocation: string[] = [];
+if (process.env.BENCH_ALLOC !== "0") {
+  const { benchAllocation } = await import("./alloc.js");
+  allocation = await benchAllocation({ builds: [BIN, ...(BASELINE ? [BASELINE] : [])], fake, env, workspace });
+}
+
 let extra: Row[] = [];
 try {
   // Resolved at run time: the file-tool section is optional.
@@ -311,6 +318,7 @@ const out = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  
 process.stdout.write(`\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.version}; ${os.cpus().length} cores)\n${out}\n`);
 if (notes.length) process.stdout.write(`${notes.map((n) => `note: ${n}`).join("\n")}\n`);
 if (timeline.length) process.stdout.write(`\n${timeline.join("\n")}\n`);
+if (allocation.length) process.stdout.write(`\n${allocation.join("\n")}\n`);
 if (extra.length) {
   process.stdout.write(`\nfile tools\n${extra.map((r) => `${r.name.padEnd(60)} ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ""}`).join("\n")}\n`);
 }
