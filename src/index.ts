@@ -9,8 +9,24 @@ import { loadWithCodeCache, type CachedScript } from "./startup/index.js";
 // Static, not imported on demand: two awaited imports held codex's spawn back 13-22 ms (bench
 // timeline "main" -> "codex spawned"); both are small and free of heavy dependencies.
 import { locateCodex } from "./codex/locate.js";
-import { prestartAppServer, type PrestartedCodex } from "./codex/spawn.js";
+import { prestartAppServer, type EarlyConfigRead, type PrestartedCodex } from "./codex/spawn.js";
+import { codexHomeOf, configFingerprint } from "./codex/config-files.js";
 
+
+/**
+ * The folder an editor starts the agent in (Zed: the project's root), which its first session/new
+ * usually opens: codex is asked for its configuration as it spawns (spawn.ts), with the state of the
+ * files that configuration comes from now, so a later change is not answered from it.
+ */
+function earlyConfigRead(): EarlyConfigRead | undefined {
+  try {
+    const cwd = process.cwd();
+    return { cwd, fingerprint: configFingerprint(cwd, codexHomeOf()) };
+  } catch {
+    // A folder gone or a file we cannot look at: the first session asks codex itself.
+    return undefined;
+  }
+}
 
 async function help(): Promise<string> {
   const [{ helpText }, { realpathSync }] = await Promise.all([import("./help.js"), import("node:fs")]);
@@ -64,7 +80,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const codexArgs = config.codexArgs;
   let prestarted: PrestartedCodex | undefined;
   try {
-    prestarted = prestartAppServer(locateCodex(), CODEX_CLIENT_INFO, { args: codexArgs });
+    prestarted = prestartAppServer(locateCodex(), CODEX_CLIENT_INFO, { args: codexArgs, configFor: earlyConfigRead() });
   } catch {
     // No codex binary: host.start() logs why, and session/new answers with that message.
   }

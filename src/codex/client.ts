@@ -192,12 +192,23 @@ export class AppServerClient {
   call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"]): Promise<CodexRequests[M]["result"]>;
   call<M extends CodexMethod, S extends z.ZodType>(method: M, params: CodexRequests[M]["params"], schema: S): Promise<z.output<S>>;
   async call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"], schema?: z.ZodType): Promise<unknown> {
-    const read = readResult(method, await this.request(method, params));
+    const result = this.checked(method, await this.request(method, params));
+    return schema ? parseOrThrow(schema, result, method) : result;
+  }
+
+  /** adopt() for a typed request (the bin's early `config/read`): its result checked as call() checks one. */
+  async adoptCall<M extends CodexMethod>(id: number, method: M): Promise<CodexRequests[M]["result"]> {
+    return this.checked(method, await this.adopt(id, method));
+  }
+
+  /** A result as Codex's schema describes it, or a CodexRpcError saying where it breaks it. */
+  private checked<M extends CodexMethod>(method: M, result: unknown): CodexRequests[M]["result"] {
+    const read = readResult(method, result);
     if (read.kind === "invalid") {
       this.log.warn({ method, path: read.issue.path, issue: read.issue.message }, "codex answered with a result Codex's schema does not describe");
       throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${describe(read.issue)}`, -32603);
     }
-    return schema ? parseOrThrow(schema, read.value, method) : read.value;
+    return read.value;
   }
 
   notify(method: string, params?: unknown): void {

@@ -6,7 +6,8 @@ import { deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.
 import { AppServerClient } from "./client.js";
 import { CodexExitedError, CodexStartError, type ExitInfo } from "./errors.js";
 import { locateCodex, type CodexCommand } from "./locate.js";
-import { initializeParams, type CodexClientInfo, type PrestartedCodex } from "./spawn.js";
+import { initializeParams, type CodexClientInfo, type EarlyConfigRead, type PrestartedCodex } from "./spawn.js";
+import type * as v2 from "./generated/v2/index.js";
 import { initializeResultSchema } from "./schemas.js";
 import { markPhase } from "../log/timings.js";
 
@@ -40,6 +41,8 @@ export class CodexHost {
   private probing = false;
   private outputHeld = false;
   private home: string | undefined;
+  /** The answer to the bin's early config/read (spawn.ts), until a reader of its folder takes it. */
+  private earlyConfig: (EarlyConfigRead & { answer: Promise<v2.ConfigReadResponse> }) | undefined;
   /** Listeners that follow codex's notifications across restarts. */
   private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
   /** notificationListeners as an array, remade after a change (fanOutNotification). */
@@ -72,6 +75,13 @@ export class CodexHost {
     const generation = ++this.generation;
     const startedAt = Date.now();
     const initialized = prestarted ? client.adopt(prestarted.initializeId, "initialize") : client.request("initialize", initializeParams(this.opts.clientInfo));
+    // Adopted now, in the tick the client was made: its answer cannot arrive before it is awaited.
+    if (prestarted?.configRead) {
+      const { id, cwd, fingerprint } = prestarted.configRead;
+      const answer = client.adoptCall(id, "config/read");
+      answer.catch(() => undefined); // its taker falls back to asking; nobody may take it at all
+      this.earlyConfig = { cwd, fingerprint, answer };
+    }
     const ready = initialized.then(
         (result) => {
           const init = initializeResultSchema.safeParse(result);
@@ -123,6 +133,18 @@ export class CodexHost {
         this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "a listener of codex's notifications failed");
       }
     }
+  }
+
+  /**
+   * The answer to the config/read the bin wrote as codex spawned, for `cwd` with its files in the
+   * state `fingerprint` says (config-files.ts); once. Undefined for another folder, or when the files
+   * changed since (that answer is then dropped).
+   */
+  takePrefetchedConfig(cwd: string, fingerprint: string): Promise<v2.ConfigReadResponse> | undefined {
+    const early = this.earlyConfig;
+    if (early?.cwd !== cwd) return undefined;
+    this.earlyConfig = undefined;
+    return early.fingerprint === fingerprint ? early.answer : undefined;
   }
 
   /** Hears every notification of the current child and of every later one (a restart keeps it). */

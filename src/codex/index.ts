@@ -1,10 +1,11 @@
 export { AppServerClient, type ThreadListener } from "./client.js";
 export { CodexExitedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
 export { configOverrides, deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
+export { codexHomeOf, configFingerprint } from "./config-files.js";
 export { CodexHost, type CodexHostOptions } from "./host.js";
 export { locateCodex, type CodexCommand } from "./locate.js";
 export * from "./schemas.js";
-export { codexLaunch, launchOptions, prestartAppServer, spawnAppServer, type CodexClientInfo, type PrestartedCodex } from "./spawn.js";
+export { codexLaunch, launchOptions, prestartAppServer, spawnAppServer, type CodexClientInfo, type EarlyConfigRead, type PrestartedCodex } from "./spawn.js";
 // Codex's own protocol types, generated from the pinned binary (npm run codex:types).
 export type * as v2 from "./generated/v2/index.js";
 export type { CheckedNotification, CheckedServerRequest, CodexNotification, CodexServerRequest } from "./messages.js";

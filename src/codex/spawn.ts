@@ -46,24 +46,33 @@ export function initializeParams(clientInfo: CodexClientInfo): { clientInfo: Cod
   return { clientInfo, capabilities: { experimentalApi: true } };
 }
 
-/** A codex the bin started, with the id of the `initialize` already written to it. */
-export type PrestartedCodex = { child: ChildProcess; initializeId: number };
+/** A folder whose configuration the bin asked codex for as it spawned it, and the state of its files then (config-files.ts). */
+export type EarlyConfigRead = { cwd: string; fingerprint: string };
+
+/** A codex the bin started, with the ids of the `initialize` (and `config/read`) already written to it. */
+export type PrestartedCodex = { child: ChildProcess; initializeId: number; configRead?: EarlyConfigRead & { id: number } };
 
 /**
  * The id of the `initialize` written as codex is spawned; the client's own ids start at 1. Its
  * answer waits in the pipe until the client that adopts the child reads it (CodexHost).
  */
 const EARLY_INITIALIZE_ID = 0;
+/** The early `config/read`'s id: below the client's own, like the initialize's. */
+const EARLY_CONFIG_READ_ID = -1;
 
 /**
  * Spawns app-server and writes its `initialize` at once, so codex reads its configuration and
  * sign-in while the adapter loads: sent by the client once loaded, initialize was answered ~35 ms
  * after the agent was (bench timeline, "codex initialized"), and the first session/new waited on it.
  */
-export function prestartAppServer(command: CodexCommand, clientInfo: CodexClientInfo, opts: { args?: string[]; env?: NodeJS.ProcessEnv } = {}): PrestartedCodex {
+export function prestartAppServer(command: CodexCommand, clientInfo: CodexClientInfo, opts: { args?: string[]; env?: NodeJS.ProcessEnv; configFor?: EarlyConfigRead } = {}): PrestartedCodex {
   const child = spawnAppServer(command, opts);
   // A codex that is gone before the client adopts it: the client's own handlers report it.
   child.stdin?.once("error", () => undefined);
   child.stdin?.write(`${JSON.stringify({ id: EARLY_INITIALIZE_ID, method: "initialize", params: initializeParams(clientInfo) })}\n`);
-  return { child, initializeId: EARLY_INITIALIZE_ID };
+  if (!opts.configFor) return { child, initializeId: EARLY_INITIALIZE_ID };
+  // The first session/new's first question to codex (the modes feature's), for the folder an editor
+  // starts the agent in: answered right behind initialize instead of a round trip after it.
+  child.stdin?.write(`${JSON.stringify({ id: EARLY_CONFIG_READ_ID, method: "config/read", params: { cwd: opts.configFor.cwd } })}\n`);
+  return { child, initializeId: EARLY_INITIALIZE_ID, configRead: { id: EARLY_CONFIG_READ_ID, ...opts.configFor } };
 }

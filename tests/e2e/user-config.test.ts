@@ -5,6 +5,7 @@
 // extra writable roots and network choice. What Codex applies is read from the model request it
 // sends (its permissions instructions), not from what the adapter says.
 import { afterEach, describe, expect, it } from "vitest";
+import { readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { startAdapter, type Adapter } from "../support/adapter.js";
@@ -39,6 +40,28 @@ async function turn(sessionId: string): Promise<string> {
 const setMode = (sessionId: string, modeId: string) => adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
 
 describe("config.toml is the starting point", () => {
+  it("started in the project's folder (as an editor starts it), the first session takes the config/read written as codex spawned, and opens in the mode it says", async () => {
+    adapter = await startAdapter({ responses: [done], userConfig: 'approval_policy = "on-request"\nsandbox_mode = "read-only"', inWorkspace: true });
+    await adapter.initialize();
+    const session = await adapter.newSession();
+    expect(session.modes?.currentModeId).toBe("read-only");
+    expect(adapter.stderr()).toContain("configuration from the config/read written as codex spawned");
+    expect(await turn(session.sessionId)).toContain("`sandbox_mode` is `read-only`");
+  });
+
+  it("a config.toml changed after codex spawned is read again: the early answer is never a stale one", async () => {
+    adapter = await startAdapter({ responses: [done], userConfig: 'approval_policy = "on-request"\nsandbox_mode = "read-only"', inWorkspace: true });
+    // Answered once the agent is loaded, so after the bin wrote its config/read (before loading it).
+    await adapter.initialize();
+    const config = adapter.home.configPath;
+    await writeFile(config, (await readFile(config, "utf8")).replace('sandbox_mode = "read-only"', 'sandbox_mode = "danger-full-access"').replace('approval_policy = "on-request"', 'approval_policy = "never"'));
+    await utimes(config, new Date(), new Date(Date.now() + 5000));
+    const session = await adapter.newSession();
+    expect(session.modes?.currentModeId).toBe("full-access");
+    expect(adapter.stderr()).not.toContain("configuration from the config/read written as codex spawned");
+    expect(await turn(session.sessionId)).toContain("`sandbox_mode` is `danger-full-access`");
+  });
+
   it("approval_policy never + danger-full-access opens in Full Access", async () => {
     const session = await open('approval_policy = "never"\nsandbox_mode = "danger-full-access"', undefined, 1);
     expect(session.modes?.currentModeId).toBe("full-access");

@@ -28,6 +28,8 @@ export type AdapterOptions = {
   fake?: FakeModel;
   home?: CodexHome;
   workspace?: string;
+  /** Starts the agent in the workspace, as an editor starts it in the project's root (else in this checkout). */
+  inWorkspace?: true;
 };
 
 export type Adapter = {
@@ -76,6 +78,7 @@ export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProces
   const child = spawn(process.execPath, [opts.bin ?? DIST_BIN], {
     env: { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", ...opts.env },
     stdio: ["pipe", "pipe", "pipe"],
+    ...(opts.inWorkspace ? { cwd: workspace } : {}),
   });
   let stderr = "";
   child.stderr!.setEncoding("utf8");

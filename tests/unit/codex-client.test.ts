@@ -180,4 +180,71 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
     expect(heard.match(/GOT initialize /g)).toHaveLength(1);
     await host.close();
   });
+
+  it("a config/read written right behind it is answered to the first reader of that folder as its files were, once", async () => {
+    // The stand-in answers initialize, and config/read with the cwd it was asked about.
+    const script = `
+      let buffered = "";
+      process.stdin.on("data", (d) => {
+        buffered += d;
+        let nl;
+        while ((nl = buffered.indexOf("\\n")) >= 0) {
+          const m = JSON.parse(buffered.slice(0, nl));
+          buffered = buffered.slice(nl + 1);
+          process.stderr.write("GOT " + m.method + " " + (m.id ?? "-") + "\\n");
+          const result = m.method === "initialize" ? { codexHome: "/stand-in/home" } : m.method === "config/read" ? { config: { model: m.params.cwd }, origins: {}, layers: null } : { ok: m.id };
+          if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result }) + "\\n");
+        }
+      });
+      process.stdin.on("end", () => process.exit(0));
+    `;
+    const command = { file: process.execPath, args: ["-e", script], via: "env" as const };
+    const clientInfo = { name: "codex-cli-acp", title: "t", version: "9.9.9" };
+    const prestarted = prestartAppServer(command, clientInfo, { configFor: { cwd: "/project", fingerprint: "fp-1" } });
+    let heard = "";
+    prestarted.child.stderr!.on("data", (c: Buffer) => (heard += c.toString()));
+    await waitFor(() => heard.includes("GOT config/read -1"), "the early config/read to reach codex");
+    expect(heard.indexOf("GOT initialize 0")).toBeLessThan(heard.indexOf("GOT config/read -1"));
+    const host = new CodexHost({ clientInfo, prestarted }, log);
+    host.start();
+    await host.client();
+    // Another folder, or the same one after its files changed: not this answer.
+    expect(host.takePrefetchedConfig("/elsewhere", "fp-1")).toBeUndefined();
+    expect(host.takePrefetchedConfig("/project", "fp-1")).toBeDefined();
+    expect(host.takePrefetchedConfig("/project", "fp-1")).toBeUndefined();
+    await host.close();
+
+    const stale = prestartAppServer(command, clientInfo, { configFor: { cwd: "/project", fingerprint: "fp-1" } });
+    const again = new CodexHost({ clientInfo, prestarted: stale }, log);
+    again.start();
+    await again.client();
+    expect(again.takePrefetchedConfig("/project", "fp-2")).toBeUndefined();
+    // Dropped once found stale, not kept for a later reader.
+    expect(again.takePrefetchedConfig("/project", "fp-1")).toBeUndefined();
+    await again.close();
+  });
+
+  it("the answer it gives is codex's, checked like any config/read result", async () => {
+    const script = `
+      let buffered = "";
+      process.stdin.on("data", (d) => {
+        buffered += d;
+        let nl;
+        while ((nl = buffered.indexOf("\\n")) >= 0) {
+          const m = JSON.parse(buffered.slice(0, nl));
+          buffered = buffered.slice(nl + 1);
+          const result = m.method === "initialize" ? { codexHome: "/h" } : { config: { approval_policy: "never" }, origins: {}, layers: null };
+          if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result }) + "\\n");
+        }
+      });
+      process.stdin.on("end", () => process.exit(0));
+    `;
+    const command = { file: process.execPath, args: ["-e", script], via: "env" as const };
+    const prestarted = prestartAppServer(command, { name: "codex-cli-acp", title: "t", version: "1" }, { configFor: { cwd: "/p", fingerprint: "f" } });
+    const host = new CodexHost({ clientInfo: { name: "codex-cli-acp", title: "t", version: "1" }, prestarted }, log);
+    host.start();
+    await host.client();
+    await expect(host.takePrefetchedConfig("/p", "f")).resolves.toMatchObject({ config: { approval_policy: "never" } });
+    await host.close();
+  });
 });

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { UserConfigReader } from "../../src/features/modes/user-config.js";
+import { configFingerprint } from "../../src/codex/index.js";
 import type { AgentServices } from "../../src/core/feature-api.js";
 
 const dirs: string[] = [];
@@ -13,7 +14,10 @@ afterEach(async () => {
 });
 
 /** Services whose codex answers config/read with `answers` in turn (an Error: the call fails), counting the calls. */
-function codexAnswering(answers: Array<Record<string, unknown> | Error>): { services: AgentServices; calls: () => number } {
+function codexAnswering(
+  answers: Array<Record<string, unknown> | Error>,
+  prefetched?: (cwd: string, fingerprint: string) => Promise<{ config: Record<string, unknown> }> | undefined,
+): { services: AgentServices; calls: () => number } {
   let calls = 0;
   const client = {
     call: async (method: string) => {
@@ -24,7 +28,7 @@ function codexAnswering(answers: Array<Record<string, unknown> | Error>): { serv
     },
   };
   const log = { warn: () => undefined, debug: () => undefined };
-  return { services: { host: { client: async () => client }, log } as unknown as AgentServices, calls: () => calls };
+  return { services: { host: { client: async () => client, takePrefetchedConfig: prefetched }, log } as unknown as AgentServices, calls: () => calls };
 }
 
 async function tree(): Promise<{ home: string; project: string; cwd: string }> {
@@ -82,5 +86,30 @@ describe("the user's configuration per directory", () => {
     await writeFile(path.join(project, ".git", "index"), "changed");
     await reader.read(cwd, services);
     expect(calls()).toBe(2);
+  });
+
+  it("takes the answer to the config/read written as codex was spawned, for this folder as its files are now: codex is not asked again", async () => {
+    const { home, cwd } = await tree();
+    const asked: Array<[string, string]> = [];
+    const { services, calls } = codexAnswering([{ approval_policy: "on-request" }], (dir, fingerprint) => {
+      asked.push([dir, fingerprint]);
+      return Promise.resolve({ config: { approval_policy: "never" } });
+    });
+    const reader = new UserConfigReader(home);
+    expect(await reader.read(cwd, services)).toEqual({ approval_policy: "never" });
+    // Kept like any answer: the second session in the folder asks nobody.
+    expect(await reader.read(cwd, services)).toEqual({ approval_policy: "never" });
+    expect(calls()).toBe(0);
+    expect(asked).toEqual([[cwd, configFingerprint(cwd, home)]]);
+  });
+
+  it("asks codex when that early config/read failed, or there was none for this folder", async () => {
+    const { home, cwd } = await tree();
+    const failed = codexAnswering([{ approval_policy: "never" }], () => Promise.reject(new Error("codex exited")));
+    expect(await new UserConfigReader(home).read(cwd, failed.services)).toEqual({ approval_policy: "never" });
+    expect(failed.calls()).toBe(1);
+    const none = codexAnswering([{ sandbox_mode: "read-only" }], () => undefined);
+    expect(await new UserConfigReader(home).read(cwd, none.services)).toEqual({ sandbox_mode: "read-only" });
+    expect(none.calls()).toBe(1);
   });
 });

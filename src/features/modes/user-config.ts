@@ -1,41 +1,18 @@
 // The user's Codex configuration for a directory (Codex's config/read), kept per directory while
-// the files it is read from stay as they were: a second session in the same project opens without
-// asking Codex again (config/read is ~7 ms of a warm session/new, before thread/start can go).
-// What decides it is on disk: the system's and the user's config (with the projects' trust),
-// and each `.codex/config.toml` from the directory up (with the `.git` that marks a project's
-// root); a change to any of them (its time, size, or being there) reads it again. Settings that
-// cannot change while this process runs (codex's `-c` overrides, the environment) are not looked at.
-import { statSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import type { v2 } from "../../codex/index.js";
+// the files it is read from stay as they were (src/codex/config-files.ts): a second session in the
+// same project opens without asking Codex again (config/read is ~7 ms of a warm session/new, before
+// thread/start can go). The first session in the folder the agent was started in (an editor starts
+// it in the project's root) takes the answer to the config/read the bin wrote as codex spawned.
+import { codexHomeOf, configFingerprint, type v2 } from "../../codex/index.js";
 import type { AgentServices } from "../../core/feature-api.js";
 
 /** How many directories' answers are kept (the most recently read ones). */
 const KEPT_DIRECTORIES = 32;
-const SYSTEM_DIR = "/etc/codex";
-const CONFIG_FILES = ["config.toml", "managed_config.toml", "requirements.toml"];
-
-/** The state of the files the configuration of `cwd` is read from: equal strings, same configuration. */
-export function configFingerprint(cwd: string, codexHome: string): string {
-  const paths = [...CONFIG_FILES.map((f) => path.join(codexHome, f)), ...CONFIG_FILES.map((f) => path.join(SYSTEM_DIR, f))];
-  for (let dir = cwd; ; dir = path.dirname(dir)) {
-    paths.push(path.join(dir, ".codex", "config.toml"), path.join(dir, ".git"));
-    if (path.dirname(dir) === dir) break;
-  }
-  return paths
-    .map((p) => {
-      const info = statSync(p, { throwIfNoEntry: false });
-      // A project's `.git` counts by being there: its own time moves with every commit.
-      return !info ? "-" : p.endsWith(".git") ? "+" : `${info.mtimeMs}:${info.size}`;
-    })
-    .join("|");
-}
 
 export class UserConfigReader {
   private readonly answers = new Map<string, { fingerprint: string; config: Promise<v2.Config | undefined> }>();
 
-  constructor(private readonly codexHome: string = process.env.CODEX_HOME ?? path.join(os.homedir(), ".codex")) {}
+  constructor(private readonly codexHome: string = codexHomeOf()) {}
 
   /** The configuration for `cwd`: kept from an earlier read while its files are unchanged; undefined when this codex cannot say. */
   read(cwd: string, services: AgentServices): Promise<v2.Config | undefined> {
@@ -48,7 +25,10 @@ export class UserConfigReader {
     }
     const kept = this.answers.get(cwd);
     if (kept?.fingerprint === fingerprint) return kept.config;
-    const config = askCodex(cwd, services);
+    // Asked as codex spawned, of these very files: answered by now or soon after its initialize.
+    const early = services.host.takePrefetchedConfig?.(cwd, fingerprint);
+    if (early) services.log.debug({ cwd }, "configuration from the config/read written as codex spawned");
+    const config = early ? early.then((answer) => answer.config, () => askCodex(cwd, services)) : askCodex(cwd, services);
     this.answers.delete(cwd);
     this.answers.set(cwd, { fingerprint, config });
     if (this.answers.size > KEPT_DIRECTORIES) this.answers.delete(this.answers.keys().next().value!);
