@@ -28,7 +28,7 @@ try {
   for (let run = 0; run <= RUNS; run++) {
     for (const bin of builds) {
       const t0 = performance.now();
-      const peer = new LinePeer(process.execPath, [bin], env, { jsonrpc: true });
+      const peer = new LinePeer(process.execPath, [bin], env, { jsonrpc: true, cwd: workspace });
       await peer.request("initialize", { protocolVersion: 1, clientCapabilities: ZED_CAPS });
       const t1 = performance.now();
       const opened: number[] = [];

@@ -35,7 +35,7 @@ async function measure(o: AllocationOptions, scratch: string, bin: string, turns
   const out = path.join(scratch, `figures-${deltas}.json`);
   // The code cache off: writing it (3 s in, or at exit) would land in one run and not the other.
   const env = { ...o.env, CODEX_ACP_LOG_LEVEL: "warn", CCA_ALLOC_OUT: out, NODE_DISABLE_COMPILE_CACHE: "1" };
-  const peer = new LinePeer(process.execPath, ["--require", PRELOAD, bin], env, { jsonrpc: true });
+  const peer = new LinePeer(process.execPath, ["--require", PRELOAD, bin], env, { jsonrpc: true, cwd: o.workspace });
   await peer.request("initialize", { protocolVersion: 1, clientCapabilities: ZED_CAPS });
   const opened = await peer.request("session/new", { cwd: o.workspace, mcpServers: [] });
   if (opened.error) throw new Error(`${bin}: session/new failed: ${JSON.stringify(opened.error)}`);

@@ -15,9 +15,10 @@ export class LinePeer {
   private readonly watchers = new Set<(m: Msg) => void>();
   readonly jsonrpc: boolean;
 
-  constructor(file: string, args: string[], env: NodeJS.ProcessEnv, opts: { jsonrpc: boolean }) {
+  /** `cwd`: where the process starts (an editor starts its agent in the project's root); else here. */
+  constructor(file: string, args: string[], env: NodeJS.ProcessEnv, opts: { jsonrpc: boolean; cwd?: string }) {
     this.jsonrpc = opts.jsonrpc;
-    this.child = spawn(file, args, { env, stdio: ["pipe", "pipe", "ignore"] });
+    this.child = spawn(file, args, { env, stdio: ["pipe", "pipe", "ignore"], ...(opts.cwd ? { cwd: opts.cwd } : {}) });
     this.child.stdout!.setEncoding("utf8");
     this.child.stdout!.on("data", (chunk: string) => {
       // Newlines are looked for in the new chunk only: a page of history can be a 10 MB line.

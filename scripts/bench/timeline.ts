@@ -45,7 +45,7 @@ export async function benchTimeline(o: TimelineOptions): Promise<string[]> {
   for (let run = 0; run < o.runs; run++) {
     const logFile = path.join(os.tmpdir(), `cca-bench-timeline-${process.pid}-${run}.log`);
     const spawnedAt = epochNow();
-    const peer = new LinePeer(process.execPath, [o.bin], { ...o.env, CODEX_ACP_LOG_LEVEL: "debug", CODEX_ACP_LOG_FILE: logFile }, { jsonrpc: true });
+    const peer = new LinePeer(process.execPath, [o.bin], { ...o.env, CODEX_ACP_LOG_LEVEL: "debug", CODEX_ACP_LOG_FILE: logFile }, { jsonrpc: true, cwd: o.workspace });
     const client: Array<{ phase: string; at: number }> = [];
     await peer.request("initialize", { protocolVersion: 1, clientCapabilities: o.caps });
     client.push({ phase: "client: initialize result read", at: epochNow() });
