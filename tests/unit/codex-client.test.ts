@@ -147,24 +147,32 @@ describe("CodexHost", () => {
   });
 });
 
+/**
+ * A stand-in codex, run by node: says on stderr what it is sent ("GOT <method> <id>") and answers
+ * each request with `resultOf`, a JS expression over the request `m`.
+ */
+function standInCodex(resultOf: string): { file: string; args: string[]; via: "env" } {
+  const script = `
+    let buffered = "";
+    process.stdin.on("data", (d) => {
+      buffered += d;
+      let nl;
+      while ((nl = buffered.indexOf("\\n")) >= 0) {
+        const m = JSON.parse(buffered.slice(0, nl));
+        buffered = buffered.slice(nl + 1);
+        process.stderr.write("GOT " + m.method + " " + (m.id ?? "-") + "\\n");
+        if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result: ${resultOf} }) + "\\n");
+      }
+    });
+    process.stdin.on("end", () => process.exit(0));
+  `;
+  return { file: process.execPath, args: ["-e", script], via: "env" };
+}
+
 describe("codex's initialize, written as it is spawned (issue 30)", () => {
   it("the bin's early initialize is the one the host waits on: codex is asked once, and the client's own ids do not collide with it", async () => {
     // A stand-in codex that says on stderr what it is sent, and answers each request with its id.
-    const script = `
-      let buffered = "";
-      process.stdin.on("data", (d) => {
-        buffered += d;
-        let nl;
-        while ((nl = buffered.indexOf("\\n")) >= 0) {
-          const m = JSON.parse(buffered.slice(0, nl));
-          buffered = buffered.slice(nl + 1);
-          process.stderr.write("GOT " + m.method + " " + (m.id ?? "-") + "\\n");
-          if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result: m.method === "initialize" ? { codexHome: "/stand-in/home", echo: m.params } : { ok: m.id } }) + "\\n");
-        }
-      });
-      process.stdin.on("end", () => process.exit(0));
-    `;
-    const command = { file: process.execPath, args: ["-e", script], via: "env" as const };
+    const command = standInCodex(`m.method === "initialize" ? { codexHome: "/stand-in/home", echo: m.params } : { ok: m.id }`);
     const clientInfo = { name: "codex-cli-acp", title: "t", version: "9.9.9" };
     const prestarted = prestartAppServer(command, clientInfo);
     let heard = "";
@@ -183,22 +191,7 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
 
   it("a config/read written right behind it is answered to the first reader of that folder as its files were, once", async () => {
     // The stand-in answers initialize, and config/read with the cwd it was asked about.
-    const script = `
-      let buffered = "";
-      process.stdin.on("data", (d) => {
-        buffered += d;
-        let nl;
-        while ((nl = buffered.indexOf("\\n")) >= 0) {
-          const m = JSON.parse(buffered.slice(0, nl));
-          buffered = buffered.slice(nl + 1);
-          process.stderr.write("GOT " + m.method + " " + (m.id ?? "-") + "\\n");
-          const result = m.method === "initialize" ? { codexHome: "/stand-in/home" } : m.method === "config/read" ? { config: { model: m.params.cwd }, origins: {}, layers: null } : { ok: m.id };
-          if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result }) + "\\n");
-        }
-      });
-      process.stdin.on("end", () => process.exit(0));
-    `;
-    const command = { file: process.execPath, args: ["-e", script], via: "env" as const };
+    const command = standInCodex(`m.method === "initialize" ? { codexHome: "/stand-in/home" } : m.method === "config/read" ? { config: { model: m.params.cwd }, origins: {}, layers: null } : { ok: m.id }`);
     const clientInfo = { name: "codex-cli-acp", title: "t", version: "9.9.9" };
     const prestarted = prestartAppServer(command, clientInfo, { configFor: { cwd: "/project", fingerprint: "fp-1" } });
     let heard = "";
@@ -225,21 +218,7 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
   });
 
   it("the answer it gives is codex's, checked like any config/read result", async () => {
-    const script = `
-      let buffered = "";
-      process.stdin.on("data", (d) => {
-        buffered += d;
-        let nl;
-        while ((nl = buffered.indexOf("\\n")) >= 0) {
-          const m = JSON.parse(buffered.slice(0, nl));
-          buffered = buffered.slice(nl + 1);
-          const result = m.method === "initialize" ? { codexHome: "/h" } : { config: { approval_policy: "never" }, origins: {}, layers: null };
-          if (m.id !== undefined) process.stdout.write(JSON.stringify({ id: m.id, result }) + "\\n");
-        }
-      });
-      process.stdin.on("end", () => process.exit(0));
-    `;
-    const command = { file: process.execPath, args: ["-e", script], via: "env" as const };
+    const command = standInCodex(`m.method === "initialize" ? { codexHome: "/h" } : { config: { approval_policy: "never" }, origins: {}, layers: null }`);
     const prestarted = prestartAppServer(command, { name: "codex-cli-acp", title: "t", version: "1" }, { configFor: { cwd: "/p", fingerprint: "f" } });
     const host = new CodexHost({ clientInfo: { name: "codex-cli-acp", title: "t", version: "1" }, prestarted }, log);
     host.start();
