@@ -80,7 +80,7 @@ async function main(argv: string[]): Promise<number | undefined> {
   const codexArgs = config.codexArgs;
   let prestarted: PrestartedCodex | undefined;
   try {
-    prestarted = prestartAppServer(locateCodex(), CODEX_CLIENT_INFO, { args: codexArgs, configFor: earlyConfigRead() });
+    prestarted = prestartAppServer(locateCodex(), CODEX_CLIENT_INFO, { args: codexArgs, configFor: earlyConfigRead });
   } catch {
     // No codex binary: host.start() logs why, and session/new answers with that message.
   }

@@ -1,7 +1,7 @@
 // Preloaded (node --require) into an agent by scripts/bench/alloc.ts: V8's sampling heap profiler,
 // keeping the samples of objects the GC already collected (so it counts what was allocated, not what
 // is still alive), and Node's GC events. At exit, writes to CCA_ALLOC_OUT the sampled bytes and the
-// garbage collections' counts and times. Measurement only: it never ships.
+// young-generation collections' count and time. Measurement only: it never ships.
 "use strict";
 const inspector = require("node:inspector");
 const fs = require("node:fs");
@@ -12,16 +12,12 @@ const session = new inspector.Session();
 session.connect();
 session.post("HeapProfiler.enable");
 session.post("HeapProfiler.startSampling", { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-const gc = { scavenges: 0, scavengeMs: 0, markCompacts: 0, markCompactMs: 0 };
+const gc = { scavenges: 0, scavengeMs: 0 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    if (entry.detail.kind === constants.NODE_PERFORMANCE_GC_MINOR) {
-      gc.scavenges += 1;
-      gc.scavengeMs += entry.duration;
-    } else if (entry.detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
-      gc.markCompacts += 1;
-      gc.markCompactMs += entry.duration;
-    }
+    if (entry.detail.kind !== constants.NODE_PERFORMANCE_GC_MINOR) continue;
+    gc.scavenges += 1;
+    gc.scavengeMs += entry.duration;
   }
 }).observe({ entryTypes: ["gc"] });
 

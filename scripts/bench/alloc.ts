@@ -15,7 +15,7 @@ import { createCodexHome, startFakeModel, type FakeModel } from "../../tools/fak
 import { median } from "./proc.js";
 import { LinePeer, ZED_CAPS } from "./rpc.js";
 
-type Figures = { bytes: number; gc: { scavenges: number; scavengeMs: number; markCompacts: number; markCompactMs: number } };
+type Figures = { bytes: number; gc: { scavenges: number; scavengeMs: number } };
 
 export type AllocationOptions = {
   builds: string[];

@@ -56,11 +56,10 @@ const LABEL: Record<Side, string> = {
 function start(side: Side): LinePeer {
   const peer = peers.find((p) => p.name === side);
   // Every side starts in the workspace, as Zed starts an agent in the project's root.
-  if (peer) return new LinePeer(peer.file, peer.args, peer.env, { jsonrpc: true, cwd: workspace });
-  if (side === "baseline-fs") return new LinePeer(process.execPath, [BASELINE!], env, { jsonrpc: true, cwd: workspace });
-  return side === "plain"
-    ? new LinePeer(CODEX, ["app-server"], env, { jsonrpc: false, cwd: workspace })
-    : new LinePeer(process.execPath, [BIN], env, { jsonrpc: true, cwd: workspace });
+  const acp = { jsonrpc: true, cwd: workspace };
+  if (peer) return new LinePeer(peer.file, peer.args, peer.env, acp);
+  if (side === "baseline-fs") return new LinePeer(process.execPath, [BASELINE!], env, acp);
+  return side === "plain" ? new LinePeer(CODEX, ["app-server"], env, { jsonrpc: false, cwd: workspace }) : new LinePeer(process.execPath, [BIN], env, acp);
 }
 
 async function handshake(peer: LinePeer, side: Side): Promise<void> {

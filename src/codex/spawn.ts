@@ -65,14 +65,20 @@ const EARLY_CONFIG_READ_ID = -1;
  * sign-in while the adapter loads: sent by the client once loaded, initialize was answered ~35 ms
  * after the agent was (bench timeline, "codex initialized"), and the first session/new waited on it.
  */
-export function prestartAppServer(command: CodexCommand, clientInfo: CodexClientInfo, opts: { args?: string[]; env?: NodeJS.ProcessEnv; configFor?: EarlyConfigRead } = {}): PrestartedCodex {
+export function prestartAppServer(
+  command: CodexCommand,
+  clientInfo: CodexClientInfo,
+  opts: { args?: string[]; env?: NodeJS.ProcessEnv; configFor?: () => EarlyConfigRead | undefined } = {},
+): PrestartedCodex {
   const child = spawnAppServer(command, opts);
   // A codex that is gone before the client adopts it: the client's own handlers report it.
   child.stdin?.once("error", () => undefined);
   child.stdin?.write(`${JSON.stringify({ id: EARLY_INITIALIZE_ID, method: "initialize", params: initializeParams(clientInfo) })}\n`);
-  if (!opts.configFor) return { child, initializeId: EARLY_INITIALIZE_ID };
+  // Asked for only now (its files looked at), so nothing holds the spawn back.
+  const configFor = opts.configFor?.();
+  if (!configFor) return { child, initializeId: EARLY_INITIALIZE_ID };
   // The first session/new's first question to codex (the modes feature's), for the folder an editor
   // starts the agent in: answered right behind initialize instead of a round trip after it.
-  child.stdin?.write(`${JSON.stringify({ id: EARLY_CONFIG_READ_ID, method: "config/read", params: { cwd: opts.configFor.cwd } })}\n`);
-  return { child, initializeId: EARLY_INITIALIZE_ID, configRead: { id: EARLY_CONFIG_READ_ID, ...opts.configFor } };
+  child.stdin?.write(`${JSON.stringify({ id: EARLY_CONFIG_READ_ID, method: "config/read", params: { cwd: configFor.cwd } })}\n`);
+  return { child, initializeId: EARLY_INITIALIZE_ID, configRead: { id: EARLY_CONFIG_READ_ID, ...configFor } };
 }

@@ -193,7 +193,7 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
     // The stand-in answers initialize, and config/read with the cwd it was asked about.
     const command = standInCodex(`m.method === "initialize" ? { codexHome: "/stand-in/home" } : m.method === "config/read" ? { config: { model: m.params.cwd }, origins: {}, layers: null } : { ok: m.id }`);
     const clientInfo = { name: "codex-cli-acp", title: "t", version: "9.9.9" };
-    const prestarted = prestartAppServer(command, clientInfo, { configFor: { cwd: "/project", fingerprint: "fp-1" } });
+    const prestarted = prestartAppServer(command, clientInfo, { configFor: () => ({ cwd: "/project", fingerprint: "fp-1" }) });
     let heard = "";
     prestarted.child.stderr!.on("data", (c: Buffer) => (heard += c.toString()));
     await waitFor(() => heard.includes("GOT config/read -1"), "the early config/read to reach codex");
@@ -207,7 +207,7 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
     expect(host.takePrefetchedConfig("/project", "fp-1")).toBeUndefined();
     await host.close();
 
-    const stale = prestartAppServer(command, clientInfo, { configFor: { cwd: "/project", fingerprint: "fp-1" } });
+    const stale = prestartAppServer(command, clientInfo, { configFor: () => ({ cwd: "/project", fingerprint: "fp-1" }) });
     const again = new CodexHost({ clientInfo, prestarted: stale }, log);
     again.start();
     await again.client();
@@ -219,7 +219,7 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
 
   it("the answer it gives is codex's, checked like any config/read result", async () => {
     const command = standInCodex(`m.method === "initialize" ? { codexHome: "/h" } : { config: { approval_policy: "never" }, origins: {}, layers: null }`);
-    const prestarted = prestartAppServer(command, { name: "codex-cli-acp", title: "t", version: "1" }, { configFor: { cwd: "/p", fingerprint: "f" } });
+    const prestarted = prestartAppServer(command, { name: "codex-cli-acp", title: "t", version: "1" }, { configFor: () => ({ cwd: "/p", fingerprint: "f" }) });
     const host = new CodexHost({ clientInfo: { name: "codex-cli-acp", title: "t", version: "1" }, prestarted }, log);
     host.start();
     await host.client();
