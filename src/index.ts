@@ -9,7 +9,8 @@ import { loadWithCodeCache, type CachedScript } from "./startup/index.js";
 // Static, not imported on demand: two awaited imports held codex's spawn back 13-22 ms (bench
 // timeline "main" -> "codex spawned"); both are small and free of heavy dependencies.
 import { locateCodex } from "./codex/locate.js";
-import { prestartAppServer, type EarlyConfigRead, type PrestartedCodex } from "./codex/spawn.js";
+import { codexLaunch, launchOptions, prestartAppServer, type EarlyConfigRead, type PrestartedCodex } from "./codex/spawn.js";
+import { spawn } from "node:child_process";
 import { codexHomeOf, configFingerprint } from "./codex/config-files.js";
 
 
@@ -53,7 +54,6 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (first === "record" || first === "replay") return runTranscriptTool(argv);
   if (first === "login") {
     // The bundled codex (not whatever `codex` is on PATH), in this terminal, with its own prompts.
-    const [{ codexLaunch, launchOptions }, { spawn }] = await Promise.all([import("./codex/spawn.js"), import("node:child_process")]);
     const launch = codexLaunch(locateCodex(), argv, process.env);
     const child = spawn(launch.file, launch.args, { stdio: "inherit", ...launchOptions(launch) });
     return new Promise<number>((resolve) => {

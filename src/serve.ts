@@ -14,6 +14,8 @@ export async function serve(config: AdapterConfig, prestarted: PrestartedCodex |
     {
       args: config.codexArgs,
       prestarted,
+      // Located once, by the bin: the catalog and a restarted codex run the same binary.
+      ...(prestarted ? { command: prestarted.command } : {}),
       clientInfo: CODEX_CLIENT_INFO,
       ...(config.hangMs ? { hangMs: config.hangMs } : {}),
       ...(config.deadlineMs ? { deadlineMs: config.deadlineMs } : {}),

@@ -15,6 +15,7 @@ import path from "node:path";
 import { z } from "zod";
 import { privateCacheDir } from "../config/index.js";
 import type { Logger } from "../log/index.js";
+import { codexHomeOf } from "./config-files.js";
 import type { CodexCommand } from "./locate.js";
 import { codexLaunch, launchOptions } from "./spawn.js";
 
@@ -107,7 +108,7 @@ async function replaceFile(file: string, content: string): Promise<void> {
  */
 export async function catalogCacheFile(command: CodexCommand, overrides: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
   try {
-    const home = env.CODEX_HOME ?? path.join(os.homedir(), ".codex");
+    const home = codexHomeOf(env);
     const [bin, config] = await Promise.all([fs.stat(command.file), fs.stat(path.join(home, "config.toml")).catch(() => undefined)]);
     const key = createHash("sha256")
       .update(JSON.stringify([command.file, command.args, bin.size, bin.mtimeMs, overrides, home, config?.mtimeMs ?? null]))

@@ -50,7 +50,7 @@ export function initializeParams(clientInfo: CodexClientInfo): { clientInfo: Cod
 export type EarlyConfigRead = { cwd: string; fingerprint: string };
 
 /** A codex the bin started, with the ids of the `initialize` (and `config/read`) already written to it. */
-export type PrestartedCodex = { child: ChildProcess; initializeId: number; configRead?: EarlyConfigRead & { id: number } };
+export type PrestartedCodex = { child: ChildProcess; command: CodexCommand; initializeId: number; configRead?: EarlyConfigRead & { id: number } };
 
 /**
  * The id of the `initialize` written as codex is spawned; the client's own ids start at 1. Its
@@ -76,9 +76,9 @@ export function prestartAppServer(
   child.stdin?.write(`${JSON.stringify({ id: EARLY_INITIALIZE_ID, method: "initialize", params: initializeParams(clientInfo) })}\n`);
   // Asked for only now (its files looked at), so nothing holds the spawn back.
   const configFor = opts.configFor?.();
-  if (!configFor) return { child, initializeId: EARLY_INITIALIZE_ID };
+  if (!configFor) return { child, command, initializeId: EARLY_INITIALIZE_ID };
   // The first session/new's first question to codex (the modes feature's), for the folder an editor
   // starts the agent in: answered right behind initialize instead of a round trip after it.
   child.stdin?.write(`${JSON.stringify({ id: EARLY_CONFIG_READ_ID, method: "config/read", params: { cwd: configFor.cwd } })}\n`);
-  return { child, initializeId: EARLY_INITIALIZE_ID, configRead: { id: EARLY_CONFIG_READ_ID, ...configFor } };
+  return { child, command, initializeId: EARLY_INITIALIZE_ID, configRead: { id: EARLY_CONFIG_READ_ID, ...configFor } };
 }

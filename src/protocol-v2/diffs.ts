@@ -16,7 +16,7 @@ export type ChangeHint = { kind?: v1.ToolKind | null; from?: string };
 const gitPath = (side: "a" | "b", absolute: string): string => `${side}/${absolute.replace(/^[A-Za-z]:/, "").replace(/\\/g, "/").replace(/^\/+/, "")}`;
 
 /** The change's operation, from the texts and what the tool call says it is. */
-export function changeOf(diff: V1Diff, hint: ChangeHint): v2.DiffChange {
+function changeOf(diff: V1Diff, hint: ChangeHint): v2.DiffChange {
   if (diff.oldText === null || diff.oldText === undefined) return { operation: "add", path: diff.path };
   if (hint.kind === "delete" && diff.newText === "") return { operation: "delete", path: diff.path };
   if (hint.kind === "move" && hint.from && hint.from !== diff.path) return { operation: "move", oldPath: hint.from, path: diff.path };
@@ -24,7 +24,7 @@ export function changeOf(diff: V1Diff, hint: ChangeHint): v2.DiffChange {
 }
 
 /** A git patch of one change: `diff --git`, the mode lines git writes for a new or deleted file, then the hunks. */
-export function gitPatch(change: v2.DiffChange, oldText: string, newText: string): string {
+function gitPatch(change: v2.DiffChange, oldText: string, newText: string): string {
   const to = "path" in change && typeof change.path === "string" ? change.path : "";
   const from = change.operation === "move" && "oldPath" in change && typeof change.oldPath === "string" ? change.oldPath : to;
   const header = [`diff --git ${gitPath("a", from)} ${gitPath("b", to)}`];

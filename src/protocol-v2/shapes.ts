@@ -34,7 +34,7 @@ export function toV1Initialize(params: v2.InitializeRequest): v1.InitializeReque
 }
 
 /** What the agent offers a v2 client: the same sessions, under v2's names (list, resume and close are v2 baseline). */
-export function toV2Capabilities(caps: v1.AgentCapabilities): v2.AgentCapabilities {
+function toV2Capabilities(caps: v1.AgentCapabilities): v2.AgentCapabilities {
   const s = caps.sessionCapabilities ?? {};
   const session: v2.SessionCapabilities = {
     prompt: { ...(caps.promptCapabilities?.image ? { image: {} } : {}), ...(caps.promptCapabilities?.embeddedContext ? { embeddedContext: {} } : {}) },

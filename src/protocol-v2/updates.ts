@@ -12,7 +12,7 @@ import { toV2Diff, type ChangeHint } from "./diffs.js";
 import { toV2Commands, toV2ConfigOptions } from "./shapes.js";
 
 /** The plan's id: Codex keeps one plan per session, replaced whole by each update. */
-export const PLAN_ID = "plan";
+const PLAN_ID = "plan";
 
 /** What mapping one session's updates remembers: the tool calls' kinds (a delete, a move's source), and in a replay the messages begun. */
 export class SessionUpdateMapper {

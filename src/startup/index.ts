@@ -1,2 +1,2 @@
 // Public surface of src/startup: what makes the bin's start quicker than Node alone would.
-export { loadWithCodeCache, type CachedScript, type CodeCacheOptions } from "./code-cache.js";
+export { loadWithCodeCache, type CachedScript } from "./code-cache.js";
