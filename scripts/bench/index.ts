@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createCodexHome, startFakeModel, defaultCodexPath, splitDeltas, type ScriptedResponse } from "../../tools/fake-model/index.js";
+import { startMcpStub } from "./mcp-stub.js";
 import { preparePeers } from "./peers.js";
 import { LinePeer, ZED_CAPS } from "./rpc.js";
 import { cpuMs, median, memoryMB, treeCpuMs } from "./proc.js";
@@ -45,13 +46,24 @@ const BIG_PIECES = new Set(splitDeltas(BIG_TEXT, STREAM_DELTAS));
 type Side = string;
 const { peers, notes } = await preparePeers(path.resolve(import.meta.dirname, "../.."), env, CODEX);
 const SIDES: Side[] = ["plain", "adapter", "adapter-fs", ...(BASELINE ? ["baseline-fs"] : []), ...peers.map((p) => p.name)];
+/**
+ * The start-up and latency rows add plain codex whose threads have one HTTP MCP server that
+ * answers at once (scripts/bench/mcp-stub.ts): codex waits for a new thread's MCP servers before
+ * its first turn, so that side is the floor for a first prompt sent as a session opens, for any
+ * adapter whose file tools are an MCP server. The other sections leave it out.
+ */
+const LATENCY_SIDES: Side[] = ["plain", "plain-mcp", ...SIDES.slice(1)];
+const mcpStub = await startMcpStub();
 const LABEL: Record<Side, string> = {
   plain: "plain codex app-server",
+  "plain-mcp": "plain codex + 1 HTTP MCP server",
   adapter: "codex-cli-acp (no caps)",
   "adapter-fs": "codex-cli-acp (fs, as Zed)",
   "baseline-fs": "baseline build (fs, as Zed)",
   ...Object.fromEntries(peers.map((p) => [p.name, p.label])),
 };
+
+const isPlain = (side: Side): boolean => side === "plain" || side === "plain-mcp";
 
 function start(side: Side): LinePeer {
   const peer = peers.find((p) => p.name === side);
@@ -59,11 +71,11 @@ function start(side: Side): LinePeer {
   const acp = { jsonrpc: true, cwd: workspace };
   if (peer) return new LinePeer(peer.file, peer.args, peer.env, acp);
   if (side === "baseline-fs") return new LinePeer(process.execPath, [BASELINE!], env, acp);
-  return side === "plain" ? new LinePeer(CODEX, ["app-server"], env, { jsonrpc: false, cwd: workspace }) : new LinePeer(process.execPath, [BIN], env, acp);
+  return isPlain(side) ? new LinePeer(CODEX, ["app-server"], env, { jsonrpc: false, cwd: workspace }) : new LinePeer(process.execPath, [BIN], env, acp);
 }
 
 async function handshake(peer: LinePeer, side: Side): Promise<void> {
-  if (side === "plain") {
+  if (isPlain(side)) {
     await peer.request("initialize", { clientInfo: { name: "bench", title: null, version: "1" }, capabilities: { experimentalApi: true } });
     peer.notify("initialized");
   } else {
@@ -72,8 +84,9 @@ async function handshake(peer: LinePeer, side: Side): Promise<void> {
 }
 
 async function openSession(peer: LinePeer, side: Side): Promise<string> {
-  if (side === "plain") {
-    const r = await peer.request("thread/start", { cwd: workspace, approvalPolicy: "never", sandbox: "workspace-write" });
+  if (isPlain(side)) {
+    const mcp = side === "plain-mcp" ? { config: { mcp_servers: { bench_stub: { url: mcpStub.url } } } } : {};
+    const r = await peer.request("thread/start", { cwd: workspace, approvalPolicy: "never", sandbox: "workspace-write", ...mcp });
     return r.result.thread.id as string;
   }
   const r = await peer.request("session/new", { cwd: workspace, mcpServers: [] });
@@ -91,7 +104,7 @@ async function turn(peer: LinePeer, side: Side, id: string, text: string, pieces
   const done = new Promise<void>((r) => (resolveDone = r));
   const stop = peer.watch((m) => {
     const piece =
-      side === "plain"
+      isPlain(side)
         ? m.method === "item/agentMessage/delta"
           ? m.params?.delta
           : undefined
@@ -104,9 +117,9 @@ async function turn(peer: LinePeer, side: Side, id: string, text: string, pieces
       last = now;
       chunks++;
     }
-    if (side === "plain" && m.method === "turn/completed") resolveDone();
+    if (isPlain(side) && m.method === "turn/completed") resolveDone();
   });
-  if (side === "plain") {
+  if (isPlain(side)) {
     await peer.request("turn/start", { threadId: id, input: [{ type: "text", text, text_elements: [] }] });
     await done;
   } else {
@@ -121,13 +134,13 @@ async function turn(peer: LinePeer, side: Side, id: string, text: string, pieces
 
 const samples: Record<string, Record<Side, number[]>> = {};
 const add = (k: string, side: Side, v: number) => {
-  samples[k] ??= Object.fromEntries(SIDES.map((s) => [s, []]));
+  samples[k] ??= Object.fromEntries(LATENCY_SIDES.map((s) => [s, []]));
   samples[k][side]!.push(v);
 };
 
 process.stderr.write(`bench: ${RUNS} runs per side, interleaved\n`);
 for (let i = 0; i < RUNS; i++) {
-  for (const side of SIDES) {
+  for (const side of LATENCY_SIDES) {
     const t0 = performance.now();
     const peer = start(side);
     await handshake(peer, side);
@@ -250,27 +263,27 @@ if (LONG_TURNS > 0) {
 }
 for (const side of SIDES) await open[side]!.peer.close();
 
-// Ratios of codex-cli-acp with Zed's capabilities to each other side.
-const others = SIDES.filter((s) => s !== "adapter-fs" && s !== "adapter");
-const rows: string[][] = [["measure", ...SIDES.map((s) => LABEL[s]!), ...others.map((o) => `fs / ${o}`)]];
+// Ratios of codex-cli-acp with Zed's capabilities to each other side. The table's columns are the
+// latency rows' sides; a section that left a side out shows "-" there.
+const COLUMNS = LATENCY_SIDES;
+const others = COLUMNS.filter((s) => s !== "adapter-fs" && s !== "adapter");
+const rows: string[][] = [["measure", ...COLUMNS.map((s) => LABEL[s]!), ...others.map((o) => `fs / ${o}`)]];
 for (const [name, s] of Object.entries(samples)) {
   const unit = name.startsWith("chunks") ? "/s" : name.endsWith("(us)") ? " us" : " ms";
   const fmt = (v: number) => (Number.isNaN(v) ? "-" : unit === "/s" ? `${Math.round(v).toLocaleString("en-US")}${unit}` : `${v.toFixed(1)}${unit}`);
   const med = (side: Side) => (s[side]?.length ? median(s[side]!) : NaN);
-  rows.push([name, ...SIDES.map((side) => fmt(med(side))), ...others.map((o) => (med("adapter-fs") / med(o)).toFixed(2))]);
+  rows.push([name, ...COLUMNS.map((side) => fmt(med(side))), ...others.map((o) => (Number.isNaN(med(o)) ? "-" : (med("adapter-fs") / med(o)).toFixed(2)))]);
 }
-rows.push(["peak RSS (adapter process; codex child excluded)", ...SIDES.map((side) => `${(rss[side] ?? 0).toFixed(1)} MB`), ...others.map(() => "-")]);
-rows.push(["RSS after the streams (adapter process; codex child excluded)", ...SIDES.map((side) => `${(rssNow[side] ?? 0).toFixed(1)} MB`), ...others.map(() => "-")]);
+/** A row only some sides have (the rest "-"), with no ratios. */
+const sideRow = (name: string, cell: (side: Side) => string | undefined): string[] => [name, ...COLUMNS.map((side) => cell(side) ?? "-"), ...others.map(() => "-")];
+rows.push(sideRow("peak RSS (adapter process; codex child excluded)", (side) => (rss[side] === undefined ? undefined : `${rss[side]!.toFixed(1)} MB`)));
+rows.push(sideRow("RSS after the streams (adapter process; codex child excluded)", (side) => (rssNow[side] === undefined ? undefined : `${rssNow[side]!.toFixed(1)} MB`)));
 if (LONG_TURNS > 0) {
-  rows.push([`RSS after ${LONG_TURNS} more turns in one session (its process; codex child excluded)`, ...SIDES.map((side) => (longRss[side] ? `${longRss[side]!.after.toFixed(1)} MB` : "-")), ...others.map(() => "-")]);
-  rows.push([`RSS growth over those ${LONG_TURNS} turns`, ...SIDES.map((side) => (longRss[side] ? `${(longRss[side]!.after - longRss[side]!.before).toFixed(1)} MB` : "-")), ...others.map(() => "-")]);
+  rows.push(sideRow(`RSS after ${LONG_TURNS} more turns in one session (its process; codex child excluded)`, (side) => (longRss[side] ? `${longRss[side]!.after.toFixed(1)} MB` : undefined)));
+  rows.push(sideRow(`RSS growth over those ${LONG_TURNS} turns`, (side) => (longRss[side] ? `${(longRss[side]!.after - longRss[side]!.before).toFixed(1)} MB` : undefined)));
 }
-rows.push([
-  "prompt with one shell command -> result",
-  ...SIDES.map((side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]!).toFixed(1)} ms` : "-")),
-  ...others.map(() => "-"),
-]);
-rows.push(["session/cancel -> prompt result (median of 5)", ...SIDES.map((side) => (side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : "-")), ...others.map(() => "-")]);
+rows.push(sideRow("prompt with one shell command -> result", (side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]!).toFixed(1)} ms` : undefined)));
+rows.push(sideRow("session/cancel -> prompt result (median of 5)", (side) => (side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : undefined)));
 
 let timeline: string[] = [];
 if (process.env.BENCH_TIMELINE !== "0") {
@@ -326,6 +339,7 @@ if (extra.length) {
 if (huge.length) process.stdout.write(`\n${huge.join("\n")}\n`);
 if (soak.length) process.stdout.write(`\n${soak.join("\n")}\n`);
 
+await mcpStub.close();
 await fake.close();
 await home.cleanup();
 await rm(workspace, { recursive: true, force: true });
