@@ -1,13 +1,14 @@
 // Issue 4: modes (read-only / auto / full-access) and config options (model, reasoning effort)
 // change what Codex does from the very next turn.
 import { afterEach, describe, expect, it } from "vitest";
-import { mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
 import { answerPermissions, startAdapter, type Adapter } from "../support/adapter.js";
 import { makeStoredSession } from "../support/stored-session.js";
+import { waitFor } from "../support/wait-for.js";
 import { applyPatch, toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
 let adapter: Adapter | undefined;
@@ -151,6 +152,45 @@ describe("modes", () => {
     await adapter.close();
     adapter = undefined;
     await first.close(); // the fake model, the Codex home and the workspace were the first agent's
+  });
+
+  it("Review Edits comes back as Review Edits after a restart, not as Read Only (same Codex settings); switched to Read Only, it comes back Read Only", async () => {
+    const { asked, setupClient } = answerPermissions("reject");
+    adapter = await startAdapter({ responses: [done, done], setupClient });
+    await adapter.initialize();
+    const reviewing = (await adapter.newSession()).sessionId;
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: reviewing, modeId: "review-edits" });
+    await adapter.prompt(reviewing, "a turn in review-edits");
+    const readOnly = (await adapter.newSession()).sessionId;
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: readOnly, modeId: "review-edits" });
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: readOnly, modeId: "read-only" });
+    await adapter.prompt(readOnly, "a turn in read-only");
+    const first = adapter;
+    const { fake, home, workspace } = first;
+    // Kept for the thread in Review Edits only: the one that left it has no file.
+    const kept = path.join(home.codexHome, "codex-cli-acp", "session-modes");
+    let files: string[] = [];
+    await waitFor(async () => (files = await readdir(kept).catch(() => [])).join() === reviewing, () => `only ${reviewing} in ${kept} (found: ${files.join(", ")})`);
+    first.child.kill();
+    adapter = await startAdapter({ fake, home, workspace, setupClient });
+    await adapter.initialize();
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: reviewing, cwd: workspace, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("review-edits");
+    expect(loaded.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "review-edits" });
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId: reviewing, cwd: workspace, mcpServers: [] });
+    expect(resumed.modes?.currentModeId).toBe("review-edits");
+    const other = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: readOnly, cwd: workspace, mcpServers: [] });
+    expect(other.modes?.currentModeId).toBe("read-only");
+    // Review Edits for the file tools too: the write inside the workspace is asked (Read Only would refuse it unasked).
+    const file = path.join(workspace, "a.txt");
+    await writeFile(file, "one\n");
+    fake.enqueue(patchTo("p-review", "one", "two"), done);
+    await adapter.prompt(reviewing, "edit");
+    expect(asked.map((a) => a.toolCall.toolCallId)).toContain("p-review");
+    expect(await readFile(file, "utf8")).toBe("one\n");
+    await adapter.close();
+    adapter = undefined;
+    await first.close();
   });
 
   it("a thread last run with settings no mode describes (another client's) is loaded in its own Custom mode, which runs as it did; auto from a switch", async () => {

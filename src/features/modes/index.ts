@@ -2,14 +2,24 @@
 // session/new, load and resume answers, and answers session/set_mode. A new session starts from
 // the user's Codex configuration for its cwd (config.toml, read through Codex's config/read): the
 // preset it matches, or the Custom mode when none does; with no approval or sandbox setting there,
-// the default mode (auto).
+// the default mode (auto). A loaded thread comes back in the mode its settings describe; where two
+// modes share Codex's settings (Read Only and Review Edits), in the one the user left it in
+// (mode-memory.ts).
+import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import type { SessionFeature } from "../../core/feature-api.js";
-import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode } from "../../core/session/modes.js";
+import { codexHomeOf } from "../../codex/index.js";
+import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
+import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode, type ModePreset } from "../../core/session/modes.js";
+import { ModeMemory } from "./mode-memory.js";
 import { UserConfigReader } from "./user-config.js";
 
+/** A mode whose Codex settings an earlier mode has too: only a memory tells a thread in it apart. */
+const sharesSettings = (preset: ModePreset): boolean => presetOfSettings(preset) !== preset;
+
 /** Puts `modes` in the session/new (load, resume) response and answers session/set_mode. */
-export function modesFeature(configs: UserConfigReader = new UserConfigReader()): SessionFeature {
+export function modesFeature(configs: UserConfigReader = new UserConfigReader(), memoryDir = path.join(codexHomeOf(), "codex-cli-acp", "session-modes")): SessionFeature {
+  let memory: ModeMemory | undefined;
+  const memoryOf = (services: AgentServices): ModeMemory => (memory ??= new ModeMemory(memoryDir, services.log));
   return {
     name: "modes",
     install(app, agent) {
@@ -38,17 +48,36 @@ export function modesFeature(configs: UserConfigReader = new UserConfigReader())
       opening.settings.approvalPolicy = preset.approvalPolicy;
       opening.settings.sandbox = preset.sandbox;
     },
-    attach(session) {
+    async attach(session, opening, services) {
       // The mode the thread opened in: a preset, or Custom (the user's config.toml, or another
       // client's settings on a loaded thread) that keeps what Codex runs with.
       const preset = presetOfSettings(session.settings);
-      if (preset) session.update({ mode: preset.id });
-      else if (customPolicy(session.settings)) session.update({ mode: CUSTOM_MODE });
+      const stored = opening.kind !== "new" || opening.forkOf !== undefined;
+      let recalled: ModePreset | undefined;
+      if (preset) {
+        // Of the modes with these settings, the one the user left the thread (or the fork's source) in.
+        const remembered = stored ? modePreset((await memoryOf(services).recall(opening.forkOf ?? session.id)) ?? "") : undefined;
+        recalled = remembered && remembered !== preset && presetOfSettings(remembered) === preset ? remembered : undefined;
+        session.update({ mode: (recalled ?? preset).id });
+      } else if (customPolicy(session.settings)) session.update({ mode: CUSTOM_MODE });
       else {
         // Nothing Codex reported describes it (an older Codex): the default mode, from the next turn.
         const fallback = modePreset(DEFAULT_MODE)!;
         session.update({ mode: fallback.id, settings: presetSettings(fallback, session.roots, session.settings.workspaceWrite) });
       }
+      // The memory follows the thread's mode from here: written while it is one that shares its
+      // settings, removed once it leaves it. A loaded thread's file is there already; a fork's is new.
+      let kept = recalled !== undefined && opening.forkOf === undefined;
+      const follow = (mode: string): void => {
+        const now = modePreset(mode);
+        const keep = now !== undefined && sharesSettings(now);
+        if (keep || kept) void memoryOf(services).remember(session.id, keep ? now.id : undefined);
+        kept = keep;
+      };
+      if (opening.forkOf !== undefined) follow(session.mode);
+      session.onChange((change) => {
+        if (change.type === "mode") follow(change.mode);
+      });
       return { modes: modeState(session) };
     },
     describe(session) {
