@@ -63,6 +63,7 @@ const RESULTS = {
   "thread/delete": "ThreadDeleteResponse",
   "thread/name/set": "ThreadSetNameResponse",
   "thread/unsubscribe": "ThreadUnsubscribeResponse",
+  "thread/settings/update": "ThreadSettingsUpdateResponse",
   "thread/compact/start": "ThreadCompactStartResponse",
   "turn/start": "TurnStartResponse",
   "turn/interrupt": "TurnInterruptResponse",

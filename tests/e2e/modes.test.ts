@@ -104,6 +104,20 @@ describe("modes", () => {
     expect(configUpdate).toMatchObject({ configOptions: expect.arrayContaining([expect.objectContaining({ id: "mode", currentValue: "read-only" })]) });
   });
 
+  it("a mode chosen before a /review reaches Codex's review (review/start carries no settings): in read-only its shell cannot write the workspace", async () => {
+    const write = (callId: string): ScriptedResponse => ({ items: [toolCall("exec_command", { cmd: "echo changed > notes.txt" }, { callId })] });
+    const { asked, session } = await start([write("r1"), { items: [{ type: "message", text: "reviewed" }] }]);
+    const file = path.join(adapter!.workspace, "notes.txt");
+    await writeFile(file, "original\n");
+    // Switched, with no prompt between: the review is the first turn Codex runs in the new mode.
+    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "read-only" });
+    expect((await adapter!.prompt(session.sessionId, "/review the notes")).stopReason).toBe("end_turn");
+    expect(adapter!.fake.requests.length).toBeGreaterThanOrEqual(2); // the command ran and its output went back
+    expect(await readFile(file, "utf8")).toBe("original\n");
+    // Codex's sandbox refused it, or Codex asked and the user said no: never written unasked.
+    expect(asked.length === 0 || asked.every((a) => a.toolCall.toolCallId === "r1")).toBe(true);
+  });
+
   it("a write outside the workspace: auto's sandbox stops it (Codex asks; rejected), after set_mode full-access the next turn runs it without asking", async () => {
     // Not under /tmp or $TMPDIR: workspace-write lets Codex write there.
     // Somewhere Codex's workspace-write sandbox never allows: not the workspace, not /tmp or

@@ -42,6 +42,7 @@ import type { ThreadNameUpdatedNotification } from "./v2/ThreadNameUpdatedNotifi
 import type { ThreadReadResponse } from "./v2/ThreadReadResponse.js";
 import type { ThreadResumeResponse } from "./v2/ThreadResumeResponse.js";
 import type { ThreadSetNameResponse } from "./v2/ThreadSetNameResponse.js";
+import type { ThreadSettingsUpdateResponse } from "./v2/ThreadSettingsUpdateResponse.js";
 import type { ThreadStartResponse } from "./v2/ThreadStartResponse.js";
 import type { ThreadTokenUsageUpdatedNotification } from "./v2/ThreadTokenUsageUpdatedNotification.js";
 import type { ThreadTurnsListResponse } from "./v2/ThreadTurnsListResponse.js";
@@ -101,6 +102,7 @@ export declare const resultValidators: {
   readonly "thread/delete": Validator<ThreadDeleteResponse>;
   readonly "thread/name/set": Validator<ThreadSetNameResponse>;
   readonly "thread/unsubscribe": Validator<ThreadUnsubscribeResponse>;
+  readonly "thread/settings/update": Validator<ThreadSettingsUpdateResponse>;
   readonly "thread/compact/start": Validator<ThreadCompactStartResponse>;
   readonly "turn/start": Validator<TurnStartResponse>;
   readonly "turn/interrupt": Validator<TurnInterruptResponse>;

@@ -177,6 +177,8 @@ let c_v_ThreadResumeResponse;
 function v_ThreadResumeResponse(x) { return (c_v_ThreadResumeResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "collaborationMode", nullable(v_CollaborationMode), 0, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "initialTurnsPage", nullable(v_TurnsPage), 0, "instructionSources", array(v_LegacyAppPathString), 0, "itemsBackwardsCursor", K1, 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1, "turnsBackwardsCursor", K1, 0]))(x); }
 let c_v_ThreadSetNameResponse;
 function v_ThreadSetNameResponse(x) { return (c_v_ThreadSetNameResponse ??= K7)(x); }
+let c_v_ThreadSettingsUpdateResponse;
+function v_ThreadSettingsUpdateResponse(x) { return (c_v_ThreadSettingsUpdateResponse ??= K7)(x); }
 let c_v_ThreadStartResponse;
 function v_ThreadStartResponse(x) { return (c_v_ThreadStartResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "instructionSources", array(v_LegacyAppPathString), 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1]))(x); }
 let c_v_ThreadTokenUsageUpdatedNotification;
@@ -661,6 +663,7 @@ export const resultValidators = Object.freeze({
   "thread/delete": checker(v_ThreadDeleteResponse),
   "thread/name/set": checker(v_ThreadSetNameResponse),
   "thread/unsubscribe": checker(v_ThreadUnsubscribeResponse),
+  "thread/settings/update": checker(v_ThreadSettingsUpdateResponse),
   "thread/compact/start": checker(v_ThreadCompactStartResponse),
   "turn/start": checker(v_TurnStartResponse),
   "turn/interrupt": checker(v_TurnInterruptResponse),

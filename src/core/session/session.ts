@@ -16,6 +16,7 @@ import type { ThreadTurns } from "./turns.js";
 import { TurnRunner } from "./turn-runner.js";
 import { ChildItems } from "./child-items.js";
 import { UpdateOutbox } from "./outbox.js";
+import { addUsageMeta } from "./usage-meta.js";
 
 export type { ThreadSettings };
 
@@ -271,6 +272,18 @@ export class AcpSession {
     });
   }
 
+  /**
+   * Codex's review of the thread (/review). review/start carries no settings, so the mode, model
+   * and effort chosen since the last turn reach Codex first (thread/settings/update): else the
+   * review's commands would run in the previous mode's sandbox.
+   */
+  review(target: v2.ReviewTarget): Promise<PromptResponse> {
+    return this.runTurn("review/start", async (client) => {
+      await client.call("thread/settings/update", { threadId: this.id, ...keptTurnParams(this.settings) });
+      return client.call("review/start", { threadId: this.id, target, delivery: "inline" });
+    });
+  }
+
   /** A thread that starts now has used no tokens: its first turn's usage is all of its totals. */
   countTokensFromZero(): void {
     this.tokenTotals ??= { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
@@ -370,26 +383,9 @@ export class AcpSession {
     if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error;
     const updates = this.translator.translate(n);
     // Only a token-usage update carries a usage_update: every other event skips this.
-    if (n.method === "thread/tokenUsage/updated" && this.listeners.usageMeta.size > 0) this.addUsageMeta(updates);
+    if (n.method === "thread/tokenUsage/updated" && this.listeners.usageMeta.size > 0) addUsageMeta(updates, this.listeners.usageMeta, (err) => this.deps.log.warn({ sessionId: this.id, err }, "a usage_update _meta listener failed"));
     // The outbox reports a failed send (the client is gone); nothing here waits on it.
     for (const update of updates) void this.send(update);
     if (n.method === "turn/completed") this.turns.completed(n.params);
-  }
-
-  /** Adds the features' `_meta` entries (usageMeta listeners) to the usage_updates among `updates`. */
-  private addUsageMeta(updates: SessionUpdate[]): void {
-    let meta: Record<string, unknown> | undefined;
-    for (const listener of this.listeners.usageMeta) {
-      try {
-        const part = listener();
-        if (part) meta = { ...meta, ...part };
-      } catch (err) {
-        this.deps.log.warn({ sessionId: this.id, err: err instanceof Error ? err.message : String(err) }, "a usage_update _meta listener failed");
-      }
-    }
-    if (!meta) return;
-    for (const [i, update] of updates.entries()) {
-      if (update.sessionUpdate === "usage_update") updates[i] = { ...update, _meta: { ...update._meta, ...meta } };
-    }
   }
 }

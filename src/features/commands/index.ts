@@ -140,13 +140,7 @@ async function runCommand(
       await say(session, statusText(session, state.usage, await agent.statusLines(session)));
       return { stopReason: "end_turn" };
     case "review":
-      return session.runTurn("review/start", (client) =>
-        client.call("review/start", {
-          threadId: session.id,
-          target: cmd.args ? { type: "custom", instructions: cmd.args } : { type: "uncommittedChanges" },
-          delivery: "inline",
-        }),
-      );
+      return session.review(cmd.args ? { type: "custom", instructions: cmd.args } : { type: "uncommittedChanges" });
     case "skills":
       await say(session, skillsText(state.skills));
       return { stopReason: "end_turn" };
@@ -157,7 +151,7 @@ async function runCommand(
     case "review-commit": {
       const target: v2.ReviewTarget =
         cmd.name === "review-branch" ? { type: "baseBranch", branch: cmd.args || "main" } : cmd.args ? { type: "commit", sha: cmd.args, title: null } : { type: "commit", sha: "HEAD", title: null };
-      return session.runTurn("review/start", (client) => client.call("review/start", { threadId: session.id, target, delivery: "inline" }));
+      return session.review(target);
     }
     case "logout":
       await signOut(services);
