@@ -303,11 +303,13 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
 async function askWrite(state: FileToolsSession, services: AgentServices, changes: FileChange[], call: unknown, signal: AbortSignal | undefined): Promise<boolean> {
   const session = state.session;
   if (session.cancelling || signal?.aborted) return false;
-  // "Always allow" was for files outside the workspace; a hard link is asked about every time, and
-  // so is every write in the Review Edits mode (the mode is the user's "ask me each time").
+  // "Always allow" is for files outside the workspace; a hard link or a protected folder (.git,
+  // .codex, .agents) is asked about every time, and so is every write in the Review Edits mode
+  // (the mode is the user's "ask me each time").
   const reviewing = writeRuleOf(session) === "review-edits";
   const reasons = changes.map((c) => askReason(c.path, session.roots));
-  if (state.alwaysAllow && !reviewing && !reasons.includes("hard-linked elsewhere")) return true;
+  const onlyOutside = !reviewing && reasons.every((r) => r === undefined || r === "outside the workspace");
+  if (state.alwaysAllow && onlyOutside) return true;
   const toolCallId = (await state.calls.itemIdOf(call)) ?? `${FILE_TOOLS_SERVER}-write-${Date.now().toString(36)}`;
   const first = changes[0];
   const why = reasons.find((r) => r !== undefined) ?? (reviewing ? "for your review" : "outside the workspace");
@@ -329,7 +331,7 @@ async function askWrite(state: FileToolsSession, services: AgentServices, change
     toolCall,
     [
       { option: { optionId: "allow_once", name: "Allow", kind: "allow_once" }, answer: "once" as const },
-      ...(reviewing ? [] : [{ option: { optionId: "allow_always", name: "Always allow writes outside the workspace for this session", kind: "allow_always" as const }, answer: "always" as const }]),
+      ...(!onlyOutside ? [] : [{ option: { optionId: "allow_always", name: "Always allow writes outside the workspace for this session", kind: "allow_always" as const }, answer: "always" as const }]),
       { option: { optionId: "reject_once", name: "Reject", kind: "reject_once" }, answer: "no" as const },
     ],
     "no" as const,

@@ -216,6 +216,38 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
       fs.rmSync(outside, { recursive: true, force: true });
     }
   });
+
+  it("P-TC13b policy: .git, .codex and .agents inside the workspace ask in auto (Codex's sandbox keeps them read-only); Review Edits' refusal says so; a patch that changes nothing asks nothing", async () => {
+    const root = env.p("ws-protected");
+    fs.mkdirSync(path.join(root, ".git", "hooks"), { recursive: true });
+    let mode: SessionMode = "auto";
+    const asked: FileChange[][] = [];
+    const fa = createFileAccess({
+      ...(env.editor ? { editor: env.editor } : {}),
+      policy: { mode: () => mode, roots: () => [root], ask: async ({ changes }) => (asked.push(changes), false) },
+    });
+    const hook = path.join(root, ".git", "hooks", "pre-commit");
+    const config = path.join(root, ".codex", "config.toml");
+    expect(await toolError(() => fa.applyPatch(P(`*** Add File: ${hook}`, "+#!/bin/sh"), { cwd: root }))).toEqual({ code: -32002, message: `Permission denied: ${hook} (in a protected folder (.git, .codex, .agents); not approved)` });
+    expect(await toolError(() => fa.applyPatch(P(`*** Add File: ${config}`, "+[features]", "+hooks = false"), { cwd: root }))).toEqual({
+      code: -32002,
+      message: `Permission denied: ${config} (in a protected folder (.git, .codex, .agents); not approved)`,
+    });
+    expect(asked.map((c) => c.map((f) => f.path))).toEqual([[hook], [config]]);
+    for (const p of [hook, config]) expect(env.stored(p)).toBeUndefined();
+    expect(fs.existsSync(path.join(root, ".codex"))).toBe(false); // no folder left behind by a refused Add
+    // Review Edits asks for every write; a no is said as such, not as "outside the workspace".
+    mode = "review-edits";
+    const plain = path.join(root, "plain.txt");
+    expect(await toolError(() => fa.applyPatch(P(`*** Add File: ${plain}`, "+x"), { cwd: root }))).toEqual({ code: -32002, message: `Permission denied: ${plain} (not approved in review)` });
+    // An Add of exactly what is there changes nothing: nothing to ask about, nothing written.
+    fs.writeFileSync(plain, "same\n");
+    if (env.editor) env.editor.set(plain, "same\n");
+    const before = asked.length;
+    await fa.applyPatch(P(`*** Update File: ${plain}`, "@@", "-same", "+same"), { cwd: root });
+    expect(asked).toHaveLength(before);
+    expect(fs.readFileSync(plain, "utf8")).toBe("same\n");
+  });
 });
 
 describe("apply_patch [client] specifics", () => {

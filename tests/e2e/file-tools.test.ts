@@ -254,6 +254,33 @@ describe("writes outside the workspace", () => {
     expect(ev.finals).toEqual([expect.objectContaining({ status: "failed", rawOutput: { code: -32002, message } })]);
   });
 
+  it("in auto, Codex's project config and git's hooks are asked about every time (Codex's sandbox keeps them read-only); refused, nothing is written", async () => {
+    const ed = newEditor("reject_once");
+    adapter = await startAdapter({ setupClient: editorClient(ed) });
+    const config = path.join(adapter.workspace, ".codex", "config.toml");
+    const hook = path.join(adapter.workspace, ".git", "hooks", "pre-commit");
+    await mkdir(path.dirname(hook), { recursive: true });
+    const patch = `*** Begin Patch\n*** Add File: ${config}\n+[features]\n+hooks = false\n*** End Patch`;
+    adapter.fake.enqueue(
+      toolCallResponse("apply_patch", { input: patch }, { namespace: NS, callId: "call_cfg" }),
+      toolCallResponse("write_text_file", { path: hook, content: "#!/bin/sh\n" }, { namespace: NS, callId: "call_hook" }),
+      textResponse("ok"),
+    );
+    await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "change the config")).stopReason).toBe("end_turn");
+    expect(ed.permissions.map((p) => p.toolCall.title)).toEqual([
+      expect.stringContaining("(in a protected folder (.git, .codex, .agents))"),
+      expect.stringContaining("(in a protected folder (.git, .codex, .agents))"),
+    ]);
+    // "Always allow writes outside the workspace" would not be what it says: Allow or Reject only.
+    for (const p of ed.permissions) expect(p.options.map((o) => o.optionId)).toEqual(["allow_once", "reject_once"]);
+    expect(ed.writes).toHaveLength(0);
+    expect(existsSync(config)).toBe(false);
+    expect(existsSync(hook)).toBe(false);
+    expect(outputFor(adapter, "call_cfg")).toContain("in a protected folder (.git, .codex, .agents); not approved");
+  });
+
   it("a cancelled permission is an error result too", async () => {
     const ed = newEditor("cancelled");
     adapter = await startAdapter({ setupClient: editorClient(ed) });

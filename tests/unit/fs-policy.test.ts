@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { canonicalPath, decideWrite, isSystemPath } from "../../src/editor-files/access/index.js";
+import { askReason, canonicalPath, decideWrite, isSystemPath } from "../../src/editor-files/access/index.js";
 
 let base: string;
 let root: string;
@@ -37,6 +37,18 @@ describe("decideWrite", () => {
     expect(auto(path.join(root, "src", "deep", "new", "file.ts"))).toBe("allow");
     expect(auto(root)).toBe("allow");
     expect(auto(path.join(outside, "into-root", "ok.ts"))).toBe("allow"); // resolves into the root
+  });
+
+  it("auto asks for the folders Codex's own sandbox keeps read-only in the workspace (.git, .codex, .agents), at any depth, and says why", () => {
+    for (const p of [".git/hooks/pre-commit", ".codex/config.toml", ".agents/skills/x/SKILL.md", "vendor/lib/.git/config", "sub/.codex/config.toml", ".git"]) {
+      expect(auto(path.join(root, p)), p).toBe("ask");
+      expect(askReason(canonicalPath(path.join(root, p)), [root]), p).toBe("in a protected folder (.git, .codex, .agents)");
+    }
+    // A name that only starts like one is an ordinary file; so is the folder's name in a file name.
+    for (const p of [".github/workflows/ci.yml", ".gitignore", ".codexrc", "src/.agentsx/a", "docs/git/.keep"]) expect(auto(path.join(root, p)), p).toBe("allow");
+    // Outside the workspace it is asked as outside; full access allows it as Codex's sandbox does.
+    expect(askReason(canonicalPath(path.join(outside, ".git", "x")), [root])).toBe("outside the workspace");
+    expect(decideWrite({ mode: "full-access", roots: [root], path: path.join(root, ".git", "config") })).toBe("allow");
   });
 
   it("auto asks outside every root", () => {

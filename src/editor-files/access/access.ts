@@ -303,7 +303,8 @@ async function confirm(policy: WritePolicy | undefined, changes: FileChange[], o
   if (ok) return;
   const reasons = changes.map((c) => ({ path: c.path, reason: policy ? askReason(c.path, policy.roots()) : undefined }));
   const asked = reasons.find((r) => r.reason !== undefined) ?? reasons[0];
-  throw new FileToolError(ErrorCode.Permission, `Permission denied: ${named(asked?.path ?? "")} (${asked?.reason ?? "outside the workspace"}; not approved)`);
+  // No reason of the policy's own: the mode asks for every write (Review Edits).
+  throw new FileToolError(ErrorCode.Permission, `Permission denied: ${named(asked?.path ?? "")} (${asked?.reason ? `${asked.reason}; not approved` : "not approved in review"})`);
 }
 
 /** The write contract's -32001 when the folder a write goes to is missing (before the editor is asked). */

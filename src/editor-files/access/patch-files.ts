@@ -107,7 +107,8 @@ export async function applyPatchFiles(input: unknown, deps: Deps): Promise<Patch
     }
   }
   const changed = summarise(files, moves);
-  if (askNeeded) {
+  // A patch that changes nothing (an Add of what is there) has nothing to ask about.
+  if (askNeeded && changed.length > 0) {
     await deps.confirm(changed.map((f) => ({ path: f.movedTo ?? f.path, oldText: f.oldText, newText: f.newText ?? "" })));
   }
   const servedBy = await writeAll(files, deps, askNeeded, new Set(ops.flatMap((op) => (op.type === "delete" ? [op.path] : op.type === "update" && op.moveTo !== undefined && op.moveTo !== op.path ? [op.path] : []))));

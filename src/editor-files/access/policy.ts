@@ -98,12 +98,31 @@ function linkCount(canonical: string): number {
 }
 
 /**
- * Why a write to `canonical` needs the user's yes in the auto modes, or undefined when it does
- * not: it lies outside every root, or it is a file with another hard link (an editor that saves
- * in place writes through it, and the other name may be anywhere).
+ * Folders Codex's own workspace-write sandbox keeps read-only inside a writable root: git's
+ * metadata (hooks run code), Codex's project config (it can turn hooks, the shell-patch guard
+ * among them, off) and the agents' skills. The file tools ask before writing there too, at any
+ * depth (a nested repository's hooks, a subfolder's config apply as well), so the model cannot
+ * reach them through the editor where the shell would be refused.
  */
-export function askReason(canonical: string, roots: readonly string[]): "outside the workspace" | "hard-linked elsewhere" | undefined {
-  if (!canonicalInsideRoots(canonical, roots)) return "outside the workspace";
+const PROTECTED_FOLDERS: ReadonlySet<string> = new Set([".git", ".codex", ".agents"]);
+
+export type AskReason = "outside the workspace" | "in a protected folder (.git, .codex, .agents)" | "hard-linked elsewhere";
+
+/** Whether `canonical`, inside `root`, lies in (or is) one of the protected folders. */
+function inProtectedFolder(canonical: string, root: string, platform: Platform = process.platform): boolean {
+  const fold = platform === "win32" || platform === "darwin" ? (name: string) => name.toLowerCase() : (name: string) => name;
+  return path.relative(root, canonical).split(/[\\/]/).some((name) => PROTECTED_FOLDERS.has(fold(name)));
+}
+
+/**
+ * Why a write to `canonical` needs the user's yes in the auto modes, or undefined when it does
+ * not: it lies outside every root, in a protected folder of one, or it is a file with another hard
+ * link (an editor that saves in place writes through it, and the other name may be anywhere).
+ */
+export function askReason(canonical: string, roots: readonly string[]): AskReason | undefined {
+  const containing = roots.filter((root) => path.isAbsolute(root)).map(canonicalPath).filter((root) => isInside(canonical, root));
+  if (containing.length === 0) return "outside the workspace";
+  if (containing.some((root) => inProtectedFolder(canonical, root))) return "in a protected folder (.git, .codex, .agents)";
   return linkCount(canonical) > 1 ? "hard-linked elsewhere" : undefined;
 }
 
