@@ -12,6 +12,9 @@ import path from "node:path";
 const SYSTEM_DIR = "/etc/codex";
 const CONFIG_FILES = ["config.toml", "managed_config.toml", "requirements.toml"];
 
+/** config/read's params for `cwd`: every read (the bin's early one too) asks for the layers (user-config.ts reads them). */
+export const configReadParams = (cwd: string): { cwd: string; includeLayers: true } => ({ cwd, includeLayers: true });
+
 /** Codex's home as codex itself finds it: CODEX_HOME, or ~/.codex. */
 export function codexHomeOf(env: NodeJS.ProcessEnv = process.env): string {
   return env.CODEX_HOME ?? path.join(os.homedir(), ".codex");

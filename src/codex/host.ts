@@ -10,6 +10,7 @@ import { initializeParams, type CodexClientInfo, type EarlyConfigRead, type Pres
 import type * as v2 from "./generated/v2/index.js";
 import { initializeResultSchema } from "./schemas.js";
 import { markPhase } from "../log/timings.js";
+import { UserConfigReader } from "./user-config.js";
 
 export type CodexHostOptions = {
   command?: CodexCommand;
@@ -50,10 +51,15 @@ export class CodexHost {
   /** Whether anything is waiting on codex (a running turn); set by the agent. */
   private busy: () => boolean = () => false;
 
+  /** The user's configuration per directory (config/read), shared by whoever needs it. */
+  readonly userConfig: UserConfigReader;
+
   constructor(
     private opts: CodexHostOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.userConfig = new UserConfigReader({ client: () => this.client(), takePrefetchedConfig: (cwd, fingerprint) => this.takePrefetchedConfig(cwd, fingerprint) }, log);
+  }
 
   /** Spawns the child now (and initializes it in the background) if none is alive. */
   start(): void {

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { batchFileLaunch, type Launch } from "../platform/index.js";
 import type { CodexCommand } from "./locate.js";
+import { configReadParams } from "./config-files.js";
 
 /**
  * How to run `command` with `args`: the file itself, or for a Windows batch file cmd.exe with
@@ -79,6 +80,6 @@ export function prestartAppServer(
   if (!configFor) return { child, command, initializeId: EARLY_INITIALIZE_ID };
   // The first session/new's first question to codex (the modes feature's), for the folder an editor
   // starts the agent in: answered right behind initialize instead of a round trip after it.
-  child.stdin?.write(`${JSON.stringify({ id: EARLY_CONFIG_READ_ID, method: "config/read", params: { cwd: configFor.cwd } })}\n`);
+  child.stdin?.write(`${JSON.stringify({ id: EARLY_CONFIG_READ_ID, method: "config/read", params: configReadParams(configFor.cwd) })}\n`);
   return { child, command, initializeId: EARLY_INITIALIZE_ID, configRead: { id: EARLY_CONFIG_READ_ID, ...configFor } };
 }

@@ -13,7 +13,7 @@ import { askReason, createFileAccess, describeDrift, type EditorFiles, type File
 import { FileToolsServer, callFileTool, type ToolCaller } from "./endpoint/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "./contract/index.js";
 import { FileToolCalls } from "./tool-calls.js";
-import type { CodexNotification } from "../codex/index.js";
+import { userTurnsHooksOff, type CodexNotification } from "../codex/index.js";
 import type { AgentServices, SessionFeature, SessionOpening } from "../core/feature-api.js";
 import { route } from "../core/request-routes.js";
 import { askPermission } from "../core/permission.js";
@@ -107,7 +107,11 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     async prepare(opening: SessionOpening, services: AgentServices): Promise<void> {
       const withPatch = editorWrites(services);
       const tools: FileToolName[] = withPatch ? [READ_TOOL, WRITE_TOOL, PATCH_TOOL] : [READ_TOOL, WRITE_TOOL];
-      const [endpoint, catalog] = await Promise.all([getServer(services).register(opening.key, { tools }), withPatch ? catalogPath(services) : undefined]);
+      const [endpoint, catalog, userConfig] = await Promise.all([
+        getServer(services).register(opening.key, { tools }),
+        withPatch ? catalogPath(services) : undefined,
+        withPatch ? services.host.userConfig.read(opening.settings.cwd) : undefined,
+      ]);
       const s = opening.settings;
       s.config = withMcpServers(catalog ? { ...s.config, model_catalog_json: catalog } : s.config, {
         [FILE_TOOLS_SERVER]: {
@@ -126,7 +130,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       });
       // apply_patch run as a shell command would be applied by Codex on disk: refused, with a
       // pointer to ours (src/editor-files/shell-patch-guard.ts).
-      if (withPatch) s.config = withShellPatchGuard(s.config);
+      if (withPatch) s.config = withShellPatchGuard(s.config, process.platform, { userTurnsHooksOff: userTurnsHooksOff(userConfig) });
       // Codex's own apply_patch stays on offer: watch for the ones it rejects (they have no item).
       if (!catalog) s.rawEvents = true;
       const instructions = fileToolsInstructions(withPatch);

@@ -92,12 +92,16 @@ type JsonObject = { [key: string]: JsonValue };
  * `config` with the guard installed in its `hooks` (thread/start's and thread/resume's per-thread
  * config). Ours goes first, so that its key is the one trusted; hooks already there are kept.
  */
-export function withShellPatchGuard(config: JsonObject | undefined, platform: NodeJS.Platform = process.platform): JsonObject {
+export function withShellPatchGuard(config: JsonObject | undefined, platform: NodeJS.Platform = process.platform, opts: { userTurnsHooksOff?: boolean } = {}): JsonObject {
   const command = guardCommand(platform);
   const hooks = asObject(config?.hooks);
   const before = Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
   return {
     ...config,
+    // A project's `.codex/config.toml` with `[features] hooks = false` would turn the guard off
+    // with every hook (codex 0.169 takes it even from an untrusted project): the thread's own
+    // config, above it, turns hooks on. The user's own `hooks = false` is theirs to keep.
+    ...(opts.userTurnsHooksOff ? {} : { features: { ...asObject(config?.features), hooks: true } }),
     hooks: {
       ...hooks,
       PreToolUse: [{ matcher: MATCHER, hooks: [{ type: "command", command, timeout: TIMEOUT_SEC }] }, ...before],

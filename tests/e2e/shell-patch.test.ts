@@ -3,7 +3,7 @@
 // the editor's write capability the model is refused with a pointer to the editor-backed tool (and
 // the user sees a failed card); without it, Codex's own behaviour is unchanged.
 import { spawn } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
@@ -107,6 +107,25 @@ describe("apply_patch through the shell, with the editor's write capability", ()
     expect(ed.buffers.get(file)).toBe("patched line\nan unsaved line\n");
     expect(await readFile(file, "utf8")).toBe("first line\nsecond line\n");
   }, 60_000);
+
+  for (const trusted of [false, true]) {
+    it(`a project's .codex/config.toml with [features] hooks = false does not turn the guard off (${trusted ? "trusted" : "untrusted"} project)`, async () => {
+      const { ed, setupClient } = editor();
+      adapter = await startAdapter({ setupClient });
+      const ws = adapter.workspace;
+      if (trusted) await appendFile(path.join(adapter.home.codexHome, "config.toml"), `\n[projects."${ws}"]\ntrust_level = "trusted"\n`);
+      await mkdir(path.join(ws, ".codex"));
+      await writeFile(path.join(ws, ".codex", "config.toml"), "[features]\nhooks = false\n");
+      const file = path.join(ws, "notes.txt");
+      await writeFile(file, "first line\n");
+      adapter.fake.enqueue(toolCallResponse("exec_command", { cmd: FORMS[0]!.command }, { callId: "sh" }), textResponse("done"));
+      await adapter.initialize(FS_CAPS);
+      const { sessionId } = await adapter.newSession();
+      await adapter.prompt(sessionId, "patch it through the shell");
+      expect(await readFile(file, "utf8")).toBe("first line\n");
+      expect(modelOutputFor(adapter, "sh")).toContain("mcp__acp_fs__apply_patch");
+    }, 60_000);
+  }
 
   it("ordinary commands that only mention apply_patch still run", async () => {
     const { setupClient } = editor();

@@ -123,6 +123,14 @@ describe("the guard's thread config", () => {
     expect(guardTrustHash()).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(guardTrustHash("another command")).not.toBe(guardTrustHash());
   });
+
+  it("turns Codex's hooks on above a project's config that turns them off, keeping the other features; not when the user's own config turns them off", () => {
+    expect(withShellPatchGuard({ features: { plugins: false } }).features).toEqual({ plugins: false, hooks: true });
+    expect(withShellPatchGuard(undefined).features).toEqual({ hooks: true });
+    const theirs = withShellPatchGuard({ features: { plugins: false } }, "linux", { userTurnsHooksOff: true });
+    expect(theirs.features).toEqual({ plugins: false });
+    expect(theirs.hooks).toMatchObject({ PreToolUse: [{ matcher: "^(Bash|apply_patch)$" }] });
+  });
 });
 
 describe("a call a hook blocked", () => {

@@ -1,8 +1,8 @@
 // The modes feature: offers the session's modes (src/core/session/modes.ts) to the client, in the
 // session/new, load and resume answers, and answers session/set_mode. A new session starts from
-// the user's Codex configuration for its cwd (config.toml, read through Codex's config/read): the
-// preset it matches, or the Custom mode when none does; with no approval or sandbox setting there,
-// the default mode (auto). A loaded thread comes back in the mode its settings describe; where two
+// the user's Codex configuration for its cwd (config.toml, read through Codex's config/read:
+// src/codex/user-config.ts): the preset it matches, or the Custom mode when none does; with no
+// approval or sandbox setting there, the default mode (auto). A loaded thread comes back in the mode its settings describe; where two
 // modes share Codex's settings (Read Only and Review Edits), in the one the user left it in
 // (mode-memory.ts).
 import path from "node:path";
@@ -11,13 +11,12 @@ import { codexHomeOf } from "../../codex/index.js";
 import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
 import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode, type ModePreset } from "../../core/session/modes.js";
 import { ModeMemory } from "./mode-memory.js";
-import { UserConfigReader } from "./user-config.js";
 
 /** A mode whose Codex settings an earlier mode has too: only a memory tells a thread in it apart. */
 const sharesSettings = (preset: ModePreset): boolean => presetOfSettings(preset) !== preset;
 
 /** Puts `modes` in the session/new (load, resume) response and answers session/set_mode. */
-export function modesFeature(configs: UserConfigReader = new UserConfigReader(), memoryDir = path.join(codexHomeOf(), "codex-cli-acp", "session-modes")): SessionFeature {
+export function modesFeature(memoryDir = path.join(codexHomeOf(), "codex-cli-acp", "session-modes")): SessionFeature {
   let memory: ModeMemory | undefined;
   const memoryOf = (services: AgentServices): ModeMemory => (memory ??= new ModeMemory(memoryDir, services.log));
   return {
@@ -31,7 +30,7 @@ export function modesFeature(configs: UserConfigReader = new UserConfigReader(),
     async prepare(opening, services) {
       // A fork runs with the settings it was given; a loaded thread keeps those it last ran with.
       if (opening.kind !== "new" || opening.forkOf) return;
-      const config = await configs.read(opening.settings.cwd, services);
+      const config = (await services.host.userConfig.read(opening.settings.cwd))?.config;
       if (config?.sandbox_workspace_write) {
         const w = config.sandbox_workspace_write;
         opening.settings.workspaceWrite = { writableRoots: w.writable_roots, networkAccess: w.network_access, excludeTmpdirEnvVar: w.exclude_tmpdir_env_var, excludeSlashTmp: w.exclude_slash_tmp };
