@@ -299,4 +299,22 @@ describe("apply_patch [client] specifics", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it("P-TC14b an Add the editor refuses leaves no folder behind: the ones made for it go when nothing else is in them", async () => {
+    const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "patch-editor-dirs-")));
+    try {
+      const editor = new FakeEditor();
+      editor.writeTextFile = async () => {
+        throw Object.assign(new Error("editor: no"), { code: -32603 });
+      };
+      fs.mkdirSync(path.join(dir, "kept"));
+      const added = path.join(dir, "kept", "new", "deeper", "file.txt");
+      const e = await toolError(() => createFileAccess({ editor }).applyPatch(P(`*** Add File: ${added}`, "+x"), { cwd: dir }));
+      expect(e.code).toBe(-32002);
+      expect(fs.readdirSync(dir)).toEqual(["kept"]); // the folder that was there stays
+      expect(fs.readdirSync(path.join(dir, "kept"))).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

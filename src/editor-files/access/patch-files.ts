@@ -195,6 +195,8 @@ function summarise(files: Map<string, FileState>, moves: Map<string, string>): P
  */
 async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolean, entries: ReadonlySet<string>): Promise<ServedBy> {
   const undo: Array<{ path: string; run: () => Promise<unknown> }> = [];
+  /** Folders made for Adds (each the deepest's path and the first one made): removed again on a rollback while empty. */
+  const made: Array<{ deepest: string; first: string }> = [];
   let servedBy: ServedBy = "local";
   let current = "";
   try {
@@ -203,9 +205,10 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
       current = p;
       const after = s.after;
       deps.beforeWrite(p, asked, false);
-      await fsp.mkdir(path.dirname(p), { recursive: true }).catch((err: unknown) => {
+      const first = await fsp.mkdir(path.dirname(p), { recursive: true }).catch((err: unknown) => {
         throw mapWriteError(err, p, Buffer.byteLength(after, "utf8"));
       });
+      if (first !== undefined) made.push({ deepest: path.dirname(p), first });
       deps.beforeWrite(p, asked, false);
       servedBy = await deps.queue.run(p, () => deps.store.writeText(p, after));
       const before = s.before;
@@ -228,6 +231,7 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
     const e = err instanceof FileToolError ? err : mapWriteError(err, current, 0);
     if (undo.length > 0) await deps.onRollback?.({ files: undo.map((u) => u.path), reason: e.message }).catch(() => undefined);
     const stuck = await undoAll(undo);
+    for (const folders of made.reverse()) await removeEmptyFolders(folders.deepest, folders.first);
     const note =
       undo.length === 0
         ? "No file was changed."
@@ -237,6 +241,14 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
     throw new FileToolError(e.code, `${e.message}\n${note}`, { cause: err });
   }
   return servedBy;
+}
+
+/** Removes `deepest` and its parents up to `first` while they are empty (a folder something else wrote into stays). */
+async function removeEmptyFolders(deepest: string, first: string): Promise<void> {
+  for (let dir = deepest; ; dir = path.dirname(dir)) {
+    if (!(await fsp.rmdir(dir).then(() => true, () => false))) return;
+    if (dir === first || path.dirname(dir) === dir) return;
+  }
 }
 
 /** Puts back what was done, last first; returns the files that could not be put back, with why. */
