@@ -168,6 +168,37 @@ describe("modes", () => {
     await first.close(); // the fake model, the Codex home and the workspace were the first agent's
   });
 
+  it("Auto, never switched, comes back as Auto after a restart in a folder Codex does not trust (Codex resumes it read-only), and runs as Auto", async () => {
+    adapter = await startAdapter({ responses: [done, done] });
+    await adapter.initialize();
+    const { sessionId, modes } = await adapter.newSession();
+    expect(modes?.currentModeId).toBe("auto");
+    await adapter.prompt(sessionId, "a turn in auto");
+    // Another thread, left in Full Access, whose memory says Auto (as if another client had run it
+    // since in Full Access): what Codex resumes it with stands.
+    const other = (await adapter.newSession()).sessionId;
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: other, modeId: "full-access" });
+    await adapter.prompt(other, "a turn in full access");
+    const first = adapter;
+    const { fake, home, workspace } = first;
+    first.child.kill();
+    await writeFile(path.join(home.codexHome, "codex-cli-acp", "session-modes", other), "auto\n");
+    adapter = await startAdapter({ fake, home, workspace });
+    await adapter.initialize();
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("auto");
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
+    expect(resumed.modes?.currentModeId).toBe("auto");
+    expect((await adapter.agent.request(acp.methods.agent.session.load, { sessionId: other, cwd: workspace, mcpServers: [] })).modes?.currentModeId).toBe("full-access");
+    // Codex runs the next turn as Auto: the workspace is writable for its commands.
+    fake.enqueue({ items: [toolCall("exec_command", { cmd: "echo auto > made-in-auto.txt" }, { callId: "w1" })] }, done);
+    await adapter.prompt(sessionId, "write in the workspace");
+    expect(await readFile(path.join(workspace, "made-in-auto.txt"), "utf8")).toBe("auto\n");
+    await adapter.close();
+    adapter = undefined;
+    await first.close();
+  });
+
   it("Review Edits comes back as Review Edits after a restart, not as Read Only (same Codex settings); switched to Read Only, it comes back Read Only", async () => {
     const { asked, setupClient } = answerPermissions("reject");
     adapter = await startAdapter({ responses: [done, done], setupClient });

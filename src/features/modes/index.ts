@@ -12,8 +12,23 @@ import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
 import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode, type ModePreset } from "../../core/session/modes.js";
 import { ModeMemory } from "./mode-memory.js";
 
-/** A mode whose Codex settings an earlier mode has too: only a memory tells a thread in it apart. */
-const sharesSettings = (preset: ModePreset): boolean => presetOfSettings(preset) !== preset;
+/**
+ * A mode a stored thread's settings may not bring back: one whose Codex settings an earlier mode
+ * has too (Review Edits: Read Only's), or a workspace-write one (codex 0.169 resumes a thread in a
+ * folder it does not trust with the configuration's sandbox, read-only there, not the one it ran with).
+ */
+const needsMemory = (preset: ModePreset): boolean => presetOfSettings(preset) !== preset || preset.sandbox === "workspace-write";
+
+/**
+ * The mode a stored thread comes back in: the one Codex's resumed settings describe, unless the
+ * user left it in a mode those settings cannot show: one that shares them, or a workspace-write
+ * one Codex resumed read-only. Any other difference is another client's doing, and stands.
+ */
+function restoredMode(resumed: ModePreset, remembered: ModePreset | undefined): ModePreset {
+  if (!remembered || remembered === resumed) return resumed;
+  if (presetOfSettings(remembered) === resumed) return remembered;
+  return remembered.sandbox === "workspace-write" && resumed.id === "read-only" ? remembered : resumed;
+}
 
 /** Puts `modes` in the session/new (load, resume) response and answers session/set_mode. */
 export function modesFeature(memoryDir = path.join(codexHomeOf(), "codex-cli-acp", "session-modes")): SessionFeature {
@@ -51,31 +66,39 @@ export function modesFeature(memoryDir = path.join(codexHomeOf(), "codex-cli-acp
       // The mode the thread opened in: a preset, or Custom (the user's config.toml, or another
       // client's settings on a loaded thread) that keeps what Codex runs with.
       const preset = presetOfSettings(session.settings);
+      // A thread Codex has a history of: loaded, resumed, or forked from one.
       const stored = opening.kind !== "new" || opening.forkOf !== undefined;
-      let recalled: ModePreset | undefined;
+      const remembered = stored && preset ? modePreset((await memoryOf(services).recall(opening.forkOf ?? session.id)) ?? "") : undefined;
       if (preset) {
-        // Of the modes with these settings, the one the user left the thread (or the fork's source) in.
-        const remembered = stored ? modePreset((await memoryOf(services).recall(opening.forkOf ?? session.id)) ?? "") : undefined;
-        recalled = remembered && remembered !== preset && presetOfSettings(remembered) === preset ? remembered : undefined;
-        session.update({ mode: (recalled ?? preset).id });
+        const mode = restoredMode(preset, remembered);
+        // Restored over what Codex resumed with: it runs as such from the next turn.
+        session.update(presetOfSettings(mode) === preset ? { mode: mode.id } : { mode: mode.id, settings: presetSettings(mode, session.roots, session.settings.workspaceWrite) });
       } else if (customPolicy(session.settings)) session.update({ mode: CUSTOM_MODE });
       else {
         // Nothing Codex reported describes it (an older Codex): the default mode, from the next turn.
         const fallback = modePreset(DEFAULT_MODE)!;
         session.update({ mode: fallback.id, settings: presetSettings(fallback, session.roots, session.settings.workspaceWrite) });
       }
-      // The memory follows the thread's mode from here: written while it is one that shares its
-      // settings, removed once it leaves it. A loaded thread's file is there already; a fork's is new.
-      let kept = recalled !== undefined && opening.forkOf === undefined;
-      const follow = (mode: string): void => {
-        const now = modePreset(mode);
-        const keep = now !== undefined && sharesSettings(now);
-        if (keep || kept) void memoryOf(services).remember(session.id, keep ? now.id : undefined);
-        kept = keep;
+      // The memory follows the thread's mode once Codex keeps the thread (a new one from its first
+      // turn: one never prompted leaves nothing to load), holding only a mode its settings may not
+      // bring back.
+      let kept = opening.forkOf === undefined ? remembered?.id : undefined;
+      let keptByCodex = stored;
+      const follow = (): void => {
+        if (!keptByCodex) return;
+        const now = modePreset(session.mode);
+        const wanted = now && needsMemory(now) ? now.id : undefined;
+        if (wanted === kept) return;
+        kept = wanted;
+        void memoryOf(services).remember(session.id, wanted);
       };
-      if (opening.forkOf !== undefined) follow(session.mode);
+      follow();
       session.onChange((change) => {
-        if (change.type === "mode") follow(change.mode);
+        if (change.type === "mode") follow();
+      });
+      session.on("beforeTurn", async () => {
+        keptByCodex = true;
+        follow();
       });
       return { modes: modeState(session) };
     },

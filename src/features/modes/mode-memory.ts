@@ -1,10 +1,11 @@
 // Which mode a stored thread was left in, where Codex's own record cannot tell: Review Edits runs
 // Codex with Read Only's approval policy and sandbox (the two differ only in what the file tools
-// do with a write), so a loaded thread's settings match both, and the first (Read Only) won. The
-// user's choice is kept beside Codex's threads (its home, so it goes where they go and tests stay
-// hermetic), one small file per thread, only while the thread is in such a mode. Best effort: a
-// store that cannot be read or written costs the memory (the thread loads as its settings say,
-// the safer Read Only), never the session.
+// do with a write), so a loaded thread's settings match both; and codex 0.169 resumes a thread in a
+// folder it does not trust with the configuration's sandbox (read-only there), so Auto came back
+// as Read Only. The user's choice is kept beside Codex's threads (its home, so it goes where they
+// go and tests stay hermetic), one small file per thread, only while the thread is in such a mode
+// (the modes feature decides which). Best effort: a store that cannot be read or written costs the
+// memory (the thread loads as its settings say), never the session.
 import { randomBytes } from "node:crypto";
 import { mkdir, open, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
