@@ -105,6 +105,14 @@ describe("slash commands", () => {
     expect(adapter!.fake.requests).toHaveLength(1);
   }, 30_000);
 
+  it("/review-branch where there is no git repository ends with Codex's error instead of waiting forever, and the session goes on", async () => {
+    const sessionId = await start([{ items: [{ type: "message", text: "after" }] }]);
+    // Codex reports the failure (an error, the thread's status) but no turn/completed for it.
+    await expect(adapter!.prompt(sessionId, "/review-branch main")).rejects.toThrow(/git/i);
+    expect((await adapter!.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
+    expect(messageText(adapter!.updatesOf(sessionId))).toContain("after");
+  });
+
   it("/review-commit reviews a commit", async () => {
     const sessionId = await start([{ items: [{ type: "message", text: "Looks fine." }] }]);
     expect((await adapter!.prompt(sessionId, "/review-commit abc1234")).stopReason).toBe("end_turn");

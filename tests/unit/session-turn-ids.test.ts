@@ -160,3 +160,30 @@ describe("a turn/completed with a status this build does not know (a newer codex
     expect((await prompt).stopReason).toBe("end_turn");
   });
 });
+
+describe("a final error for a turn Codex never started (a review where there is no git repository)", () => {
+  const failure = (turnId: string) => ({ turnId, willRetry: false, error: { message: '"/ws" is not a git repository', codexErrorInfo: "other", additionalDetails: null } });
+
+  it("ends the prompt with that error: Codex sends no turn/completed for it (the error may come before the start's answer)", async () => {
+    const codex = heldCodex();
+    const { session } = sessionOn(codex);
+    const prompt = session.prompt(text("one"));
+    const start = await codex.nth("turn/start");
+    codex.emit("error", failure("turn-1"));
+    expect(await settledOrPending(prompt)).toBe("pending"); // until Codex names the turn
+    start.answer({ turn: turn("turn-1", "inProgress") });
+    await expect(prompt).rejects.toThrow(/not a git repository/);
+  });
+
+  it("a started turn still ends with its own turn/completed, not with the error before it", async () => {
+    const codex = heldCodex();
+    const { session } = sessionOn(codex);
+    const prompt = session.prompt(text("one"));
+    (await codex.nth("turn/start")).answer({ turn: turn("turn-1", "inProgress") });
+    codex.emit("turn/started", { turn: turn("turn-1", "inProgress") });
+    codex.emit("error", failure("turn-1"));
+    expect(await settledOrPending(prompt)).toBe("pending");
+    codex.emit("turn/completed", { turn: turn("turn-1", "failed") });
+    await expect(prompt).rejects.toThrow(/not a git repository/);
+  });
+});

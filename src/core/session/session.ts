@@ -380,7 +380,10 @@ export class AcpSession {
     if (n.method === "item/completed") this.items.delete(n.params.item.id);
     const turn = this.turns.active;
     if (n.method === "turn/started") this.turns.started(n);
-    if (n.method === "error" && turn && !n.params.willRetry) turn.lastError = n.params.error;
+    if (n.method === "error" && turn && !n.params.willRetry) {
+      turn.lastError = n.params.error;
+      this.turns.failedBeforeStart(n.params.turnId, n.params.error);
+    }
     const updates = this.translator.translate(n);
     // Only a token-usage update carries a usage_update: every other event skips this.
     if (n.method === "thread/tokenUsage/updated" && this.listeners.usageMeta.size > 0) addUsageMeta(updates, this.listeners.usageMeta, (err) => this.deps.log.warn({ sessionId: this.id, err }, "a usage_update _meta listener failed"));

@@ -27,7 +27,7 @@ export type PromptTurn = {
   settle(outcome: TurnOutcome | Error): void;
 };
 
-type TurnState = PromptTurn & { earlyEnds: TurnEnd[]; fallback?: NodeJS.Timeout };
+type TurnState = PromptTurn & { earlyEnds: TurnEnd[]; fallback?: NodeJS.Timeout; startedByCodex?: boolean };
 
 export class ThreadTurns {
   private running: TurnState | undefined;
@@ -123,23 +123,38 @@ export class ThreadTurns {
   /** Takes the running turn's id from `turn/started` when Codex's answer does not carry it. */
   started(n: Extract<CodexNotification, { method: "turn/started" }>): void {
     const turn = this.running;
+    if (turn) turn.startedByCodex = true;
     // A review's turn/started names its own id, its start and end name the review's (the root).
     if (turn && !turn.turnId && !turn.namedByAnswer) turn.turnId = n.params.turn.rootTurnId ?? n.params.turn.id;
   }
 
-  /** Ends the running turn when `turn/completed` is its own (kept until Codex names the turn if need be). */
+  /** A `turn/completed`: ends the running turn when it is its own. */
   completed(params: unknown): void {
-    const turn = this.running;
     const parsed = turnCompletedSchema.safeParse(params);
-    if (!turn || !parsed.success) return;
+    if (!parsed.success) return;
     const done = parsed.data.turn;
-    const end: TurnEnd = { id: done.id, rootTurnId: done.rootTurnId, status: done.status, ...(done.error ? { error: done.error } : {}) };
+    this.ended({ id: done.id, rootTurnId: done.rootTurnId, status: done.status, ...(done.error ? { error: done.error } : {}) });
+  }
+
+  /**
+   * A final `error` for a turn Codex never started (a review where there is no git repository):
+   * Codex sends no turn/completed for it, so the error ends it. A started turn ends with its
+   * turn/completed, as ever.
+   */
+  failedBeforeStart(turnId: string, error: NonNullable<TurnOutcome["error"]>): void {
+    if (this.running && !this.running.startedByCodex) this.ended({ id: turnId, status: "failed", error });
+  }
+
+  /** Ends the running turn with `end` when it is its own (kept until Codex names the turn if need be). */
+  private ended(end: TurnEnd): void {
+    const turn = this.running;
+    if (!turn) return;
     if (!turn.turnId && turn.namedByAnswer) {
       if (turn.earlyEnds.length < MAX_EARLY_ENDS) turn.earlyEnds.push(end);
       return;
     }
-    if (turn.turnId && done.id !== turn.turnId && done.rootTurnId !== turn.turnId) return;
-    turn.settle(done.error ? { status: done.status, error: done.error } : { status: done.status });
+    if (turn.turnId && end.id !== turn.turnId && end.rootTurnId !== turn.turnId) return;
+    turn.settle(end.error ? { status: end.status, error: end.error } : { status: end.status });
   }
 
   /** The codex child is gone: the turns it ran will send nothing more. */
