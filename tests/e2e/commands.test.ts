@@ -3,7 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startAdapter, messageText, type Adapter } from "../support/adapter.js";
-import type { ScriptedResponse } from "../support/fake-model.js";
+import { textResponse, type ScriptedResponse } from "../support/fake-model.js";
 import { waitFor } from "../support/wait-for.js";
 
 let adapter: Adapter | undefined;
@@ -66,6 +66,18 @@ describe("slash commands", () => {
     expect(JSON.stringify(adapter!.fake.requests[0]!.body.input)).toContain("the error handling");
     // Once: the review's result arrives as an agent message and in the exitedReviewMode item.
     expect(messageText(adapter!.updatesOf(sessionId)).split("No issues found in the changes.")).toHaveLength(2);
+  });
+
+  it("/status sent while another prompt streams waits its turn: answered after it, its text after that answer's", async () => {
+    const sessionId = await start([{ ...textResponse("one two three four five six", { deltas: 6 }), delayMs: 150 }]);
+    const order: string[] = [];
+    const first = adapter!.prompt(sessionId, "a long answer").then((r) => void order.push(`first:${r.stopReason}`));
+    await adapter!.waitForLine((m) => JSON.stringify(m).includes('"agent_message_chunk"'));
+    const status = adapter!.prompt(sessionId, "/status").then((r) => void order.push(`status:${r.stopReason}`));
+    await Promise.all([first, status]);
+    expect(order).toEqual(["first:end_turn", "status:end_turn"]);
+    const chunks = adapter!.updatesOf(sessionId).flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
+    expect(chunks.findIndex((t) => t.startsWith("**Session status**"))).toBe(chunks.length - 1);
   });
 
   it("/compact compacts the thread", async () => {

@@ -297,6 +297,11 @@ export class AcpSession {
     return this.runner.run(what, start);
   }
 
+  /** Answers a prompt here, with no Codex turn, in its place among the session's prompts (turn-runner.ts). */
+  runLocal(action: () => Promise<PromptResponse>): Promise<PromptResponse> {
+    return this.runner.runLocal(action);
+  }
+
   /** Cancels the running prompt and every queued one. */
   cancel(): Promise<void> {
     return this.runner.cancel();

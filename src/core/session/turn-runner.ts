@@ -40,6 +40,8 @@ export class TurnRunner {
   readonly turns = new ThreadTurns();
   /** Prompts waiting for the running one to end, in order; resolve true to run, false to give up. */
   private readonly queued: Array<(go: boolean) => void> = [];
+  /** A prompt answered here with no Codex turn (runLocal) is running. */
+  private localRunning = false;
 
   constructor(private readonly session: TurnRunnerHost) {}
 
@@ -57,7 +59,7 @@ export class TurnRunner {
     const closed = (): RequestError => invalidRequest(`Session ${this.session.id} is closed`);
     if (this.session.isClosed()) throw closed();
     // A prompt sent while another runs waits its turn (first in, first out); a cancel ends it too.
-    if (this.turns.active || this.queued.length > 0) {
+    if (this.busy()) {
       const go = await new Promise<boolean>((resolve) => this.queued.push(resolve));
       if (!go) return { stopReason: "cancelled" };
       if (this.session.isClosed()) throw closed();
@@ -92,6 +94,30 @@ export class TurnRunner {
       this.session.turnEnded();
       this.queued.shift()?.(true);
     }
+  }
+
+  /**
+   * Runs `action` (a prompt answered here, with no Codex turn: /status, /skills...) in the prompts'
+   * order: after the running one and those sent before it, and before any sent after it, so its
+   * text never lands in the middle of another answer.
+   */
+  async runLocal(action: () => Promise<PromptResponse>): Promise<PromptResponse> {
+    if (this.session.isClosed()) throw invalidRequest(`Session ${this.session.id} is closed`);
+    if (this.busy()) {
+      const go = await new Promise<boolean>((resolve) => this.queued.push(resolve));
+      if (!go) return { stopReason: "cancelled" };
+    }
+    this.localRunning = true;
+    try {
+      return await action();
+    } finally {
+      this.localRunning = false;
+      this.queued.shift()?.(true);
+    }
+  }
+
+  private busy(): boolean {
+    return this.turns.active !== undefined || this.localRunning || this.queued.length > 0;
   }
 
   /** Cancels the running prompt and every queued one. */

@@ -133,20 +133,23 @@ async function runCommand(
 ): Promise<acp.PromptResponse> {
   const { services } = agent;
   services.log.info({ sessionId: session.id, command: cmd.name }, "slash command");
+  // A command answered here takes its place among the session's prompts like any other.
+  const answer = (text: () => Promise<string> | string): Promise<acp.PromptResponse> =>
+    session.runLocal(async () => {
+      await say(session, await text());
+      return { stopReason: "end_turn" };
+    });
   switch (cmd.name) {
     case "init":
       return runPrompt([{ type: "text", text: cmd.args ? `${INIT_PROMPT}\n\nAlso: ${cmd.args}` : INIT_PROMPT, text_elements: [] }]);
     case "status":
-      await say(session, statusText(session, state.usage, await agent.statusLines(session)));
-      return { stopReason: "end_turn" };
+      return answer(async () => statusText(session, state.usage, await agent.statusLines(session)));
     case "review":
       return session.review(cmd.args ? { type: "custom", instructions: cmd.args } : { type: "uncommittedChanges" });
     case "skills":
-      await say(session, skillsText(state.skills));
-      return { stopReason: "end_turn" };
+      return answer(() => skillsText(state.skills));
     case "mcp":
-      await say(session, await mcpCommandText(session, cmd.args, services, state.mcpLogins));
-      return { stopReason: "end_turn" };
+      return answer(() => mcpCommandText(session, cmd.args, services, state.mcpLogins));
     case "review-branch":
     case "review-commit": {
       const target: v2.ReviewTarget =
@@ -154,30 +157,25 @@ async function runCommand(
       return session.review(target);
     }
     case "logout":
-      await signOut(services);
-      await say(session, "Signed out of Codex. New sessions will ask you to sign in.\n");
-      return { stopReason: "end_turn" };
+      return answer(async () => {
+        await signOut(services);
+        return "Signed out of Codex. New sessions will ask you to sign in.\n";
+      });
     case "rename": {
       const title = cmd.args.replace(/\s+/g, " ").trim();
-      if (!title) {
-        await say(session, "Give the new title: `/rename <title>`.\n");
-        return { stopReason: "end_turn" };
-      }
-      await setThreadName(services, session.id, title);
-      await say(session, `Renamed to “${title}”.\n`);
-      return { stopReason: "end_turn" };
+      if (!title) return answer(() => "Give the new title: `/rename <title>`.\n");
+      return answer(async () => {
+        await setThreadName(services, session.id, title);
+        return `Renamed to “${title}”.\n`;
+      });
     }
     case "plan": {
       const off = /^off$/i.test(cmd.args);
       // Codex takes the mode with a model: without one known, saying "on" would be untrue.
-      if (!off && !session.settings.model) {
-        await say(session, "Plan mode is not available: the session's model is not known (Codex's model list could not be read).\n");
-        return { stopReason: "end_turn" };
-      }
+      if (!off && !session.settings.model) return answer(() => "Plan mode is not available: the session's model is not known (Codex's model list could not be read).\n");
       session.update({ settings: { collaborationMode: off ? "default" : "plan" } });
       if (off || !cmd.args) {
-        await say(session, off ? "Plan mode is off: Codex works normally again.\n" : "Plan mode is on: Codex explores, asks and proposes a plan; it changes nothing. Send `/plan off` (or pick another collaboration mode) to leave.\n");
-        return { stopReason: "end_turn" };
+        return answer(() => (off ? "Plan mode is off: Codex works normally again.\n" : "Plan mode is on: Codex explores, asks and proposes a plan; it changes nothing. Send `/plan off` (or pick another collaboration mode) to leave.\n"));
       }
       return runPrompt([{ type: "text", text: cmd.args, text_elements: [] }]);
     }
