@@ -151,6 +151,9 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       const session = agent.sessionOf(params.sessionId);
       const attachedTo = host.currentPid;
+      // Closing from here on: a prompt sent meanwhile is refused as for a closed session, not queued
+      // behind the running one (it would run a whole turn, tools and all, once that one ended).
+      if (agent.state.sessions.get(session.id) === session) agent.state.sessions.delete(session.id);
       if (session.promptRunning) {
         // End the running prompt as cancelled (Codex confirms the interrupt) before letting go.
         await session.cancel();

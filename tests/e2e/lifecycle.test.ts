@@ -1,6 +1,7 @@
 // Issue 5: sessions that last. Real codex, fake model, SDK client; two adapter processes
 // sharing one CODEX_HOME stand for "closed the editor and came back".
 import { mkdtemp, mkdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -205,6 +206,28 @@ describe("session/load, list, resume, close", () => {
     await a.agent.request(acp.methods.agent.session.close, { sessionId });
     expect((await pending).stopReason).toBe("cancelled");
     await expect(a.prompt(sessionId, "hello?")).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it("a prompt sent while session/close is ending the running one is refused, not run after it", async () => {
+    fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true }, {
+      items: [toolCall("exec_command", { cmd: "echo ran > after-close.txt" }, { callId: "late" })],
+    });
+    const a = await adapter();
+    const { sessionId } = await a.newSession();
+    const pending = a.prompt(sessionId, "talk forever");
+    await a.waitForLine((m) => m.method === "session/update" && JSON.stringify(m).includes("agent_message_chunk"));
+    const close = a.agent.request(acp.methods.agent.session.close, { sessionId });
+    // Sent as the running prompt is answered: the close is still letting go of the session.
+    const late = pending.then((r) => {
+      expect(r.stopReason).toBe("cancelled");
+      return a.prompt(sessionId, "sent after session/close");
+    });
+    await expect(late).rejects.toMatchObject({ code: -32002 });
+    await close;
+    // Codex heard nothing of it: no model request, no command run.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(fake.requests).toHaveLength(1);
+    expect(existsSync(path.join(workspace, "after-close.txt"))).toBe(false);
   });
 
   it("lists page by page with a cursor, newest first, and filters by cwd", async () => {
