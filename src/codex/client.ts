@@ -14,13 +14,14 @@ import type { CodexNotification, CodexServerRequest } from "./messages.js";
 import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js";
 import { readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
 import { CodexExitedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
+import { ServerRequestsInFlight } from "./server-requests.js";
 
 /** Receives what app-server says about one thread. */
 export interface ThreadListener {
   /** One notification of Codex's schema: checked and typed where the adapter reads it (messages.ts). */
   notification(n: CodexNotification): void;
-  /** Answers a server->client request (approvals, elicitations), checked and typed likewise. */
-  request(request: CodexServerRequest): Promise<unknown>;
+  /** Answers a server->client request (approvals, elicitations), checked and typed likewise; `withdrawn` fires when Codex settles it elsewhere. */
+  request(request: CodexServerRequest, withdrawn: AbortSignal): Promise<unknown>;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -36,6 +37,8 @@ export class AppServerClient {
   private readonly child: ChildProcess;
   private readonly pending = new Map<number, Pending>();
   private readonly threads = new Map<string, ThreadListener>();
+  /** Codex's requests being answered, withdrawn when Codex settles one elsewhere. */
+  private readonly inFlight = new ServerRequestsInFlight();
   private readonly globalListeners = new Set<(method: string, params: unknown) => void>();
   /** Methods already reported as unreadable or unknown (once each: a stream of bad deltas is one line). */
   private readonly reported = new Set<string>();
@@ -303,6 +306,7 @@ export class AppServerClient {
       this.reportOnce(method, () => this.log.info({ method }, "codex sent a notification this version does not know; not shown"));
       return;
     }
+    if (method === "serverRequest/resolved") this.inFlight.resolved(params);
     const threadId = threadIdOf(params);
     const thread = threadId === undefined ? undefined : this.threads.get(threadId);
     if (!thread) return;
@@ -353,14 +357,15 @@ export class AppServerClient {
       else this.write({ id, error: { code: -32601, message: `codex-cli-acp cannot answer ${method} here` } });
       return;
     }
-    listener.request(request).then(
+    const answering = this.inFlight.begin(id);
+    listener.request(request, answering.signal).then(
       (result) => this.write({ id, result }),
       (err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
         this.log.warn({ method, err: message }, "answering a codex request failed");
         this.write({ id, error: { code: -32603, message } });
       },
-    );
+    ).finally(answering.done);
   }
 
   private onExit(info: ExitInfo): void {

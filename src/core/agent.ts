@@ -121,9 +121,9 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       return sent;
     },
     updatesHold: (sessionId) => updatesAfter.get(sessionId),
-    answerServerRequest: async (session, request) => {
+    answerServerRequest: async (session, request, withdrawn) => {
       // The feature that claims the request's route answers it (request-routes.ts).
-      const answer = router.answer(session, request, services);
+      const answer = router.answer(session, request, services, withdrawn);
       if (answer !== undefined) return answer;
       // Nobody handles it: refuse in the shape Codex expects rather than leave the turn waiting.
       log.warn({ method: request.method, sessionId: session.id }, "codex request without a handler; refused");

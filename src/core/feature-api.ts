@@ -94,7 +94,8 @@ export interface SessionFeature {
 /** One Codex server request route a feature claims, with its answer (made by `route`, request-routes.ts). */
 export type RequestRoute = {
   readonly key: string;
-  answer(session: AcpSession, request: CodexServerRequest, services: AgentServices): Promise<CodexServerAnswer> | undefined;
+  /** `withdrawn` fires when Codex says the request was settled elsewhere (serverRequest/resolved): withdraw what asks the user. */
+  answer(session: AcpSession, request: CodexServerRequest, services: AgentServices, withdrawn: AbortSignal): Promise<CodexServerAnswer> | undefined;
 };
 
 /** What the agent shares with its features. */

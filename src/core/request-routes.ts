@@ -15,12 +15,12 @@ export type RouteQualifier = "toolApproval" | { server: string };
 /** Claims `method` (narrowed by `qualifier`) for `answer`, which gets the request typed by its method. */
 export function route<M extends Method>(
   method: M,
-  answer: (session: AcpSession, request: RequestOf<M>, services: AgentServices) => Promise<CodexServerAnswer>,
+  answer: (session: AcpSession, request: RequestOf<M>, services: AgentServices, withdrawn: AbortSignal) => Promise<CodexServerAnswer>,
   qualifier?: RouteQualifier,
 ): RequestRoute {
   const key = qualifier === undefined ? method : qualifier === "toolApproval" ? `${method}#toolApproval` : `${method}#server=${qualifier.server}`;
   const isMethod = (request: CodexServerRequest): request is RequestOf<M> => request.method === method;
-  return { key, answer: (session, request, services) => (isMethod(request) ? answer(session, request, services) : undefined) };
+  return { key, answer: (session, request, services, withdrawn) => (isMethod(request) ? answer(session, request, services, withdrawn) : undefined) };
 }
 
 /** A request's routes, most specific first. */
@@ -46,9 +46,9 @@ export class RequestRouter {
   }
 
   /** The answer of the feature that claims the request's most specific route; undefined if none does. */
-  answer(session: AcpSession, request: CodexServerRequest, services: AgentServices): Promise<CodexServerAnswer> | undefined {
+  answer(session: AcpSession, request: CodexServerRequest, services: AgentServices, withdrawn: AbortSignal): Promise<CodexServerAnswer> | undefined {
     for (const key of routeKeysOf(request)) {
-      const answered = this.routes.get(key)?.route.answer(session, request, services);
+      const answered = this.routes.get(key)?.route.answer(session, request, services, withdrawn);
       if (answered) return answered;
     }
     return undefined;

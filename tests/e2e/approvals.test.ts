@@ -257,3 +257,33 @@ describe("permission requests (Codex's request_permissions tool)", () => {
     expect((await pending).stopReason).toBe("cancelled");
   });
 });
+
+describe("a question Codex settles elsewhere", () => {
+  it("session/load of a session waiting on an approval withdraws every permission request it raised, the one Codex asks again on the loaded thread included", async () => {
+    const asks: Array<{ toolCallId: string; withdrawn: boolean }> = [];
+    adapter = await startAdapter({
+      setupClient: (app) =>
+        app.onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => {
+          const ask = { toolCallId: params.toolCall.toolCallId, withdrawn: false };
+          asks.push(ask);
+          signal.addEventListener("abort", () => void (ask.withdrawn = true));
+          return new Promise<never>(() => undefined); // the user never answers
+        }),
+    });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    adapter.fake.enqueue({ items: [{ type: "message", text: "first" }] });
+    await adapter.prompt(sessionId, "a first turn, so the thread is stored");
+    adapter.fake.enqueue({ items: [escalated("echo yes > out.txt", "c1")] }, { items: [{ type: "message", text: "after" }] }, { items: [{ type: "message", text: "after" }] });
+    const pending = adapter.prompt(sessionId, "write it");
+    await waitFor(() => asks.length === 1, "the permission request");
+    await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    expect((await pending).stopReason).toBe("cancelled");
+    // Codex asks again on the loaded thread (the client may or may not see it: it can be settled
+    // first), then learns the question was answered (the old session's cancel). Once the loaded
+    // session's next turn is over, Codex is done with the old one: nothing may stay open.
+    expect((await adapter.prompt(sessionId, "and now?")).stopReason).toBe("end_turn");
+    await waitFor(() => asks.every((a) => a.withdrawn), () => `every permission request withdrawn: ${JSON.stringify(asks)}`, 10_000);
+    await expect(access(path.join(adapter.workspace, "out.txt"))).rejects.toThrow();
+  });
+});

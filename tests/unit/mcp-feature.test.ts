@@ -202,8 +202,8 @@ describe("file tools feature", () => {
     // The feature claims one route, and the router gives it only its own server's elicitations.
     const router = new RequestRouter([fileToolsFeature()]);
     const request = (method: string, params: Record<string, unknown>) => ({ method, params }) as unknown as CodexServerRequest;
-    await expect(router.answer(session, request("mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }), services)).resolves.toMatchObject({ action: "accept" });
-    expect(router.answer(session, request("mcpServer/elicitation/request", { serverName: "someone-else" }), services)).toBeUndefined();
-    expect(router.answer(session, request("item/commandExecution/requestApproval", {}), services)).toBeUndefined();
+    await expect(router.answer(session, request("mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }), services, new AbortController().signal)).resolves.toMatchObject({ action: "accept" });
+    expect(router.answer(session, request("mcpServer/elicitation/request", { serverName: "someone-else" }), services, new AbortController().signal)).toBeUndefined();
+    expect(router.answer(session, request("item/commandExecution/requestApproval", {}), services, new AbortController().signal)).toBeUndefined();
   });
 });

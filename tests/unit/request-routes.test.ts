@@ -19,7 +19,7 @@ const claiming = (name: string, ...routes: Array<Parameters<typeof route>>): Ses
   requestRoutes: routes.map(([method, , qualifier]) => route(method, async () => ({ action: "accept", content: { by: name }, _meta: null }) as never, qualifier)),
 });
 const answeredBy = async (router: RequestRouter, request: CodexServerRequest): Promise<unknown> =>
-  ((await router.answer(session, request, services)) as { content?: { by?: string } } | undefined)?.content?.by;
+  ((await router.answer(session, request, services, new AbortController().signal)) as { content?: { by?: string } } | undefined)?.content?.by;
 
 describe("RequestRouter", () => {
   const features = [
@@ -49,6 +49,6 @@ describe("RequestRouter", () => {
 
   it("leaves a request nobody claims unanswered (the agent then refuses it in Codex's shape)", () => {
     const router = new RequestRouter(features);
-    expect(router.answer(session, { method: "item/tool/requestUserInput", params: { threadId: "t", turnId: "u", itemId: "i", questions: [] } } as unknown as CodexServerRequest, services)).toBeUndefined();
+    expect(router.answer(session, { method: "item/tool/requestUserInput", params: { threadId: "t", turnId: "u", itemId: "i", questions: [] } } as unknown as CodexServerRequest, services, new AbortController().signal)).toBeUndefined();
   });
 });

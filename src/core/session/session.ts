@@ -46,7 +46,7 @@ export type SessionDeps = {
   /** What the client can show (terminal cards, notices, compactions, plan documents). */
   display(): ClientDisplay;
   /** Answers codex's server->client requests for this session (approvals, elicitations). */
-  answerServerRequest(session: AcpSession, request: CodexServerRequest): Promise<unknown>;
+  answerServerRequest(session: AcpSession, request: CodexServerRequest, withdrawn: AbortSignal): Promise<unknown>;
 };
 
 export class AcpSession {
@@ -186,7 +186,7 @@ export class AcpSession {
     this.detach?.();
     const own = client.attachThread(this.id, {
       notification: (n) => this.onNotification(n),
-      request: (request) => this.deps.answerServerRequest(this, request),
+      request: (request, withdrawn) => this.deps.answerServerRequest(this, request, withdrawn),
     });
     this.boundClient = client;
     this.keptSent = undefined;
@@ -206,7 +206,7 @@ export class AcpSession {
    */
   adoptThread(threadId: string, listener: (n: CodexNotification) => void): void {
     if (!this.boundClient || this.adopted.has(threadId) || threadId === this.id) return;
-    this.adopted.set(threadId, this.boundClient.attachThread(threadId, { notification: listener, request: (request) => this.deps.answerServerRequest(this, request) }));
+    this.adopted.set(threadId, this.boundClient.attachThread(threadId, { notification: listener, request: (request, withdrawn) => this.deps.answerServerRequest(this, request, withdrawn) }));
   }
 
   /** Stops routing a subagent's thread here (it is idle and let go; a later message adopts it again). */

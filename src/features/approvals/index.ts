@@ -45,7 +45,7 @@ function startedItem(session: AcpSession, itemId: string): Item | undefined {
 
 // ---- commands ------------------------------------------------------------------------------
 
-async function commandApproval(session: AcpSession, state: ApprovalState, params: v2.CommandExecutionRequestApprovalParams, services: AgentServices): Promise<v2.CommandExecutionRequestApprovalResponse> {
+async function commandApproval(session: AcpSession, state: ApprovalState, params: v2.CommandExecutionRequestApprovalParams, services: AgentServices, withdrawn?: AbortSignal): Promise<v2.CommandExecutionRequestApprovalResponse> {
   const itemId = params.itemId;
   const command = params.command ?? "";
   const choices = commandChoices(params);
@@ -70,7 +70,7 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
     rawInput: view?.rawInput ?? { command: shown, cwd: params.cwd ?? null },
     content: [text(`${why}\n\n$ ${shown}`)],
   };
-  const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel");
+  const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel", withdrawn);
   if (optionId === OPTION.session && command) state.commands.add(remembered);
   services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "command approval answered");
   return { decision: answer };
@@ -78,7 +78,7 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
 
 // ---- extra permissions ---------------------------------------------------------------------
 
-async function permissionsApproval(session: AcpSession, params: v2.PermissionsRequestApprovalParams, services: AgentServices): Promise<v2.PermissionsRequestApprovalResponse> {
+async function permissionsApproval(session: AcpSession, params: v2.PermissionsRequestApprovalParams, services: AgentServices, withdrawn?: AbortSignal): Promise<v2.PermissionsRequestApprovalResponse> {
   const choices = permissionChoices(params.permissions);
   const wanted = describePermissions(params.permissions);
   const toolCall: acp.ToolCallUpdate = {
@@ -90,14 +90,14 @@ async function permissionsApproval(session: AcpSession, params: v2.PermissionsRe
     content: [text(`Codex asks for${params.reason ? ` (${params.reason})` : ""}:\n${wanted.join("\n") || "- (nothing it could name)"}`)],
   };
   const refused = choices.at(-1)!.answer;
-  const { answer, optionId } = await ask(session, services, toolCall, choices, refused, refused);
+  const { answer, optionId } = await ask(session, services, toolCall, choices, refused, refused, withdrawn);
   services.log.info({ sessionId: session.id, itemId: params.itemId, optionId: optionId ?? "cancelled" }, "permissions request answered");
   return answer;
 }
 
 // ---- patches -------------------------------------------------------------------------------
 
-async function fileChangeApproval(session: AcpSession, state: ApprovalState, params: v2.FileChangeRequestApprovalParams, services: AgentServices): Promise<v2.FileChangeRequestApprovalResponse> {
+async function fileChangeApproval(session: AcpSession, state: ApprovalState, params: v2.FileChangeRequestApprovalParams, services: AgentServices, withdrawn?: AbortSignal): Promise<v2.FileChangeRequestApprovalResponse> {
   const itemId = params.itemId;
   const item = startedItem(session, itemId);
   const paths = item?.type === "fileChange" ? item.changes.map((c) => c.path) : [];
@@ -130,7 +130,7 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
           ],
         }),
   };
-  const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel");
+  const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel", withdrawn);
   if (optionId === OPTION.session) for (const p of paths) state.paths.add(p);
   services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "patch approval answered");
   return { decision: answer };
@@ -141,7 +141,7 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
 type ElicitationAnswer = v2.McpServerElicitationRequestResponse;
 
 
-async function mcpToolApproval(session: AcpSession, state: ApprovalState, server: string, meta: ToolApprovalMeta, services: AgentServices): Promise<ElicitationAnswer> {
+async function mcpToolApproval(session: AcpSession, state: ApprovalState, server: string, meta: ToolApprovalMeta, services: AgentServices, withdrawn?: AbortSignal): Promise<ElicitationAnswer> {
   const tool = meta.tool_name ?? "tool";
   const key = `${server}\u0000${tool}`;
   const accept: ElicitationAnswer = { action: "accept", content: {}, _meta: null };
@@ -166,7 +166,7 @@ async function mcpToolApproval(session: AcpSession, state: ApprovalState, server
     rawInput: meta.tool_params ?? item?.arguments ?? {},
     content: [text(`Codex asks to call the tool ${tool} of the MCP server ${server}.`)],
   };
-  const { answer, optionId } = await ask(session, services, toolCall, choices, choices[2]!.answer, { action: "cancel", content: null, _meta: null });
+  const { answer, optionId } = await ask(session, services, toolCall, choices, choices[2]!.answer, { action: "cancel", content: null, _meta: null }, withdrawn);
   if (optionId === OPTION.session) state.mcpTools.add(key);
   services.log.info({ sessionId: session.id, server, tool, optionId: optionId ?? "cancelled" }, "MCP tool approval answered");
   return answer;
@@ -184,13 +184,13 @@ export function approvalsFeature(): SessionFeature {
     return s;
   };
   const requestRoutes = [
-    route("item/commandExecution/requestApproval", (session, request, services) => commandApproval(session, stateOf(session), request.params, services)),
-    route("item/fileChange/requestApproval", (session, request, services) => fileChangeApproval(session, stateOf(session), request.params, services)),
-    route("item/permissions/requestApproval", (session, request, services) => permissionsApproval(session, request.params, services)),
+    route("item/commandExecution/requestApproval", (session, request, services, withdrawn) => commandApproval(session, stateOf(session), request.params, services, withdrawn)),
+    route("item/fileChange/requestApproval", (session, request, services, withdrawn) => fileChangeApproval(session, stateOf(session), request.params, services, withdrawn)),
+    route("item/permissions/requestApproval", (session, request, services, withdrawn) => permissionsApproval(session, request.params, services, withdrawn)),
     // Routed here only when its _meta is a tool approval (request-routes.ts): parsed again for its fields.
     route(
       "mcpServer/elicitation/request",
-      (session, request, services) => mcpToolApproval(session, stateOf(session), request.params.serverName, toolApprovalMetaSchema.parse(request.params._meta), services),
+      (session, request, services, withdrawn) => mcpToolApproval(session, stateOf(session), request.params.serverName, toolApprovalMetaSchema.parse(request.params._meta), services, withdrawn),
       "toolApproval",
     ),
   ];
