@@ -59,7 +59,7 @@ export function acpForm(requested: unknown): acp.ElicitationSchema | undefined {
   return { type: "object", properties, ...(parsed.data.required ? { required: parsed.data.required } : {}) };
 }
 
-async function forward(session: AcpSession, params: v2.McpServerElicitationRequestParams, services: AgentServices): Promise<Answer> {
+async function forward(session: AcpSession, params: v2.McpServerElicitationRequestParams, services: AgentServices, withdrawn?: AbortSignal): Promise<Answer> {
   const caps = services.clientCapabilities().elicitation;
   const log = { sessionId: session.id, server: params.serverName, mode: params.mode };
   let request: acp.CreateElicitationRequest | undefined;
@@ -73,7 +73,7 @@ async function forward(session: AcpSession, params: v2.McpServerElicitationReque
     services.log.info(log, "an MCP server asks the user something this client cannot show; declined");
     return DECLINE;
   }
-  const asked = await askClient(session, undefined, (signal) =>
+  const asked = await askClient(session, withdrawn, (signal) =>
     services.client().request(acp.methods.client.elicitation.create, request, { cancellationSignal: signal, stopWaitingOnCancel: true }),
   ).catch((err: unknown) => {
     services.log.warn({ ...log, err: String(err) }, "asking the user for an MCP server failed; declined");
@@ -89,5 +89,5 @@ async function forward(session: AcpSession, params: v2.McpServerElicitationReque
 /** Forwards other MCP servers' elicitations (the ones approvals and file tools did not take). */
 export const mcpElicitationsFeature: SessionFeature = {
   name: "mcp-elicitations",
-  requestRoutes: [route("mcpServer/elicitation/request", (session, request, services) => forward(session, request.params, services))],
+  requestRoutes: [route("mcpServer/elicitation/request", (session, request, services, withdrawn) => forward(session, request.params, services, withdrawn))],
 };

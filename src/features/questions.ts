@@ -52,7 +52,7 @@ export function unaskableAnswers(questions: Question[]): Answers {
   return { answers: Object.fromEntries(questions.map((q) => [q.id, { answers: [note] }])) };
 }
 
-async function askQuestions(session: AcpSession, params: v2.ToolRequestUserInputParams, services: AgentServices): Promise<Answers> {
+async function askQuestions(session: AcpSession, params: v2.ToolRequestUserInputParams, services: AgentServices, withdrawn?: AbortSignal): Promise<Answers> {
   const log = { sessionId: session.id, itemId: params.itemId, questions: params.questions.length };
   if (!services.clientCapabilities().elicitation?.form) {
     services.log.info(log, "Codex asks the user, but the client cannot show forms; the model is told");
@@ -60,7 +60,7 @@ async function askQuestions(session: AcpSession, params: v2.ToolRequestUserInput
   }
   const message = params.questions.length === 1 ? params.questions[0]!.question : "Codex has some questions.";
   try {
-    const asked = await askClient(session, undefined, (signal) =>
+    const asked = await askClient(session, withdrawn, (signal) =>
       services
         .client()
         .request(
@@ -82,5 +82,5 @@ async function askQuestions(session: AcpSession, params: v2.ToolRequestUserInput
 /** Answers Codex's questions to the user through the client's forms. */
 export const questionsFeature: SessionFeature = {
   name: "questions",
-  requestRoutes: [route("item/tool/requestUserInput", (session, request, services) => askQuestions(session, request.params, services))],
+  requestRoutes: [route("item/tool/requestUserInput", (session, request, services, withdrawn) => askQuestions(session, request.params, services, withdrawn))],
 };
