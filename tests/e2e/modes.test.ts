@@ -12,15 +12,39 @@ import { waitFor } from "../support/wait-for.js";
 import { applyPatch, toolCall, type ScriptedResponse } from "../support/fake-model.js";
 
 let adapter: Adapter | undefined;
+/** A restarted agent's predecessor: its fake model, Codex home and workspace are the new one's too, so it closes last. */
+let predecessor: Adapter | undefined;
 afterEach(async () => {
   await adapter?.close();
   adapter = undefined;
+  await predecessor?.close();
+  predecessor = undefined;
 });
+
+/** The agent started again (the editor closed and opened) on the same Codex home, fake model and workspace. */
+async function restart(setupClient?: (app: acp.ClientApp) => void): Promise<Adapter> {
+  const first = adapter!;
+  first.child.kill();
+  predecessor = first;
+  adapter = await startAdapter({ fake: first.fake, home: first.home, workspace: first.workspace, ...(setupClient ? { setupClient } : {}) });
+  await adapter.initialize();
+  return adapter;
+}
 
 const done: ScriptedResponse = { items: [{ type: "message", text: "ok" }] };
 const patchTo = (callId: string, from: string, to: string): ScriptedResponse => ({
   items: [applyPatch(`*** Begin Patch\n*** Update File: a.txt\n@@\n-${from}\n+${to}\n*** End Patch`, { callId })],
 });
+
+/** The model patches the workspace's a.txt: the user is asked (and rejects it), and the file stays as it was. */
+async function expectPatchAskedAndRejected(sessionId: string, callId: string, asked: acp.RequestPermissionRequest[]): Promise<void> {
+  const file = path.join(adapter!.workspace, "a.txt");
+  await writeFile(file, "one\n");
+  adapter!.fake.enqueue(patchTo(callId, "one", "two"), done);
+  await adapter!.prompt(sessionId, "edit");
+  expect(asked.map((a) => a.toolCall.toolCallId)).toContain(callId);
+  expect(await readFile(file, "utf8")).toBe("one\n");
+}
 
 async function start(responses: ScriptedResponse[]) {
   const { asked, setupClient } = answerPermissions("reject");
@@ -145,27 +169,15 @@ describe("modes", () => {
     const { sessionId } = await adapter.newSession();
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "read-only" });
     await adapter.prompt(sessionId, "a turn in read-only");
-    const first = adapter;
-    const { fake, home, workspace } = first;
-    // The agent restarts (the editor was closed and opened again) on the same Codex home.
-    first.child.kill();
-    adapter = await startAdapter({ fake, home, workspace, setupClient });
-    await adapter.initialize();
+    const { fake, workspace } = adapter;
+    await restart(setupClient);
     const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe("read-only");
     expect(loaded.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "read-only" });
     const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
     expect(resumed.modes?.currentModeId).toBe("read-only");
     // Still read-only for Codex: the next patch asks (and the reject leaves the file).
-    const file = path.join(workspace, "a.txt");
-    await writeFile(file, "one\n");
-    fake.enqueue(patchTo("p-after", "one", "two"), done);
-    await adapter.prompt(sessionId, "edit");
-    expect(asked.map((a) => a.toolCall.toolCallId)).toContain("p-after");
-    expect(await readFile(file, "utf8")).toBe("one\n");
-    await adapter.close();
-    adapter = undefined;
-    await first.close(); // the fake model, the Codex home and the workspace were the first agent's
+    await expectPatchAskedAndRejected(sessionId, "p-after", asked);
   });
 
   it("Auto, never switched, comes back as Auto after a restart in a folder Codex does not trust (Codex resumes it read-only), and runs as Auto", async () => {
@@ -179,12 +191,9 @@ describe("modes", () => {
     const other = (await adapter.newSession()).sessionId;
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: other, modeId: "full-access" });
     await adapter.prompt(other, "a turn in full access");
-    const first = adapter;
-    const { fake, home, workspace } = first;
-    first.child.kill();
+    const { fake, home, workspace } = adapter;
     await writeFile(path.join(home.codexHome, "codex-cli-acp", "session-modes", other), "auto\n");
-    adapter = await startAdapter({ fake, home, workspace });
-    await adapter.initialize();
+    await restart();
     const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe("auto");
     const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
@@ -194,9 +203,6 @@ describe("modes", () => {
     fake.enqueue({ items: [toolCall("exec_command", { cmd: "echo auto > made-in-auto.txt" }, { callId: "w1" })] }, done);
     await adapter.prompt(sessionId, "write in the workspace");
     expect(await readFile(path.join(workspace, "made-in-auto.txt"), "utf8")).toBe("auto\n");
-    await adapter.close();
-    adapter = undefined;
-    await first.close();
   });
 
   it("Review Edits comes back as Review Edits after a restart, not as Read Only (same Codex settings); switched to Read Only, it comes back Read Only", async () => {
@@ -210,15 +216,12 @@ describe("modes", () => {
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: readOnly, modeId: "review-edits" });
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: readOnly, modeId: "read-only" });
     await adapter.prompt(readOnly, "a turn in read-only");
-    const first = adapter;
-    const { fake, home, workspace } = first;
+    const { fake, home, workspace } = adapter;
     // Kept for the thread in Review Edits only: the one that left it has no file.
     const kept = path.join(home.codexHome, "codex-cli-acp", "session-modes");
     let files: string[] = [];
     await waitFor(async () => (files = await readdir(kept).catch(() => [])).join() === reviewing, () => `only ${reviewing} in ${kept} (found: ${files.join(", ")})`);
-    first.child.kill();
-    adapter = await startAdapter({ fake, home, workspace, setupClient });
-    await adapter.initialize();
+    await restart(setupClient);
     const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: reviewing, cwd: workspace, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe("review-edits");
     expect(loaded.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "review-edits" });
@@ -227,15 +230,7 @@ describe("modes", () => {
     const other = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: readOnly, cwd: workspace, mcpServers: [] });
     expect(other.modes?.currentModeId).toBe("read-only");
     // Review Edits for the file tools too: the write inside the workspace is asked (Read Only would refuse it unasked).
-    const file = path.join(workspace, "a.txt");
-    await writeFile(file, "one\n");
-    fake.enqueue(patchTo("p-review", "one", "two"), done);
-    await adapter.prompt(reviewing, "edit");
-    expect(asked.map((a) => a.toolCall.toolCallId)).toContain("p-review");
-    expect(await readFile(file, "utf8")).toBe("one\n");
-    await adapter.close();
-    adapter = undefined;
-    await first.close();
+    await expectPatchAskedAndRejected(reviewing, "p-review", asked);
   });
 
   it("a thread last run with settings no mode describes (another client's) is loaded in its own Custom mode, which runs as it did; auto from a switch", async () => {
