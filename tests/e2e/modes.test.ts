@@ -169,7 +169,7 @@ describe("modes", () => {
     const { sessionId } = await adapter.newSession();
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "read-only" });
     await adapter.prompt(sessionId, "a turn in read-only");
-    const { fake, workspace } = adapter;
+    const { workspace } = adapter;
     await restart(setupClient);
     const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe("read-only");
@@ -216,7 +216,7 @@ describe("modes", () => {
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: readOnly, modeId: "review-edits" });
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: readOnly, modeId: "read-only" });
     await adapter.prompt(readOnly, "a turn in read-only");
-    const { fake, home, workspace } = adapter;
+    const { home, workspace } = adapter;
     // Kept for the thread in Review Edits only: the one that left it has no file.
     const kept = path.join(home.codexHome, "codex-cli-acp", "session-modes");
     let files: string[] = [];
