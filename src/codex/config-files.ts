@@ -3,8 +3,8 @@
 // trust), and each `.codex/config.toml` from the directory up (with the `.git` that marks a
 // project's root); a change to any of them (its time, size, or being there) changes it. What cannot
 // change while this process runs (codex's `-c` overrides, the environment) is not looked at. Read
-// by the bin (the config/read it writes as codex spawns) and by the modes feature (its answers kept
-// per directory), so both say the same of one state of the files.
+// by the bin (the config/read it writes as codex spawns) and by the host's config reader
+// (user-config.ts, its answers kept per directory), so both say the same of one state of the files.
 import { statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
