@@ -44,6 +44,7 @@ export class CodexHost {
   private home: string | undefined;
   /** The answer to the bin's early config/read (spawn.ts), until a reader of its folder takes it. */
   private earlyConfig: (EarlyConfigRead & { answer: Promise<v2.ConfigReadResponse> }) | undefined;
+  private readonly accountListeners = new Set<() => void>();
   /** Listeners that follow codex's notifications across restarts. */
   private readonly notificationListeners = new Set<(method: string, params: unknown) => void>();
   /** notificationListeners as an array, remade after a change (fanOutNotification). */
@@ -151,6 +152,20 @@ export class CodexHost {
     if (early?.cwd !== cwd) return undefined;
     this.earlyConfig = undefined;
     return early.fingerprint === fingerprint ? early.answer : undefined;
+  }
+
+  /**
+   * Hears the account changed by this agent itself (a sign-out): Codex's account/updated may come
+   * only after its answer, and a session/new in between would still find the old account.
+   */
+  onAccountChange(listener: () => void): () => void {
+    this.accountListeners.add(listener);
+    return () => void this.accountListeners.delete(listener);
+  }
+
+  /** This agent changed the account (see onAccountChange). */
+  accountChanged(): void {
+    for (const listener of [...this.accountListeners]) listener();
   }
 
   /** Hears every notification of the current child and of every later one (a restart keeps it). */

@@ -20,5 +20,6 @@ export async function signOut(services: Pick<AgentServices, "host" | "log">): Pr
   } catch (err) {
     throw toRequestError(err);
   }
+  services.host.accountChanged();
   services.log.info("signed out");
 }

@@ -32,6 +32,7 @@ export class CredentialCheck {
     host.onNotification((method) => {
       if (method === "account/updated" || method === "account/login/completed") this.signedInOrOut();
     });
+    host.onAccountChange(() => this.signedInOrOut());
   }
 
   /** Reads the account now (e.g. right after initialize), so the first session/new finds it known. */
