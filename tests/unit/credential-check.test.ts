@@ -9,7 +9,7 @@ import { CredentialCheck } from "../../src/sign-in/credentials.js";
 describe("CredentialCheck after this agent's own sign-out", () => {
   it("reads Codex's account again once the host says the account changed, and tells its listeners", async () => {
     const log = pino({ level: "silent" });
-    const host = new CodexHost({ args: [] }, log);
+    const host = new CodexHost({ clientInfo: { name: "t", title: "t", version: "1" } }, log);
     let reads = 0;
     const accounts = [{ account: { type: "apiKey" }, requiresOpenaiAuth: true }, { account: null, requiresOpenaiAuth: true }];
     const client = { call: async () => accounts[Math.min(reads++, 1)] };
