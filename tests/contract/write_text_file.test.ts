@@ -92,6 +92,16 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
     if (env.editor) expect(env.editor.get(f)).toBeUndefined();
   });
 
+  it("W-TC6b a link whose target's folder is missing names that folder, and where the link is", async () => {
+    const link = env.p("link-to-gone.txt");
+    const target = env.p("gone-dir", "target.txt");
+    fs.symlinkSync(target, link);
+    expect(await toolError(() => untouched(() => env.fa.write({ path: link, content: "data" })))).toEqual({
+      code: -32001,
+      message: `Parent directory not found: ${env.p("gone-dir")} (where ${link} leads)`,
+    });
+  });
+
   it("W-TC7 directory", async () => {
     const d = env.p("dir");
     fs.mkdirSync(d);

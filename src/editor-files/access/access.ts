@@ -310,5 +310,8 @@ async function confirm(policy: WritePolicy | undefined, changes: FileChange[], o
 /** The write contract's -32001 when the folder a write goes to is missing (before the editor is asked). */
 async function parentDirectory(judged: string, given: string): Promise<void> {
   const st = await statIfExists(path.dirname(judged)).catch(() => undefined);
-  if (!st?.isDirectory()) throw new FileToolError(ErrorCode.NotFound, `Parent directory not found: ${path.dirname(given)}`);
+  if (st?.isDirectory()) return;
+  // Through a link the missing folder is its target's: named, with where the path given leads.
+  const viaLink = path.dirname(given) !== path.dirname(judged) && (await statIfExists(path.dirname(given)).catch(() => undefined))?.isDirectory();
+  throw new FileToolError(ErrorCode.NotFound, viaLink ? `Parent directory not found: ${path.dirname(judged)} (where ${given} leads)` : `Parent directory not found: ${path.dirname(given)}`);
 }
