@@ -49,10 +49,17 @@ export function childDiedMessage(reason: string): string {
 }
 
 /** Any error met while serving a request, as the ACP error the client receives. */
+/** Codex's invalid-params data for the user's input (`input_error_code`, e.g. "input_too_large", with its limits). */
+function isInputError(data: unknown): data is Record<string, unknown> {
+  return typeof data === "object" && data !== null && typeof (data as { input_error_code?: unknown }).input_error_code === "string";
+}
+
 export function toRequestError(err: unknown): RequestError {
   if (err instanceof RequestError) return err;
   if (err instanceof CodexStartError) return internalError(err.message, { stderr: [...err.stderr] });
   if (err instanceof CodexExitedError) return internalError(childDiedMessage(err.exit.reason));
+  // What the client sent is what Codex refused (a prompt over its length limit): the client's to fix.
+  if (err instanceof CodexRpcError && err.code === -32602 && isInputError(err.data)) return invalidParams(err.data, `Codex: ${err.message}`);
   if (err instanceof CodexRpcError) return internalError(`Codex: ${err.message}`);
   return internalError(err instanceof Error ? err.message : String(err));
 }

@@ -34,6 +34,17 @@ describe("handshake", () => {
     await adapter.initialize();
     await expect(adapter.newSession("relative/dir")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute") });
   });
+  it("a prompt longer than Codex takes is invalid params with Codex's limit, and the session goes on", async () => {
+    adapter = await startAdapter({ responses: [{ items: [{ type: "message", text: "fine" }] }] });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    await expect(adapter.prompt(sessionId, "x".repeat(1_100_000))).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("1048576"),
+      data: { max_chars: 1048576, actual_chars: 1100000 },
+    });
+    expect((await adapter.prompt(sessionId, "a short one")).stopReason).toBe("end_turn");
+  });
 });
 
 describe("text turns", () => {
