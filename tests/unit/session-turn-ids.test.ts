@@ -187,3 +187,35 @@ describe("a final error for a turn Codex never started (a review where there is 
     await expect(prompt).rejects.toThrow(/not a git repository/);
   });
 });
+
+describe("after a cancelled prompt is answered", () => {
+  it("its turn's late item events reach the client no more (ACP: every update before the cancelled answer); the next turn's do", async () => {
+    const codex = heldCodex();
+    const { session, sent } = sessionOn(codex);
+    const command = (status: string) => ({ type: "commandExecution", id: "cmd-1", command: "sleep 1; echo ran > f", cwd: "/ws", status, commandActions: [] });
+    const first = session.prompt(text("one"));
+    (await codex.nth("turn/start")).answer({ turn: turn("turn-1", "inProgress") });
+    codex.emit("turn/started", { turn: turn("turn-1", "inProgress") });
+    codex.emit("item/started", { turnId: "turn-1", item: command("inProgress") });
+    const cancelled = session.cancel();
+    (await codex.nth("turn/interrupt")).answer({});
+    await cancelled;
+    codex.emit("turn/completed", { turn: turn("turn-1", "interrupted") });
+    expect((await first).stopReason).toBe("cancelled");
+    await session.flush();
+    const before = sent.length;
+    // Codex lets the command finish and reports it after the turn's end.
+    codex.emit("item/completed", { turnId: "turn-1", item: command("completed") });
+    await session.flush();
+    expect(sent.slice(before)).toEqual([]);
+
+    const second = session.prompt(text("two"));
+    (await codex.nth("turn/start", 2)).answer({ turn: turn("turn-2", "inProgress") });
+    codex.emit("turn/started", { turn: turn("turn-2", "inProgress") });
+    codex.emit("item/agentMessage/delta", { turnId: "turn-2", itemId: "m2", delta: "the answer" });
+    codex.emit("turn/completed", { turn: turn("turn-2", "completed") });
+    expect((await second).stopReason).toBe("end_turn");
+    await session.flush();
+    expect(sent.slice(before)).toContainEqual(expect.objectContaining({ sessionUpdate: "agent_message_chunk" }));
+  });
+});

@@ -10,6 +10,9 @@ export type TurnOutcome = { status: string; error?: { message: string; codexErro
 
 type TurnEnd = TurnOutcome & { id: string; rootTurnId?: string | null | undefined };
 
+/** The most cancelled turns whose late item events are kept from the client (the latest ones). */
+const MAX_ANSWERED_CANCELLED = 16;
+
 /** The most `turn/completed` kept for a turn Codex has not named yet (only its own can be among them). */
 const MAX_EARLY_ENDS = 8;
 
@@ -35,6 +38,11 @@ export class ThreadTurns {
   private readonly abandoned = new Set<string>();
   /** A turn given up before Codex named it; until its start is answered, no event with a turn id is shown. */
   private unnamed: { turn: TurnState; endedMeanwhile: Set<string> } | undefined;
+  /**
+   * Cancelled turns whose prompt was answered: Codex may still report their items (a command it let
+   * finish), but ACP wants every update of a cancelled prompt before its answer, so those go unshown.
+   */
+  private readonly answeredCancelled = new Set<string>();
   /** The latest turn start, settled either way: the next turn starts after it. */
   private lastStart: Promise<unknown> = Promise.resolve();
 
@@ -101,6 +109,10 @@ export class ThreadTurns {
   finished(turn: PromptTurn): void {
     const state = turn as TurnState;
     clearTimeout(state.fallback);
+    if (turn.cancelRequested && turn.turnId) {
+      this.answeredCancelled.add(turn.turnId);
+      if (this.answeredCancelled.size > MAX_ANSWERED_CANCELLED) this.answeredCancelled.delete(this.answeredCancelled.values().next().value!);
+    }
     state.earlyEnds = [];
     if (this.running === state) this.running = undefined;
   }
@@ -117,7 +129,7 @@ export class ThreadTurns {
       if (n.method === "turn/completed") this.unnamed.endedMeanwhile.add(turnId);
       return false;
     }
-    return true;
+    return !(n.method.startsWith("item/") && this.answeredCancelled.has(turnId));
   }
 
   /** Takes the running turn's id from `turn/started` when Codex's answer does not carry it. */
