@@ -65,6 +65,7 @@ const RESULTS = {
   "thread/unsubscribe": "ThreadUnsubscribeResponse",
   "thread/settings/update": "ThreadSettingsUpdateResponse",
   "thread/compact/start": "ThreadCompactStartResponse",
+  "thread/backgroundTerminals/terminate": "ThreadBackgroundTerminalsTerminateResponse",
   "turn/start": "TurnStartResponse",
   "turn/interrupt": "TurnInterruptResponse",
   "turn/steer": "TurnSteerResponse",

@@ -20,6 +20,7 @@ export type CodexRequests = {
   "thread/name/set": { params: v2.ThreadSetNameParams; result: v2.ThreadSetNameResponse };
   "thread/unsubscribe": { params: v2.ThreadUnsubscribeParams; result: v2.ThreadUnsubscribeResponse };
   "thread/settings/update": { params: v2.ThreadSettingsUpdateParams; result: v2.ThreadSettingsUpdateResponse };
+  "thread/backgroundTerminals/terminate": { params: v2.ThreadBackgroundTerminalsTerminateParams; result: v2.ThreadBackgroundTerminalsTerminateResponse };
   "thread/compact/start": { params: v2.ThreadCompactStartParams; result: v2.ThreadCompactStartResponse };
   "turn/start": { params: v2.TurnStartParams; result: v2.TurnStartResponse };
   "turn/interrupt": { params: v2.TurnInterruptParams; result: v2.TurnInterruptResponse };

@@ -180,3 +180,19 @@ it("a client that stops reading during a 100 MB output: the adapter stops readin
   const log = adapter!.stderr();
   expect(log.lastIndexOf("the client caught up; codex's output read again")).toBeGreaterThan(log.lastIndexOf("codex's output held"));
 }, 120_000);
+
+it("session/cancel stops a command the turn is running, not only the turn (Codex would let it run on)", async () => {
+  adapter = await startAdapter();
+  const { fake, workspace } = adapter;
+  fake.enqueue({ items: [toolCall("exec_command", { cmd: 'sleep 0.3; echo BEGUN; sleep 2; touch ENDED; echo FI""N' }, { callId: "long" })] }, textResponse("done"));
+  await adapter.initialize({ _meta: { terminal_output: true } });
+  const { sessionId } = await adapter.newSession();
+  const pending = adapter.prompt(sessionId, "run it");
+  await waitFor(() => JSON.stringify(adapter!.updatesOf(sessionId)).includes("BEGUN"), "the command's first output");
+  await adapter.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  expect((await pending).stopReason).toBe("cancelled");
+  // Past the moment the command would have finished: it never did.
+  await new Promise((r) => setTimeout(r, 3000));
+  await expect(import("node:fs/promises").then((f) => f.access(path.join(workspace, "ENDED")))).rejects.toThrow();
+  expect(JSON.stringify(adapter.updatesOf(sessionId))).not.toContain("FIN"); // its last output (the command says FI""N)
+});

@@ -33,6 +33,7 @@ import type { ReasoningTextDeltaNotification } from "./v2/ReasoningTextDeltaNoti
 import type { ReviewStartResponse } from "./v2/ReviewStartResponse.js";
 import type { SkillsListResponse } from "./v2/SkillsListResponse.js";
 import type { ThreadArchiveResponse } from "./v2/ThreadArchiveResponse.js";
+import type { ThreadBackgroundTerminalsTerminateResponse } from "./v2/ThreadBackgroundTerminalsTerminateResponse.js";
 import type { ThreadCompactStartResponse } from "./v2/ThreadCompactStartResponse.js";
 import type { ThreadDeleteResponse } from "./v2/ThreadDeleteResponse.js";
 import type { ThreadForkResponse } from "./v2/ThreadForkResponse.js";
@@ -104,6 +105,7 @@ export declare const resultValidators: {
   readonly "thread/unsubscribe": Validator<ThreadUnsubscribeResponse>;
   readonly "thread/settings/update": Validator<ThreadSettingsUpdateResponse>;
   readonly "thread/compact/start": Validator<ThreadCompactStartResponse>;
+  readonly "thread/backgroundTerminals/terminate": Validator<ThreadBackgroundTerminalsTerminateResponse>;
   readonly "turn/start": Validator<TurnStartResponse>;
   readonly "turn/interrupt": Validator<TurnInterruptResponse>;
   readonly "turn/steer": Validator<TurnSteerResponse>;

@@ -159,6 +159,8 @@ let c_v_SkillsListResponse;
 function v_SkillsListResponse(x) { return (c_v_SkillsListResponse ??= object(["data", array(v_SkillsListEntry), 1]))(x); }
 let c_v_ThreadArchiveResponse;
 function v_ThreadArchiveResponse(x) { return (c_v_ThreadArchiveResponse ??= K7)(x); }
+let c_v_ThreadBackgroundTerminalsTerminateResponse;
+function v_ThreadBackgroundTerminalsTerminateResponse(x) { return (c_v_ThreadBackgroundTerminalsTerminateResponse ??= object(["terminated", K3, 1]))(x); }
 let c_v_ThreadCompactStartResponse;
 function v_ThreadCompactStartResponse(x) { return (c_v_ThreadCompactStartResponse ??= K7)(x); }
 let c_v_ThreadDeleteResponse;
@@ -665,6 +667,7 @@ export const resultValidators = Object.freeze({
   "thread/unsubscribe": checker(v_ThreadUnsubscribeResponse),
   "thread/settings/update": checker(v_ThreadSettingsUpdateResponse),
   "thread/compact/start": checker(v_ThreadCompactStartResponse),
+  "thread/backgroundTerminals/terminate": checker(v_ThreadBackgroundTerminalsTerminateResponse),
   "turn/start": checker(v_TurnStartResponse),
   "turn/interrupt": checker(v_TurnInterruptResponse),
   "turn/steer": checker(v_TurnSteerResponse),

@@ -119,6 +119,7 @@ export class AcpSession {
         if (this.deps.log.isLevelEnabled("debug")) this.deps.log.debug({ sessionId: this.id, trackers: this.trackerSizes() }, "turn ended");
       },
       tokenTotals: () => this.tokenTotals,
+      openItems: () => this.items.values(),
       flush: () => this.flush(),
     });
   }

@@ -5,7 +5,7 @@
 // TurnRunnerHost; which Codex turn an event belongs to is turns.ts's.
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { turnStartResponseSchema, type AppServerClient, type v2 } from "../../codex/index.js";
-import { turnUsage } from "../../bridge/index.js";
+import { turnUsage, type Item } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
 import { z } from "zod";
 import { authRequired, internalError, invalidRequest, toRequestError, withoutSecrets, type RequestError } from "../errors.js";
@@ -32,6 +32,8 @@ export type TurnRunnerHost = {
   /** The turn's prompt is answered: trackers of the turn go. */
   turnEnded(): void;
   tokenTotals(): v2.TokenUsageBreakdown | undefined;
+  /** The thread's items that started and have not completed (the running commands among them). */
+  openItems(): Iterable<Item>;
   /** Resolves once every update queued so far was written. */
   flush(): Promise<void>;
 };
@@ -132,8 +134,23 @@ export class TurnRunner {
     this.turns.giveUpAfter(turn, CANCEL_GRACE_MS, () => this.session.turnGivenUp());
     if (turn.turnId) {
       const client = await this.session.client().catch(() => undefined);
-      if (client) await this.interrupt(client, turn);
+      if (client) await Promise.all([this.interrupt(client, turn), this.stopCommands(client)]);
     }
+  }
+
+  /**
+   * Stops the commands the cancelled turn is running: Codex ends the turn at once but lets its
+   * commands run on (a `sleep; touch` finished seconds later), where the user pressed Stop.
+   */
+  private async stopCommands(client: AppServerClient): Promise<void> {
+    const running = [...this.session.openItems()].flatMap((item) => (item.type === "commandExecution" && item.processId ? [item.processId] : []));
+    await Promise.all(
+      running.map((processId) =>
+        client.call("thread/backgroundTerminals/terminate", { threadId: this.session.id, processId }).catch((err: unknown) => {
+          this.session.log.debug({ processId, err: String(err) }, "a cancelled turn's command could not be stopped (already over?)");
+        }),
+      ),
+    );
   }
 
   private async interrupt(client: AppServerClient, turn: PromptTurn): Promise<void> {
