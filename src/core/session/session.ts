@@ -57,9 +57,7 @@ export class AcpSession {
     onUnknown: (what) => this.deps.log.info({ sessionId: this.id, what }, "codex sent something this version does not know; not shown"),
   });
   private readonly runner: TurnRunner;
-  private get turns(): ThreadTurns {
-    return this.runner.turns;
-  }
+  private readonly turns: ThreadTurns; // the runner's: which Codex turn an event belongs to
   private readonly turnContext = new Map<string, string>();
   /** Codex's latest token totals for this thread. */
   private tokenTotals: v2.TokenUsageBreakdown | undefined;
@@ -122,6 +120,7 @@ export class AcpSession {
       openItems: () => this.items.values(),
       flush: () => this.flush(),
     });
+    this.turns = this.runner.turns;
   }
 
   /** What thread/start, thread/resume and turn/start are built from; change it with update(). */
