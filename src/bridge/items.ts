@@ -165,14 +165,14 @@ export function completedItemUpdate(
   item: ToolItem,
   before: FileBefore | undefined,
   ctx: ItemContext = {},
-  /** A terminal command's output already streamed to the client. */
-  outputShown = false,
+  /** How much of a terminal command's output already streamed to the client (characters). */
+  streamed = 0,
 ): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
   if (item.type === "commandExecution" && isTerminalCommand(describeCommand(item.command, item.cwd, item.commandActions), ctx.terminalOutput)) {
-    return terminalExit(item, completedItemUpdate(item, before, { ...ctx, terminalOutput: false, terminalOutputDelta: false }), outputShown);
+    return terminalExit(item, completedItemUpdate(item, before, { ...ctx, terminalOutput: false, terminalOutputDelta: false }), streamed);
   }
   if (item.type === "commandExecution" && ctx.terminalOutputDelta) {
-    return deltaCommandEnd(item, completedItemUpdate(item, before, { ...ctx, terminalOutputDelta: false }), outputShown);
+    return deltaCommandEnd(item, completedItemUpdate(item, before, { ...ctx, terminalOutputDelta: false }), streamed > 0);
   }
   const content: ToolCallContent[] = [];
   let rawOutput: unknown;

@@ -57,12 +57,18 @@ export function deltaCommandEnd(item: Command, done: ToolCallUpdate, outputShown
   };
 }
 
+/** Clears a terminal's screen and scrollback (the card is a terminal emulator: VT sequences are its language). */
+const CLEAR_TERMINAL = "\x1b[H\x1b[2J\x1b[3J";
+
 /**
  * The end of a terminal command: its exit, and its output when none was streamed (history, or a
- * command that printed only at the end), capped like text output.
+ * command that printed only at the end), capped like text output. When less streamed than the
+ * command printed (codex 0.169 sends no delta for a command's first output), the card is cleared
+ * and given the whole output: it cannot be put in front of what it already shows.
  */
-export function terminalExit(item: Command, done: ToolCallUpdate, outputShown: boolean): ToolCallUpdate {
+export function terminalExit(item: Command, done: ToolCallUpdate, streamed: number): ToolCallUpdate {
   const output = item.aggregatedOutput ?? "";
+  const data = !output ? undefined : streamed === 0 ? outputTail(output) : output.length > streamed ? `${CLEAR_TERMINAL}${outputTail(output)}` : undefined;
   const declined = item.status === "declined";
   return {
     sessionUpdate: "tool_call_update",
@@ -72,7 +78,7 @@ export function terminalExit(item: Command, done: ToolCallUpdate, outputShown: b
     // A rejected command never ran: say so instead of an empty terminal.
     ...(declined ? { content: [textContent("Not run: the command was rejected.")] } : {}),
     _meta: {
-      ...(!outputShown && output ? { terminal_output: { terminal_id: item.id, data: outputTail(output) } } : {}),
+      ...(data ? { terminal_output: { terminal_id: item.id, data } } : {}),
       terminal_exit: { terminal_id: item.id, exit_code: item.exitCode, signal: null },
     },
   };

@@ -46,7 +46,8 @@ export class ThreadEventTranslator {
   /** Proposed plans streaming as documents: the text so far, what was last sent, and when. */
   private readonly plans = new Map<string, { text: string; sent: string; lastSent: number }>();
   /** Commands whose output has streamed as chunks, to a terminal or as deltas (their end need not repeat it). */
-  private readonly terminalStreamed = new Set<string>();
+  /** Characters of each command's output streamed to a client that appends them (a terminal card, delta chunks). */
+  private readonly terminalStreamed = new Map<string, number>();
   private readonly nativePatches = new NativePatchWatcher();
   private readonly unknown = new Set<string>();
   private readonly now: () => number;
@@ -249,7 +250,7 @@ export class ThreadEventTranslator {
     if (terminal || this.display().terminalOutputDelta) {
       // The client appends every chunk once, in order (a terminal, or delta chunks); nothing is kept here.
       if (!delta) return [];
-      this.terminalStreamed.add(itemId);
+      this.terminalStreamed.set(itemId, (this.terminalStreamed.get(itemId) ?? 0) + delta.length);
       return [terminal ? terminalOutput(itemId, delta) : terminalOutputDelta(itemId, delta)];
     }
     const state = this.outputs.get(itemId) ?? { tail: "", total: 0, lastSent: 0 };
@@ -307,7 +308,9 @@ export class ThreadEventTranslator {
     const item = asToolItem(completed, ctx);
     if (!item) return [];
     const updates: SessionUpdate[] = this.announced.has(item.id) ? [] : this.itemStarted(item);
-    updates.push(completedItemUpdate(item, this.before.get(item.id), ctx, this.terminalStreamed.delete(item.id)));
+    const streamed = this.terminalStreamed.get(item.id) ?? 0;
+    this.terminalStreamed.delete(item.id);
+    updates.push(completedItemUpdate(item, this.before.get(item.id), ctx, streamed));
     this.outputs.delete(item.id);
     this.before.delete(item.id);
     return updates;

@@ -181,6 +181,15 @@ it("a client that stops reading during a 100 MB output: the adapter stops readin
   expect(log.lastIndexOf("the client caught up; codex's output read again")).toBeGreaterThan(log.lastIndexOf("codex's output held"));
 }, 120_000);
 
+it("a terminal card ends holding the whole output when Codex streamed only its later part (codex 0.169 sends no delta for a command's first output)", async () => {
+  const { updates } = await run(TERMINALS, "echo A; sleep 0.3; echo B; sleep 0.3; echo C");
+  const written = updates.map((u) => metaOf(u).terminal_output?.data ?? "").join("");
+  // What the terminal shows: what follows the last clear of its screen and scrollback.
+  const cleared = written.lastIndexOf("\x1b[3J");
+  const screen = cleared < 0 ? written : written.slice(cleared + "\x1b[3J".length);
+  expect(screen).toBe("A\nB\nC\n");
+});
+
 it("session/cancel stops a command the turn is running, not only the turn (Codex would let it run on)", async () => {
   adapter = await startAdapter();
   const { fake, workspace } = adapter;
