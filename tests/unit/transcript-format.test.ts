@@ -169,6 +169,13 @@ describe("ACP schema validation", () => {
     expect(v.validate("agent->client", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })).toEqual([]);
   });
 
+  it("knows ACP's unstable methods, which agents advertise (a transcript of this agent uses session/set_title, session/status, session/fork...)", async () => {
+    const v = await loadAcpValidator();
+    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 1, method: "session/set_title", params: { sessionId: "s", title: "t" } })).toEqual([]);
+    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 2, method: "session/fork", params: { sessionId: "s", cwd: "/w", mcpServers: [] } })).toEqual([]);
+    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 3, method: "session/set_title", params: { sessionId: "s" } }).length).toBeGreaterThan(0);
+  });
+
   it("reports violations with a JSON path", async () => {
     const v = await loadAcpValidator();
     const bad = v.validate("agent->client", { jsonrpc: "2.0", id: 3, result: { stopReason: "bogus" } }, "session/prompt");

@@ -1,6 +1,6 @@
 // Validation of every JSON-RPC message against the ACP JSON schema shipped with the SDK, one per
-// protocol version (@agentclientprotocol/sdk/schema/v1/schema.json, schema/v2/schema.json: the
-// stable variants; which one a transcript's message is checked against is decided by its
+// protocol version (@agentclientprotocol/sdk/schema/v1/schema.unstable.json, schema/v2/...: the
+// stable methods and the unstable ones agents advertise; which one a transcript's message is checked against is decided by its
 // `initialize`, replay/protocol.ts). The schema's $defs carry `x-method` and `x-side` on each
 // request/response/notification payload, which is how a message is mapped to its exact
 // definition: a request's params by its method, a response's result by the method of the request
@@ -112,7 +112,9 @@ function describe(errors: ErrorObject[] | null | undefined, prefix: string): Sch
 
 async function build(version: AcpSchemaVersion): Promise<AcpValidator> {
   const require = createRequire(import.meta.url);
-  const schemaPath = require.resolve(`@agentclientprotocol/sdk/schema/v${version}/schema.json`);
+  // The unstable schema: the stable one and the methods agents advertise before they are stable
+  // (session/fork, set_title, status...); a transcript of an agent that offers them is valid.
+  const schemaPath = require.resolve(`@agentclientprotocol/sdk/schema/v${version}/schema.unstable.json`);
   const schema = JSON.parse(await readFile(schemaPath, "utf8")) as { $defs: SchemaDefs };
   if (version >= 2) reserveFutureValues(schema.$defs);
   // Both are CommonJS; their module.exports (the namespace's default) is the callable itself.
