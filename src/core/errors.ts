@@ -40,7 +40,11 @@ export function internalError(message: string, data?: Record<string, unknown>): 
  * header), with every key- or token-like word replaced, for a log or an answer.
  */
 export function withoutSecrets(text: string): string {
-  return text.replace(/\b(sk|rk|sess)-[\w*.-]*[\w*]/gi, "$1-…").replace(/\b(Bearer)\s+[\w*.~+/=-]+/gi, "$1 …");
+  return text
+    .replace(/\b(sk|rk|sess)-[\w*.-]*[\w*]/gi, "$1-…")
+    .replace(/\b(Bearer)\s+[\w*.~+/=-]+/gi, "$1 …")
+    .replace(/(\w+:\/\/[^\s:/@]+:)[^\s@/]+@/g, "$1…@")
+    .replace(/([?&](?:[\w.-]*(?:token|key|secret|password|passwd|pwd|auth|sig|signature|credential)[\w.-]*)=)[^&#\s)"']+/gi, "$1…");
 }
 
 /** Codex stopped: what a user reads (nothing is lost; the next prompt resumes the thread). */
@@ -48,12 +52,12 @@ export function childDiedMessage(reason: string): string {
   return `Codex stopped unexpectedly (${reason}) during this turn. Nothing is lost: send a prompt again and the conversation continues in a new Codex process.`;
 }
 
-/** Any error met while serving a request, as the ACP error the client receives. */
 /** Codex's invalid-params data for the user's input (`input_error_code`, e.g. "input_too_large", with its limits). */
 function isInputError(data: unknown): data is Record<string, unknown> {
   return typeof data === "object" && data !== null && typeof (data as { input_error_code?: unknown }).input_error_code === "string";
 }
 
+/** Any error met while serving a request, as the ACP error the client receives. */
 export function toRequestError(err: unknown): RequestError {
   if (err instanceof RequestError) return err;
   if (err instanceof CodexStartError) return internalError(err.message, { stderr: [...err.stderr] });

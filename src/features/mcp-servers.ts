@@ -6,6 +6,7 @@ import { z } from "zod";
 import { textContent } from "../bridge/index.js";
 import type { JsonValue } from "../codex/index.js";
 import type { AgentServices, SessionFeature, SessionOpening } from "../core/feature-api.js";
+import { withoutSecrets } from "../core/errors.js";
 import type { AcpSession } from "../core/session/session.js";
 import { mcpServerNames, withMcpServers } from "../core/session/thread-config.js";
 
@@ -119,7 +120,8 @@ function mcpUnavailableKey(name: string): string {
 
 function reportFailure(session: AcpSession, opening: SessionOpening, services: AgentServices, status: StartupStatus): void {
   const { name } = status;
-  const error = status.error ?? (status.failureReason === "reauthenticationRequired" ? "it needs to be signed in again" : "no reason given");
+  // Codex quotes the server's address, which may carry a token (`?token=`, `user:password@`).
+  const error = withoutSecrets(status.error ?? (status.failureReason === "reauthenticationRequired" ? "it needs to be signed in again" : "no reason given"));
   // Codex's own advice for a sign-in is its CLI's `codex mcp login`, which does not know a server
   // the editor gave: here it is the `/mcp` command (commands feature).
   const needsSignIn = status.failureReason === "reauthenticationRequired" || /not logged in|mcp login/i.test(error);

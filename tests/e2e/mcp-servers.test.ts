@@ -107,6 +107,22 @@ describe("an MCP server that fails to start", () => {
     const again = JSON.stringify(adapter.fake.requests[1]!.body.input);
     expect(again.split("is not available in this session").length - 1).toBe(1);
   });
+
+  it("a token in its address (Codex quotes it in the error) is kept out of the log, the card and the model's context", async () => {
+    adapter = await startAdapter({ responses: [done] });
+    await adapter.initialize();
+    const reported = adapter.waitForLine((m) => JSON.stringify(m).includes('"toolCallId":"mcp-startup-remote"'));
+    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ type: "http", name: "remote", url: "http://127.0.0.1:9/mcp?token=URL-SECRET-666", headers: [] }] });
+    await reported;
+    await adapter.prompt(sessionId, "hello");
+    expect(JSON.stringify(adapter.updatesOf(sessionId))).toContain("token=…");
+    expect(JSON.stringify(adapter.updatesOf(sessionId))).not.toContain("URL-SECRET-666");
+    expect(JSON.stringify(adapter.fake.requests[0]!.body.input)).not.toContain("URL-SECRET-666");
+    // At info and above (the tests log at debug; the address is the client's own there).
+    const logged = adapter.stderr().split("\n").filter((line) => /"level":([3-9]\d)/.test(line));
+    expect(logged.join("\n")).toContain("an MCP server failed to start");
+    expect(logged.join("\n")).not.toContain("URL-SECRET-666");
+  });
 });
 
 describe("an MCP server asking the user (elicitation)", () => {

@@ -113,4 +113,10 @@ describe("withoutSecrets", () => {
     expect(withoutSecrets("Authorization: Bearer eyJhbGciOi.J9.abc, then")).toBe("Authorization: Bearer …, then");
     expect(withoutSecrets("task-force sk8er desk-top")).toBe("task-force sk8er desk-top");
   });
+
+  it("drops a URL's password and its secret-looking query values (an MCP server's address quoted in Codex's error), keeping the rest of it", () => {
+    expect(withoutSecrets("error sending request for url (http://127.0.0.1:9/mcp?token=URL-SECRET-666&x=1)")).toBe("error sending request for url (http://127.0.0.1:9/mcp?token=…&x=1)");
+    expect(withoutSecrets("https://user:PASSWORD@host.example/p?access_token=abc&api_key=k2&sig=s3&page=2")).toBe("https://user:…@host.example/p?access_token=…&api_key=…&sig=…&page=2");
+    expect(withoutSecrets("see https://example.com/docs?topic=tokens")).toBe("see https://example.com/docs?topic=tokens");
+  });
 });
