@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../tools/transcripts/format.js";
-import { fileContentMarker, redactTranscript } from "../../tools/transcripts/redact.js";
+import { fileContentMarker, redactCommand, redactTranscript } from "../../tools/transcripts/redact.js";
 import { SECRET_MARKER } from "../../tools/transcripts/redaction-marker.js";
 import { parseRecordArgs, TRANSCRIPT_USAGE } from "../../tools/transcripts/cli.js";
 
@@ -76,6 +76,33 @@ describe("redactTranscript", () => {
         ],
       });
     }
+  });
+
+  it("replaces every header value given to a model provider (providers/set), whatever its name; an address's password and secret-looking query values; a command's credential arguments", () => {
+    const out = redactTranscript(
+      [
+        client({ id: 1, method: "providers/set", params: { providerId: "p", apiType: "responses", baseUrl: "https://u:PASSWORD-123@llm.example/v1?api_key=QUERYKEY-123&region=eu", headers: { "Ocp-Apim-Subscription-Key": "SUBSCRIPTION-123", "X-Portkey-Virtual-Key": "VIRTUAL-123" } } }),
+        client({
+          id: 2,
+          method: "session/new",
+          params: { cwd: "/w", mcpServers: [{ name: "cli", command: "tool", args: ["--api-key", "ARGKEY-12345", "--token=ARGTOKEN-123", "--stdio", "--verbose"], env: [] }, { type: "http", name: "u", url: "https://mcp.example/x?access_token=URLTOKEN-123&page=2", headers: [] }] },
+        }),
+        { type: "raw", dir: "agent->client", t: 0, text: "Authorization: Bearer RAWBEARER-12345 and sk-rawkey-0123456789" },
+      ],
+      {},
+    );
+    const text = JSON.stringify(out);
+    for (const secret of ["PASSWORD-123", "QUERYKEY-123", "SUBSCRIPTION-123", "VIRTUAL-123", "ARGKEY-12345", "ARGTOKEN-123", "URLTOKEN-123", "RAWBEARER-12345", "sk-rawkey-0123456789"]) expect(text).not.toContain(secret);
+    const provider = msgOf(out[0]).params as Json;
+    expect(provider.headers).toEqual({ "Ocp-Apim-Subscription-Key": SECRET_MARKER, "X-Portkey-Virtual-Key": SECRET_MARKER });
+    expect(provider.baseUrl).toBe(`https://u:${SECRET_MARKER}@llm.example/v1?api_key=${SECRET_MARKER}&region=eu`);
+    const [cli, http] = (msgOf(out[1]).params as { mcpServers: Json[] }).mcpServers;
+    expect(cli!.args).toEqual(["--api-key", SECRET_MARKER, `--token=${SECRET_MARKER}`, "--stdio", "--verbose"]);
+    expect(http!.url).toBe(`https://mcp.example/x?access_token=${SECRET_MARKER}&page=2`);
+  });
+
+  it("the agent's command line in the header loses its credential arguments, nothing else", () => {
+    expect(redactCommand(["node", "agent.js", "--api-key", "ARGKEY-12345", "--password=PW-1234567", "--model", "gpt"])).toEqual(["node", "agent.js", "--api-key", SECRET_MARKER, `--password=${SECRET_MARKER}`, "--model", "gpt"]);
   });
 
   it("scrubs a credential the agent (or a non-JSON line) repeats elsewhere", () => {

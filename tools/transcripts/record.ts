@@ -10,7 +10,7 @@ import { log } from "../../src/log/index.js";
 import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
 import { pathsToPlaceholders } from "./normalise.js";
 import { writePrivateFile } from "./private-file.js";
-import { redactTranscript } from "./redact.js";
+import { redactCommand, redactTranscript } from "./redact.js";
 import { prepareSandbox, type Sandbox } from "./replay/sandbox.js";
 
 export interface RecorderOptions {
@@ -76,7 +76,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
   const header: TranscriptHeader = {
     type: "header",
     version: TRANSCRIPT_VERSION,
-    agent: { command: options.command, cwd: options.cwd ?? process.cwd() },
+    agent: { command: options.keepSecrets ? options.command : redactCommand(options.command), cwd: options.cwd ?? process.cwd() },
     protocolVersion: 1,
     recordedAt: new Date().toISOString(),
     ...(options.keepSecrets ? {} : { redacted: true }),

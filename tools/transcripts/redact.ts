@@ -3,8 +3,11 @@
 // user's files. Every key stays, so the shape is still a valid, replayable ACP session:
 //  - credentials -> "[redacted]": authenticate's (v2: auth/login's) `_meta` values; params/result fields named like a
 //    credential (apiKey, api_key, token, authorization, password, secret, ...; any case, any depth,
-//    string values); MCP servers' env and header values. A credential of 8 characters or more is
-//    also scrubbed wherever it recurs (an agent's error message, a non-JSON line).
+//    string values); MCP servers' env and header values; every header value given to a model
+//    provider (a header's name need not say it is one: Ocp-Apim-Subscription-Key); an address's
+//    password and secret-looking query values; a command's credential arguments (`--api-key X`,
+//    `--token=X`); a bearer token or an `sk-` key in a non-JSON line. A credential of 8 characters
+//    or more is also scrubbed wherever it recurs (an agent's error message, a non-JSON line).
 //  - files -> "[redacted file content: N bytes, L lines, sha256 H]": what the editor served
 //    (fs/read_text_file answers) and what the agent wrote (fs/write_text_file requests), and agent
 //    strings equal to one of them (a tool call's output, a diff's sides). The digest lets a replay
@@ -89,7 +92,36 @@ function redactCredentialFields(value: unknown, found: Findings): unknown {
   );
 }
 
-/** An MCP server's env and header values -> the marker (names kept: they say what was set). */
+// `scheme://user:PASSWORD@`, and `?api_key=VALUE` / `&access_token=VALUE` (a name with a credential word).
+const URL_PASSWORD = /(\w+:\/\/[^\s:/@]+:)([^\s@/]+)@/g;
+const URL_SECRET_QUERY = /([?&]([\w.-]+)=)([^&#\s"']+)/g;
+
+/** An address with its password and secret-looking query values replaced (the rest is kept: it says where). */
+function redactUrl(text: string, found: Findings): string {
+  return text
+    .replace(URL_PASSWORD, (_m, head: string, password: string) => `${head}${found.secret(password)}@`)
+    .replace(URL_SECRET_QUERY, (m, head: string, name: string, value: string) => (looksLikeCredential(name, true) ? `${head}${found.secret(value)}` : m));
+}
+
+/** A command line's credential arguments: the value after `--api-key` (and its kin), or in `--token=value`. */
+function redactArgs(args: unknown, found: Findings): unknown {
+  if (!Array.isArray(args)) return args;
+  const flag = (arg: unknown): string | undefined => (typeof arg === "string" ? /^--?([\w-]+)$/.exec(arg)?.[1] : undefined);
+  return args.map((arg, i) => {
+    if (typeof arg !== "string") return arg;
+    const assigned = /^(--?([\w-]+)=)(.+)$/.exec(arg);
+    if (assigned && looksLikeCredential(assigned[2]!, true)) return `${assigned[1]}${found.secret(assigned[3]!)}`;
+    const before = flag(args[i - 1]);
+    return before !== undefined && looksLikeCredential(before, true) && !arg.startsWith("-") ? found.secret(arg) : redactUrl(arg, found);
+  });
+}
+
+/** A header map's values -> the marker (names kept): whatever a header is called, it can carry a key. */
+function redactHeaderMap(headers: unknown): unknown {
+  return isObject(headers) ? Object.fromEntries(Object.keys(headers).map((name) => [name, SECRET_MARKER])) : headers;
+}
+
+/** An MCP server's env and header values -> the marker (names kept: they say what was set); its address and arguments' credentials too. */
 function redactMcpServer(server: unknown, found: Findings): unknown {
   if (!isObject(server)) return server;
   const pairs = (list: unknown, env: boolean): unknown =>
@@ -101,7 +133,13 @@ function redactMcpServer(server: unknown, found: Findings): unknown {
           return { ...pair.data, value };
         })
       : list;
-  return { ...server, ...("env" in server ? { env: pairs(server.env, true) } : {}), ...("headers" in server ? { headers: pairs(server.headers, false) } : {}) };
+  return {
+    ...server,
+    ...("env" in server ? { env: pairs(server.env, true) } : {}),
+    ...("headers" in server ? { headers: pairs(server.headers, false) } : {}),
+    ...(typeof server.url === "string" ? { url: redactUrl(server.url, found) } : {}),
+    ...("args" in server ? { args: redactArgs(server.args, found) } : {}),
+  };
 }
 
 /** The field rules for one message; `agentRequests` (JSON-RPC id -> method) says what an answer answers. */
@@ -123,6 +161,10 @@ function redactMessage(dir: TranscriptEntry["dir"], msg: Json, agentRequests: Ma
     params._meta = mapStrings(params._meta, (s) => found.secret(s));
   }
   if (dir === "client->agent" && Array.isArray(params.mcpServers)) params.mcpServers = params.mcpServers.map((s) => redactMcpServer(s, found));
+  if (dir === "client->agent" && method === "providers/set") {
+    if ("headers" in params) params.headers = redactHeaderMap(params.headers);
+    if (typeof params.baseUrl === "string") params.baseUrl = redactUrl(params.baseUrl, found);
+  }
   if (dir === "agent->client" && method === "fs/write_text_file" && typeof params.content === "string") params.content = found.content(params.content);
   out.params = params;
   return out;
@@ -135,9 +177,16 @@ const NAMED_STRING = new RegExp(String.raw`"((?:[^"\\]|\\.)*)"(\s*:\s*)${JSON_ST
 const NAME_VALUE_PAIR = new RegExp(String.raw`("name"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"value"\s*:\s*)${JSON_STRING}`, "g");
 
 function redactRawLine(text: string, found: Findings): string {
-  return text
+  return redactUrl(text, found)
+    .replace(/\b(Bearer\s+)([\w.~+/=-]{8,})/gi, (_m, head: string, token: string) => `${head}${found.secret(token)}`)
+    .replace(/\b(sk|rk)-[\w.-]{8,}/g, (key: string) => found.secret(key))
     .replace(NAME_VALUE_PAIR, (_m, head: string, name: string, value: string) => `${head}"${looksLikeCredential(name, true) ? found.secret(value) : SECRET_MARKER}"`)
     .replace(NAMED_STRING, (m, name: string, colon: string, value: string) => (looksLikeCredential(name) ? `"${name}"${colon}"${found.secret(value)}"` : m));
+}
+
+/** The agent's command line for the transcript's header, its credential arguments replaced (a replay then passes its own). */
+export function redactCommand(command: readonly string[]): string[] {
+  return redactArgs([...command], new Findings({})) as string[];
 }
 
 /**
