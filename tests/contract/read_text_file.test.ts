@@ -233,6 +233,22 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     }
   });
 
+  it("R-TC18b an editor answer with no text is said to be one (-32603), not taken for the user's refusal, and the disk is not read", async (ctx) => {
+    if (!env.editor) return ctx.skip();
+    const f = env.p("malformed.txt");
+    fs.writeFileSync(f, "DISKTEXT-43\n");
+    const editor = env.editor;
+    const read = editor.readTextFile.bind(editor);
+    try {
+      for (const answer of [{ content: 42 }, {}, null]) {
+        editor.readTextFile = async () => answer as never;
+        expect(await toolError(() => createFileAccess({ editor }).read({ path: f }))).toEqual({ code: -32603, message: `The editor's answer to fs/read_text_file for ${f} has no text (not {"content": string}); nothing was read` });
+      }
+    } finally {
+      editor.readTextFile = read;
+    }
+  });
+
   it("R-TC20 /proc, /sys and /dev are refused, also through a link or ..", async () => {
     for (const p of ["/proc/self/environ", "/proc/self/status", "/sys/kernel/hostname", "/dev/null"]) {
       expect(await toolError(() => env.fa.read({ path: p }))).toEqual({ code: -32003, message: `${p} is not a file` });

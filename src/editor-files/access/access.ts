@@ -3,7 +3,7 @@
 // serves it otherwise. Validation, the write policy and the error contract are the same on both.
 import path from "node:path";
 import { log as defaultLog, type Logger } from "../../log/index.js";
-import { editorReadError, editorReason, editorWriteError, isMethodNotFound, type EditorFiles } from "./editor.js";
+import { checkedEditorRead, editorReadError, editorReason, editorWriteError, isMethodNotFound, type EditorFiles } from "./editor.js";
 import { appliedAfterCancel, binaryFile, cancelledBeforeWrite, ErrorCode, FileToolError, notAFile, pathChanged } from "./errors.js";
 import { describeDrift, EditLedger, type EditDrift } from "./ledger.js";
 import { countTextLines, hasLoneSurrogate, sliceText, textHasNulWithin, windowResult, withLfEndings, type Window } from "./lines.js";
@@ -87,7 +87,7 @@ export const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
 export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; policy?: WritePolicy } = {}): FileAccess {
   const logger = opts.logger ?? defaultLog;
-  const editorRead = opts.editor?.readTextFile?.bind(opts.editor);
+  const editorRead = opts.editor?.readTextFile ? checkedEditorRead(opts.editor.readTextFile.bind(opts.editor)) : undefined;
   const editorWrite = opts.editor?.writeTextFile?.bind(opts.editor);
   const queue = new WriteQueue();
   const ledger = new EditLedger();

@@ -42,8 +42,24 @@ async function statQuietly(p: string): Promise<Stats | undefined> {
   return statIfExists(p).catch(() => undefined);
 }
 
+/**
+ * The editor's fs/read_text_file with its answer checked: one without a string `content` (a client
+ * bug) is an error of its own, never taken for text or for the user's refusal.
+ */
+export function checkedEditorRead(read: NonNullable<EditorFiles["readTextFile"]>): NonNullable<EditorFiles["readTextFile"]> {
+  return async (request) => {
+    const answer: unknown = await read(request);
+    const content = typeof answer === "object" && answer !== null ? (answer as { content?: unknown }).content : undefined;
+    if (typeof content !== "string") {
+      throw new FileToolError(ErrorCode.Internal, `The editor's answer to fs/read_text_file for ${request.path} has no text (not {"content": string}); nothing was read`);
+    }
+    return answer as { content: string };
+  };
+}
+
 /** The contract's error for a failed fs/read_text_file: what the disk says is wrong, else a refusal. */
 export async function editorReadError(err: unknown, p: string): Promise<FileToolError> {
+  if (err instanceof FileToolError) return err;
   const st = await statQuietly(p);
   if (!st) return notFound(p);
   if (!st.isFile()) return notAFile(p);
