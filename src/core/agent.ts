@@ -11,8 +11,8 @@ import { toUserInput } from "./prompt.js";
 import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";
 import { mergeResponseParts, type AgentHandle, type AgentServices, type SessionFeature, type SessionOpening, type SessionResponsePart } from "./feature-api.js";
-import { AcpSession, type SessionDeps, type ThreadSettings } from "./session/session.js";
-import { forkParams, settingsFromThread, threadParams } from "./session/thread-config.js";
+import type { AcpSession, SessionDeps, ThreadSettings } from "./session/session.js";
+import { openThread } from "./session/open-thread.js";
 import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, toRequestError } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
 
@@ -274,7 +274,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     // once more, on a new child.
     for (let attempt = 1; !session; attempt++) {
       try {
-        session = await startOrResume(opening, threadId);
+        session = await openThread(host, deps, opening, threadId);
       } catch (err) {
         if (err instanceof CodexExitedError && attempt < 2) {
           log.warn({ reason: err.exit.reason }, "codex exited while opening a session; trying once more on a new one");
@@ -310,36 +310,6 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
   }
 
-  /** thread/start (new) or thread/resume (load/resume, `threadId` = the ACP session id), bound to the child it ran on. */
-  async function startOrResume(opening: SessionOpening, threadId: string | undefined): Promise<AcpSession> {
-    const client = await host.client();
-    const generation = host.currentGeneration;
-    let session: AcpSession;
-    if (opening.kind === "new") {
-      const started = opening.forkOf
-        ? await client.call("thread/fork", { threadId: opening.forkOf, ...forkParams(opening.settings), excludeTurns: true })
-        : await client.call("thread/start", threadParams(opening.settings));
-      // What the request left to Codex (the user's config.toml for this cwd) is what the thread runs with.
-      fillUnset(opening.settings, settingsFromThread(started));
-      session = new AcpSession(started.thread.id, opening.settings, deps);
-      if (!opening.forkOf) session.countTokensFromZero();
-      const thread = started.thread;
-      opening.storedThread = () => Promise.resolve(thread);
-    } else {
-      if (!threadId) throw new Error("openSession: a thread id is required to resume");
-      const resumed = await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
-      // What the request left to Codex comes back as the thread last ran (its mode, plan mode, speed).
-      fillUnset(opening.settings, settingsFromThread(resumed));
-      session = new AcpSession(threadId, opening.settings, deps);
-      if (!opening.storedThread) {
-        let read: Promise<unknown> | undefined;
-        opening.storedThread = () => (read ??= client.call("thread/read", { threadId }).then((r) => r.thread));
-      }
-    }
-    session.bind(client, generation);
-    return session;
-  }
-
   /** Closes a session and lets features release what they hold for it. */
   async function closeSession(session: AcpSession): Promise<void> {
     session.close();
@@ -358,13 +328,6 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     };
   };
   return { app, state, services, openSession, closeSession, describeSession, validateCwd, sessionOf, holdUpdates };
-}
-
-/** Sets in `settings` what `from` has and `settings` leaves unset (what the client or a feature chose stays). */
-function fillUnset(settings: ThreadSettings, from: Partial<ThreadSettings>): void {
-  for (const key of Object.keys(from) as Array<keyof ThreadSettings>) {
-    if (settings[key] === undefined) Object.assign(settings, { [key]: from[key] });
-  }
 }
 
 async function validateCwd(cwd: string): Promise<string> {

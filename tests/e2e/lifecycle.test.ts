@@ -16,6 +16,7 @@ import {
   type FakeModel,
 } from "../../tools/fake-model/index.js";
 import { messageText, startAdapter, type Adapter, type AdapterOptions } from "../support/adapter.js";
+import { waitFor } from "../support/wait-for.js";
 
 let fake: FakeModel;
 let home: CodexHome;
@@ -228,6 +229,19 @@ describe("session/load, list, resume, close", () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(fake.requests).toHaveLength(1);
     expect(existsSync(path.join(workspace, "after-close.txt"))).toBe(false);
+  });
+
+  it("a loaded session shows its context usage every time (Codex reports it while resuming, before the session exists)", async () => {
+    fake.enqueue(textResponse("one turn"));
+    const a = await adapter();
+    const { sessionId } = await a.newSession();
+    await a.prompt(sessionId, "hello");
+    for (let load = 1; load <= 4; load++) {
+      await a.agent.request(acp.methods.agent.session.close, { sessionId });
+      const before = a.updatesOf(sessionId).length;
+      await a.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+      await waitFor(() => a.updatesOf(sessionId).slice(before).some((u) => u.sessionUpdate === "usage_update"), `a usage_update after load ${load}`, 5_000);
+    }
   });
 
   it("lists page by page with a cursor, newest first, and filters by cwd", async () => {

@@ -20,7 +20,6 @@ import { addUsageMeta } from "./usage-meta.js";
 
 export type { ThreadSettings };
 
-/** What changed in a session (mode switches, new model or effort...). */
 /** A session's mode: a preset (whose id is also the file tools' write rule), or "custom" (its thread's own policy, core/session/modes.ts). */
 export type ModeId = SessionMode | "custom";
 
@@ -182,7 +181,7 @@ export class AcpSession {
   }
 
   /** Starts routing this thread's events from `client` (the child it was started or resumed on). */
-  bind(client: AppServerClient, generation: number): void {
+  bind(client: AppServerClient, generation: number, early: readonly CodexNotification[] = []): void {
     this.detach?.();
     const own = client.attachThread(this.id, {
       notification: (n) => this.onNotification(n),
@@ -197,6 +196,7 @@ export class AcpSession {
       this.boundClient = undefined;
     };
     this.attachedGeneration = generation;
+    for (const n of early) this.onNotification(n); // said while the thread resumed (open-thread.ts)
   }
 
   /**
