@@ -283,13 +283,13 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
   const fs = services.clientCapabilities().fs;
   const editor: EditorFiles = {};
   if (fs?.readTextFile) {
-    editor.readTextFile = async ({ path, line, limit }) => {
-      const r = await services.client().request(acp.methods.client.fs.readTextFile, {
-        sessionId: session.id,
-        path,
-        ...(line !== undefined ? { line } : {}),
-        ...(limit !== undefined ? { limit } : {}),
-      });
+    // A read given up on is withdrawn ($/cancel_request) and not waited for: nothing depends on its answer.
+    editor.readTextFile = async ({ path, line, limit }, signal) => {
+      const r = await services.client().request(
+        acp.methods.client.fs.readTextFile,
+        { sessionId: session.id, path, ...(line !== undefined ? { line } : {}), ...(limit !== undefined ? { limit } : {}) },
+        signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : {},
+      );
       return { content: r.content };
     };
   }

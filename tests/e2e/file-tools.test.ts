@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { textResponse, toolCallResponse } from "../../tools/fake-model/index.js";
 import { killCodex, startAdapter, type Adapter } from "../support/adapter.js";
+import { waitFor } from "../support/wait-for.js";
 
 const NS = "mcp__acp_fs";
 let adapter: Adapter | undefined;
@@ -330,5 +331,30 @@ describe("resumed threads", () => {
     const ev = toolEvents(adapter.updatesOf(sessionId), "call_after");
     expect(ev.calls).toHaveLength(1);
     expect(ev.finals[0]?.status).toBe("completed");
+  });
+});
+
+describe("a read the editor never answers", () => {
+  it("is withdrawn from the editor when the prompt is cancelled, as a write is", async () => {
+    const reads: Array<{ path: string; withdrawn: boolean }> = [];
+    adapter = await startAdapter({
+      setupClient: (app) =>
+        app.onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => {
+          const read = { path: params.path, withdrawn: false };
+          reads.push(read);
+          signal.addEventListener("abort", () => void (read.withdrawn = true));
+          return new Promise<never>(() => undefined);
+        }),
+    });
+    const file = path.join(adapter.workspace, "slow.txt");
+    await writeFile(file, "text\n");
+    adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_slow" }), textResponse("ok"));
+    await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
+    const { sessionId } = await adapter.newSession();
+    const pending = adapter.prompt(sessionId, "read it");
+    await waitFor(() => reads.length === 1, "the editor asked to read");
+    await adapter.agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    expect((await pending).stopReason).toBe("cancelled");
+    await waitFor(() => reads[0]!.withdrawn, "the read withdrawn ($/cancel_request)", 10_000);
   });
 });

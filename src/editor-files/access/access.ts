@@ -50,7 +50,8 @@ export type CallOptions = {
 };
 
 export interface FileAccess {
-  read(p: ReadParams): Promise<ReadResult & { servedBy: ServedBy }>;
+  /** `signal`: the call was given up on (a cancel): an editor read still out is withdrawn. */
+  read(p: ReadParams, o?: { signal?: AbortSignal }): Promise<ReadResult & { servedBy: ServedBy }>;
   /**
    * oldText: the previous text for a diff; null when the file was created (or is over
    * LARGE_FILE_BYTES); undefined when the editor would not show it. `call` is handed to
@@ -95,10 +96,10 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
   const fallingBack = (p: string, err: unknown, method: string): void =>
     logger.info({ path: p, reason: editorReason(err) }, `the client does not implement ${method}; using node:fs`);
 
-  async function read(input: ReadParams): Promise<ReadResult & { servedBy: ServedBy }> {
+  async function read(input: ReadParams, o: { signal?: AbortSignal } = {}): Promise<ReadResult & { servedBy: ServedBy }> {
     const p = validateReadParams(input);
     if (isSystemPath(p.path)) throw notAFile(p.path);
-    let result = await readServed(p);
+    let result = await readServed(p, o.signal);
     if (result.servedBy === "client" && ledger.size > 0 && !result.has_more && p.line === undefined) {
       // A whole-file read shows whether the user undid an edit of ours (a window cannot tell).
       const drift = ledger.driftOnRead(canonicalPath(p.path), result.content);
@@ -112,20 +113,21 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
     return result;
   }
 
-  async function readServed(p: ReadParams): Promise<ReadResult & { servedBy: ServedBy }> {
+  async function readServed(p: ReadParams, signal?: AbortSignal): Promise<ReadResult & { servedBy: ServedBy }> {
     const w: Window = { line: p.line ?? 1, limit: p.limit };
     if (editorRead) {
       // Special files and directories are refused before the editor is asked (a FIFO must not hang).
       const st = await statIfExists(p.path).catch(() => undefined);
       if (st && !st.isFile()) throw notAFile(p.path);
       try {
-        if (st && st.size > LARGE_FILE_BYTES) return { ...(await readLargeViaClient(editorRead, p.path, w)), servedBy: "client" };
-        const { content } = await editorRead({ path: p.path });
+        if (st && st.size > LARGE_FILE_BYTES) return { ...(await readLargeViaClient((r) => editorRead(r, signal), p.path, w)), servedBy: "client" };
+        const { content } = await editorRead({ path: p.path }, signal);
         const result: ReadResult = checkedSlice(content, p.path, w);
         if (await differsFromDisk(p.path, content, st?.size)) result.unsaved_changes = true;
         return { ...result, servedBy: "client" };
       } catch (err) {
         if (err instanceof FileToolError) throw err;
+        if (signal?.aborted) throw new FileToolError(ErrorCode.Cancelled, `Cancelled: ${p.path} was not read (the call was given up on)`);
         if (!isMethodNotFound(err)) throw await logged(editorReadError(err, p.path), p.path, err, "fs/read_text_file");
         fallingBack(p.path, err, "fs/read_text_file");
       }

@@ -11,8 +11,8 @@ import { statIfExists } from "./local.js";
 
 /** What the editor offers (ACP fs/* semantics). An absent member means the capability is absent. */
 export interface EditorFiles {
-  /** line is 1-based, limit is a maximum number of lines; resolves to those lines' text. */
-  readTextFile?(p: { path: string; line?: number; limit?: number }): Promise<{ content: string }>;
+  /** line is 1-based, limit is a maximum number of lines; resolves to those lines' text. `signal` withdraws the request. */
+  readTextFile?(p: { path: string; line?: number; limit?: number }, signal?: AbortSignal): Promise<{ content: string }>;
   /** `signal` withdraws the request (the editor may still have applied it: its answer tells). */
   writeTextFile?(p: { path: string; content: string }, signal?: AbortSignal): Promise<void>;
 }
@@ -47,8 +47,8 @@ async function statQuietly(p: string): Promise<Stats | undefined> {
  * bug) is an error of its own, never taken for text or for the user's refusal.
  */
 export function checkedEditorRead(read: NonNullable<EditorFiles["readTextFile"]>): NonNullable<EditorFiles["readTextFile"]> {
-  return async (request) => {
-    const answer: unknown = await read(request);
+  return async (request, signal) => {
+    const answer: unknown = await read(request, signal);
     const content = typeof answer === "object" && answer !== null ? (answer as { content?: unknown }).content : undefined;
     if (typeof content !== "string") {
       throw new FileToolError(ErrorCode.Internal, `The editor's answer to fs/read_text_file for ${request.path} has no text (not {"content": string}); nothing was read`);

@@ -99,7 +99,7 @@ export type ToolCallContext = {
 export async function callFileTool(files: FileAccess, name: string, args: unknown, ctx: ToolCallContext): Promise<ToolResult> {
   try {
     if (name === READ_TOOL) {
-      const { servedBy: _servedBy, ...result } = await files.read(args as never);
+      const { servedBy: _servedBy, ...result } = await files.read(args as never, ctx.signal ? { signal: ctx.signal } : {});
       return readToolResult(result);
     }
     if (name === WRITE_TOOL) {
