@@ -220,6 +220,11 @@ export class AppServerClient {
   }
 
   /** Routes notifications and server requests carrying this thread id to `listener`. */
+  /** Whether something listens to the thread (a session open on it). */
+  hasThread(threadId: string): boolean {
+    return this.threads.has(threadId);
+  }
+
   attachThread(threadId: string, listener: ThreadListener): () => void {
     this.threads.set(threadId, listener);
     return () => {

@@ -44,9 +44,15 @@ export async function openThread(host: CodexHost, deps: SessionDeps, opening: Se
   }
 }
 
-/** Listens to the thread while it resumes: its notifications kept, its requests answered by the session it becomes. */
+/**
+ * Listens to the thread while it resumes: its notifications kept, its requests answered by the
+ * session it becomes. Not when a session open here listens to it already (a load of an open
+ * session): that one keeps hearing its thread until the new one binds, or for good if the resume
+ * fails (a refused load leaves it as it was).
+ */
 function heldUntilOpened(client: AppServerClient, threadId: string, deps: SessionDeps): { notifications: CodexNotification[]; opened(session: AcpSession | undefined): void } {
   const notifications: CodexNotification[] = [];
+  if (client.hasThread(threadId)) return { notifications, opened: () => undefined };
   let opened!: (session: AcpSession | undefined) => void;
   const session = new Promise<AcpSession | undefined>((resolve) => (opened = resolve));
   const detach = client.attachThread(threadId, {
