@@ -62,6 +62,8 @@ export type Agent = {
   /** `admitted`: the opening may go on (session/new's sign-in check, run while the features prepare). */
   openSession(opening: SessionOpening, threadId?: string, admitted?: Promise<void>): Promise<{ session: AcpSession; response: SessionResponsePart }>;
   closeSession(session: AcpSession): Promise<void>;
+  /** Codex deleted a session's thread: the features forget what they keep of it. */
+  threadDeleted(threadId: string): Promise<void>;
   /** The fields a load or resume answer would carry, from the session as it is open now. */
   describeSession(session: AcpSession): SessionResponsePart;
   validateCwd(cwd: string): Promise<string>;
@@ -327,7 +329,10 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       if (updatesAfter.get(sessionId) === until) updatesAfter.delete(sessionId);
     };
   };
-  return { app, state, services, openSession, closeSession, describeSession, validateCwd, sessionOf, holdUpdates };
+  const threadDeleted = async (threadId: string): Promise<void> => {
+    for (const feature of features) await feature.threadDeleted?.(threadId, services);
+  };
+  return { app, state, services, openSession, closeSession, threadDeleted, describeSession, validateCwd, sessionOf, holdUpdates };
 }
 
 async function validateCwd(cwd: string): Promise<string> {

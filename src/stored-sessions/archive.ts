@@ -53,6 +53,7 @@ export function registerSessionArchive(agent: Agent): void {
         return {};
       }
       log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread and history removed)");
+      await agent.threadDeleted(params.sessionId);
       return {};
     })
     .onRequest(acp.methods.agent.session.archive, async ({ params }) => {

@@ -1,5 +1,7 @@
 // Issue 13: managing sessions from the editor: delete (stable), fork and set_title (unstable), /rename.
 // Issue 28 (B): archive, unarchive and status (unstable), and delete beside them.
+import { readdir } from "node:fs/promises";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { startAdapter, type Adapter } from "../support/adapter.js";
@@ -125,6 +127,9 @@ describe("session management", () => {
     await adapter!.prompt(kept, "kept");
     const archived = (await adapter!.newSession()).sessionId;
     await adapter!.prompt(archived, "archived, then deleted");
+    // Both ran in Auto, which the modes remember for each (a folder Codex does not trust resumes it read-only).
+    const memory = path.join(adapter!.home.codexHome, "codex-cli-acp", "session-modes");
+    await waitFor(async () => (await readdir(memory).catch(() => [])).length === 2, "a mode memory for each session");
     await adapter!.agent.request("session/archive", { sessionId: archived });
     expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: archived })).toEqual({});
     expect(await listedAll("include")).toEqual([expect.objectContaining({ sessionId: kept, archived: false })]);
@@ -132,6 +137,8 @@ describe("session management", () => {
     expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: kept })).toEqual({});
     expect(await listedAll("include")).toEqual([]);
     await expect(adapter!.agent.request("session/unarchive", { sessionId: kept })).rejects.toMatchObject({ code: -32002 });
+    // Nothing kept of them either: the modes' memory of each is gone.
+    expect(await readdir(memory)).toEqual([]);
   });
 
   it("delete closes the session and takes it out of the list; an unknown id succeeds without effect (idempotent)", async () => {
