@@ -43,7 +43,7 @@ export function withoutSecrets(text: string): string {
   return text
     .replace(/\b(sk|rk|sess)-[\w*.-]*[\w*]/gi, "$1-…")
     .replace(/\b(Bearer)\s+[\w*.~+/=-]+/gi, "$1 …")
-    .replace(/(\w+:\/\/[^\s:/@]+:)[^\s@/]+@/g, "$1…@")
+    .replace(/(\w+:\/\/)(?:[^\s/?#@]*@)+/g, "$1…@")
     .replace(/([?&](?:[\w.-]*(?:token|key|secret|password|passwd|pwd|auth|sig|signature|credential)[\w.-]*)=)[^&#\s)"']+/gi, "$1…");
 }
 

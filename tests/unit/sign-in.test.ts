@@ -116,7 +116,9 @@ describe("withoutSecrets", () => {
 
   it("drops a URL's password and its secret-looking query values (an MCP server's address quoted in Codex's error), keeping the rest of it", () => {
     expect(withoutSecrets("error sending request for url (http://127.0.0.1:9/mcp?token=URL-SECRET-666&x=1)")).toBe("error sending request for url (http://127.0.0.1:9/mcp?token=…&x=1)");
-    expect(withoutSecrets("https://user:PASSWORD@host.example/p?access_token=abc&api_key=k2&sig=s3&page=2")).toBe("https://user:…@host.example/p?access_token=…&api_key=…&sig=…&page=2");
+    expect(withoutSecrets("https://user:PASSWORD@host.example/p?access_token=abc&api_key=k2&sig=s3&page=2")).toBe("https://…@host.example/p?access_token=…&api_key=…&sig=…&page=2");
+    // A token alone as the user, and a password with an @ in it, go whole.
+    expect(withoutSecrets("https://ghp_TOKEN1234@host/mcp and http://u:p@ss@h2/x")).toBe("https://…@host/mcp and http://…@h2/x");
     expect(withoutSecrets("see https://example.com/docs?topic=tokens")).toBe("see https://example.com/docs?topic=tokens");
   });
 });

@@ -95,7 +95,7 @@ describe("redactTranscript", () => {
     for (const secret of ["PASSWORD-123", "QUERYKEY-123", "SUBSCRIPTION-123", "VIRTUAL-123", "ARGKEY-12345", "ARGTOKEN-123", "URLTOKEN-123", "RAWBEARER-12345", "sk-rawkey-0123456789"]) expect(text).not.toContain(secret);
     const provider = msgOf(out[0]).params as Json;
     expect(provider.headers).toEqual({ "Ocp-Apim-Subscription-Key": SECRET_MARKER, "X-Portkey-Virtual-Key": SECRET_MARKER });
-    expect(provider.baseUrl).toBe(`https://u:${SECRET_MARKER}@llm.example/v1?api_key=${SECRET_MARKER}&region=eu`);
+    expect(provider.baseUrl).toBe(`https://${SECRET_MARKER}@llm.example/v1?api_key=${SECRET_MARKER}&region=eu`);
     const [cli, http] = (msgOf(out[1]).params as { mcpServers: Json[] }).mcpServers;
     expect(cli!.args).toEqual(["--api-key", SECRET_MARKER, `--token=${SECRET_MARKER}`, "--stdio", "--verbose"]);
     expect(http!.url).toBe(`https://mcp.example/x?access_token=${SECRET_MARKER}&page=2`);

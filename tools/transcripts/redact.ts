@@ -92,14 +92,14 @@ function redactCredentialFields(value: unknown, found: Findings): unknown {
   );
 }
 
-// `scheme://user:PASSWORD@`, and `?api_key=VALUE` / `&access_token=VALUE` (a name with a credential word).
-const URL_PASSWORD = /(\w+:\/\/[^\s:/@]+:)([^\s@/]+)@/g;
+// `scheme://USERINFO@` (a user and password, or a token alone), and `?api_key=VALUE` / `&access_token=VALUE` (a name with a credential word).
+const URL_PASSWORD = /(\w+:\/\/)((?:[^\s/?#@]*@)+)/g;
 const URL_SECRET_QUERY = /([?&]([\w.-]+)=)([^&#\s"']+)/g;
 
 /** An address with its password and secret-looking query values replaced (the rest is kept: it says where). */
 function redactUrl(text: string, found: Findings): string {
   return text
-    .replace(URL_PASSWORD, (_m, head: string, password: string) => `${head}${found.secret(password)}@`)
+    .replace(URL_PASSWORD, (_m, head: string, userinfo: string) => `${head}${found.secret(userinfo.slice(0, -1))}@`)
     .replace(URL_SECRET_QUERY, (m, head: string, name: string, value: string) => (looksLikeCredential(name, true) ? `${head}${found.secret(value)}` : m));
 }
 
@@ -116,9 +116,9 @@ function redactArgs(args: unknown, found: Findings): unknown {
   });
 }
 
-/** A header map's values -> the marker (names kept): whatever a header is called, it can carry a key. */
-function redactHeaderMap(headers: unknown): unknown {
-  return isObject(headers) ? Object.fromEntries(Object.keys(headers).map((name) => [name, SECRET_MARKER])) : headers;
+/** A header map's values -> the marker (names kept): whatever a header is called, it can carry a key (scrubbed where it recurs too). */
+function redactHeaderMap(headers: unknown, found: Findings): unknown {
+  return isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, typeof value === "string" ? found.secret(value) : SECRET_MARKER])) : headers;
 }
 
 /** An MCP server's env and header values -> the marker (names kept: they say what was set); its address and arguments' credentials too. */
@@ -162,7 +162,7 @@ function redactMessage(dir: TranscriptEntry["dir"], msg: Json, agentRequests: Ma
   }
   if (dir === "client->agent" && Array.isArray(params.mcpServers)) params.mcpServers = params.mcpServers.map((s) => redactMcpServer(s, found));
   if (dir === "client->agent" && method === "providers/set") {
-    if ("headers" in params) params.headers = redactHeaderMap(params.headers);
+    if ("headers" in params) params.headers = redactHeaderMap(params.headers, found);
     if (typeof params.baseUrl === "string") params.baseUrl = redactUrl(params.baseUrl, found);
   }
   if (dir === "agent->client" && method === "fs/write_text_file" && typeof params.content === "string") params.content = found.content(params.content);
