@@ -85,6 +85,22 @@ describe("plan mode", () => {
   });
 });
 
+describe("/plan among queued prompts", () => {
+  it("switches in its place: a prompt sent before it, still waiting, runs as it was sent", async () => {
+    adapter = await startAdapter({ responses: [{ ...say("one two three four"), delayMs: 150 }, say("queued answer"), say("a plan")] });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    const running = adapter.prompt(sessionId, "a long one");
+    await adapter.waitForLine((m) => JSON.stringify(m).includes('"agent_message_chunk"'));
+    const queued = adapter.prompt(sessionId, "sent before /plan");
+    const plan = adapter.prompt(sessionId, "/plan design it");
+    await Promise.all([running, queued, plan]);
+    expect(developerText(adapter.fake.requests[1]!.body)).not.toContain("# Plan Mode");
+    expect(JSON.stringify(adapter.fake.requests[1]!.body.input)).toContain("sent before /plan");
+    expect(developerText(adapter.fake.requests[2]!.body)).toContain("# Plan Mode");
+  });
+});
+
 describe("questions", () => {
   it("are asked through elicitation/create as a form; the answer reaches the model", async () => {
     const asked: acp.CreateElicitationRequest[] = [];

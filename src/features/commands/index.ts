@@ -173,11 +173,17 @@ async function runCommand(
       const off = /^off$/i.test(cmd.args);
       // Codex takes the mode with a model: without one known, saying "on" would be untrue.
       if (!off && !session.settings.model) return answer(() => "Plan mode is not available: the session's model is not known (Codex's model list could not be read).\n");
-      session.update({ settings: { collaborationMode: off ? "default" : "plan" } });
+      // Switched in the command's place among the prompts: one sent before it runs as it was sent.
+      const toggle = (): void => session.update({ settings: { collaborationMode: off ? "default" : "plan" } });
       if (off || !cmd.args) {
-        return answer(() => (off ? "Plan mode is off: Codex works normally again.\n" : "Plan mode is on: Codex explores, asks and proposes a plan; it changes nothing. Send `/plan off` (or pick another collaboration mode) to leave.\n"));
+        return answer(() => {
+          toggle();
+          return off ? "Plan mode is off: Codex works normally again.\n" : "Plan mode is on: Codex explores, asks and proposes a plan; it changes nothing. Send `/plan off` (or pick another collaboration mode) to leave.\n";
+        });
       }
-      return runPrompt([{ type: "text", text: cmd.args, text_elements: [] }]);
+      return session
+        .runLocal(async () => (toggle(), { stopReason: "end_turn" }))
+        .then((switched) => (switched.stopReason === "cancelled" ? switched : runPrompt([{ type: "text", text: cmd.args, text_elements: [] }])));
     }
     case "compact":
       return session.runTurn("thread/compact/start", (client) => client.call("thread/compact/start", { threadId: session.id }));
