@@ -4,6 +4,7 @@
 // not found).
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { CodexExitedError, CodexRpcError, CodexStartError } from "../codex/index.js";
+import { replaceSecretText } from "../log/secret-text.js";
 
 export { RequestError };
 
@@ -40,11 +41,7 @@ export function internalError(message: string, data?: Record<string, unknown>): 
  * header), with every key- or token-like word replaced, for a log or an answer.
  */
 export function withoutSecrets(text: string): string {
-  return text
-    .replace(/\b(sk|rk|sess)-[\w*.-]*[\w*]/gi, "$1-…")
-    .replace(/\b(Bearer)\s+[\w*.~+/=-]+/gi, "$1 …")
-    .replace(/(\w+:\/\/)(?:[^\s/?#@]*@)+/g, "$1…@")
-    .replace(/([?&](?:[\w.-]*(?:token|key|secret|password|passwd|pwd|auth|sig|signature|credential)[\w.-]*)=)[^&#\s)"']+/gi, "$1…");
+  return replaceSecretText(text, () => "…");
 }
 
 /** Codex stopped: what a user reads (nothing is lost; the next prompt resumes the thread). */

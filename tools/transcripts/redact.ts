@@ -18,6 +18,7 @@ import { z } from "zod";
 import type { TranscriptEntry } from "./format.js";
 import { normaliseMessage, type Placeholders } from "./normalise.js";
 import { SECRET_MARKER, fileContentMarkerOf } from "./redaction-marker.js";
+import { replaceSecretText, replaceUrlSecrets } from "../../src/log/secret-text.js";
 
 type Json = Record<string, unknown>;
 
@@ -92,15 +93,12 @@ function redactCredentialFields(value: unknown, found: Findings): unknown {
   );
 }
 
-// `scheme://USERINFO@` (a user and password, or a token alone), and `?api_key=VALUE` / `&access_token=VALUE` (a name with a credential word).
-const URL_PASSWORD = /(\w+:\/\/)((?:[^\s/?#@]*@)+)/g;
-const URL_SECRET_QUERY = /([?&]([\w.-]+)=)([^&#\s"']+)/g;
+/** A query parameter named as a credential, by the same words as any field (src/log/secret-text.ts has the forms). */
+const credentialQuery = (name: string): boolean => looksLikeCredential(name, true);
 
-/** An address with its password and secret-looking query values replaced (the rest is kept: it says where). */
+/** An address with its userinfo and secret-looking query values replaced (the rest is kept: it says where). */
 function redactUrl(text: string, found: Findings): string {
-  return text
-    .replace(URL_PASSWORD, (_m, head: string, userinfo: string) => `${head}${found.secret(userinfo.slice(0, -1))}@`)
-    .replace(URL_SECRET_QUERY, (m, head: string, name: string, value: string) => (looksLikeCredential(name, true) ? `${head}${found.secret(value)}` : m));
+  return replaceUrlSecrets(text, (secret) => found.secret(secret), credentialQuery);
 }
 
 /** A command line's credential arguments: the value after `--api-key` (and its kin), or in `--token=value`. */
@@ -177,9 +175,7 @@ const NAMED_STRING = new RegExp(String.raw`"((?:[^"\\]|\\.)*)"(\s*:\s*)${JSON_ST
 const NAME_VALUE_PAIR = new RegExp(String.raw`("name"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"value"\s*:\s*)${JSON_STRING}`, "g");
 
 function redactRawLine(text: string, found: Findings): string {
-  return redactUrl(text, found)
-    .replace(/\b(Bearer\s+)([\w.~+/=-]{8,})/gi, (_m, head: string, token: string) => `${head}${found.secret(token)}`)
-    .replace(/\b(sk|rk)-[\w.-]{8,}/g, (key: string) => found.secret(key))
+  return replaceSecretText(text, (secret) => found.secret(secret), credentialQuery)
     .replace(NAME_VALUE_PAIR, (_m, head: string, name: string, value: string) => `${head}"${looksLikeCredential(name, true) ? found.secret(value) : SECRET_MARKER}"`)
     .replace(NAMED_STRING, (m, name: string, colon: string, value: string) => (looksLikeCredential(name) ? `"${name}"${colon}"${found.secret(value)}"` : m));
 }
