@@ -129,7 +129,8 @@ export class ThreadTurns {
       if (n.method === "turn/completed") this.unnamed.endedMeanwhile.add(turnId);
       return false;
     }
-    return !(n.method.startsWith("item/") && this.answeredCancelled.has(turnId));
+    // Every streamed delta passes here: the set is empty unless a prompt was cancelled.
+    return this.answeredCancelled.size === 0 || !(n.method.startsWith("item/") && this.answeredCancelled.has(turnId));
   }
 
   /** Takes the running turn's id from `turn/started` when Codex's answer does not carry it. */
