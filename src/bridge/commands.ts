@@ -69,5 +69,15 @@ export function describeCommand(command: string, cwd: string | undefined, action
 /** The last `cap` characters of a command's output, marked when cut. */
 export function outputTail(output: string, cap = OUTPUT_TAIL_CHARS): string {
   if (output.length <= cap) return output;
-  return `[… ${output.length - cap} earlier characters not shown]\n${output.slice(-cap)}`;
+  return cutOutput(output.length - cap, output.slice(-cap));
+}
+
+/**
+ * `tail` after a mark saying `cut` characters came before it. The mark is ASCII: V8 keeps a string
+ * of Latin-1 characters at one byte each, and one character past that (a "…") makes the whole
+ * update, and each batch of stdout it is joined into, two bytes per character and slower to
+ * stringify and encode (a 300 MB session/load: 0.4-0.8 s more CPU).
+ */
+export function cutOutput(cut: number, tail: string): string {
+  return `[... ${cut} earlier characters not shown]\n${tail}`;
 }

@@ -7,7 +7,7 @@
 import type { PlanEntry } from "@agentclientprotocol/sdk/unstable";
 import type { SessionUpdate } from "./view.js";
 import type { CodexNotification, v2 } from "../codex/index.js";
-import { OUTPUT_TAIL_CHARS } from "./commands.js";
+import { OUTPUT_TAIL_CHARS, cutOutput } from "./commands.js";
 import { snapshotFileChange } from "./file-changes.js";
 import { randomUUID } from "node:crypto";
 import { blockedToolCall } from "./hooks.js";
@@ -261,7 +261,7 @@ export class ThreadEventTranslator {
     if (state.lastSent !== 0 && now - state.lastSent < OUTPUT_UPDATE_INTERVAL_MS) return [];
     state.lastSent = now;
     const cut = state.total - state.tail.length;
-    const shown = cut > 0 ? `[… ${cut} earlier characters not shown]\n${state.tail}` : state.tail;
+    const shown = cut > 0 ? cutOutput(cut, state.tail) : state.tail;
     return [{ sessionUpdate: "tool_call_update", toolCallId: itemId, status: "in_progress", content: [textContent(shown)] }];
   }
 

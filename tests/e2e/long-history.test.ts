@@ -59,7 +59,7 @@ describe("a long stored session", () => {
       expect(call.status).toBe("completed");
       const output = call.content?.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("\n") ?? "";
       // The tail of the output, a note saying how much was left out, and the exit code.
-      expect(output).toContain(`[… ${OUTPUT_BYTES - OUTPUT_TAIL_CHARS} earlier characters not shown]`);
+      expect(output).toContain(`[... ${OUTPUT_BYTES - OUTPUT_TAIL_CHARS} earlier characters not shown]`);
       expect(output.length).toBeLessThan(OUTPUT_TAIL_CHARS + 200);
       expect(output).toMatch(new RegExp(`t${t + 1} line \\d+`));
       expect(output).toContain("Exit code: 0");

@@ -84,7 +84,7 @@ describe("commands", () => {
     const last = toolUpdates(updates).at(-1) as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
     const text = (last.content![0] as { content: { text: string } }).content.text;
     expect(text.length).toBeLessThan(40_000);
-    expect(text).toMatch(/^\[… \d+ earlier characters not shown\]\n/);
+    expect(text).toMatch(/^\[\.\.\. \d+ earlier characters not shown\]\n/);
     expect(text.endsWith("END\n")).toBe(true);
   });
 });
