@@ -16,6 +16,7 @@ import { createAgent } from "./core/agent.js";
 import type { SessionFeature } from "./core/feature-api.js";
 import { fileToolsFeature } from "./editor-files/feature.js";
 import { registerLifecycle } from "./stored-sessions/lifecycle.js";
+import { youngGeneration } from "./startup/young-generation.js";
 import { registerSessionAdmin } from "./stored-sessions/admin.js";
 import { createSignIn } from "./sign-in/index.js";
 import { registerSessionArchive } from "./stored-sessions/archive.js";
@@ -75,7 +76,7 @@ export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
   const stopped = stopSignal(log);
   const signIn = createSignIn(host, log);
   const agent = createAgent({ host, log, features: sessionFeatures(), signIn: signIn.gate });
-  registerLifecycle(agent);
+  registerLifecycle(agent, { youngGeneration: youngGeneration() });
   registerSessionAdmin(agent);
   signIn.register(agent);
   registerSessionArchive(agent);

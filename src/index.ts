@@ -2,10 +2,9 @@
 // Start-up order matters: codex is spawned first, then the agent (dist/agent.js) is loaded through
 // V8's code cache, so the two overlap (scripts/bench measures spawn -> first session ready).
 import { fileURLToPath } from "node:url";
-import { setFlagsFromString } from "node:v8";
 import { CODEX_CLIENT_INFO, VERSION, privateCacheDir, readConfig } from "./config/index.js";
 import { markEarlyPhase } from "./log/timings.js";
-import { loadWithCodeCache, type CachedScript } from "./startup/index.js";
+import { keepYoungGenerationSmall, loadWithCodeCache, type CachedScript } from "./startup/index.js";
 // Static, not imported on demand: two awaited imports held codex's spawn back 13-22 ms (bench
 // timeline "main" -> "codex spawned"); both are small and free of heavy dependencies.
 import { locateCodex } from "./codex/locate.js";
@@ -68,13 +67,9 @@ async function main(argv: string[]): Promise<number | undefined> {
     process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${await help()}`);
     return 2;
   }
-  // V8 doubles its young generation under a burst of allocation (up to 2 x 16 MiB) and keeps it:
-  // a long-lived editor process then sits 20-40 MiB higher for good. Not growing it costs more
-  // frequent (cheap) scavenges; measured (npm run bench, fuzz test): RSS while streaming 105 ->
-  // 85 MB, after hostile input +50-60 -> +13-50 MiB, throughput unchanged. A heap-sizing flag
-  // (--max-semi-space-size) cannot be set after start; this growth factor is read as it grows.
+  // V8's young generation stays at its first size unless a history load widens it (young-generation.ts).
   markEarlyPhase("main");
-  setFlagsFromString("--semi-space-growth-factor=1");
+  keepYoungGenerationSmall();
   // Spawn codex first (tiny modules only), its initialize sent, so it boots while the agent loads.
   const config = readConfig();
   const codexArgs = config.codexArgs;

@@ -24,6 +24,8 @@ const DEFAULT_LIST_PAGE_SIZE = 50;
 export type LifecycleOptions = {
   /** Sessions per session/list page. */
   listPageSize?: number;
+  /** Held while a history streams through (src/startup/young-generation.ts): its pages are young garbage in bulk. */
+  youngGeneration?: { widen(): () => void };
 };
 
 function pageSizeFromEnv(): number | undefined {
@@ -100,6 +102,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       // reaches the client before the load is answered.
       let history: HistoryReplay | undefined;
       let releaseUpdates: (() => void) | undefined;
+      const releaseYoungGeneration = opts.youngGeneration?.widen();
       const startHistory = (thread: Thread, cwd: string): void => {
         history = new HistoryReplay({
           threadId: params.sessionId,
@@ -141,6 +144,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
         return response;
       } finally {
         releaseUpdates?.();
+        releaseYoungGeneration?.();
       }
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
