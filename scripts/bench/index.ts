@@ -313,7 +313,7 @@ try {
 let huge: string[] = [];
 try {
   const { benchHugeSession } = await import("./huge-session.js");
-  huge = await benchHugeSession({ codexPath: CODEX, bin: BIN, peers, caps: ZED_CAPS });
+  huge = await benchHugeSession({ codexPath: CODEX, bin: BIN, ...(BASELINE ? { baseline: BASELINE } : {}), peers, caps: ZED_CAPS });
 } catch (err) {
   huge = [`huge session bench failed: ${err instanceof Error ? err.message : String(err)}`];
 }
