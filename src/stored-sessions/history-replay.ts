@@ -17,11 +17,14 @@ import { replayEntries, turnEntries, type HistoryEntry, type ReplayOptions, type
 import type { Logger } from "../log/index.js";
 
 /**
- * Items per `thread/items/list` page: a page of huge command outputs stays about 1 MB, young
- * enough to die in V8's small young generation. Measured on a 300 MB load (npm run bench):
- * 12 items 3.9 s and RSS +61 MiB, 16 items 3.7 s and +62-63 MiB, 20 items 3.5 s and +72 MiB.
+ * Items per `thread/items/list` page. Codex serves one page at a time (each asks for the cursor of
+ * the one before), so fewer, larger pages wait on it less; a page of huge command outputs must
+ * still die young in the young generation a load widens to 4 MiB (src/startup/young-generation.ts).
+ * Measured on a 300 MB load, 5 interleaved runs: 16 items 3.76 s, peak RSS 95 MB; 32 items 3.22 s,
+ * 112 MB; 64 items 2.7-3.3 s, 128-141 MB (before the widening: 16 items 3.7 s, 12 3.9 s, 20 3.5 s
+ * with RSS +72 MiB).
  */
-export const HISTORY_PAGE_ITEMS = 16;
+export const HISTORY_PAGE_ITEMS = 32;
 /** A legacy (pre-index) thread is re-read from its rollout for every page: fewer, larger pages of turns (Codex serves at most 100). */
 const LEGACY_PAGE_TURNS = 100;
 /** Pages of items newer than the index collected before paging the thread again instead. */
