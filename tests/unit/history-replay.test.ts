@@ -4,7 +4,7 @@
 // case checks that each turn reaches the client exactly once, oldest first.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { HistoryReplay } from "../../src/stored-sessions/history-replay.js";
+import { FIRST_HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS, HistoryReplay } from "../../src/stored-sessions/history-replay.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { CodexRpcError, type AppServerClient } from "../../src/codex/index.js";
 
@@ -129,6 +129,19 @@ describe("history replay", () => {
     await history.finish(codex.client);
     expect(sent.map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : ""))).toEqual(["a", "b", "c", "turn 2"]);
     expect(codex.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"asc"'))).toHaveLength(2);
+  });
+
+  it("the first page is small, so the first turns are on screen soon; the pages after it are full-size", async () => {
+    const turns = Array.from({ length: 60 }, (_, i) => turn(i + 1));
+    const codex = fakeCodex(turns);
+    const sent: SessionUpdate[] = [];
+    const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }) });
+    history.start(Promise.resolve(codex.client));
+    await history.finish(codex.client);
+    expect(sent.map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : ""))).toEqual(all(60));
+    const limits = codex.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"asc"')).map((c) => Number(/"limit":(\d+)/.exec(c)?.[1]));
+    expect(limits).toEqual([FIRST_HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS]);
+    expect(FIRST_HISTORY_PAGE_ITEMS).toBeLessThan(HISTORY_PAGE_ITEMS);
   });
 
   it("an item of an unexpected shape costs only itself; ids Codex reuses in another turn are both replayed", async () => {
