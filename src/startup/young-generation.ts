@@ -9,14 +9,16 @@
 // the old generation as it went. While a load holds it, it may grow once, to 4 MiB a semi-space:
 // measured on that load, 207 collections (0.3 s), and a lower peak RSS (98 against 122-134 MB:
 // fewer pages promoted). It stays at 4 MiB after (+6 MiB): at 16 MiB the load gained another
-// 0.1 s, but V8 did not give the 30 MiB back within 30 s of quiet.
+// 0.1 s, but V8 gave the 30 MiB back only ~40 s after the load. The stop is looked for between
+// turns of the event loop: a page parsed in one go can grow it twice first, which is one reason
+// the history replay keeps pages of heavy items small (HISTORY_PAGE_TARGET_CHARS).
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 
 /** Read by V8 whenever it would grow the young generation: 1 keeps it as it is. */
 const KEPT_SMALL = "--semi-space-growth-factor=1";
 /** The young generation's size (two semi-spaces of 4 MiB) a widening grows it to, in one step. */
 const WIDEST_BYTES = 2 * 4 * 1024 * 1024;
-/** How often a widened young generation is looked at: V8 grows it after a collection, once at most between two looks. */
+/** How often a widened young generation is looked at (V8 grows it after a collection, so mostly once between two looks). */
 const LOOK_EVERY_MS = 10;
 
 /** Lets the young generation grow while held; call the returned function to let go (once is enough). */
@@ -29,12 +31,12 @@ export function keepYoungGenerationSmall(setFlags: (flag: string) => void = setF
 
 export type YoungGenerationOptions = {
   setFlags?: (flag: string) => void;
-  /** The young generation's size now, in bytes (both semi-spaces). */
-  size?: () => number;
+  /** The young generation's size now, in bytes (both semi-spaces); undefined when this V8 does not say. */
+  size?: () => number | undefined;
 };
 
-function newSpaceBytes(): number {
-  return getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size ?? 0;
+function newSpaceBytes(): number | undefined {
+  return getHeapSpaceStatistics().find((s) => s.space_name === "new_space")?.space_size;
 }
 
 /**
@@ -53,11 +55,12 @@ export function youngGeneration({ setFlags = setFlagsFromString, size = newSpace
   return {
     widen() {
       const now = size();
-      if (holders++ === 0 && now < WIDEST_BYTES) {
+      // A V8 that names no young generation (another Node's) is left as it is: no factor from nothing.
+      if (holders++ === 0 && now !== undefined && now > 0 && now < WIDEST_BYTES) {
         // V8 multiplies the size by the factor when it grows it: from 1 MiB a semi-space, 4.
-        setFlags(`--semi-space-growth-factor=${Math.max(2, Math.round(WIDEST_BYTES / Math.max(now, 1)))}`);
+        setFlags(`--semi-space-growth-factor=${Math.max(2, Math.round(WIDEST_BYTES / now))}`);
         watch = setInterval(() => {
-          if (size() >= WIDEST_BYTES) stop();
+          if ((size() ?? WIDEST_BYTES) >= WIDEST_BYTES) stop();
         }, LOOK_EVERY_MS);
         watch.unref();
       }

@@ -53,6 +53,15 @@ describe("young generation", () => {
     expect(flags.at(-1)).toBe(KEPT);
   });
 
+  it("a V8 whose statistics name no young generation is left as it is (no factor computed from nothing)", () => {
+    for (const size of [() => undefined, () => 0]) {
+      const flags: string[] = [];
+      const release = youngGeneration({ setFlags: (f) => void flags.push(f), size }).widen();
+      release();
+      expect(flags).toEqual([]);
+    }
+  });
+
   it("grows once: kept small again as soon as it reached 4 MiB a semi-space, while still held; not widened again after", () => {
     vi.useFakeTimers();
     const { flags, heap, setFlags, size } = recorder();
