@@ -25,6 +25,15 @@ import type { Logger } from "../log/index.js";
  * with RSS +72 MiB).
  */
 export const HISTORY_PAGE_ITEMS = 32;
+/**
+ * What a page of items should weigh, in characters of text: heavy items (long outputs, large diffs)
+ * are asked for fewer at a time, so a page stays young garbage in the young generation a load
+ * widens to 4 MiB a semi-space (a page of 32 outputs of 220 KB grew it to V8's 16 MiB, given back
+ * only ~40 s after the load), and light ones in full pages again.
+ */
+export const HISTORY_PAGE_TARGET_CHARS = 1_000_000;
+/** The fewest items a page is asked for, however heavy (one huge item is that item's weight). */
+const MIN_PAGE_ITEMS = 2;
 /** The first page, smaller: the first turns reach the client before a full page would (a 300 MB load's first update: 116 ms in pages of 16, 153 in pages of 32). */
 export const FIRST_HISTORY_PAGE_ITEMS = 8;
 /** A legacy (pre-index) thread is re-read from its rollout for every page: fewer, larger pages of turns (Codex serves at most 100). */
@@ -89,12 +98,15 @@ export class HistoryReplay {
   private readonly legacy: boolean;
   private readonly pageSize: number;
   private readonly firstPageSize: number;
+  /** Items the next page is asked for: `pageSize`, fewer while the items weigh more than HISTORY_PAGE_TARGET_CHARS a page. */
+  private nextPageSize: number;
 
   constructor(private readonly opts: HistoryReplayOptions) {
     this.legacy = opts.historyMode === "legacy";
     this.pageSize = opts.pageSize ?? (this.legacy ? LEGACY_PAGE_TURNS : HISTORY_PAGE_ITEMS);
     // A legacy thread is re-read whole for every page: no page more than it needs.
     this.firstPageSize = opts.firstPageSize ?? (opts.pageSize !== undefined || this.legacy ? this.pageSize : FIRST_HISTORY_PAGE_ITEMS);
+    this.nextPageSize = this.pageSize;
   }
 
   /** Starts sending what Codex can serve now (call before thread/resume). */
@@ -163,8 +175,9 @@ export class HistoryReplay {
       // A last page that is full has a cursor to an empty one: its commands replay as text.
       return { entries: withKeys(turnEntries(read.data, this.opts.replay, next === undefined)), next };
     }
-    const limit = cursor === undefined ? this.firstPageSize : this.pageSize;
+    const limit = cursor === undefined ? Math.min(this.firstPageSize, this.nextPageSize) : this.nextPageSize;
     const read = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "asc", limit, ...at }, itemsPageSchema);
+    this.nextPageSize = pageSizeFor(read.data.length, textWeight(read.data, HISTORY_PAGE_TARGET_CHARS * 4), this.pageSize);
     // The newest turn decides what an entry is: its answer may come after this page's.
     await this.newestTurnAsked;
     if (this.turnAfterNewest(read.data.map((e) => e.turnId))) {
@@ -253,6 +266,24 @@ export class HistoryReplay {
     const last = entries.findLast((e) => e.key !== undefined);
     if (last) this.lastKey = last.key;
   }
+}
+
+/** Items for the next page, from the last one's count and weight: about HISTORY_PAGE_TARGET_CHARS a page, at most `most`. */
+function pageSizeFor(count: number, weight: number, most: number): number {
+  if (count === 0 || weight <= HISTORY_PAGE_TARGET_CHARS) return most;
+  return Math.max(MIN_PAGE_ITEMS, Math.min(most, Math.floor((count * HISTORY_PAGE_TARGET_CHARS) / weight)));
+}
+
+/** Characters of text in `value` (its strings, however deep), counted up to `cap`. */
+function textWeight(value: unknown, cap: number): number {
+  let total = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && total < cap) {
+    const v = stack.pop();
+    if (typeof v === "string") total += v.length;
+    else if (typeof v === "object" && v !== null) for (const inner of Array.isArray(v) ? v : Object.values(v)) stack.push(inner);
+  }
+  return total;
 }
 
 function withKeys(entries: HistoryEntry[]): Entry[] {

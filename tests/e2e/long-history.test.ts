@@ -13,7 +13,8 @@ import { HISTORY_PAGE_ITEMS } from "../../src/stored-sessions/history-replay.js"
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { makeStoredSession, primeStoredSession, type StoredSession } from "../support/stored-session.js";
 
-// Four items per stored turn (user message, reasoning, command, agent message): three pages, the last one short.
+// Four items per stored turn (user message, reasoning, command, agent message): two full pages and
+// a short one after the first, smaller page (FIRST_HISTORY_PAGE_ITEMS).
 const TURNS = (HISTORY_PAGE_ITEMS / 4) * 2 + 3;
 const OUTPUT_BYTES = 100_000;
 

@@ -4,7 +4,7 @@
 // case checks that each turn reaches the client exactly once, oldest first.
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { FIRST_HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS, HistoryReplay } from "../../src/stored-sessions/history-replay.js";
+import { FIRST_HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS, HISTORY_PAGE_TARGET_CHARS, HistoryReplay } from "../../src/stored-sessions/history-replay.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { CodexRpcError, type AppServerClient } from "../../src/codex/index.js";
 
@@ -142,6 +142,22 @@ describe("history replay", () => {
     const limits = codex.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"asc"')).map((c) => Number(/"limit":(\d+)/.exec(c)?.[1]));
     expect(limits).toEqual([FIRST_HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS]);
     expect(FIRST_HISTORY_PAGE_ITEMS).toBeLessThan(HISTORY_PAGE_ITEMS);
+  });
+
+  it("pages of heavy items are asked smaller, and full-size again once the items are light; nothing lost or sent twice", async () => {
+    const heavy = (n: number): Turn => ({ id: `t${n}`, status: "completed", items: [{ type: "agentMessage", id: `m${n}`, text: `${n} ${"x".repeat(400_000)}` }] });
+    const turns = [...Array.from({ length: 20 }, (_, i) => turn(i + 1)), ...Array.from({ length: 40 }, (_, i) => heavy(i + 21)), ...Array.from({ length: 120 }, (_, i) => turn(i + 61))];
+    const codex = fakeCodex(turns);
+    const sent: SessionUpdate[] = [];
+    const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }) });
+    history.start(Promise.resolve(codex.client));
+    await history.finish(codex.client);
+    const shown = sent.map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : "")).map((t) => (t.startsWith("turn ") ? t : `heavy ${t.split(" ")[0]}`));
+    expect(shown).toEqual(Array.from({ length: 180 }, (_, i) => (i >= 20 && i < 60 ? `heavy ${i + 1}` : `turn ${i + 1}`)));
+    const limits = codex.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"asc"')).map((c) => Number(/"limit":(\d+)/.exec(c)?.[1]));
+    // 400 KB items: a page of them is kept near HISTORY_PAGE_TARGET_CHARS, not 32 x 400 KB.
+    expect(Math.min(...limits)).toBeLessThanOrEqual(Math.ceil(HISTORY_PAGE_TARGET_CHARS / 400_000));
+    expect(limits.at(-2)).toBe(HISTORY_PAGE_ITEMS);
   });
 
   it("an item of an unexpected shape costs only itself; ids Codex reuses in another turn are both replayed", async () => {
