@@ -1,8 +1,9 @@
 // How far V8's young generation (where new objects are made) may grow. V8 doubles it under a burst
 // of allocation, up to 2 x 16 MiB, and keeps it while allocation goes on: a long-lived editor
 // process streaming answers then sits 20-40 MiB higher for good. The bin keeps it at its first
-// size, 1 MiB a semi-space (measured, npm run bench: RSS while streaming 105 -> 85 MB, throughput
-// unchanged).
+// size, 1 MiB a semi-space (measured, npm run bench and the fuzz test: RSS while streaming 105 ->
+// 85 MB, after hostile input +50-60 -> +13-50 MiB, throughput unchanged). A heap-sizing flag
+// (--max-semi-space-size) cannot be set after start; the growth factor is read as V8 grows it.
 // A stored session's history is another matter: hundreds of MB of Codex's pages pass through in
 // seconds, each page alive while it is written, and at 1 MiB the young generation was collected
 // 1,154 times in one 300 MB session/load (1.1 s of the agent's 3.1 s of CPU), promoting pages to
