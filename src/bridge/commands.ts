@@ -3,6 +3,7 @@
 import path from "node:path";
 import type { v2 } from "../codex/index.js";
 import type { ToolCallView } from "./view.js";
+import { textTail } from "../text/index.js";
 
 /** Command output kept per update: the tail, so huge outputs cost O(cap) per update, not O(n). */
 export const OUTPUT_TAIL_CHARS = 32 * 1024;
@@ -69,7 +70,8 @@ export function describeCommand(command: string, cwd: string | undefined, action
 /** The last `cap` characters of a command's output, marked when cut. */
 export function outputTail(output: string, cap = OUTPUT_TAIL_CHARS): string {
   if (output.length <= cap) return output;
-  return cutOutput(output.length - cap, output.slice(-cap));
+  const tail = textTail(output, cap);
+  return cutOutput(output.length - tail.length, tail);
 }
 
 /**

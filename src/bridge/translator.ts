@@ -17,6 +17,7 @@ import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from 
 import { NativePatchWatcher } from "./native-patch.js";
 import { terminalOutput, terminalOutputDelta } from "./terminal.js";
 import { textContent, type FileBefore, type Item, type TextFiles, type ToolCallView } from "./view.js";
+import { textTail } from "../text/index.js";
 
 /** Streamed command output is re-sent at most this often (the final update always has it all). */
 const OUTPUT_UPDATE_INTERVAL_MS = 100;
@@ -256,7 +257,7 @@ export class ThreadEventTranslator {
     const state = this.outputs.get(itemId) ?? { tail: "", total: 0, lastSent: 0 };
     this.outputs.set(itemId, state);
     state.total += delta.length;
-    state.tail = (state.tail + delta).slice(-OUTPUT_TAIL_CHARS);
+    state.tail = textTail(state.tail + delta, OUTPUT_TAIL_CHARS);
     const now = this.now();
     if (state.lastSent !== 0 && now - state.lastSent < OUTPUT_UPDATE_INTERVAL_MS) return [];
     state.lastSent = now;

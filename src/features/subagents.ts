@@ -9,6 +9,7 @@ import { ThreadEventTranslator, asToolItem, describeItem, replayTurns, textConte
 import type { CodexNotification, v2 } from "../codex/index.js";
 import { clientDisplay } from "../core/agent.js";
 import type { SessionFeature } from "../core/feature-api.js";
+import { textHead } from "../text/index.js";
 
 /** Idle subagents kept routed with their card; older idle ones are let go (a later message to one starts a new card). */
 const MAX_IDLE_SUBAGENTS = 32;
@@ -28,7 +29,7 @@ type Card = {
 /** One line of a title: the prompt's first line, shortened. */
 function shortTitle(prompt: string | null): string {
   const first = (prompt ?? "").split("\n").find((l) => l.trim())?.trim() ?? "";
-  return first.length > 60 ? `${first.slice(0, 59)}…` : first;
+  return first.length > 60 ? `${textHead(first, 59)}…` : first;
 }
 
 function cardContent(card: Card): acp.ToolCallContent[] {

@@ -1,6 +1,7 @@
 // Session titles as ACP shows them, derived the way Codex's own thread list does: a thread's name,
 // else its first user message on one line, at most TITLE_MAX characters. Pure; the titles feature
 // sends them as a session runs, session/list and load (stored-sessions) use them for stored threads.
+import { textHead } from "../../text/index.js";
 
 export const TITLE_MAX = 80;
 
@@ -12,7 +13,7 @@ export function deriveTitle(text: string | null | undefined): string | undefined
   const line = withoutContext.replace(/\s+/g, " ").trim();
   if (!line) return undefined;
   if (line.length <= TITLE_MAX) return line;
-  const cut = line.slice(0, TITLE_MAX - 1);
+  const cut = textHead(line, TITLE_MAX - 1);
   const atWord = cut.lastIndexOf(" ");
   return `${(atWord > TITLE_MAX / 2 ? cut.slice(0, atWord) : cut).trimEnd()}…`;
 }

@@ -8,6 +8,7 @@ import type { Stats } from "node:fs";
 import path from "node:path";
 import { ErrorCode, FileToolError, isADirectory, notAFile, notFound } from "./errors.js";
 import { statIfExists } from "./local.js";
+import { textHead } from "../../text/index.js";
 
 /** What the editor offers (ACP fs/* semantics). An absent member means the capability is absent. */
 export interface EditorFiles {
@@ -35,7 +36,7 @@ export function editorReason(err: unknown): string {
   const detail =
     typeof data === "string" ? data : typeof data === "object" && data !== null && "details" in data && typeof data.details === "string" ? data.details : undefined;
   const message = detail?.trim() ? detail : err instanceof Error ? err.message : record && "message" in record ? String(record.message) : String(err);
-  return message.slice(0, 300);
+  return textHead(message, 300);
 }
 
 async function statQuietly(p: string): Promise<Stats | undefined> {

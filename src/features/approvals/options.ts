@@ -3,6 +3,7 @@
 // honour. Pure: tests/unit/approval-options.test.ts.
 import type { v2 } from "../../codex/index.js";
 import type { Choice } from "../../core/permission.js";
+import { textHead } from "../../text/index.js";
 
 type CommandDecision = v2.CommandExecutionApprovalDecision;
 type FileDecision = v2.FileChangeApprovalDecision;
@@ -21,7 +22,7 @@ export const OPTION = {
 
 function quote(s: string, max = 80): string {
   const one = s.replace(/\s+/g, " ").trim();
-  return `\`${one.length > max ? `${one.slice(0, max - 1)}…` : one}\``;
+  return `\`${one.length > max ? `${textHead(one, max - 1)}…` : one}\``;
 }
 
 /** What Codex offers when it does not say (as its own terminal UI decides). */

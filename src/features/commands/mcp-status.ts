@@ -3,6 +3,7 @@
 import type { AppServerClient, v2 } from "../../codex/index.js";
 import type { AgentServices } from "../../core/feature-api.js";
 import type { AcpSession } from "../../core/session/session.js";
+import { textHead } from "../../text/index.js";
 
 /** Codex's pages are followed this far (a session with more servers than this is not a real one). */
 const MAX_PAGES = 20;
@@ -63,7 +64,7 @@ function advice(server: v2.McpServerStatus): string | undefined {
 
 function shortError(error: string | null | undefined): string | undefined {
   if (!error) return undefined;
-  return error.length > MAX_ERROR_CHARS ? `${error.slice(0, MAX_ERROR_CHARS)}…` : error;
+  return error.length > MAX_ERROR_CHARS ? `${textHead(error, MAX_ERROR_CHARS)}…` : error;
 }
 
 /** One server as a line: `- **name**: state, N tools; sign-in — advice`. */
