@@ -268,10 +268,16 @@ export class HistoryReplay {
   }
 }
 
-/** Items for the next page, from the last one's count and weight: about HISTORY_PAGE_TARGET_CHARS a page, at most `most`. */
+/**
+ * Items for the next page, from the last one's count and weight: fewer in proportion when it
+ * weighed more than HISTORY_PAGE_TARGET_CHARS, else twice as many, up to `most`. Twice, not `most`
+ * at once: a page cut down to a few light items (a user message, a thought) says nothing of the
+ * heavy ones that may follow them, and a full page of those was 8 MB.
+ */
 function pageSizeFor(count: number, weight: number, most: number): number {
-  if (count === 0 || weight <= HISTORY_PAGE_TARGET_CHARS) return most;
-  return Math.max(MIN_PAGE_ITEMS, Math.min(most, Math.floor((count * HISTORY_PAGE_TARGET_CHARS) / weight)));
+  if (count === 0) return most;
+  const next = weight > HISTORY_PAGE_TARGET_CHARS ? Math.floor((count * HISTORY_PAGE_TARGET_CHARS) / weight) : count * 2;
+  return Math.max(MIN_PAGE_ITEMS, Math.min(most, next));
 }
 
 /** Characters of text in `value` (its strings, however deep), counted up to `cap`. */

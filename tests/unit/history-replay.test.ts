@@ -131,7 +131,7 @@ describe("history replay", () => {
     expect(codex.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"asc"'))).toHaveLength(2);
   });
 
-  it("the first page is small, so the first turns are on screen soon; the pages after it are full-size", async () => {
+  it("the first page is small, so the first turns are on screen soon; the pages after it double to full size", async () => {
     const turns = Array.from({ length: 60 }, (_, i) => turn(i + 1));
     const codex = fakeCodex(turns);
     const sent: SessionUpdate[] = [];
@@ -140,7 +140,7 @@ describe("history replay", () => {
     await history.finish(codex.client);
     expect(sent.map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : ""))).toEqual(all(60));
     const limits = codex.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"asc"')).map((c) => Number(/"limit":(\d+)/.exec(c)?.[1]));
-    expect(limits).toEqual([FIRST_HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS]);
+    expect(limits).toEqual([FIRST_HISTORY_PAGE_ITEMS, FIRST_HISTORY_PAGE_ITEMS * 2, HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS]);
     expect(FIRST_HISTORY_PAGE_ITEMS).toBeLessThan(HISTORY_PAGE_ITEMS);
   });
 
