@@ -50,6 +50,21 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   };
 
   const client = (): Promise<AppServerClient> => codexClient(host);
+  /**
+   * Loads and resumes under way, by session id: a session/close sent meanwhile (an editor tab
+   * closed as it opened) waits for it, then closes what it opened, instead of answering "not open"
+   * and leaving the session open once the load ends.
+   */
+  const opening = new Map<string, Promise<unknown>>();
+  const whileOpening = <T>(sessionId: string, open: () => Promise<T>): Promise<T> => {
+    const done = open();
+    const settled = done.catch(() => undefined);
+    opening.set(sessionId, settled);
+    void settled.then(() => {
+      if (opening.get(sessionId) === settled) opening.delete(sessionId);
+    });
+    return done;
+  };
 
   /** Fails with -32002 unless CODEX_HOME holds a thread with this id, and refuses an archived one; nothing is created. */
   async function storedThread(sessionId: string): Promise<Thread> {
@@ -97,7 +112,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   }
 
   agent.app
-    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+    .onRequest(acp.methods.agent.session.load, ({ params }) => whileOpening(params.sessionId, async () => {
       // The history streams while Codex resumes the thread (history-replay.ts); the whole of it
       // reaches the client before the load is answered.
       let history: HistoryReplay | undefined;
@@ -146,13 +161,16 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
         releaseUpdates?.();
         releaseYoungGeneration?.();
       }
-    })
-    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
-      const { response } = await reopen("resume", params);
-      return response;
-    })
+    }))
+    .onRequest(acp.methods.agent.session.resume, ({ params }) =>
+      whileOpening(params.sessionId, async () => {
+        const { response } = await reopen("resume", params);
+        return response;
+      }),
+    )
     .onRequest(acp.methods.agent.session.list, async ({ params }) => listSessions(await codexClient(host), params, listPageSize))
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      await opening.get(params.sessionId);
       const session = agent.sessionOf(params.sessionId);
       const attachedTo = host.currentPid;
       // Closing from here on: a prompt sent meanwhile is refused as for a closed session, not queued

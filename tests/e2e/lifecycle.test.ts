@@ -198,6 +198,26 @@ describe("session/load, list, resume, close", () => {
     expect(messageText(a.updatesOf(sessionId))).toBe("before closebefore closeafter reload");
   });
 
+  it("session/close sent while the session is still loading closes it once the load is over: not left open", async () => {
+    fake.enqueue(textResponse("stored answer"));
+    const first = await adapter();
+    const { sessionId } = await first.newSession();
+    await first.prompt(sessionId, "hello");
+    await first.close();
+    adapters.splice(adapters.indexOf(first), 1);
+
+    const second = await adapter();
+    const load = second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const close = second.agent.request(acp.methods.agent.session.close, { sessionId });
+    await load;
+    await close;
+    const lines = second.stdoutLines.length;
+    await expect(second.prompt(sessionId, "still there?")).rejects.toMatchObject({ code: -32002 });
+    // Nothing of the session after its close's answer but that refusal.
+    expect(second.stdoutLines.slice(lines).some((l) => l.includes('"session/update"'))).toBe(false);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it("session/close during a prompt ends that prompt as cancelled", async () => {
     fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
     const a = await adapter();
