@@ -45,6 +45,17 @@ async function adapter(opts: Partial<AdapterOptions> = {}): Promise<Adapter> {
   return a;
 }
 
+/** A session of one turn made by an adapter process that has ended since: what an editor reopens. */
+async function storedSession(prompt: string, answer: string): Promise<string> {
+  fake.enqueue(textResponse(answer));
+  const first = await adapter();
+  const { sessionId } = await first.newSession();
+  await first.prompt(sessionId, prompt);
+  await first.close();
+  adapters.splice(adapters.indexOf(first), 1);
+  return sessionId;
+}
+
 const listAll = async (a: Adapter, params: acp.ListSessionsRequest = {}) => a.agent.request(acp.methods.agent.session.list, params);
 /** The kinds of update that carry the conversation (not titles, modes, commands, usage). */
 const HISTORY = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
@@ -139,12 +150,7 @@ describe("session/load, list, resume, close", () => {
   });
 
   it("session/resume reopens without replaying; the conversation continues", async () => {
-    fake.enqueue(textResponse("first answer"));
-    const first = await adapter();
-    const { sessionId } = await first.newSession();
-    await first.prompt(sessionId, "remember the word walrus");
-    await first.close();
-    adapters.splice(adapters.indexOf(first), 1);
+    const sessionId = await storedSession("remember the word walrus", "first answer");
 
     // The editor reopens it from another folder: the request's cwd wins.
     const moved = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-life-moved-")));
@@ -199,12 +205,7 @@ describe("session/load, list, resume, close", () => {
   });
 
   it("session/close sent while the session is still loading closes it once the load is over: not left open", async () => {
-    fake.enqueue(textResponse("stored answer"));
-    const first = await adapter();
-    const { sessionId } = await first.newSession();
-    await first.prompt(sessionId, "hello");
-    await first.close();
-    adapters.splice(adapters.indexOf(first), 1);
+    const sessionId = await storedSession("hello", "stored answer");
 
     const second = await adapter();
     const load = second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
