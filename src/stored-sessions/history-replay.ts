@@ -40,6 +40,8 @@ export const FIRST_HISTORY_PAGE_ITEMS = 8;
 const LEGACY_PAGE_TURNS = 100;
 /** Pages of items newer than the index collected before paging the thread again instead. */
 const NEWER_ITEMS_PAGES = 4;
+/** Characters of those items held at most before paging the thread again instead. */
+const NEWER_ITEMS_MAX_CHARS = 4_000_000;
 
 // Items are checked by the replay, one by one (a malformed one costs only itself).
 const itemsPageSchema = z.looseObject({
@@ -233,12 +235,18 @@ export class HistoryReplay {
     await this.newestTurnAsked;
     const newer: Entry[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < NEWER_ITEMS_PAGES; page++) {
+    // Held until the last sent item is found: asked a few at a time, sized by weight as the pages from the start are.
+    let limit = this.firstPageSize;
+    let held = 0;
+    for (let page = 0; page < NEWER_ITEMS_PAGES && held <= NEWER_ITEMS_MAX_CHARS; page++) {
       const read = await client.call(
         "thread/items/list",
-        { threadId: this.opts.threadId, sortDirection: "desc", limit: this.pageSize, ...(cursor ? { cursor } : {}) },
+        { threadId: this.opts.threadId, sortDirection: "desc", limit, ...(cursor ? { cursor } : {}) },
         itemsPageSchema,
       );
+      const weight = textWeight(read.data, HISTORY_PAGE_TARGET_CHARS * 4);
+      held += weight;
+      limit = pageSizeFor(read.data.length, weight, this.pageSize);
       const entries = read.data.map((e) => this.storedEntry(e));
       const known = entries.findIndex((e) => e.key === this.lastKey);
       newer.push(...(known >= 0 ? entries.slice(0, known) : entries));

@@ -98,6 +98,22 @@ describe("history replay", () => {
     expect(texts()).toEqual(all(7));
   });
 
+  it("heavy items newer than the index are asked a few at a time, and past what is worth holding paged again from the start; each sent once, in order", async () => {
+    const heavy = (n: number): Turn => ({ id: `t${n}`, status: "completed", items: [{ type: "userMessage", id: `u${n}`, content: [{ type: "text", text: `turn ${n}` }] }, { type: "agentMessage", id: `m${n}`, text: "x".repeat(400_000) }] });
+    const turns = Array.from({ length: 4 }, (_, i) => turn(i + 1));
+    const sent: SessionUpdate[] = [];
+    const history = new HistoryReplay({ threadId: "th", send: async (u) => void sent.push(u), replay: {}, log: pino({ level: "silent" }) });
+    history.start(Promise.resolve(fakeCodex(turns).client));
+    await history.firstPassWritten;
+    const grown = fakeCodex([...turns, ...Array.from({ length: 30 }, (_, i) => heavy(i + 5))]);
+    await history.finish(grown.client);
+    expect(sent.filter((u) => u.sessionUpdate === "user_message_chunk").map((u) => ("content" in u && u.content && "text" in u.content ? u.content.text : ""))).toEqual(all(34));
+    const newestFirst = grown.calls.filter((c) => c.startsWith("thread/items/list") && c.includes('"sortDirection":"desc"')).map((c) => Number(/"limit":(\d+)/.exec(c)?.[1]));
+    // The one-item look at the newest, then pages that start small: never 32 items of 400 KB held at once.
+    expect(newestFirst[0]).toBe(1);
+    expect(Math.max(...newestFirst.slice(1))).toBeLessThanOrEqual(FIRST_HISTORY_PAGE_ITEMS);
+  });
+
   it("a history rewritten under the replay (the last turn sent is gone) is paged again, nothing sent twice", async () => {
     const turns = Array.from({ length: 4 }, (_, i) => turn(i + 1));
     const { history, texts } = replay();
