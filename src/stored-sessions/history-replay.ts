@@ -75,8 +75,6 @@ export type HistoryReplayOptions = {
   log: Logger;
   /** Items per page (turns per page for a legacy thread). */
   pageSize?: number;
-  /** Items on the first page of a pass from the start (default: FIRST_HISTORY_PAGE_ITEMS, or `pageSize` when that is given). */
-  firstPageSize?: number;
 };
 
 export class HistoryReplay {
@@ -107,7 +105,8 @@ export class HistoryReplay {
     this.legacy = opts.historyMode === "legacy";
     this.pageSize = opts.pageSize ?? (this.legacy ? LEGACY_PAGE_TURNS : HISTORY_PAGE_ITEMS);
     // A legacy thread is re-read whole for every page: no page more than it needs.
-    this.firstPageSize = opts.firstPageSize ?? (opts.pageSize !== undefined || this.legacy ? this.pageSize : FIRST_HISTORY_PAGE_ITEMS);
+    // A given page size (tests) is the first page's too.
+    this.firstPageSize = opts.pageSize !== undefined || this.legacy ? this.pageSize : FIRST_HISTORY_PAGE_ITEMS;
     this.nextPageSize = this.pageSize;
   }
 
