@@ -8,6 +8,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { applyPatch, toolCall, type ScriptedResponse } from "../support/fake-model.js";
 import { waitFor } from "../support/wait-for.js";
+import { neverAnswer, type Unanswered } from "../support/unanswered.js";
 
 let adapter: Adapter | undefined;
 afterEach(async () => {
@@ -260,15 +261,10 @@ describe("permission requests (Codex's request_permissions tool)", () => {
 
 describe("a question Codex settles elsewhere", () => {
   it("session/load of a session waiting on an approval withdraws every permission request it raised, the one Codex asks again on the loaded thread included", async () => {
-    const asks: Array<{ toolCallId: string; withdrawn: boolean }> = [];
+    const asks: Array<Unanswered<{ toolCallId: string }>> = [];
     adapter = await startAdapter({
-      setupClient: (app) =>
-        app.onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => {
-          const ask = { toolCallId: params.toolCall.toolCallId, withdrawn: false };
-          asks.push(ask);
-          signal.addEventListener("abort", () => void (ask.withdrawn = true));
-          return new Promise<never>(() => undefined); // the user never answers
-        }),
+      // The user never answers.
+      setupClient: (app) => app.onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => neverAnswer(asks, { toolCallId: params.toolCall.toolCallId }, signal)),
     });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();

@@ -11,6 +11,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { textResponse, toolCallResponse } from "../../tools/fake-model/index.js";
 import { killCodex, startAdapter, type Adapter } from "../support/adapter.js";
 import { waitFor } from "../support/wait-for.js";
+import { neverAnswer, type Unanswered } from "../support/unanswered.js";
 
 const NS = "mcp__acp_fs";
 let adapter: Adapter | undefined;
@@ -336,15 +337,9 @@ describe("resumed threads", () => {
 
 describe("a read the editor never answers", () => {
   it("is withdrawn from the editor when the prompt is cancelled, as a write is", async () => {
-    const reads: Array<{ path: string; withdrawn: boolean }> = [];
+    const reads: Array<Unanswered<{ path: string }>> = [];
     adapter = await startAdapter({
-      setupClient: (app) =>
-        app.onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => {
-          const read = { path: params.path, withdrawn: false };
-          reads.push(read);
-          signal.addEventListener("abort", () => void (read.withdrawn = true));
-          return new Promise<never>(() => undefined);
-        }),
+      setupClient: (app) => app.onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => neverAnswer(reads, { path: params.path }, signal)),
     });
     const file = path.join(adapter.workspace, "slow.txt");
     await writeFile(file, "text\n");
