@@ -16,7 +16,7 @@ import { createAgent } from "./core/agent.js";
 import type { SessionFeature } from "./core/feature-api.js";
 import { fileToolsFeature } from "./editor-files/feature.js";
 import { registerLifecycle } from "./stored-sessions/lifecycle.js";
-import { youngGeneration } from "./startup/young-generation.js";
+import type { YoungGeneration } from "./startup/index.js";
 import { registerSessionAdmin } from "./stored-sessions/admin.js";
 import { createSignIn } from "./sign-in/index.js";
 import { registerSessionArchive } from "./stored-sessions/archive.js";
@@ -70,13 +70,13 @@ function sessionFeatures(): SessionFeature[] {
 }
 
 
-export async function serveStdio(host: CodexHost, log: Logger): Promise<void> {
+export async function serveStdio(host: CodexHost, log: Logger, young: YoungGeneration): Promise<void> {
   routeConsoleToLogger(log);
   keepServingOnFault(log);
   const stopped = stopSignal(log);
   const signIn = createSignIn(host, log);
   const agent = createAgent({ host, log, features: sessionFeatures(), signIn: signIn.gate });
-  registerLifecycle(agent, { youngGeneration: youngGeneration() });
+  registerLifecycle(agent, { youngGeneration: young });
   registerSessionAdmin(agent);
   signIn.register(agent);
   registerSessionArchive(agent);

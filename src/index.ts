@@ -4,7 +4,7 @@
 import { fileURLToPath } from "node:url";
 import { CODEX_CLIENT_INFO, VERSION, privateCacheDir, readConfig } from "./config/index.js";
 import { markEarlyPhase } from "./log/timings.js";
-import { keepYoungGenerationSmall, loadWithCodeCache, type CachedScript } from "./startup/index.js";
+import { keepYoungGenerationSmall, loadWithCodeCache, youngGeneration, type CachedScript, type YoungGeneration } from "./startup/index.js";
 // Static, not imported on demand: two awaited imports held codex's spawn back 13-22 ms (bench
 // timeline "main" -> "codex spawned"); both are small and free of heavy dependencies.
 import { locateCodex } from "./codex/locate.js";
@@ -70,6 +70,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   // V8's young generation stays at its first size unless a history load widens it (young-generation.ts).
   markEarlyPhase("main");
   keepYoungGenerationSmall();
+  // One per process: the agent widens it for a history load, and the code cache is written as loaded.
+  const young = youngGeneration();
   // Spawn codex first (tiny modules only), its initialize sent, so it boots while the agent loads.
   const config = readConfig();
   const codexArgs = config.codexArgs;
@@ -80,8 +82,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     // No codex binary: host.start() logs why, and session/new answers with that message.
   }
   markEarlyPhase("codex spawned");
-  const agent = loadAgent();
-  await agentOf(agent.exports).serve(config, prestarted);
+  const agent = loadAgent(young);
+  await agentOf(agent.exports).serve(config, prestarted, young);
   // A process that ended before the timer (a client that only initialized, a test) keeps it now.
   agent.keepCompiledCode();
   return 0;
@@ -119,8 +121,8 @@ type Agent = typeof import("./serve.js");
  * first: by then the editor's initialize and first session have run, and the functions they
  * compiled are in it (V8 compiles a function when first called).
  */
-function loadAgent(): CachedScript {
-  const loaded = loadWithCodeCache(fileURLToPath(new URL("./agent.js", import.meta.url)), { cacheDir: privateCacheDir() });
+function loadAgent(young: YoungGeneration): CachedScript {
+  const loaded = loadWithCodeCache(fileURLToPath(new URL("./agent.js", import.meta.url)), { cacheDir: privateCacheDir(), asLoaded: young.asLoaded });
   markEarlyPhase(`agent loaded (code cache ${loaded.cache})`);
   setTimeout(() => loaded.keepCompiledCode(), KEEP_COMPILED_CODE_AFTER_MS).unref();
   return loaded;

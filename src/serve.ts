@@ -6,9 +6,13 @@ import { logEarlyPhases, markPhase } from "./log/timings.js";
 import { log } from "./log/index.js";
 import { CodexHost, type PrestartedCodex } from "./codex/index.js";
 import { serveStdio } from "./app.js";
+import type { YoungGeneration } from "./startup/index.js";
 
-/** Serves ACP on stdio with `prestarted` as codex, its initialize already sent (undefined: no binary found; the host says why). */
-export async function serve(config: AdapterConfig, prestarted: PrestartedCodex | undefined): Promise<void> {
+/**
+ * Serves ACP on stdio with `prestarted` as codex, its initialize already sent (undefined: no binary
+ * found; the host says why), and the bin's hold on V8's young generation (one per process).
+ */
+export async function serve(config: AdapterConfig, prestarted: PrestartedCodex | undefined, young: YoungGeneration): Promise<void> {
   logEarlyPhases(log);
   const host = new CodexHost(
     {
@@ -28,5 +32,5 @@ export async function serve(config: AdapterConfig, prestarted: PrestartedCodex |
   // first messages are read, where it sat on the first session/new (bench timeline: prepared file-tools).
   void host.catalogWithoutNativePatch().catch(() => undefined);
   markPhase(log, "ACP side loaded");
-  await serveStdio(host, log);
+  await serveStdio(host, log, young);
 }

@@ -28,6 +28,13 @@ export type CodeCacheOptions = {
   /** Where caches are kept (a private directory of this user); undefined: no cache. */
   cacheDir: string | undefined;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Runs `make` under V8's flags as they were when the script was loaded. V8 records the flags a
+   * cache is made with and rejects it under others; the agent changes one while it runs (the
+   * young generation's growth, src/startup/young-generation.ts), and a cache made then was
+   * rejected at every later start. Default: as they are.
+   */
+  asLoaded?: <T>(make: () => T) => T;
 };
 
 /**
@@ -63,7 +70,8 @@ export function loadWithCodeCache(file: string, opts: CodeCacheOptions): CachedS
     keepCompiledCode() {
       if (kept || cacheFile === undefined) return;
       kept = true;
-      writeCache(cacheFile, `${path.basename(file)}.`, script.createCachedData());
+      const asLoaded = opts.asLoaded ?? ((make) => make());
+      writeCache(cacheFile, `${path.basename(file)}.`, asLoaded(() => script.createCachedData()));
     },
   };
 }

@@ -22,8 +22,15 @@ const WIDEST_BYTES = 2 * 4 * 1024 * 1024;
 /** How often a widened young generation is looked at (V8 grows it after a collection, so mostly once between two looks). */
 const LOOK_EVERY_MS = 10;
 
-/** Lets the young generation grow while held; call the returned function to let go (once is enough). */
-export type YoungGeneration = { widen(): () => void };
+export type YoungGeneration = {
+  /** Lets the young generation grow while held; call the returned function to let go (once is enough). */
+  widen(): () => void;
+  /**
+   * Runs `make` with the growth factor the bin set before loading the agent, and puts back the one
+   * of a widening in progress: V8 rejects a code cache made under other flags (src/startup/code-cache.ts).
+   */
+  asLoaded<T>(make: () => T): T;
+};
 
 /** For the bin's start: the young generation stays at its first size unless widened. */
 export function keepYoungGenerationSmall(setFlags: (flag: string) => void = setFlagsFromString): void {
@@ -47,10 +54,13 @@ function newSpaceBytes(): number | undefined {
 export function youngGeneration({ setFlags = setFlagsFromString, size = newSpaceBytes }: YoungGenerationOptions = {}): YoungGeneration {
   let holders = 0;
   let watch: NodeJS.Timeout | undefined;
+  /** The factor a widening in progress set (undefined: kept small). */
+  let widenedTo: string | undefined;
   const stop = (): void => {
     if (watch === undefined) return;
     clearInterval(watch);
     watch = undefined;
+    widenedTo = undefined;
     setFlags(KEPT_SMALL);
   };
   return {
@@ -59,7 +69,8 @@ export function youngGeneration({ setFlags = setFlagsFromString, size = newSpace
       // A V8 that names no young generation (another Node's) is left as it is: no factor from nothing.
       if (holders++ === 0 && now !== undefined && now > 0 && now < WIDEST_BYTES) {
         // V8 multiplies the size by the factor when it grows it: from 1 MiB a semi-space, 4.
-        setFlags(`--semi-space-growth-factor=${Math.max(2, Math.round(WIDEST_BYTES / now))}`);
+        widenedTo = `--semi-space-growth-factor=${Math.max(2, Math.round(WIDEST_BYTES / now))}`;
+        setFlags(widenedTo);
         watch = setInterval(() => {
           if ((size() ?? WIDEST_BYTES) >= WIDEST_BYTES) stop();
         }, LOOK_EVERY_MS);
@@ -71,6 +82,16 @@ export function youngGeneration({ setFlags = setFlagsFromString, size = newSpace
         held = false;
         if (--holders === 0) stop();
       };
+    },
+    asLoaded<T>(make: () => T): T {
+      const widened = widenedTo;
+      if (widened === undefined) return make();
+      setFlags(KEPT_SMALL);
+      try {
+        return make();
+      } finally {
+        setFlags(widened);
+      }
     },
   };
 }

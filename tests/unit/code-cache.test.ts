@@ -2,6 +2,7 @@
 // each start; the bin loads the agent through vm.Script with V8's cache of it. What must hold: a
 // cache is used when it fits, written once when it does not (atomically, replacing the caches of
 // older builds), a broken one costs nothing but a rewrite, and it is off where asked.
+import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -33,6 +34,7 @@ module.exports = { twice: (n) => ${body}, where: () => path.basename(__filename)
 
 const NO_SWITCHES = {} as NodeJS.ProcessEnv;
 const caches = async (): Promise<string[]> => (await readdir(cacheDir)).filter((n) => n.endsWith(".v8cache")).sort();
+const STARTUP = path.resolve(import.meta.dirname, "../../src/startup/index.ts");
 type Exports = { twice(n: number): number; where(): string; dir: string };
 
 describe("loading through the code cache", () => {
@@ -134,5 +136,28 @@ describe("loading through the code cache", () => {
     const plain = path.join(dir, "plain.js");
     await writeFile(plain, "[1, 2, 3];");
     expect(() => loadWithCodeCache(plain, { cacheDir, env: NO_SWITCHES })).toThrow(/plain\.js is not a CommonJS function script/);
+  });
+
+  it("a cache written while a stored session's load widens the young generation is used by the next start (V8 checks the flags a cache was made with)", () => {
+    // Fresh processes, as the bin: the young generation kept small before the agent loads. The
+    // load's wider growth factor is a V8 flag too, and a cache made under it was rejected at every
+    // later start, which then wrote it again.
+    const start = (write: boolean): string => {
+      const code = `
+        import { keepYoungGenerationSmall, loadWithCodeCache, youngGeneration } from ${JSON.stringify(STARTUP)};
+        keepYoungGenerationSmall();
+        const young = youngGeneration();
+        const loaded = loadWithCodeCache(${JSON.stringify(script)}, { cacheDir: ${JSON.stringify(cacheDir)}, env: {}, asLoaded: young.asLoaded });
+        if (${write}) {
+          const release = young.widen();
+          loaded.keepCompiledCode();
+          release();
+        }
+        process.stdout.write(loaded.cache);
+      `;
+      return execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8" });
+    };
+    expect(start(true)).toBe("absent");
+    expect(start(false)).toBe("used");
   });
 });

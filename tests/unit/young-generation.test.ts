@@ -62,6 +62,25 @@ describe("young generation", () => {
     }
   });
 
+  it("runs what asks for the flags as loaded (a code cache being made) under the kept-small factor, and puts a widening's back", () => {
+    const { flags, setFlags, size } = recorder();
+    const young = youngGeneration({ setFlags, size });
+    expect(young.asLoaded(() => "made")).toBe("made");
+    expect(flags).toEqual([]); // nothing widened: nothing to change
+    const release = young.widen();
+    const widened = flags[0]!;
+    const seen: string[] = [];
+    expect(young.asLoaded(() => (seen.push(flags.at(-1)!), 42))).toBe(42);
+    expect(seen).toEqual([KEPT]);
+    expect(flags).toEqual([widened, KEPT, widened]);
+    expect(() => young.asLoaded(() => {
+      throw new Error("no cache");
+    })).toThrow("no cache");
+    expect(flags.at(-1)).toBe(widened); // put back after a throw too
+    release();
+    expect(flags.at(-1)).toBe(KEPT);
+  });
+
   it("grows once: kept small again as soon as it reached 4 MiB a semi-space, while still held; not widened again after", () => {
     vi.useFakeTimers();
     const { flags, heap, setFlags, size } = recorder();
