@@ -99,14 +99,14 @@ main(process.argv.slice(2)).then(
 
 /**
  * `record` / `replay`: the transcript runner is a tool beside the agent, bundled on its own
- * (dist/transcripts.js, scripts/build.mjs) and never part of the agent's module graph; the
+ * (dist/transcripts.mjs, scripts/build.mjs) and never part of the agent's module graph; the
  * specifier is computed so the bundler keeps it apart.
  */
 async function runTranscriptTool(argv: string[]): Promise<number> {
-  const tool: unknown = await import(new URL("./transcripts.js", import.meta.url).href);
+  const tool: unknown = await import(new URL("./transcripts.mjs", import.meta.url).href);
   const run = tool && typeof tool === "object" && "runTranscriptCli" in tool && typeof tool.runTranscriptCli === "function" ? (tool.runTranscriptCli as (argv: string[]) => unknown) : undefined;
   if (!run) {
-    process.stderr.write("codex-cli-acp: this build has no transcript runner (dist/transcripts.js)\n");
+    process.stderr.write("codex-cli-acp: this build has no transcript runner (dist/transcripts.mjs)\n");
     return 1;
   }
   const code = await run(argv);
