@@ -55,6 +55,6 @@ it("runs from the package: --help, then a handshake and a turn", async () => {
 
 it("replays a transcript from the package: the transcript runner is bundled beside the agent (dist/transcripts.mjs)", () => {
   const bin = path.join(pkg, "dist/index.js");
-  const out = execFileSync(process.execPath, [bin, "replay", path.join(repo, "tests/transcripts/handshake.jsonl"), "--agent", "--", process.execPath, bin], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync(process.execPath, [bin, "replay", "--trust", path.join(repo, "tests/transcripts/handshake.jsonl"), "--agent", "--", process.execPath, bin], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   expect(out).toMatch(/^PASS .*handshake\.jsonl/m);
 }, 60_000);

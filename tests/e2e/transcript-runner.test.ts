@@ -2,6 +2,7 @@
 // on one side, the echo agent on the other), then replay it against live agents.
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -192,6 +193,59 @@ async function initializeOnly(name: string, agent: string): Promise<string> {
   return file;
 }
 
+/** An agent that answers initialize and exits on EOF, leaving `marker` behind (holding $REPLAY_MARK): proof it ran, and with what. */
+const markingAgent = (marker: string): string =>
+  `require("node:fs").writeFileSync(${JSON.stringify(marker)}, process.env.REPLAY_MARK ?? "ran");let b="";process.stdin.on("data",d=>{b+=d;let i;while((i=b.indexOf("\\n"))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:1}})+"\\n")}});`;
+
+/** A transcript file whose header is `header` over initializeOnly's. */
+async function withHeader(name: string, agent: string, header: Record<string, unknown>): Promise<string> {
+  const file = await initializeOnly(name, agent);
+  const [first, ...rest] = (await readFile(file, "utf8")).split("\n");
+  await writeFile(file, [JSON.stringify({ ...JSON.parse(first!), ...header }), ...rest].join("\n"));
+  return file;
+}
+
+describe("replay runs what a transcript names only when told to trust it", () => {
+  // Transcripts are made to be shared: a file from elsewhere is data until its reader says otherwise.
+  it("refuses the agent command of a transcript, saying what it would run and how to go on; --trust runs it, --agent runs the user's", async () => {
+    const marker = path.join(dir, "ran-header-command");
+    const file = await initializeOnly("names-a-command.jsonl", markingAgent(marker));
+    const refused = await runCli(["replay", file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${file} was not replayed: it would run the agent command node -e require(`);
+    expect(refused.stderr).toContain("--trust");
+    expect(refused.stderr).toContain("--agent --");
+    expect(existsSync(marker)).toBe(false);
+
+    const trusted = await runCli(["replay", "--trust", file]);
+    expect(trusted.stdout).toContain(`PASS ${file}`);
+    expect(trusted.code).toBe(0);
+    expect(existsSync(marker)).toBe(true);
+
+    const own = path.join(dir, "ran-own-command");
+    const given = await runCli(["replay", file, "--agent", "--", "node", "-e", markingAgent(own)]);
+    expect(given.stdout).toContain(`PASS ${file}`);
+    expect(existsSync(own)).toBe(true);
+  });
+
+  it("with --agent, still refuses the environment and the Codex configuration a transcript would give the agent", async () => {
+    const marker = path.join(dir, "ran-with-env");
+    const agent = ["node", "-e", markingAgent(marker)];
+    const env = await withHeader("names-env.jsonl", "", { env: { NODE_OPTIONS: "--no-deprecation", REPLAY_MARK: "set by the file" } });
+    const refusedEnv = await runCli(["replay", env, "--agent", "--", ...agent]);
+    expect(refusedEnv.code).toBe(2);
+    expect(refusedEnv.stderr).toContain(`${env} was not replayed: it would set the agent's environment (NODE_OPTIONS, REPLAY_MARK)`);
+    const config = await withHeader("names-config.jsonl", "", { fakeModel: { responses: [], extraConfig: '[mcp_servers.x]\ncommand = "anything"' } });
+    const refusedConfig = await runCli(["replay", config, "--agent", "--", ...agent]);
+    expect(refusedConfig.code).toBe(2);
+    expect(refusedConfig.stderr).toContain(`${config} was not replayed: it would give the agent a scripted model (fakeModel, 0 responses), whose tool calls the agent carries out; add to Codex's configuration (fakeModel.extraConfig)`);
+    expect(existsSync(marker)).toBe(false);
+    const trusted = await runCli(["replay", "--trust", env, "--agent", "--", ...agent]);
+    expect(trusted.stdout).toContain(`PASS ${env}`);
+    expect(await readFile(marker, "utf8")).toBe("set by the file");
+  });
+});
+
 describe("replay", () => {
   it("passes against the agent it was recorded from", async () => {
     const result = await replayTranscript(recording);
@@ -234,7 +288,7 @@ describe("replay", () => {
     await copyFile(recording, path.join(many, "a.jsonl"));
     await copyFile(recording, path.join(many, "b.jsonl"));
     await writeFile(path.join(many, "notes.txt"), "not a transcript");
-    const res = await runCli(["replay", many]);
+    const res = await runCli(["replay", "--trust", many]);
     expect(res.stdout).toContain(`PASS ${path.join(many, "a.jsonl")}`);
     expect(res.stdout).toContain(`PASS ${path.join(many, "b.jsonl")}`);
     expect(res.stdout).toContain("2 passed, 0 failed, 0 unreadable");
@@ -251,7 +305,7 @@ describe("replay", () => {
       firstChunk(entries).text = "echo: stale";
     });
     const before = parseTranscript(await readFile(edited, "utf8"), edited);
-    const res = await runCli(["replay", "--update", edited]);
+    const res = await runCli(["replay", "--trust", "--update", edited]);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain(`UPDATED ${edited}`);
     const after = parseTranscript(await readFile(edited, "utf8"), edited);
@@ -328,7 +382,7 @@ describe("replay", () => {
     const file = await initializeOnly("no-eof.jsonl", agent);
     const strict = await replayTranscript(file, { exitTimeoutMs: 300 });
     expect(strict.mismatches).toEqual([expect.objectContaining({ kind: "agent-exit", summary: expect.stringContaining("--stop-after-eof") })]);
-    const res = await runCli(["replay", "--stop-after-eof", "0.3", file]);
+    const res = await runCli(["replay", "--trust", "--stop-after-eof", "0.3", file]);
     expect(res.stdout).toContain(`PASS ${file}`);
     expect(res.code).toBe(0);
   });

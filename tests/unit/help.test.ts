@@ -22,9 +22,10 @@ describe("--help", () => {
     expect(text).toContain('"command": "npx", "args": ["-y", "codex-cli-acp"]');
   });
   it("a replay line written as the synopsis shows it parses", () => {
-    expect(parseReplayArgs(["--update", "--timeout", "5", "--stop-after-eof", "2", "a.jsonl", "b.jsonl", "--agent", "--", "node", "x.js"])).toEqual({
+    expect(parseReplayArgs(["--trust", "--update", "--timeout", "5", "--stop-after-eof", "2", "a.jsonl", "b.jsonl", "--agent", "--", "node", "x.js"])).toEqual({
       files: ["a.jsonl", "b.jsonl"],
       update: true,
+      trust: true,
       timeoutMs: 5000,
       stopAfterEofMs: 2000,
       agentCommand: ["node", "x.js"],

@@ -195,6 +195,7 @@ describe("CLI arguments", () => {
     expect(parseReplayArgs(["a", "b", "--update", "--agent", "--", "node", "x.js", "--flag"])).toEqual({
       files: ["a", "b"],
       update: true,
+      trust: false, // what a file names runs only when asked
       agentCommand: ["node", "x.js", "--flag"],
     });
     expect(() => parseReplayArgs([])).toThrow(/FILE/);

@@ -14,18 +14,22 @@ export const TRANSCRIPT_USAGE = `Usage:
       hermetic CODEX_HOME for the agent, in a fresh workspace (printed on stderr: use it as
       the session's cwd); the script goes into the header and this run's paths and the
       model's address are stored as placeholders, so the transcript replays anywhere.
-  codex-cli-acp replay [--update] [--timeout SECONDS] [--stop-after-eof SECONDS]
+  codex-cli-acp replay [--trust] [--update] [--timeout SECONDS] [--stop-after-eof SECONDS]
                        [--agent -- <agent command...>] FILE|DIR...
       Play the client side of each transcript against the agent (default: the command in
       the transcript's header) and compare the agent's messages with the recording.
       A DIR stands for its *.jsonl files.
+      --trust runs what a transcript names: the agent command in its header, the
+      environment it sets, the scripted model it brings (whose tool calls the agent
+      carries out). Without it, a transcript that names any of them is not replayed,
+      and the reason is printed: a transcript from elsewhere is data until you trust it.
       --update rewrites each FILE with the live messages instead of failing on differences.
       --stop-after-eof stops (SIGTERM) an agent still running SECONDS after its stdin closed,
       for agents that do not exit on EOF; without it that is a failure (after 5 s).
       With --agent, the agent command is everything after "--", so put the FILEs first:
         codex-cli-acp replay a.jsonl b.jsonl --agent -- node dist/index.js
 
-Exit codes: 0 all passed (or updated), 1 a replay failed, 2 usage error or unreadable transcript,
+Exit codes: 0 all passed (or updated), 1 a replay failed, 2 usage error, unreadable or not trusted transcript,
 record: the agent's exit code.
 `;
 
@@ -41,6 +45,8 @@ interface RecordArgs {
 interface ReplayArgs {
   files: string[];
   update: boolean;
+  /** Run what the transcripts name (trust.ts). */
+  trust: boolean;
   agentCommand?: string[];
   timeoutMs?: number;
   stopAfterEofMs?: number;
@@ -74,11 +80,12 @@ export function parseRecordArgs(args: string[]): RecordArgs {
 }
 
 export function parseReplayArgs(args: string[]): ReplayArgs {
-  const result: ReplayArgs = { files: [], update: false };
+  const result: ReplayArgs = { files: [], update: false, trust: false };
   let i = 0;
   for (; i < args.length; i++) {
     const a = args[i]!;
     if (a === "--update" || a === "-u") result.update = true;
+    else if (a === "--trust") result.trust = true;
     else if (a === "--timeout") {
       const v = Number(args[++i]);
       if (!Number.isFinite(v) || v <= 0) throw new UsageError("replay: --timeout needs a number of seconds");
@@ -176,15 +183,25 @@ async function expandFiles(files: string[]): Promise<string[]> {
 
 async function runReplays(args: ReplayArgs): Promise<number> {
   args = { ...args, files: await expandFiles(args.files) };
-  const [{ replayTranscript, formatReplayReport }, { TranscriptFormatError }] = await Promise.all([
+  const [{ replayParsed, formatReplayReport }, { TranscriptFormatError, parseTranscript }, { runsFromTranscript, notTrustedMessage }, { readFile }] = await Promise.all([
     import("./replay/index.js"),
     import("./format.js"),
+    import("./trust.js"),
+    import("node:fs/promises"),
   ]);
   let failed = 0;
   let broken = 0;
+  let untrusted = 0;
   for (const file of args.files) {
     try {
-      const result = await replayTranscript(file, {
+      const transcript = parseTranscript(await readFile(file, "utf8"), file);
+      const runs = args.trust ? [] : runsFromTranscript(transcript.header, args.agentCommand !== undefined);
+      if (runs.length > 0) {
+        untrusted++;
+        process.stderr.write(`codex-cli-acp: ${notTrustedMessage(file, runs)}\n`);
+        continue;
+      }
+      const result = await replayParsed(transcript, {
         update: args.update,
         ...(args.agentCommand ? { agentCommand: args.agentCommand } : {}),
         ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
@@ -202,8 +219,8 @@ async function runReplays(args: ReplayArgs): Promise<number> {
     }
   }
   if (args.files.length > 1) {
-    const passed = args.files.length - failed - broken;
-    process.stdout.write(`${passed} passed, ${failed} failed, ${broken} unreadable\n`);
+    const passed = args.files.length - failed - broken - untrusted;
+    process.stdout.write(`${passed} passed, ${failed} failed, ${broken} unreadable${untrusted > 0 ? `, ${untrusted} not trusted` : ""}\n`);
   }
-  return broken > 0 ? 2 : failed > 0 ? 1 : 0;
+  return broken > 0 || untrusted > 0 ? 2 : failed > 0 ? 1 : 0;
 }

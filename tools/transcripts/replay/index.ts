@@ -4,7 +4,7 @@
 // run.ts (the agent process and the pacing of client messages), matcher.ts (live vs recorded),
 // report.ts (what a person reads).
 import { readFile } from "node:fs/promises";
-import { parseTranscript } from "../format.js";
+import { parseTranscript, type Transcript } from "../format.js";
 import { ReplayRun } from "./run.js";
 import type { ReplayOptions, ReplayResult } from "./types.js";
 
@@ -14,5 +14,10 @@ export type { Mismatch, MismatchKind, ReplayOptions, ReplayResult, StartAgentSpe
 /** Replays one transcript file. Throws TranscriptFormatError for a malformed file. */
 export async function replayTranscript(file: string, opts: ReplayOptions = {}): Promise<ReplayResult> {
   const text = await readFile(file, "utf8");
-  return new ReplayRun(parseTranscript(text, file), opts).execute();
+  return replayParsed(parseTranscript(text, file), opts);
+}
+
+/** Replays a transcript already read (its header looked at first: the CLI's --trust). */
+export function replayParsed(transcript: Transcript, opts: ReplayOptions = {}): Promise<ReplayResult> {
+  return new ReplayRun(transcript, opts).execute();
 }
