@@ -212,7 +212,7 @@ describe("replay runs what a transcript names only when told to trust it", () =>
     const file = await initializeOnly("names-a-command.jsonl", markingAgent(marker));
     const refused = await runCli(["replay", file]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`${file} was not replayed: it would run the agent command node -e require(`);
+    expect(refused.stderr).toContain(`${file} was not replayed: it would run the agent command ["node","-e","require(\\"node:fs\\").writeFileSync(`);
     expect(refused.stderr).toContain("--trust");
     expect(refused.stderr).toContain("--agent --");
     expect(existsSync(marker)).toBe(false);

@@ -8,8 +8,10 @@ import type { TranscriptHeader } from "./format.js";
 /** What `header` would make a replay run, as phrases for "it would ..."; empty when nothing. */
 export function runsFromTranscript(header: TranscriptHeader, agentGiven: boolean): string[] {
   const runs: string[] = [];
-  if (!agentGiven) runs.push(`run the agent command ${header.agent.command.join(" ")}`);
-  const env = Object.keys(header.env ?? {});
+  // As JSON: what the reader decides on is shown exactly, arguments apart and no control character
+  // of the file's reaching the terminal.
+  if (!agentGiven) runs.push(`run the agent command ${JSON.stringify(header.agent.command)}`);
+  const env = Object.keys(header.env ?? {}).map((name) => (/^[\x21-\x7e]+$/.test(name) ? name : JSON.stringify(name)));
   if (env.length > 0) runs.push(`set the agent's environment (${env.join(", ")})`);
   if (header.fakeModel) {
     runs.push(`give the agent a scripted model (fakeModel, ${header.fakeModel.responses.length} responses), whose tool calls the agent carries out`);
