@@ -35,10 +35,10 @@ Usage:
   codex-cli-acp record --out FILE [--fake-model SCRIPT.json] [--keep-secrets] -- <agent command...>
       Proxy an ACP agent and record the session as JSONL (mode 0600); credentials and file
       contents are replaced by markers unless --keep-secrets.
-  codex-cli-acp replay [--trust] [--update] [--timeout S] [--stop-after-eof S] FILE...
+  codex-cli-acp replay --trust [--update] [--timeout S] [--stop-after-eof S] FILE...
                        [--agent -- <command...>]
       Replay recorded transcripts against the agent they name (or --agent's, given last).
-      What a file names (its agent command, environment, scripted model) runs only with --trust.
+      A replay does what the file says: --trust says you trust it (without, it says what).
   codex-cli-acp login [--device-auth | --with-api-key]
       Sign in with the Codex bundled with this agent (the editor's "Sign in in a terminal").
   codex-cli-acp --help | --version

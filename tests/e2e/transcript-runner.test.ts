@@ -205,41 +205,59 @@ async function withHeader(name: string, agent: string, header: Record<string, un
   return file;
 }
 
-describe("replay runs what a transcript names only when told to trust it", () => {
+describe("replay does what a transcript says only when told to trust it", () => {
   // Transcripts are made to be shared: a file from elsewhere is data until its reader says otherwise.
-  it("refuses the agent command of a transcript, saying what it would run and how to go on; --trust runs it, --agent runs the user's", async () => {
+  it("refuses every transcript without --trust, its agent command or one given with --agent, saying what replaying it would do", async () => {
     const marker = path.join(dir, "ran-header-command");
+    const own = path.join(dir, "ran-own-command");
     const file = await initializeOnly("names-a-command.jsonl", markingAgent(marker));
     const refused = await runCli(["replay", file]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`${file} was not replayed: it would run the agent command ["node","-e","require(\\"node:fs\\").writeFileSync(`);
-    expect(refused.stderr).toContain("--trust");
-    expect(refused.stderr).toContain("--agent --");
-    expect(existsSync(marker)).toBe(false);
+    expect(refused.stderr).toContain(`${file} was not replayed: replaying it would run the agent command ["node","-e","require(\\"node:fs\\").writeFileSync(`);
+    expect(refused.stderr).toContain("send the agent 1 recorded client message(s) as they are");
+    expect(refused.stderr).toContain("Replay it with --trust once you trust the file");
+    // An agent of one's own still gets the file's messages: refused all the same.
+    const given = await runCli(["replay", file, "--agent", "--", "node", "-e", markingAgent(own)]);
+    expect(given.code).toBe(2);
+    expect(given.stderr).not.toContain("run the agent command");
+    expect(given.stderr).toContain("send the agent 1 recorded client message(s)");
+    expect(existsSync(marker) || existsSync(own)).toBe(false);
 
     const trusted = await runCli(["replay", "--trust", file]);
     expect(trusted.stdout).toContain(`PASS ${file}`);
     expect(trusted.code).toBe(0);
     expect(existsSync(marker)).toBe(true);
-
-    const own = path.join(dir, "ran-own-command");
-    const given = await runCli(["replay", file, "--agent", "--", "node", "-e", markingAgent(own)]);
-    expect(given.stdout).toContain(`PASS ${file}`);
+    const trustedOwn = await runCli(["replay", "--trust", file, "--agent", "--", "node", "-e", markingAgent(own)]);
+    expect(trustedOwn.stdout).toContain(`PASS ${file}`);
     expect(existsSync(own)).toBe(true);
   });
 
-  it("with --agent, still refuses the environment and the Codex configuration a transcript would give the agent", async () => {
+  it("names what else the file would do: its environment, workspace files, scripted model and Codex configuration, the MCP servers its messages start", async () => {
     const marker = path.join(dir, "ran-with-env");
     const agent = ["node", "-e", markingAgent(marker)];
-    const env = await withHeader("names-env.jsonl", "", { env: { NODE_OPTIONS: "--no-deprecation", REPLAY_MARK: "set by the file" } });
-    const refusedEnv = await runCli(["replay", env, "--agent", "--", ...agent]);
-    expect(refusedEnv.code).toBe(2);
-    expect(refusedEnv.stderr).toContain(`${env} was not replayed: it would set the agent's environment (NODE_OPTIONS, REPLAY_MARK)`);
-    const config = await withHeader("names-config.jsonl", "", { fakeModel: { responses: [], extraConfig: '[mcp_servers.x]\ncommand = "anything"' } });
-    const refusedConfig = await runCli(["replay", config, "--agent", "--", ...agent]);
-    expect(refusedConfig.code).toBe(2);
-    expect(refusedConfig.stderr).toContain(`${config} was not replayed: it would give the agent a scripted model (fakeModel, 0 responses), whose tool calls the agent carries out; add to Codex's configuration (fakeModel.extraConfig)`);
+    const everything = await withHeader("names-everything.jsonl", "", {
+      agent: { command: ["node", "x.js"], cwd: "<CWD>" },
+      env: { NODE_OPTIONS: "--no-deprecation", "BAD\u001bNAME": "x" },
+      workspace: { files: { "dist/index.js": "anything", "dist/package.json": "{}" } },
+      fakeModel: { responses: [], extraConfig: '[mcp_servers.x]\ncommand = "anything"' },
+    });
+    const lines = (await readFile(everything, "utf8")).split("\n");
+    lines.push(JSON.stringify({ type: "message", dir: "client->agent", t: 2, msg: { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "<CWD>", mcpServers: [{ name: "s", command: "/bin/sh", args: ["-c", "echo"], env: [] }] } } }));
+    await writeFile(everything, lines.join("\n"));
+    const refused = await runCli(["replay", everything, "--agent", "--", ...agent]);
+    expect(refused.code).toBe(2);
+    for (const phrase of [
+      `set the agent's environment (NODE_OPTIONS, "BAD\\u001bNAME")`,
+      "write 2 file(s) into the workspace and start the agent there",
+      "give the agent a scripted model (fakeModel, 0 responses), whose tool calls the agent carries out",
+      "add to Codex's configuration (fakeModel.extraConfig)",
+      `have the agent start the MCP servers its messages name (["/bin/sh","-c","echo"])`,
+      "send the agent 2 recorded client message(s)",
+    ]) expect(refused.stderr).toContain(phrase);
+    expect(refused.stderr).not.toContain("\u001b");
     expect(existsSync(marker)).toBe(false);
+
+    const env = await withHeader("names-env.jsonl", "", { env: { REPLAY_MARK: "set by the file" } });
     const trusted = await runCli(["replay", "--trust", env, "--agent", "--", ...agent]);
     expect(trusted.stdout).toContain(`PASS ${env}`);
     expect(await readFile(marker, "utf8")).toBe("set by the file");
@@ -271,13 +289,13 @@ describe("replay", () => {
   });
 
   it("replays against another agent command given on the command line", async () => {
-    const different = await runCli(["replay", recording, "--agent", "--", ...ECHO, "--shout"]);
+    const different = await runCli(["replay", "--trust", recording, "--agent", "--", ...ECHO, "--shout"]);
     expect(different.code).toBe(1);
     expect(different.stdout).toContain(`FAIL ${recording}`);
     expect(different.stdout).toContain("$.params.update.content.text");
     expect(different.stdout).toContain('actual:   "ECHO: HI"');
 
-    const same = await runCli(["replay", recording, "--agent", "--", "node", "--import", "tsx", "./tests/support/../support/echo-agent.ts"]);
+    const same = await runCli(["replay", "--trust", recording, "--agent", "--", "node", "--import", "tsx", "./tests/support/../support/echo-agent.ts"]);
     expect(same.stdout).toContain(`PASS ${recording}`);
     expect(same.code).toBe(0);
   });

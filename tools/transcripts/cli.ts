@@ -14,20 +14,21 @@ export const TRANSCRIPT_USAGE = `Usage:
       hermetic CODEX_HOME for the agent, in a fresh workspace (printed on stderr: use it as
       the session's cwd); the script goes into the header and this run's paths and the
       model's address are stored as placeholders, so the transcript replays anywhere.
-  codex-cli-acp replay [--trust] [--update] [--timeout SECONDS] [--stop-after-eof SECONDS]
+  codex-cli-acp replay --trust [--update] [--timeout SECONDS] [--stop-after-eof SECONDS]
                        [--agent -- <agent command...>] FILE|DIR...
       Play the client side of each transcript against the agent (default: the command in
       the transcript's header) and compare the agent's messages with the recording.
       A DIR stands for its *.jsonl files.
-      --trust runs what a transcript names: the agent command in its header, the
-      environment it sets, the scripted model it brings (whose tool calls the agent
-      carries out). Without it, a transcript that names any of them is not replayed,
-      and the reason is printed: a transcript from elsewhere is data until you trust it.
+      --trust is required: a replay does what the file says (runs the agent command in
+      its header, sets its environment, brings its scripted model, and sends the agent
+      every recorded client message, MCP servers to start included), so a transcript is
+      data until you trust it. Without --trust, each file says what it would do and is
+      not replayed.
       --update rewrites each FILE with the live messages instead of failing on differences.
       --stop-after-eof stops (SIGTERM) an agent still running SECONDS after its stdin closed,
       for agents that do not exit on EOF; without it that is a failure (after 5 s).
       With --agent, the agent command is everything after "--", so put the FILEs first:
-        codex-cli-acp replay a.jsonl b.jsonl --agent -- node dist/index.js
+        codex-cli-acp replay --trust a.jsonl b.jsonl --agent -- node dist/index.js
 
 Exit codes: 0 all passed (or updated), 1 a replay failed, 2 usage error, unreadable or not trusted transcript,
 record: the agent's exit code.
@@ -45,7 +46,7 @@ interface RecordArgs {
 interface ReplayArgs {
   files: string[];
   update: boolean;
-  /** Run what the transcripts name (trust.ts). */
+  /** The reader trusts the files: replay them (trust.ts says what that does). */
   trust: boolean;
   agentCommand?: string[];
   timeoutMs?: number;
@@ -183,7 +184,7 @@ async function expandFiles(files: string[]): Promise<string[]> {
 
 async function runReplays(args: ReplayArgs): Promise<number> {
   args = { ...args, files: await expandFiles(args.files) };
-  const [{ replayParsed, formatReplayReport }, { TranscriptFormatError, parseTranscript }, { runsFromTranscript, notTrustedMessage }, { readFile }] = await Promise.all([
+  const [{ replayParsed, formatReplayReport }, { TranscriptFormatError, parseTranscript }, { whatReplayDoes, notTrustedMessage }, { readFile }] = await Promise.all([
     import("./replay/index.js"),
     import("./format.js"),
     import("./trust.js"),
@@ -195,10 +196,9 @@ async function runReplays(args: ReplayArgs): Promise<number> {
   for (const file of args.files) {
     try {
       const transcript = parseTranscript(await readFile(file, "utf8"), file);
-      const runs = args.trust ? [] : runsFromTranscript(transcript.header, args.agentCommand !== undefined);
-      if (runs.length > 0) {
+      if (!args.trust) {
         untrusted++;
-        process.stderr.write(`codex-cli-acp: ${notTrustedMessage(file, runs)}\n`);
+        process.stderr.write(`codex-cli-acp: ${notTrustedMessage(file, whatReplayDoes(transcript, args.agentCommand !== undefined))}\n`);
         continue;
       }
       const result = await replayParsed(transcript, {
