@@ -53,11 +53,13 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
   /**
    * Loads and resumes under way, by session id: a session/close sent meanwhile (an editor tab
    * closed as it opened) waits for it, then closes what it opened, instead of answering "not open"
-   * and leaving the session open once the load ends.
+   * and leaving the session open once the load ends. A second load or resume of the same id waits
+   * for the one under way: two at once would stream their histories to the client interleaved.
    */
   const opening = new Map<string, Promise<unknown>>();
   const whileOpening = <T>(sessionId: string, open: () => Promise<T>): Promise<T> => {
-    const done = open();
+    const underWay = opening.get(sessionId) ?? Promise.resolve();
+    const done = underWay.then(open);
     const settled = done.catch(() => undefined);
     opening.set(sessionId, settled);
     void settled.then(() => {

@@ -219,6 +219,31 @@ describe("session/load, list, resume, close", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  it("two loads of the same session at once replay its history one after the other, each whole, not interleaved", async () => {
+    // Enough turns for several pages of history (the first page holds 8 items): each load streams
+    // page by page, so two at once would interleave their pages.
+    const turns = 8;
+    for (let i = 0; i < turns; i++) fake.enqueue(textResponse(`answer ${i}`));
+    const first = await adapter();
+    const { sessionId } = await first.newSession();
+    for (let i = 0; i < turns; i++) await first.prompt(sessionId, `question ${i}`);
+    await first.close();
+    adapters.splice(adapters.indexOf(first), 1);
+
+    const second = await adapter();
+    const lines = second.stdoutLines.length;
+    const load = () => second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    await Promise.all([load(), load()]);
+    const once = Array.from({ length: turns }, (_, i) => [`question ${i}`, `answer ${i}`]).flat();
+    // On the wire: one whole history, its load's answer, then the other whole history and answer.
+    const wire = second.stdoutLines.slice(lines).map((l) => JSON.parse(l) as { method?: string; result?: unknown; params?: { update: acp.SessionUpdate } });
+    const shown = wire.flatMap((m) => ("result" in m ? ["(answered)"] : m.method === "session/update" && HISTORY.has(m.params!.update.sessionUpdate) ? [textOf(m.params!.update)] : []));
+    expect(shown).toEqual([...once, "(answered)", ...once, "(answered)"]);
+    // The session is open once, and works.
+    fake.enqueue(textResponse("still here"));
+    expect((await second.prompt(sessionId, "and now?")).stopReason).toBe("end_turn");
+  });
+
   it("session/close during a prompt ends that prompt as cancelled", async () => {
     fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
     const a = await adapter();
