@@ -205,6 +205,37 @@ describe("modes", () => {
     expect(await readFile(path.join(workspace, "made-in-auto.txt"), "utf8")).toBe("auto\n");
   });
 
+  it("Auto-review comes back as Auto-review, not Custom, after a restart in a folder Codex does not trust (Codex resumes it read-only with its reviewer), and runs as Auto-review", async () => {
+    adapter = await startAdapter({ responses: [done] });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "auto-review" });
+    await adapter.prompt(sessionId, "a turn in auto-review");
+    const { fake, workspace } = adapter;
+    await restart();
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("auto-review");
+    expect(loaded.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "auto-review" });
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
+    expect(resumed.modes?.currentModeId).toBe("auto-review");
+    // Codex runs the next turn with the workspace writable, as Auto-review does.
+    fake.enqueue({ items: [toolCall("exec_command", { cmd: "echo reviewed > made-in-auto-review.txt" }, { callId: "w1" })] }, done);
+    await adapter.prompt(sessionId, "write in the workspace");
+    expect(await readFile(path.join(workspace, "made-in-auto-review.txt"), "utf8")).toBe("reviewed\n");
+    // ...and its reviewer, not the user, answers an escalation (the reviewer's request is the second).
+    const target = path.join("/var/tmp", `cca-auto-review-back-${process.pid}-${Date.now()}.txt`);
+    const escalated = toolCall("exec_command", { cmd: `echo hi > ${target}`, sandbox_permissions: "require_escalated", justification: "write outside" }, { callId: "g1" });
+    fake.enqueue({ items: [escalated] }, { items: [{ type: "message", text: '{"outcome":"allow","risk_level":"low","rationale":"harmless echo"}' }] }, done);
+    const reviewFrom = fake.requests.length;
+    try {
+      expect((await adapter.prompt(sessionId, "write outside")).stopReason).toBe("end_turn");
+      expect(fake.requests[reviewFrom + 1]!.body.model).toBe("codex-auto-review");
+      expect(await readFile(target, "utf8")).toBe("hi\n");
+    } finally {
+      await rm(target, { force: true });
+    }
+  });
+
   it("Review Edits comes back as Review Edits after a restart, not as Read Only (same Codex settings); switched to Read Only, it comes back Read Only", async () => {
     const { asked, setupClient } = answerPermissions("reject");
     adapter = await startAdapter({ responses: [done, done], setupClient });

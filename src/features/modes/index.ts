@@ -10,6 +10,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { codexHomeOf } from "../../codex/index.js";
 import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
 import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode, type ModePreset } from "../../core/session/modes.js";
+import type { ThreadSettings } from "../../core/session/session.js";
 import { ModeMemory } from "./mode-memory.js";
 
 /**
@@ -22,12 +23,16 @@ const needsMemory = (preset: ModePreset): boolean => presetOfSettings(preset) !=
 /**
  * The mode a stored thread comes back in: the one Codex's resumed settings describe, unless the
  * user left it in a mode those settings cannot show: one that shares them, or a workspace-write
- * one Codex resumed read-only. Any other difference is another client's doing, and stands.
+ * one Codex resumed read-only (the same policy and reviewer, the sandbox narrowed; Auto-review's
+ * read-only counterpart is no mode at all). Any other difference is another client's doing, and
+ * stands; settings no mode describes are the Custom mode (undefined here).
  */
-function restoredMode(resumed: ModePreset, remembered: ModePreset | undefined): ModePreset {
-  if (!remembered || remembered === resumed) return resumed;
-  if (presetOfSettings(remembered) === resumed) return remembered;
-  return remembered.sandbox === "workspace-write" && resumed.id === "read-only" ? remembered : resumed;
+function restoredMode(resumed: Pick<ThreadSettings, "approvalPolicy" | "sandbox" | "approvalsReviewer">, remembered: ModePreset | undefined): ModePreset | undefined {
+  const described = presetOfSettings(resumed);
+  if (!remembered || remembered === described) return described;
+  if (described && presetOfSettings(remembered) === described) return remembered;
+  const narrowed = remembered.sandbox === "workspace-write" && resumed.sandbox === "read-only" && presetOfSettings({ ...resumed, sandbox: "workspace-write" }) === remembered;
+  return narrowed ? remembered : described;
 }
 
 /** Puts `modes` in the session/new (load, resume) response and answers session/set_mode. */
@@ -65,14 +70,13 @@ export function modesFeature(memoryDir = path.join(codexHomeOf(), "codex-cli-acp
     async attach(session, opening, services) {
       // The mode the thread opened in: a preset, or Custom (the user's config.toml, or another
       // client's settings on a loaded thread) that keeps what Codex runs with.
-      const preset = presetOfSettings(session.settings);
       // A thread Codex has a history of: loaded, resumed, or forked from one.
       const stored = opening.kind !== "new" || opening.forkOf !== undefined;
-      const remembered = stored && preset ? modePreset((await memoryOf(services).recall(opening.forkOf ?? session.id)) ?? "") : undefined;
-      if (preset) {
-        const mode = restoredMode(preset, remembered);
+      const remembered = stored ? modePreset((await memoryOf(services).recall(opening.forkOf ?? session.id)) ?? "") : undefined;
+      const mode = restoredMode(session.settings, remembered);
+      if (mode) {
         // Restored over what Codex resumed with: it runs as such from the next turn.
-        session.update(presetOfSettings(mode) === preset ? { mode: mode.id } : { mode: mode.id, settings: presetSettings(mode, session.roots, session.settings.workspaceWrite) });
+        session.update(presetOfSettings(mode) === presetOfSettings(session.settings) ? { mode: mode.id } : { mode: mode.id, settings: presetSettings(mode, session.roots, session.settings.workspaceWrite) });
       } else if (customPolicy(session.settings)) session.update({ mode: CUSTOM_MODE });
       else {
         // Nothing Codex reported describes it (an older Codex): the default mode, from the next turn.
