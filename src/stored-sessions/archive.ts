@@ -2,7 +2,8 @@
 // Codex's thread/archive and thread/unarchive, reversible, the history kept), session/delete
 // (stable: Codex's thread/delete, for good) and session/status (open here, saved by Codex, or
 // unknown). Archive and delete both end a session open here as session/close would (its running
-// turn cancelled), then act on the stored thread. They differ where ACP has them differ: an
+// turn cancelled): archive before it acts on the stored thread, delete once Codex has deleted it
+// (one Codex refuses to delete stays open). They differ where ACP has them differ: an
 // archived session stays listed under the archive filter and comes back with unarchive; a deleted
 // one is in no list again (which is why delete cannot be archive now that the archive filter
 // exists), and deleting what does not exist succeeds.
@@ -36,22 +37,28 @@ export function registerSessionArchive(agent: Agent): void {
 
   agent.app
     .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
-      await closeIfOpen(params.sessionId);
+      // Its running turn ends first; the session itself closes once Codex has deleted the thread.
+      const open = openHere(params.sessionId);
+      await open?.cancel();
       try {
         await (await codexClient(host)).call("thread/delete", { threadId: params.sessionId });
       } catch (err) {
         if (!(err instanceof CodexRpcError)) throw toRequestError(err);
         // A thread Codex keeps but will not delete (a fork's history still uses it): say so; an
-        // "ok" here would leave it listed and stored while the user believes it gone.
+        // "ok" here would leave it listed and stored while the user believes it gone. The session
+        // stays open: Codex unloaded its thread before refusing, so its next prompt resumes it.
         if (await readThread(host, params.sessionId)) {
+          open?.threadUnloaded();
           log.info({ sessionId: params.sessionId, reason: err.message }, "session delete refused by codex");
           throw invalidParams({ sessionId: params.sessionId }, `Codex keeps this session: ${err.message}. Archive it instead (session/archive), or delete what was forked from it first.`);
         }
         // Delete is idempotent (the spec's SHOULD): an id Codex stores nothing for (unknown, deleted
         // already, or never prompted) is deleted by having nothing left open.
+        await closeIfOpen(params.sessionId);
         log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to delete");
         return {};
       }
+      await closeIfOpen(params.sessionId);
       log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread and history removed)");
       await agent.threadDeleted(params.sessionId);
       return {};

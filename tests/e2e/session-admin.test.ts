@@ -4,7 +4,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { messageText, startAdapter, type Adapter } from "../support/adapter.js";
 import { textResponse } from "../support/fake-model.js";
 import { waitFor } from "../support/wait-for.js";
 
@@ -157,6 +157,20 @@ describe("session management", () => {
     const answer = adapter!.waitForLine((m) => m.id === "del-unknown");
     adapter!.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "del-unknown", method: "session/delete", params: { sessionId: UNKNOWN_ID } }));
     expect(await answer).toMatchObject({ id: "del-unknown", result: {} });
+  });
+
+  it("a delete Codex refuses (a fork's history still uses the session) is an error, and the session stays open and works, history and all", async () => {
+    await start("Noted: 42.", "fork answer", "It was 42.");
+    const source = await adapter!.newSession();
+    await adapter!.prompt(source.sessionId, "remember the number 42");
+    const fork = (await adapter!.agent.request("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
+    await adapter!.prompt(fork.sessionId, "in the fork");
+    await expect(adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: source.sessionId })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Codex keeps this session") });
+    expect(await statusOf(source.sessionId)).toBe("open");
+    // Codex unloaded the thread before refusing: the next prompt resumes it, with its history.
+    expect((await adapter!.prompt(source.sessionId, "what was the number?")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter!.fake.requests.at(-1)!.body.input)).toContain("remember the number 42");
+    expect(messageText(adapter!.updatesOf(source.sessionId))).toBe("Noted: 42.It was 42.");
   });
 
   it("fork: a new session whose first prompt carries the source's history; the source goes on alone", async () => {

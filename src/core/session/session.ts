@@ -103,9 +103,7 @@ export class AcpSession {
         if (what !== "turn/start") this.keptSent = undefined;
         this.translator.reset();
       },
-      turnCancelled: () => {
-        this.emitCancel();
-      },
+      turnCancelled: () => this.emitCancel(),
       turnGivenUp: () => {
         for (const update of this.translator.unfinishedCompactions("interrupted")) void this.send(update).catch(() => undefined);
       },
@@ -289,10 +287,7 @@ export class AcpSession {
     this.tokenTotals ??= { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
   }
 
-  /**
-   * Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start) and
-   * resolves when it ends (turn-runner.ts).
-   */
+  /** Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start) until it ends (turn-runner.ts). */
   runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
     return this.runner.run(what, start);
   }
@@ -319,6 +314,11 @@ export class AcpSession {
     this.turns.active?.settle(internalError(childDiedMessage(reason)));
     this.items.clear();
     this.childItems.clear();
+  }
+
+  /** Codex unloaded the thread, its child alive (it does so for a thread/delete it then refuses): the next prompt resumes it. */
+  threadUnloaded(): void {
+    this.childExited(this.attachedGeneration, "Codex unloaded the thread");
   }
 
   close(): void {
