@@ -11,10 +11,11 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { CodexRpcError } from "../codex/index.js";
 import type { Agent } from "../core/agent.js";
 import { invalidParams, sessionNotFound, toRequestError } from "../core/errors.js";
+import type { SessionOpenings } from "./lifecycle.js";
 import { codexClient, isArchived, neverPrompted, readThread } from "./threads.js";
 
-/** Registers session/delete, archive, unarchive and status, and advertises them. */
-export function registerSessionArchive(agent: Agent): void {
+/** Registers session/delete, archive, unarchive and status, and advertises them (delete and archive in turn with loads of the same id). */
+export function registerSessionArchive(agent: Agent, openings: SessionOpenings): void {
   const { host, log } = agent.services;
   // archive and status are unstable capabilities: typed here, carried as is.
   const capabilities: Pick<acp.SessionCapabilities, "delete" | "archive" | "status"> = { delete: {}, archive: {}, status: {} };
@@ -36,34 +37,44 @@ export function registerSessionArchive(agent: Agent): void {
   }
 
   agent.app
-    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
-      // Its running turn ends first; the session itself closes once Codex has deleted the thread.
-      const open = openHere(params.sessionId);
+    .onRequest(acp.methods.agent.session.delete, ({ params }) => openings.oneAtATime(params.sessionId, async () => {
+      const { sessionId } = params;
+      // Deleting from here on: a prompt sent meanwhile is refused as for a closed session (as
+      // during session/close); its running turn ends now, the session itself once Codex deleted it.
+      const open = openHere(sessionId);
+      if (open) agent.state.sessions.delete(sessionId);
+      const keepOpen = (): void => {
+        if (open && !open.isClosed && !agent.state.sessions.has(sessionId)) agent.state.sessions.set(sessionId, open);
+      };
       await open?.cancel();
       try {
-        await (await codexClient(host)).call("thread/delete", { threadId: params.sessionId });
+        await (await codexClient(host)).call("thread/delete", { threadId: sessionId });
       } catch (err) {
-        if (!(err instanceof CodexRpcError)) throw toRequestError(err);
+        if (!(err instanceof CodexRpcError)) {
+          keepOpen();
+          throw toRequestError(err);
+        }
         // A thread Codex keeps but will not delete (a fork's history still uses it): say so; an
         // "ok" here would leave it listed and stored while the user believes it gone. The session
         // stays open: Codex unloaded its thread before refusing, so its next prompt resumes it.
-        if (await readThread(host, params.sessionId)) {
+        if (await readThread(host, sessionId)) {
           open?.threadUnloaded();
-          log.info({ sessionId: params.sessionId, reason: err.message }, "session delete refused by codex");
-          throw invalidParams({ sessionId: params.sessionId }, `Codex keeps this session: ${err.message}. Archive it instead (session/archive), or delete what was forked from it first.`);
+          keepOpen();
+          log.info({ sessionId, reason: err.message }, "session delete refused by codex");
+          throw invalidParams({ sessionId }, `Codex keeps this session: ${err.message}. Archive it instead (session/archive), or delete what was forked from it first.`);
         }
         // Delete is idempotent (the spec's SHOULD): an id Codex stores nothing for (unknown, deleted
         // already, or never prompted) is deleted by having nothing left open.
-        await closeIfOpen(params.sessionId);
-        log.info({ sessionId: params.sessionId, reason: err.message }, "session delete: nothing stored to delete");
+        if (open) await agent.closeSession(open);
+        log.info({ sessionId, reason: err.message }, "session delete: nothing stored to delete");
         return {};
       }
-      await closeIfOpen(params.sessionId);
-      log.info({ sessionId: params.sessionId }, "session deleted (its Codex thread and history removed)");
-      await agent.threadDeleted(params.sessionId);
+      if (open) await agent.closeSession(open);
+      log.info({ sessionId }, "session deleted (its Codex thread and history removed)");
+      await agent.threadDeleted(sessionId);
       return {};
-    })
-    .onRequest(acp.methods.agent.session.archive, async ({ params }) => {
+    }))
+    .onRequest(acp.methods.agent.session.archive, ({ params }) => openings.oneAtATime(params.sessionId, async () => {
       const thread = await readThread(host, params.sessionId);
       const wasOpen = await closeIfOpen(params.sessionId);
       // Never prompted and open here: closing it was all there was (Codex keeps nothing of it).
@@ -79,7 +90,7 @@ export function registerSessionArchive(agent: Agent): void {
       }
       log.info({ sessionId: params.sessionId, wasOpen }, "session archived");
       return {};
-    })
+    }))
     .onRequest(acp.methods.agent.session.unarchive, async ({ params }) => {
       const thread = await readThread(host, params.sessionId);
       if (!thread || (neverPrompted(thread) && !openHere(params.sessionId))) {

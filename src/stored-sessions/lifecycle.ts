@@ -34,8 +34,14 @@ function pageSizeFromEnv(): number | undefined {
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
 
+/**
+ * What changes which session an id is (load, resume, delete, archive) runs one at a time per id,
+ * in the order asked; session/close waits for all of it.
+ */
+export type SessionOpenings = { oneAtATime<T>(sessionId: string, act: () => Promise<T>): Promise<T> };
+
 /** Registers session/load, list, resume and close on the agent and advertises them. */
-export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): void {
+export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): SessionOpenings {
   const { host, log } = agent.services;
   const listPageSize = opts.listPageSize ?? pageSizeFromEnv() ?? DEFAULT_LIST_PAGE_SIZE;
 
@@ -51,15 +57,17 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
 
   const client = (): Promise<AppServerClient> => codexClient(host);
   /**
-   * Loads and resumes under way, by session id: a session/close sent meanwhile (an editor tab
-   * closed as it opened) waits for it, then closes what it opened, instead of answering "not open"
-   * and leaving the session open once the load ends. A second load or resume of the same id waits
-   * for the one under way: two at once would stream their histories to the client interleaved.
+   * Loads, resumes, deletes and archives under way, by session id: a session/close sent meanwhile
+   * (an editor tab closed as it opened) waits for them, then closes what they opened, instead of
+   * answering "not open" and leaving the session open once the load ends. Each waits for the ones
+   * before it: two loads at once would stream their histories to the client interleaved, and a
+   * delete during a load would miss the session the load is about to open.
    */
   const opening = new Map<string, Promise<unknown>>();
-  const whileOpening = <T>(sessionId: string, open: () => Promise<T>): Promise<T> => {
-    const underWay = opening.get(sessionId) ?? Promise.resolve();
-    const done = underWay.then(open);
+  const whileOpening = <T>(sessionId: string, act: () => Promise<T>): Promise<T> => {
+    // With nothing before it, it starts now: a delete takes the session out of reach of a prompt sent right after it.
+    const underWay = opening.get(sessionId);
+    const done = underWay ? underWay.then(act) : act();
     const settled = done.catch(() => undefined);
     opening.set(sessionId, settled);
     void settled.then(() => {
@@ -196,4 +204,5 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): vo
       log.info({ sessionId: session.id }, "session closed");
       return {};
     });
+  return { oneAtATime: whileOpening };
 }

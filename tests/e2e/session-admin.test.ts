@@ -173,6 +173,43 @@ describe("session management", () => {
     expect(messageText(adapter!.updatesOf(source.sessionId))).toBe("Noted: 42.It was 42.");
   });
 
+  it("a prompt sent while session/delete is under way is refused as for a closed session (-32002), not run on a thread being deleted", async () => {
+    await start("Noted.");
+    adapter!.fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
+    const { sessionId } = await adapter!.newSession();
+    await adapter!.prompt(sessionId, "delete me");
+    const running = adapter!.prompt(sessionId, "talk forever");
+    await waitFor(() => messageText(adapter!.updatesOf(sessionId)).length > "Noted.".length, "the long answer streaming");
+    const deleting = adapter!.agent.request(acp.methods.agent.session.delete, { sessionId });
+    // Sent as the running prompt is answered (the delete cancelled it): the delete is under way.
+    const late = running.then((r) => {
+      expect(r.stopReason).toBe("cancelled");
+      return adapter!.prompt(sessionId, "sent during the delete");
+    });
+    await expect(late).rejects.toMatchObject({ code: -32002 });
+    expect(await deleting).toEqual({});
+    expect(adapter!.fake.requests).toHaveLength(2);
+  });
+
+  it("a session/delete sent while the same session is loading waits for the load: refused by Codex, the loaded session works", async () => {
+    await start("Noted: 42.", "fork answer", "It was 42.");
+    const source = await adapter!.newSession();
+    await adapter!.prompt(source.sessionId, "remember the number 42");
+    const fork = (await adapter!.agent.request("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
+    await adapter!.prompt(fork.sessionId, "in the fork");
+    await adapter!.agent.request(acp.methods.agent.session.close, { sessionId: source.sessionId });
+    // The delete goes as the history starts streaming: Codex is resuming the thread for the load then.
+    const seen = adapter!.updatesOf(source.sessionId).length;
+    const loading = adapter!.agent.request(acp.methods.agent.session.load, { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] });
+    await waitFor(() => adapter!.updatesOf(source.sessionId).length > seen, "the history streaming");
+    const deleting = adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: source.sessionId });
+    await loading;
+    await expect(deleting).rejects.toMatchObject({ code: -32602 });
+    expect(await statusOf(source.sessionId)).toBe("open");
+    expect((await adapter!.prompt(source.sessionId, "what was the number?")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter!.fake.requests.at(-1)!.body.input)).toContain("remember the number 42");
+  });
+
   it("fork: a new session whose first prompt carries the source's history; the source goes on alone", async () => {
     await start("Noted: 42.", "It was 42.", "source again");
     const source = await adapter!.newSession();
