@@ -36,6 +36,16 @@ async function listedAll(archived?: string): Promise<Array<acp.SessionInfo & { a
 const statusOf = async (sessionId: string) => ((await adapter!.agent.request("session/status", { sessionId })) as { status: string }).status;
 const UNKNOWN_ID = "01a00000-0000-7000-8000-000000000000";
 
+/** A session of one turn ("remember the number 42") with a fork of it that has a turn of its own: Codex will not delete it. */
+async function sourceOfAFork(): Promise<{ sessionId: string }> {
+  await start("Noted: 42.", "fork answer", "It was 42.");
+  const source = await adapter!.newSession();
+  await adapter!.prompt(source.sessionId, "remember the number 42");
+  const fork = (await adapter!.agent.request("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
+  await adapter!.prompt(fork.sessionId, "in the fork");
+  return source;
+}
+
 describe("session management", () => {
   it("delete, fork, title, archive and status are advertised", async () => {
     const init = await start();
@@ -160,11 +170,7 @@ describe("session management", () => {
   });
 
   it("a delete Codex refuses (a fork's history still uses the session) is an error, and the session stays open and works, history and all", async () => {
-    await start("Noted: 42.", "fork answer", "It was 42.");
-    const source = await adapter!.newSession();
-    await adapter!.prompt(source.sessionId, "remember the number 42");
-    const fork = (await adapter!.agent.request("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
-    await adapter!.prompt(fork.sessionId, "in the fork");
+    const source = await sourceOfAFork();
     await expect(adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: source.sessionId })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Codex keeps this session") });
     expect(await statusOf(source.sessionId)).toBe("open");
     // Codex unloaded the thread before refusing: the next prompt resumes it, with its history.
@@ -192,11 +198,7 @@ describe("session management", () => {
   });
 
   it("a session/delete sent while the same session is loading waits for the load: refused by Codex, the loaded session works", async () => {
-    await start("Noted: 42.", "fork answer", "It was 42.");
-    const source = await adapter!.newSession();
-    await adapter!.prompt(source.sessionId, "remember the number 42");
-    const fork = (await adapter!.agent.request("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
-    await adapter!.prompt(fork.sessionId, "in the fork");
+    const source = await sourceOfAFork();
     await adapter!.agent.request(acp.methods.agent.session.close, { sessionId: source.sessionId });
     // The delete goes as the history starts streaming: Codex is resuming the thread for the load then.
     const seen = adapter!.updatesOf(source.sessionId).length;
