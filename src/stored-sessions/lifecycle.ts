@@ -64,7 +64,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
    * delete during a load would miss the session the load is about to open.
    */
   const opening = new Map<string, Promise<unknown>>();
-  const whileOpening = <T>(sessionId: string, act: () => Promise<T>): Promise<T> => {
+  const oneAtATime = <T>(sessionId: string, act: () => Promise<T>): Promise<T> => {
     // With nothing before it, it starts now: a delete takes the session out of reach of a prompt sent right after it.
     const underWay = opening.get(sessionId);
     const done = underWay ? underWay.then(act) : act();
@@ -122,7 +122,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
   }
 
   agent.app
-    .onRequest(acp.methods.agent.session.load, ({ params }) => whileOpening(params.sessionId, async () => {
+    .onRequest(acp.methods.agent.session.load, ({ params }) => oneAtATime(params.sessionId, async () => {
       // The history streams while Codex resumes the thread (history-replay.ts); the whole of it
       // reaches the client before the load is answered.
       let history: HistoryReplay | undefined;
@@ -173,7 +173,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
       }
     }))
     .onRequest(acp.methods.agent.session.resume, ({ params }) =>
-      whileOpening(params.sessionId, async () => {
+      oneAtATime(params.sessionId, async () => {
         const { response } = await reopen("resume", params);
         return response;
       }),
@@ -204,5 +204,5 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
       log.info({ sessionId: session.id }, "session closed");
       return {};
     });
-  return { oneAtATime: whileOpening };
+  return { oneAtATime };
 }
