@@ -4,6 +4,7 @@
 import { build } from "esbuild";
 import { readFile, rm, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { lazyAcpSchemas } from "./lazy-acp-schemas.mjs";
 
 /**
  * zod re-exports each of its ~40 locales through a namespace (`z.locales`) that a bundler must
@@ -39,7 +40,7 @@ const common = {
   minifySyntax: true,
   // The codex binary is located on disk at run time, never bundled.
   external: ["@openai/codex"],
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, lazyAcpSchemas],
   define: { __CODEX_ACP_VERSION__: JSON.stringify(version) },
   logLevel: "warning",
 };
