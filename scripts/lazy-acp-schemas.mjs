@@ -13,8 +13,12 @@
 //
 // The rewrite reads the generator's layout: one statement per export, indented inside, ending at
 // the first line that starts in column 0 (or the export's own line) and ends with `;`; after it
-// only comments until the next export. A file that does not read that way fails the build (a newer
-// SDK's layout must be looked at, not guessed).
+// only comments until the next export, and the export one expression (not a function, not a second
+// name). A file that does not read that way fails the build (a newer SDK's layout must be looked
+// at, not guessed). What a lazy schema does not hand on: an enum's `_zod.values` (a record's keys,
+// a discriminated union's tags read them) and what the lazy schema has itself (`instanceof`,
+// `_zod.def.type`, `.unwrap()`, `.describe()`); the SDK's 2.4.0 files use none of these with a
+// generated schema. The test runs in `npm test`, so a newer SDK's files are compared before it lands.
 
 /** Put in each rewritten file after its zod import. */
 const LAZY_SCHEMA = `function __lazySchema(build) {
@@ -66,6 +70,11 @@ export function lazifyZodSchemas(source, file = "zod.gen.js") {
     const rest = source.slice(start, next);
     const end = statementEnd(rest);
     if (end < 0 || !ONLY_COMMENTS.test(rest.slice(end + 1))) throw new Error(`${file}: ${head[1]} does not end where the generator ends a schema`);
+    // Built lazily, a function would be called as a schema, and a second name in the statement
+    // would be read before it is declared: neither is what the generator writes.
+    if (/^\s*(?:\(|function\b|async\b)/.test(rest) || /,\s*[A-Za-z_$][\w$]*\s*=(?![=>])/.test(rest.slice(0, end))) {
+      throw new Error(`${file}: ${head[1]} is not one schema expression`);
+    }
     out += `export const ${head[1]} = __lazySchema(() => ${rest.slice(0, end)});${rest.slice(end + 1)}`;
   });
   return out;

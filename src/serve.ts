@@ -14,11 +14,12 @@ import { z } from "zod";
  * found; the host says why), and the bin's hold on V8's young generation (one per process).
  */
 export async function serve(config: AdapterConfig, prestarted: PrestartedCodex | undefined, young: YoungGeneration): Promise<void> {
-  // zod compiles a parser for each object schema at its first parse (new Function); at start-up
-  // that is every message the first session parses, on the path the user waits on, and nothing
-  // parsed with zod here is hot (codex's deltas are read by generated validators, the client's few
-  // messages by the SDK). A/B, medians of 21: spawn -> initialize 159.0 -> 152.6 ms, first session
-  // ready 209.2 -> 204.1; CPU per streamed delta unchanged (26.0 us both).
+  // zod compiles a parser (new Function) for an object schema built while this is unset, at its
+  // first parse. It is read when a schema is built: the ACP SDK's schemas, built at their first
+  // parse (scripts/lazy-acp-schemas.mjs), are built after this and parse without one; those are the
+  // messages the first session parses, on the path the user waits on. The adapter's own schemas,
+  // built as their modules load, keep theirs. A/B, medians of 21: spawn -> initialize 159.0 ->
+  // 152.6 ms, first session ready 209.2 -> 204.1; CPU per streamed delta unchanged (26.0 us both).
   z.config({ jitless: true });
   logEarlyPhases(log);
   const host = new CodexHost(

@@ -137,6 +137,8 @@ describe("the ACP SDK's schemas, built on first use", () => {
     expect(() => lazifyZodSchemas(`${head}const zA = z.string();\n`)).toThrow(/no generated/);
     expect(() => lazifyZodSchemas(`${head}export const zA = z.string();\nexport function f() {}\n`)).toThrow(/not of the form/);
     expect(() => lazifyZodSchemas(`${head}export const zA = z.string();\nconst b = 1;\nexport const zB = z.number();\n`)).toThrow(/zA does not end/);
+    expect(() => lazifyZodSchemas(`${head}export const zHelper = (s) => s.optional();\n`)).toThrow(/zHelper is not one schema expression/);
+    expect(() => lazifyZodSchemas(`${head}export const zA = z.string(), zB = zA.optional();\n`)).toThrow(/zA is not one schema expression/);
     const out = lazifyZodSchemas(`${head}/** a */\nexport const zA = z.string();\n/** b */\nexport const zB = zA.optional();\n`);
     expect(out.startsWith(`${head}function __lazySchema(build) {`)).toBe(true);
     expect(out.slice(out.indexOf("/** a */"))).toBe(`/** a */\nexport const zA = __lazySchema(() => z.string());\n/** b */\nexport const zB = __lazySchema(() => zA.optional());\n`);
