@@ -45,36 +45,39 @@ const common = {
   logLevel: "warning",
 };
 
+/**
+ * One CommonJS script in dist/ for `entryPoints`. import.meta.url (src/codex/locate.ts) has no
+ * CommonJS form: the script's own URL instead, as `urlName`, set after `opening` (a shebang, or
+ * the start of the function the agent's file is).
+ */
+function commonJsScript(entryPoints, urlName, { opening, footer }) {
+  return build({
+    ...common,
+    entryPoints,
+    outdir: "dist",
+    format: "cjs",
+    metafile: true,
+    define: { ...common.define, "import.meta.url": urlName },
+    banner: { js: `${opening}"use strict"; const ${urlName} = require("node:url").pathToFileURL(__filename).href;` },
+    ...(footer ? { footer } : {}),
+  });
+}
+
 await rm(new URL("../dist", import.meta.url), { recursive: true, force: true });
 // The agent (everything serve mode runs once codex is spawned, src/serve.ts): one CommonJS script,
 // loaded by the bin through V8's code cache (src/startup/code-cache.ts: Node 20 has no compile
 // cache for modules). The file is exactly the function the loader compiles, so the positions V8
 // reports (stack traces, coverage) are the file's own. The ACP v2 side stays lazy inside it:
 // esbuild wraps a bundled dynamic import's modules in a function run at the first import().
-const agent = await build({
-  ...common,
-  entryPoints: { agent: "src/serve.ts" },
-  outdir: "dist",
-  format: "cjs",
-  metafile: true,
-  // import.meta.url (src/codex/locate.ts) has no CommonJS form: the script's own URL instead.
-  define: { ...common.define, "import.meta.url": "__agentUrl" },
-  banner: { js: '(function (exports, require, module, __filename, __dirname) { "use strict"; const __agentUrl = require("node:url").pathToFileURL(__filename).href;' },
+const agent = await commonJsScript({ agent: "src/serve.ts" }, "__agentUrl", {
+  opening: "(function (exports, require, module, __filename, __dirname) { ",
   footer: { js: "})" },
 });
 // The bin (its start-up path: config, locating and spawning codex, loading dist/agent.js): one
 // CommonJS script. Node starts a CommonJS entry without its ES module loader: measured, the bin's
 // first line ran ~10 ms sooner (bench timeline "main" 79 -> 68 ms), codex's spawn with it. dist/ holds
 // a package.json saying so (the repository's says "module"), and the ES modules beside it are .mjs.
-const bin = await build({
-  ...common,
-  entryPoints: { index: "src/index.ts" },
-  outdir: "dist",
-  format: "cjs",
-  metafile: true,
-  define: { ...common.define, "import.meta.url": "__binUrl" },
-  banner: { js: '#!/usr/bin/env node\n"use strict"; const __binUrl = require("node:url").pathToFileURL(__filename).href;' },
-});
+const bin = await commonJsScript({ index: "src/index.ts" }, "__binUrl", { opening: "#!/usr/bin/env node\n" });
 await writeFile(new URL("../dist/package.json", import.meta.url), `${JSON.stringify({ type: "commonjs" })}\n`);
 // The transcript runner (`record` / `replay`), which the bin loads by a computed URL only when
 // asked: none of the tooling is in the agent's module graph. ES modules, split by what each
