@@ -10,6 +10,7 @@ import { createCodexHome, startFakeModel, defaultCodexPath, splitDeltas, type Sc
 import { startMcpStub } from "./mcp-stub.js";
 import { preparePeers } from "./peers.js";
 import { LinePeer, ZED_CAPS } from "./rpc.js";
+import { extraCaCertsNote, extraCaCertsSet, EXTRA_CA_VAR, withoutExtraCaCerts } from "./node-env.js";
 import { cpuMs, median, memoryMB, treeCpuMs } from "./proc.js";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
@@ -65,13 +66,14 @@ const LABEL: Record<Side, string> = {
 
 const isPlain = (side: Side): boolean => side === "plain" || side === "plain-mcp";
 
-function start(side: Side): LinePeer {
+/** `envOf`: the environment the side is given, from its own (the start-up row without NODE_EXTRA_CA_CERTS). */
+function start(side: Side, envOf: (e: NodeJS.ProcessEnv) => NodeJS.ProcessEnv = (e) => e): LinePeer {
   const peer = peers.find((p) => p.name === side);
   // Every side starts in the workspace, as Zed starts an agent in the project's root.
   const acp = { jsonrpc: true, cwd: workspace };
-  if (peer) return new LinePeer(peer.file, peer.args, peer.env, acp);
-  if (side === "baseline-fs") return new LinePeer(process.execPath, [BASELINE!], env, acp);
-  return isPlain(side) ? new LinePeer(CODEX, ["app-server"], env, { jsonrpc: false, cwd: workspace }) : new LinePeer(process.execPath, [BIN], env, acp);
+  if (peer) return new LinePeer(peer.file, peer.args, envOf(peer.env), acp);
+  if (side === "baseline-fs") return new LinePeer(process.execPath, [BASELINE!], envOf(env), acp);
+  return isPlain(side) ? new LinePeer(CODEX, ["app-server"], envOf(env), { jsonrpc: false, cwd: workspace }) : new LinePeer(process.execPath, [BIN], envOf(env), acp);
 }
 
 async function handshake(peer: LinePeer, side: Side): Promise<void> {
@@ -176,8 +178,20 @@ for (let i = 0; i < RUNS; i++) {
       }
     }
     await peer.close();
+    if (extraCaCertsSet()) {
+      // The same start on a machine whose environment has no extra CA certificates (most users'):
+      // every Node side pays for loading them before its first line (scripts/bench/node-env.ts).
+      const t3 = performance.now();
+      const bare = start(side, withoutExtraCaCerts);
+      await handshake(bare, side);
+      await openSession(bare, side);
+      add(`spawn -> first session ready, without ${EXTRA_CA_VAR}`, side, performance.now() - t3);
+      await bare.close();
+    }
   }
 }
+const caNote = extraCaCertsNote(RUNS);
+if (caNote) notes.push(caNote);
 
 // Throughput and memory: one process per side, 5,000-delta turns alternating between the
 // sides (so drift in the machine's load hits both alike), then cancel latency.
