@@ -1,6 +1,7 @@
-// scripts/bench/node-env.ts: the bench's start-up row "without NODE_EXTRA_CA_CERTS" must start the
-// sides without that variable and with everything else of their environment, and say so only when
-// the machine sets it. No time is asserted (tests never assert times): only that the figures exist.
+// scripts/bench/node-env.ts, the helper behind the bench's start-up row "without
+// NODE_EXTRA_CA_CERTS": the environment it gives takes that variable out and keeps the rest, and
+// the note appears only where the machine sets it. That index.ts hands every side this environment
+// is read in review, not tested (the bench runs as it is imported). No time is asserted.
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { bareNodeStart, EXTRA_CA_VAR, extraCaCertsNote, extraCaCertsSet, withoutExtraCaCerts } from "../../scripts/bench/node-env.js";
