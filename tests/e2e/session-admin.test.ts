@@ -36,6 +36,15 @@ async function listedAll(archived?: string): Promise<Array<acp.SessionInfo & { a
 const statusOf = async (sessionId: string) => ((await adapter!.agent.request("session/status", { sessionId })) as { status: string }).status;
 const UNKNOWN_ID = "01a00000-0000-7000-8000-000000000000";
 
+/** A session that answered `first` to its first prompt and is now streaming an answer that never ends. */
+async function sessionWithAHangingPrompt(first: string, firstPrompt: string): Promise<{ sessionId: string; running: Promise<acp.PromptResponse> }> {
+  await start(first);
+  adapter!.fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
+  const { sessionId } = await adapter!.newSession();
+  await adapter!.prompt(sessionId, firstPrompt);
+  return { sessionId, running: adapter!.prompt(sessionId, "talk forever") };
+}
+
 /** A session of one turn ("remember the number 42") with a fork of it that has a turn of its own: Codex will not delete it. */
 async function sourceOfAFork(): Promise<{ sessionId: string }> {
   await start("Noted: 42.", "fork answer", "It was 42.");
@@ -87,11 +96,7 @@ describe("session management", () => {
   });
 
   it("archive during a prompt ends that prompt as cancelled, then archives the session", async () => {
-    await start("stored");
-    adapter!.fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
-    const { sessionId } = await adapter!.newSession();
-    await adapter!.prompt(sessionId, "first");
-    const pending = adapter!.prompt(sessionId, "talk forever");
+    const { sessionId, running: pending } = await sessionWithAHangingPrompt("stored", "first");
     await adapter!.waitForLine((m) => m.method === "session/update" && JSON.stringify(m).includes("agent_message_chunk"));
     expect(await adapter!.agent.request("session/archive", { sessionId })).toEqual({});
     expect((await pending).stopReason).toBe("cancelled");
@@ -180,11 +185,7 @@ describe("session management", () => {
   });
 
   it("a prompt sent while session/delete is under way is refused as for a closed session (-32002), not run on a thread being deleted", async () => {
-    await start("Noted.");
-    adapter!.fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
-    const { sessionId } = await adapter!.newSession();
-    await adapter!.prompt(sessionId, "delete me");
-    const running = adapter!.prompt(sessionId, "talk forever");
+    const { sessionId, running } = await sessionWithAHangingPrompt("Noted.", "delete me");
     await waitFor(() => messageText(adapter!.updatesOf(sessionId)).length > "Noted.".length, "the long answer streaming");
     const deleting = adapter!.agent.request(acp.methods.agent.session.delete, { sessionId });
     // Sent as the running prompt is answered (the delete cancelled it): the delete is under way.
