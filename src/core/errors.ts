@@ -44,9 +44,14 @@ export function withoutSecrets(text: string): string {
   return replaceSecretText(text, () => "…");
 }
 
-/** Codex stopped: what a user reads (nothing is lost; the next prompt resumes the thread). */
+/** Codex stopped during a turn: what a user reads (nothing is lost; the next prompt resumes the thread). */
 export function childDiedMessage(reason: string): string {
   return `Codex stopped unexpectedly (${reason}) during this turn. Nothing is lost: send a prompt again and the conversation continues in a new Codex process.`;
+}
+
+/** Codex stopped under any other request (a list, a load): nothing of a turn, and the same request works again. */
+function codexStoppedMessage(reason: string): string {
+  return `Codex stopped unexpectedly (${reason}) while answering this request. Try again: a new Codex process takes over.`;
 }
 
 /** Codex's invalid-params data for the user's input (`input_error_code`, e.g. "input_too_large", with its limits). */
@@ -58,7 +63,7 @@ function isInputError(data: unknown): data is Record<string, unknown> {
 export function toRequestError(err: unknown): RequestError {
   if (err instanceof RequestError) return err;
   if (err instanceof CodexStartError) return internalError(err.message, { stderr: [...err.stderr] });
-  if (err instanceof CodexExitedError) return internalError(childDiedMessage(err.exit.reason));
+  if (err instanceof CodexExitedError) return internalError(codexStoppedMessage(err.exit.reason));
   // What the client sent is what Codex refused (a prompt over its length limit): the client's to fix.
   if (err instanceof CodexRpcError && err.code === -32602 && isInputError(err.data)) return invalidParams(err.data, `Codex: ${err.message}`);
   if (err instanceof CodexRpcError) return internalError(`Codex: ${err.message}`);

@@ -8,7 +8,7 @@ import { authRequired, toRequestError } from "../core/errors.js";
 import type { Logger } from "../log/index.js";
 import { CredentialCheck } from "./credentials.js";
 import { DEFAULT_AUTH_REQUEST, readDefaultAuthRequest } from "./default-request.js";
-import { authMethods } from "./methods.js";
+import { authMethods, TERMINAL_LOGIN } from "./methods.js";
 import { createAuthenticate, registerAuthRequests, type Authenticate } from "./requests.js";
 import { registerAuthStatus } from "./status.js";
 
@@ -62,7 +62,7 @@ export function createSignIn(host: CodexHost, log: Logger, env: NodeJS.ProcessEn
       } catch (err) {
         throw toRequestError(err);
       }
-      throw needed(methods, "Sign in to use Codex: pick a sign-in method or run `codex login` in a terminal, then try again");
+      throw needed(methods, `Sign in to use Codex: pick a sign-in method or run ${TERMINAL_LOGIN}, then try again`);
     },
     refused: () => credentials.refused(),
     accepted: () => credentials.accepted(),

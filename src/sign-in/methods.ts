@@ -11,6 +11,13 @@ export const AUTH = {
   existing: "codex-login",
 } as const;
 
+/**
+ * The sign-in a user can run in a terminal: this agent's own `login` (the Codex bundled with it), as
+ * `codex` is often not on PATH (a global install or npx brings only this bin). Writes what `codex
+ * login` writes.
+ */
+export const TERMINAL_LOGIN = "`codex-cli-acp login` in a terminal (`npx codex-cli-acp login` without a global install)";
+
 export type AuthMethodId = (typeof AUTH)[keyof typeof AUTH];
 
 /** What an accepted id does: one of our methods, and for an API key the variables it reads, in order. */

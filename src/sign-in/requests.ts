@@ -8,7 +8,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import type { AppServerClient } from "../codex/index.js";
 import type { Agent } from "../core/agent.js";
-import { acceptedMethodIds, AUTH, routeOf, runsInTerminal, type SignInRoute } from "./methods.js";
+import { acceptedMethodIds, AUTH, routeOf, runsInTerminal, TERMINAL_LOGIN, type SignInRoute } from "./methods.js";
 import type { CredentialCheck } from "./credentials.js";
 import { signOut } from "../core/codex-ops.js";
 import { authRequired, invalidParams, invalidRequest, toRequestError, withoutSecrets } from "../core/errors.js";
@@ -126,7 +126,7 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck): 
     } else {
       // Another kind of sign-in (a newer Codex's, or none started): nothing to wait for; saying
       // "signed in" would be a lie.
-      throw authRequired(`Codex answered the ${asked} sign-in with a ${started.type} one; try again, or sign in with \`codex login\``);
+      throw authRequired(`Codex answered the ${asked} sign-in with a ${started.type} one; try again, or sign in with ${TERMINAL_LOGIN}`);
     }
     try {
       const done = await loginCompleted(c, started.loginId, signal);
@@ -172,8 +172,8 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck): 
             const { refused } = await credentials.state();
             throw authRequired(
               refused
-                ? "The model provider refused the current login (it expired or was revoked): sign in again, with another method or `codex login` in a terminal"
-                : "Not signed in: run `codex login` in a terminal, then try again",
+                ? `The model provider refused the current login (it expired or was revoked): sign in again, with another method or ${TERMINAL_LOGIN}`
+                : `Not signed in: run ${TERMINAL_LOGIN}, then try again`,
             );
           }
           break;

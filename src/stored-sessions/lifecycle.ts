@@ -16,7 +16,7 @@ import { clientDisplay, type Agent } from "../core/agent.js";
 import type { SessionOpening } from "../core/feature-api.js";
 import { invalidRequest, sessionNotFound, toRequestError } from "../core/errors.js";
 import { listSessions } from "./session-list.js";
-import { codexClient, isArchived, neverPrompted, requireThread } from "./threads.js";
+import { codexClient, isArchived, neverPrompted, readFromCodex, requireThread } from "./threads.js";
 
 /** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
 const DEFAULT_LIST_PAGE_SIZE = 50;
@@ -178,7 +178,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
         return response;
       }),
     )
-    .onRequest(acp.methods.agent.session.list, async ({ params }) => listSessions(await codexClient(host), params, listPageSize))
+    .onRequest(acp.methods.agent.session.list, ({ params }) => readFromCodex(host, (codex) => listSessions(codex, params, listPageSize)))
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await opening.get(params.sessionId);
       const session = agent.sessionOf(params.sessionId);

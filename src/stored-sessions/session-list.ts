@@ -8,7 +8,6 @@ import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
-import { toRequestError } from "../core/errors.js";
 import { isoTime, threadTitle } from "../core/session/titles.js";
 
 const threadListResponseSchema = z.looseObject({
@@ -43,7 +42,7 @@ function cwdFilter(cwd: string | null | undefined): string | undefined {
   return normalizedDirectory(cwd);
 }
 
-/** Answers one session/list request from Codex's thread list, `pageSize` sessions at most. */
+/** Answers one session/list request from Codex's thread list, `pageSize` sessions at most; Codex's own errors are thrown as they are. */
 export async function listSessions(client: AppServerClient, params: acp.ListSessionsRequest, pageSize: number): Promise<acp.ListSessionsResponse> {
   const cwd = cwdFilter(params.cwd);
   const filter = params.archived ?? "exclude";
@@ -61,7 +60,8 @@ export async function listSessions(client: AppServerClient, params: acp.ListSess
       if (part.cursor && err instanceof CodexRpcError && err.code !== -32603) {
         throw acp.RequestError.invalidParams({ cursor: params.cursor }, `Invalid cursor: ${err.message}`);
       }
-      throw toRequestError(err);
+      // As it is: the caller asks a new codex once when this one died (readFromCodex).
+      throw err;
     }
   };
   if (filter !== "include") {

@@ -2,7 +2,7 @@
 // loading it, and whether it is archived or was never prompted.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { CodexRpcError, threadReadResponseSchema, type AppServerClient, type CodexHost, type Thread } from "../codex/index.js";
+import { CodexExitedError, CodexRpcError, threadReadResponseSchema, type AppServerClient, type CodexHost, type Thread } from "../codex/index.js";
 import { sessionNotFound, toRequestError } from "../core/errors.js";
 
 /** The codex client, its start failure as the client's error. */
@@ -14,15 +14,33 @@ export async function codexClient(host: CodexHost): Promise<AppServerClient> {
   }
 }
 
+/**
+ * Runs a read of what Codex stores on the live codex, and once more on a new one when that child
+ * died or was found hung meanwhile (a codex stopped while idle is found only by the request that
+ * waits on it). A read is safe to ask again; session/new's thread/start is retried the same way.
+ */
+export async function readFromCodex<T>(host: CodexHost, read: (client: AppServerClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const client = await codexClient(host);
+    try {
+      return await read(client);
+    } catch (err) {
+      if (err instanceof CodexExitedError && attempt < 2) continue;
+      throw toRequestError(err);
+    }
+  }
+}
+
 /** The thread as Codex stores it, or undefined when Codex knows no thread of that id (thread/read loads nothing). */
 export async function readThread(host: CodexHost, sessionId: string): Promise<Thread | undefined> {
-  const client = await codexClient(host);
-  try {
-    return (await client.call("thread/read", { threadId: sessionId }, threadReadResponseSchema)).thread;
-  } catch (err) {
-    if (err instanceof CodexRpcError) return undefined;
-    throw toRequestError(err);
-  }
+  return readFromCodex(host, async (client) => {
+    try {
+      return (await client.call("thread/read", { threadId: sessionId }, threadReadResponseSchema)).thread;
+    } catch (err) {
+      if (err instanceof CodexRpcError) return undefined;
+      throw err;
+    }
+  });
 }
 
 /** The thread, or -32002 unless CODEX_HOME holds it. */

@@ -171,6 +171,54 @@ describe("a hung codex (SIGSTOP)", () => {
     process.stderr.write(`[measure] session/new with a stopped codex (default hang timeout): ${openedMs} ms\n`);
   });
 
+  it("session/list, session/load and session/resume on a codex stopped while idle are answered by a new one", async () => {
+    // Only the request itself finds codex stopped; what it asks first (the thread list, the stored
+    // thread) is a read, safe to ask again of the new child, as session/new's thread/start is.
+    adapter = await startAdapter({ env: { CODEX_ACP_HANG_TIMEOUT_MS: "800" } });
+    await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
+    const { sessionId } = await adapter.newSession();
+    adapter.fake.enqueue(textResponse("the pineapple answer"));
+    expect((await adapter.prompt(sessionId, "remember pineapple")).stopReason).toBe("end_turn");
+    const stopCodex = async (): Promise<void> => {
+      const pid = (await codexChildPid(adapter!.child.pid!))!;
+      process.kill(pid, "SIGSTOP");
+      stopped.push(pid);
+    };
+
+    await stopCodex();
+    const listed = (await adapter.agent.request(acp.methods.agent.session.list, {})) as { sessions: Array<{ sessionId: string }> };
+    expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
+
+    await stopCodex();
+    const before = adapter.stdoutLines.length;
+    await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    expect(adapter.stdoutLines.slice(before).join("\n")).toContain("the pineapple answer");
+
+    await stopCodex();
+    await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    adapter.fake.enqueue(textResponse("still here"));
+    expect((await adapter.prompt(sessionId, "and now?")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter.fake.requests.at(-1)?.body.input)).toContain("pineapple");
+    expect(adapter.stderr().match(/codex stopped responding/g)?.length).toBeGreaterThanOrEqual(3);
+    expectOnlyLogLines(adapter.stderr());
+  });
+
+  it("a prompt that finds codex stopped while idle fails as a turn Codex stopped in, and the next prompt runs on a new codex", async () => {
+    // Not sent again by itself: codex may have taken the prompt into the thread before it stopped.
+    adapter = await startAdapter({ env: { CODEX_ACP_HANG_TIMEOUT_MS: "800" } });
+    await adapter.initialize({});
+    const { sessionId } = await adapter.newSession();
+    adapter.fake.enqueue(textResponse("the pineapple answer"));
+    expect((await adapter.prompt(sessionId, "remember pineapple")).stopReason).toBe("end_turn");
+    const pid = (await codexChildPid(adapter.child.pid!))!;
+    process.kill(pid, "SIGSTOP");
+    stopped.push(pid);
+    await expect(adapter.prompt(sessionId, "are you there?")).rejects.toMatchObject({ message: expect.stringMatching(/codex stopped responding.*during this turn.*send a prompt again/) });
+    adapter.fake.enqueue(textResponse("back"));
+    expect((await adapter.prompt(sessionId, "and now?")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter.fake.requests.at(-1)?.body.input)).toContain("pineapple");
+  });
+
   it("a prompt waiting on a stopped codex ends with an error that says so", async () => {
     adapter = await startAdapter({ env: { CODEX_ACP_HANG_TIMEOUT_MS: "800" } });
     adapter.fake.enqueue({ ...textResponse("partial", { deltas: 1 }), hang: true });
@@ -244,7 +292,7 @@ describe("no credentials", () => {
       (e: unknown) => e as { code: number; message: string; data?: { authMethods?: string[] } },
     );
     expect(err).toMatchObject({ code: -32000 });
-    expect(err?.message).toContain("codex login");
+    expect(err?.message).toContain("`codex-cli-acp login` in a terminal");
     expect(err?.data?.authMethods).toEqual(init.authMethods?.map((m) => m.id));
     expect(adapter.fake.requests).toHaveLength(0);
   });
