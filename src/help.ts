@@ -48,8 +48,9 @@ ${environment}
 
 Zed (settings.json), this installation as it is now:
 ${JSON.stringify(zed, null, 2).split("\n").slice(1, -1).join("\n")}
-  default_config_options sets a session's options from the start: "mode" (read-only, auto,
-  full-access, auto-review), "model", "reasoning_effort", "collaboration_mode" (plan, default).
+  default_config_options sets a session's options from the start: "mode" (read-only,
+  review-edits, auto, auto-review, full-access), "model", "reasoning_effort",
+  "collaboration_mode" (plan, default).
   Once published on npm: "command": "npx", "args": ["-y", "codex-cli-acp"].
 
 Logs go to stderr (or CODEX_ACP_LOG_FILE), never stdout; in Zed: "dev: open acp logs".

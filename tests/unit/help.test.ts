@@ -6,6 +6,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENVIRONMENT } from "../../src/config/index.js";
 import { helpText } from "../../src/help.js";
+import { MODES } from "../../src/core/session/modes.js";
 import { parseReplayArgs } from "../../tools/transcripts/cli.js";
 
 const text = helpText("/opt/node/bin/node", "/home/me/codex-cli-acp/dist/index.js");
@@ -20,6 +21,11 @@ describe("--help", () => {
     const zed = JSON.parse(`{${text.slice(start, end)}}`) as { agent_servers: Record<string, { command: string; args: string[]; default_config_options: Record<string, string> }> };
     expect(zed.agent_servers["Codex CLI"]).toMatchObject({ command: "/opt/node/bin/node", args: ["/home/me/codex-cli-acp/dist/index.js"], default_config_options: { mode: "auto" } });
     expect(text).toContain('"command": "npx", "args": ["-y", "codex-cli-acp"]');
+  });
+  it("names every mode a session offers as a value of default_config_options' mode", () => {
+    // Written out in help.ts (the bin must not load the agent's core for --help): this keeps them in step.
+    const said = text.slice(text.indexOf('"mode" ('), text.indexOf(', "model"')).replace(/\s+/g, " ");
+    for (const mode of MODES) expect(said, mode.id).toContain(mode.id);
   });
   it("a replay line written as the synopsis shows it parses", () => {
     expect(parseReplayArgs(["--trust", "--update", "--timeout", "5", "--stop-after-eof", "2", "a.jsonl", "b.jsonl", "--agent", "--", "node", "x.js"])).toEqual({
