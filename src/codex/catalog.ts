@@ -121,6 +121,47 @@ export async function catalogCacheFile(command: CodexCommand, overrides: string[
   }
 }
 
+/** What a catalog folder in the temp dir is named: this prefix, the pid of the agent that made it, a random part. */
+export const CATALOG_DIR_PREFIX = "codex-cli-acp-catalog-";
+
+/** How long after the catalog is made the temp dir is looked through for orphans (start-up is over by then). */
+const ORPHAN_SWEEP_DELAY_MS = 5_000;
+
+/** Whether a process of that id exists now (one of another user's counts: it cannot be signalled, but it is there). */
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the catalog folders of agents that ended without removing their own (killed outright:
+ * SIGKILL, a crash), which nothing else would ever remove. Only folders named with a pid no
+ * process has now, real directories (not links), and this user's; a folder named in the older way
+ * (no pid) may be a running agent's, and stays. Returns the names removed.
+ */
+export async function removeOrphanedCatalogDirs(root: string = os.tmpdir()): Promise<string[]> {
+  const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
+  const names = await fs.readdir(root).catch(() => [] as string[]);
+  const named = new RegExp(`^${CATALOG_DIR_PREFIX}(\\d+)-[^-]+$`);
+  const removed: string[] = [];
+  for (const name of names) {
+    const pid = named.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || processExists(Number(pid))) continue;
+    const dir = path.join(root, name);
+    const info = await fs.lstat(dir).catch(() => undefined);
+    if (!info?.isDirectory() || (uid !== undefined && info.uid !== uid)) continue;
+    await fs.rm(dir, { recursive: true, force: true }).then(
+      () => removed.push(name),
+      () => undefined,
+    );
+  }
+  return removed;
+}
+
 /** Derives the catalog into a private temporary directory; `dispose` removes it. */
 export async function deriveCatalogWithoutNativePatch(opts: {
   command: CodexCommand;
@@ -130,9 +171,23 @@ export async function deriveCatalogWithoutNativePatch(opts: {
 }): Promise<DerivedCatalog> {
   const env = opts.env ?? process.env;
   const overrides = configOverrides(opts.args);
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "codex-cli-acp-catalog-")); // 0700: only this user
+  // 0700: only this user. Named with our pid, so a later agent can tell it from a running one's.
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${CATALOG_DIR_PREFIX}${process.pid}-`));
   try {
-    return await derivedInto(dir, opts, overrides, env);
+    const derived = await derivedInto(dir, opts, overrides, env);
+    const sweep = setTimeout(() => {
+      void removeOrphanedCatalogDirs().then((removed) => {
+        if (removed.length > 0) opts.log.info({ removed: removed.length }, "removed the catalog folders of agents that ended without removing them");
+      });
+    }, ORPHAN_SWEEP_DELAY_MS);
+    sweep.unref();
+    return {
+      ...derived,
+      dispose: () => {
+        clearTimeout(sweep);
+        return derived.dispose();
+      },
+    };
   } catch (err) {
     await fs.rm(dir, { recursive: true, force: true });
     throw err;

@@ -63,8 +63,8 @@ describe("the client closes our stdout mid-stream", () => {
   });
 });
 
-describe("asked to stop (SIGTERM, SIGINT) in serve mode", () => {
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+describe("asked to stop (SIGTERM, SIGINT, SIGHUP) in serve mode", () => {
+  for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
     it(`${signal}: exits 0 after closing codex and removing its catalog folder from the temp dir`, async () => {
       const tmp = await mkdtemp(path.join(os.tmpdir(), "cca-stop-"));
       try {
@@ -89,6 +89,38 @@ describe("asked to stop (SIGTERM, SIGINT) in serve mode", () => {
       }
     });
   }
+});
+
+describe("an agent killed outright (SIGKILL)", () => {
+  it("leaves its catalog folder, which the next agent removes; a running agent's stays", async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), "cca-killed-"));
+    const others: Adapter[] = [];
+    const catalogs = async (): Promise<string[]> => (await readdir(tmp)).filter((n) => n.startsWith("codex-cli-acp-catalog-")).sort();
+    const started = async (): Promise<{ agent: Adapter; folder: string }> => {
+      const before = await catalogs();
+      const agent = await startAdapter({ env: { TMPDIR: tmp } });
+      others.push(agent);
+      await agent.initialize({ fs: { readTextFile: true, writeTextFile: true } });
+      await agent.newSession();
+      const folder = (await catalogs()).find((n) => !before.includes(n));
+      expect(folder).toBeDefined();
+      return { agent, folder: folder! };
+    };
+    try {
+      const running = await started();
+      const killed = await started();
+      const exit = exitOf(killed.agent);
+      killed.agent.child.kill("SIGKILL");
+      await exit;
+      expect(await catalogs()).toContain(killed.folder);
+      const next = await started();
+      await waitFor(async () => !(await catalogs()).includes(killed.folder), "the killed agent's catalog folder to go", 10_000);
+      expect(await catalogs()).toEqual([running.folder, next.folder].sort());
+    } finally {
+      for (const agent of others) await agent.close().catch(() => undefined);
+      await rm(tmp, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("configuration mistakes", () => {

@@ -1,8 +1,9 @@
 // What keeps a long-lived agent serving when one piece fails where nobody catches it, and what
 // ends it cleanly when it is asked to stop. Serve mode only: a bug in one session's code (a throw
 // in a timer, a rejection nobody awaited) is logged and the other sessions go on; Node 20 would
-// otherwise end the process and every session with it. SIGTERM / SIGINT shut down as the client
-// closing stdin does (codex stopped, the catalog folder removed); a second one exits at once.
+// otherwise end the process and every session with it. SIGTERM / SIGINT / SIGHUP (the terminal or
+// session that started it went away) shut down as the client closing stdin does (codex stopped,
+// the catalog folder removed); a second one exits at once.
 import type { Logger } from "../../log/index.js";
 
 /** Logs what nobody caught instead of ending the process; returns the uninstall. */
@@ -21,7 +22,7 @@ export function keepServingOnFault(log: Logger, proc: NodeJS.Process = process):
   };
 }
 
-/** Resolves with the first SIGTERM / SIGINT; a second signal exits at once (a stuck shutdown must not trap the user). */
+/** Resolves with the first SIGTERM / SIGINT / SIGHUP; a second signal exits at once (a stuck shutdown must not trap the user). */
 export function stopSignal(log: Logger, proc: NodeJS.Process = process): Promise<NodeJS.Signals> {
   let signalled = false;
   return new Promise<NodeJS.Signals>((resolve) => {
@@ -36,6 +37,7 @@ export function stopSignal(log: Logger, proc: NodeJS.Process = process): Promise
     };
     proc.on("SIGTERM", onSignal);
     proc.on("SIGINT", onSignal);
+    proc.on("SIGHUP", onSignal);
   });
 }
 
