@@ -1,7 +1,7 @@
 // The agent once codex is spawned: the logger, the codex client and the ACP side, served on stdio.
 // Its own bundle (dist/agent.js, a CommonJS script): the bin loads it through V8's code cache
 // (src/startup), so the 1 MB of JavaScript it is made of is compiled once, not at every start.
-import { CODEX_CLIENT_INFO, type AdapterConfig } from "./config/index.js";
+import { CODEX_CLIENT_INFO, ignoredSettings, type AdapterConfig } from "./config/index.js";
 import { logEarlyPhases, markPhase } from "./log/timings.js";
 import { log } from "./log/index.js";
 import { CodexHost, type PrestartedCodex } from "./codex/index.js";
@@ -39,6 +39,7 @@ export async function serve(config: AdapterConfig, prestarted: PrestartedCodex |
   // its file work (a private temp dir, the cached copy linked in) runs on libuv's threads while the
   // first messages are read, where it sat on the first session/new (bench timeline: prepared file-tools).
   void host.catalogWithoutNativePatch().catch(() => undefined);
+  for (const ignored of ignoredSettings()) log.warn(ignored, `${ignored.variable} cannot be used; using ${ignored.using}`);
   markPhase(log, "ACP side loaded");
   await serveStdio(host, log, young);
 }

@@ -15,6 +15,7 @@ import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js"
 import { readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
 import { CodexExitedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
 import { ServerRequestsInFlight } from "./server-requests.js";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "../config/index.js";
 
 /** Receives what app-server says about one thread. */
 export interface ThreadListener {
@@ -28,8 +29,7 @@ const STDERR_TAIL_LINES = 20;
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout };
 
-/** How long codex may take to answer, per method (ms); the rest use the default. Generous on purpose. */
-const DEFAULT_DEADLINE_MS = 120_000;
+/** How long codex may take to answer, per method (ms); the rest use the default (DEFAULT_REQUEST_TIMEOUT_MS). Generous on purpose. */
 const DEADLINES_MS: Readonly<Record<string, number>> = { "turn/interrupt": 10_000 };
 
 export class AppServerClient {
@@ -66,7 +66,7 @@ export class AppServerClient {
     private readonly log: Logger,
     opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string; deadlineMs?: number; stop?: ProcessStopper } = {},
   ) {
-    this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.deadlineMs = opts.deadlineMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.traceMessages = log.isLevelEnabled("trace");
     this.stop = opts.stop ?? processStopper();
     this.child = "file" in source ? spawnAppServer(source, opts) : source;

@@ -11,6 +11,7 @@ import type * as v2 from "./generated/v2/index.js";
 import { initializeResultSchema } from "./schemas.js";
 import { markPhase } from "../log/timings.js";
 import { UserConfigReader } from "./user-config.js";
+import { DEFAULT_HANG_TIMEOUT_MS } from "../config/index.js";
 
 export type CodexHostOptions = {
   command?: CodexCommand;
@@ -73,9 +74,11 @@ export class CodexHost {
       const source: CodexCommand | ChildProcess = prestarted?.child ?? this.opts.command ?? locateCodex();
       client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env, ...(this.opts.deadlineMs ? { deadlineMs: this.opts.deadlineMs } : {}) });
     } catch (err) {
-      // No codex to run (or arguments it cannot be given): remember why, so every caller of client() gets that message.
+      // No codex to run (or arguments it cannot be given): remember why, so every caller of client()
+      // gets that message. Logged once while it stays the same: every request meets it again.
+      const said = this.startError?.message;
       this.startError = err instanceof Error ? err : new Error(String(err));
-      this.log.error({ err: this.startError.message }, "cannot start codex");
+      if (this.startError.message !== said) this.log.error({ err: this.startError.message }, "cannot start codex");
       return;
     }
     this.startError = undefined;
@@ -232,7 +235,7 @@ export class CodexHost {
    * 300 MB thread/resume), so session/new never waits `hangMs`.
    */
   private watch(): void {
-    const hangMs = this.opts.hangMs ?? 30_000;
+    const hangMs = this.opts.hangMs ?? DEFAULT_HANG_TIMEOUT_MS;
     clearInterval(this.watchdog);
     this.watchdog = setInterval(() => {
       const client = this.current?.client;

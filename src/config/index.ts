@@ -23,10 +23,42 @@ export const CODEX_CLIENT_INFO = { name: "codex-cli-acp", title: "Codex CLI ACP 
 
 export type AdapterConfig = { codexArgs: string[]; hangMs?: number; deadlineMs?: number };
 
+/** How long codex may say nothing while a turn waits on it before it is probed (ms). */
+export const DEFAULT_HANG_TIMEOUT_MS = 30_000;
+/** The longest wait for any answer from codex (ms). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+/** Sessions per session/list page. */
+export const DEFAULT_SESSION_LIST_PAGE_SIZE = 50;
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig {
   const hangMs = positiveInt(env.CODEX_ACP_HANG_TIMEOUT_MS);
   const deadlineMs = positiveInt(env.CODEX_ACP_REQUEST_TIMEOUT_MS);
   return { codexArgs: parseArgs(env.CODEX_ACP_CODEX_ARGS ?? ""), ...(hangMs ? { hangMs } : {}), ...(deadlineMs ? { deadlineMs } : {}) };
+}
+
+/** Sessions per session/list page: CODEX_ACP_SESSION_LIST_PAGE_SIZE, or the default. */
+export function sessionListPageSize(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveInt(env.CODEX_ACP_SESSION_LIST_PAGE_SIZE) ?? DEFAULT_SESSION_LIST_PAGE_SIZE;
+}
+
+export type IgnoredSetting = { variable: string; value: string; using: string };
+
+/**
+ * The number settings set to what cannot be used (not a number, zero, negative, a fraction where
+ * a whole number is wanted): each is ignored for its default, which the agent warns of once
+ * instead of running silently on a value the user did not choose.
+ */
+export function ignoredSettings(env: NodeJS.ProcessEnv = process.env): IgnoredSetting[] {
+  const checks: ReadonlyArray<[variable: string, usable: (raw: string) => boolean, fallback: number]> = [
+    ["CODEX_ACP_HANG_TIMEOUT_MS", (raw) => positiveInt(raw) !== undefined, DEFAULT_HANG_TIMEOUT_MS],
+    ["CODEX_ACP_REQUEST_TIMEOUT_MS", (raw) => positiveInt(raw) !== undefined, DEFAULT_REQUEST_TIMEOUT_MS],
+    ["CODEX_ACP_FILE_TOOL_TIMEOUT_SEC", (raw) => positiveNumber(raw) !== undefined, DEFAULT_FILE_TOOL_TIMEOUT_SEC],
+    ["CODEX_ACP_SESSION_LIST_PAGE_SIZE", (raw) => positiveInt(raw) !== undefined, DEFAULT_SESSION_LIST_PAGE_SIZE],
+  ];
+  return checks.flatMap(([variable, usable, fallback]) => {
+    const value = env[variable];
+    return value && !usable(value) ? [{ variable, value, using: `the default, ${fallback}` }] : [];
+  });
 }
 
 /**
@@ -40,8 +72,14 @@ export const DEFAULT_FILE_TOOL_TIMEOUT_SEC = 3600;
 const MAX_FILE_TOOL_TIMEOUT_SEC = 2_000_000;
 
 export function fileToolTimeoutSec(env: NodeJS.ProcessEnv = process.env): number {
-  const n = Number(env.CODEX_ACP_FILE_TOOL_TIMEOUT_SEC);
-  return Number.isFinite(n) && n > 0 ? Math.min(n, MAX_FILE_TOOL_TIMEOUT_SEC) : DEFAULT_FILE_TOOL_TIMEOUT_SEC;
+  const n = positiveNumber(env.CODEX_ACP_FILE_TOOL_TIMEOUT_SEC);
+  return n !== undefined ? Math.min(n, MAX_FILE_TOOL_TIMEOUT_SEC) : DEFAULT_FILE_TOOL_TIMEOUT_SEC;
+}
+
+/** A positive finite number, or undefined (unset, or anything else). */
+function positiveNumber(raw: string | undefined): number | undefined {
+  const n = Number(raw);
+  return raw && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
 /** A whole number of milliseconds, or undefined (unset, or not a positive number). */

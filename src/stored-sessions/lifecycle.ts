@@ -16,10 +16,8 @@ import { clientDisplay, type Agent } from "../core/agent.js";
 import type { SessionOpening } from "../core/feature-api.js";
 import { invalidRequest, sessionNotFound, toRequestError } from "../core/errors.js";
 import { listSessions } from "./session-list.js";
+import { sessionListPageSize } from "../config/index.js";
 import { codexClient, isArchived, neverPrompted, readFromCodex, requireThread } from "./threads.js";
-
-/** Sessions per `session/list` page (CODEX_ACP_SESSION_LIST_PAGE_SIZE overrides). */
-const DEFAULT_LIST_PAGE_SIZE = 50;
 
 export type LifecycleOptions = {
   /** Sessions per session/list page. */
@@ -27,12 +25,6 @@ export type LifecycleOptions = {
   /** Held while a history streams through (src/startup/young-generation.ts): its pages are young garbage in bulk. */
   youngGeneration?: { widen(): () => void };
 };
-
-function pageSizeFromEnv(): number | undefined {
-  const raw = process.env.CODEX_ACP_SESSION_LIST_PAGE_SIZE;
-  const n = raw ? Number.parseInt(raw, 10) : NaN;
-  return Number.isInteger(n) && n > 0 ? n : undefined;
-}
 
 /**
  * What changes which session an id is (load, resume, delete, archive) runs one at a time per id,
@@ -43,7 +35,7 @@ export type SessionOpenings = { oneAtATime<T>(sessionId: string, act: () => Prom
 /** Registers session/load, list, resume and close on the agent and advertises them. */
 export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): SessionOpenings {
   const { host, log } = agent.services;
-  const listPageSize = opts.listPageSize ?? pageSizeFromEnv() ?? DEFAULT_LIST_PAGE_SIZE;
+  const listPageSize = opts.listPageSize ?? sessionListPageSize();
 
   agent.state.agentCapabilities.loadSession = true;
   agent.state.agentCapabilities.sessionCapabilities = {

@@ -124,6 +124,28 @@ describe("an agent killed outright (SIGKILL)", () => {
 });
 
 describe("configuration mistakes", () => {
+  it("a number setting that cannot be used gets one warning naming it and the default used; the agent works", async () => {
+    adapter = await startAdapter({ env: { CODEX_ACP_REQUEST_TIMEOUT_MS: "abc", CODEX_ACP_HANG_TIMEOUT_MS: "-5" } });
+    adapter.fake.enqueue(textResponse("fine"));
+    await adapter.initialize({});
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
+    const warnings = adapter.stderr().split("\n").filter((l) => l.includes("cannot be used"));
+    expect(warnings.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ level: 40, variable: "CODEX_ACP_HANG_TIMEOUT_MS", value: "-5", using: "the default, 30000" }),
+      expect.objectContaining({ level: 40, variable: "CODEX_ACP_REQUEST_TIMEOUT_MS", value: "abc", using: "the default, 120000" }),
+    ]);
+    expectOnlyLogLines(adapter.stderr());
+  });
+
+  it("a CODEX_PATH that does not exist: every session/new says so, the log says it once", async () => {
+    adapter = await startAdapter({ env: { CODEX_PATH: "/nonexistent/codex" } });
+    await adapter.initialize({});
+    for (let i = 0; i < 3; i++) await expect(adapter.newSession()).rejects.toMatchObject({ message: expect.stringContaining("CODEX_PATH does not exist: /nonexistent/codex") });
+    expect(adapter.stderr().split("\n").filter((l) => l.includes("cannot start codex"))).toHaveLength(1);
+    expect(adapter.child.exitCode).toBeNull();
+  });
+
   it("an unknown CODEX_ACP_LOG_LEVEL falls back to info with one warning; the agent works", async () => {
     adapter = await startAdapter({ env: { CODEX_ACP_LOG_LEVEL: "loud" } });
     adapter.fake.enqueue(textResponse("fine"));

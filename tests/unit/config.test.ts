@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseArgs } from "../../src/config/index.js";
+import { ignoredSettings, parseArgs } from "../../src/config/index.js";
 
 describe("CODEX_ACP_CODEX_ARGS", () => {
   it("splits words and keeps quoted values whole", () => {
@@ -18,5 +18,23 @@ describe("CODEX_ACP_CODEX_ARGS", () => {
     expect(parseArgs('["-c", "a=\\"b c\\""]')).toEqual(["-c", 'a="b c"']);
     expect(() => parseArgs('["-c", 1]')).toThrow(/array of strings/);
     expect(() => parseArgs('-c "open')).toThrow(/unbalanced/);
+  });
+});
+
+describe("numeric settings that cannot be used", () => {
+  it("are each named with the value given and what is used instead; good and unset ones are not", () => {
+    const ignored = ignoredSettings({
+      CODEX_ACP_HANG_TIMEOUT_MS: "-5",
+      CODEX_ACP_REQUEST_TIMEOUT_MS: "abc",
+      CODEX_ACP_FILE_TOOL_TIMEOUT_SEC: "0",
+      CODEX_ACP_SESSION_LIST_PAGE_SIZE: "1.5",
+    });
+    expect(ignored).toEqual([
+      { variable: "CODEX_ACP_HANG_TIMEOUT_MS", value: "-5", using: "the default, 30000" },
+      { variable: "CODEX_ACP_REQUEST_TIMEOUT_MS", value: "abc", using: "the default, 120000" },
+      { variable: "CODEX_ACP_FILE_TOOL_TIMEOUT_SEC", value: "0", using: "the default, 3600" },
+      { variable: "CODEX_ACP_SESSION_LIST_PAGE_SIZE", value: "1.5", using: "the default, 50" },
+    ]);
+    expect(ignoredSettings({ CODEX_ACP_HANG_TIMEOUT_MS: "800", CODEX_ACP_FILE_TOOL_TIMEOUT_SEC: "2.5", CODEX_ACP_SESSION_LIST_PAGE_SIZE: "" })).toEqual([]);
   });
 });
