@@ -8,6 +8,7 @@ import fsp from "node:fs/promises";
 import path from "node:path";
 import { binaryFile, FileToolError, isADirectory, mapReadError, mapWriteError, notAFile, pathChanged } from "./errors.js";
 import { windowResult, type LineSlice, type Window } from "./lines.js";
+import { inPinnedDir, pinDir, type PinnedDir } from "./pinned-dir.js";
 
 const CHUNK_BYTES = 1 << 20;
 /** NUL bytes in this many leading bytes make a file binary. */
@@ -165,7 +166,13 @@ export async function writeAtomic(target: string, content: string, existing: Sta
   const data = Buffer.from(content, "utf8");
   const bytes = data.length;
   const dir = path.dirname(target);
-  const tmp = path.join(dir, `.${path.basename(target)}.${randomBytes(6).toString("hex")}.tmp`);
+  const name = path.basename(target);
+  // Held open from here to the rename: a folder swapped for a link meanwhile cannot move the temp
+  // file or the rename elsewhere (pinned-dir.ts), and one swapped already is refused.
+  const pinned = await pinDir(dir, () => pathChanged(p), platform).catch((err: unknown) => {
+    throw mapWriteError(err, p, bytes);
+  });
+  const tmp = pinned.at(tempName(name));
   let fh: fsp.FileHandle | undefined;
   let tmpCreated = false;
   try {
@@ -179,20 +186,53 @@ export async function writeAtomic(target: string, content: string, existing: Sta
     await fh.sync();
     await fh.close();
     fh = undefined;
-    // The temp file's folder must still be the one judged (target is canonical): a folder swapped
-    // for a link since would move the rename elsewhere. What Node cannot close is the few
-    // microseconds between this check and rename(2) (no renameat; .specify/specs/006-edits-through-the-editor/plan.md).
-    if ((await fsp.realpath(dir)) !== dir) throw pathChanged(p);
-    await renameOver(tmp, target, platform);
+    await renameOver(tmp, pinned.at(name), platform);
     tmpCreated = false;
+    await pinned.sync();
+    await removeStaleTemps(pinned, name);
   } catch (err) {
     if (fh) await fh.close().catch(() => undefined);
     if (tmpCreated) await fsp.unlink(tmp).catch(() => undefined);
     throw mapWriteError(err, p, bytes);
+  } finally {
+    await pinned.close().catch(() => undefined);
   }
-  await syncDir(dir);
-  await removeStaleTemps(dir, path.basename(target));
   return bytes;
+}
+
+/**
+ * Removes the file (or link) at canonical `target` through its folder held open (pinned-dir.ts):
+ * a folder swapped for a link after the policy judged it cannot turn the delete on another
+ * folder's file. Errors as fs.unlink's.
+ */
+export async function removeInDir(target: string, changed: () => Error): Promise<void> {
+  await inPinnedDir(path.dirname(target), changed, (pinned) => fsp.unlink(pinned.at(path.basename(target))));
+}
+
+/**
+ * Our temp file's name beside `name`: `.{name}.{12 hex}.tmp`, the name cut so the whole stays
+ * within a file name's 255 bytes (a legal name of 238-255 bytes made it ENAMETOOLONG).
+ */
+function tempName(name: string): string {
+  const suffix = `.${randomBytes(6).toString("hex")}.tmp`;
+  return `.${cutToBytes(name, NAME_MAX_BYTES - 1 - suffix.length)}${suffix}`;
+}
+
+/** The longest file name most filesystems take, in bytes. */
+const NAME_MAX_BYTES = 255;
+
+/** `text` cut to at most `max` UTF-8 bytes, never inside a character. */
+function cutToBytes(text: string, max: number): string {
+  if (Buffer.byteLength(text, "utf8") <= max) return text;
+  let out = "";
+  let used = 0;
+  for (const ch of text) {
+    const size = Buffer.byteLength(ch, "utf8");
+    if (used + size > max) break;
+    out += ch;
+    used += size;
+  }
+  return out;
 }
 
 /** How long a Windows rename is tried again (~0.6 s in all): long enough for a scan of a new file, short for a turn. */
@@ -221,27 +261,14 @@ async function renameOver(tmp: string, target: string, platform: NodeJS.Platform
 const STALE_TEMP_MS = 10 * 60_000;
 
 /** Removes `.{name}.{12 hex}.tmp` files left beside `name` by killed writes (ours only, and only old ones). */
-async function removeStaleTemps(dir: string, name: string): Promise<void> {
-  const ours = new RegExp(`^\\.${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.[0-9a-f]{12}\\.tmp$`);
-  const entries = await fsp.readdir(dir).catch(() => [] as string[]);
+async function removeStaleTemps(dir: PinnedDir, name: string): Promise<void> {
+  const cut = cutToBytes(name, NAME_MAX_BYTES - 1 - ".0123456789ab.tmp".length);
+  const ours = new RegExp(`^\\.${cut.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.[0-9a-f]{12}\\.tmp$`);
+  const entries = await fsp.readdir(dir.at(".")).catch(() => [] as string[]);
   for (const entry of entries) {
     if (!ours.test(entry)) continue;
-    const file = path.join(dir, entry);
+    const file = dir.at(entry);
     const st = await fsp.lstat(file).catch(() => undefined);
     if (st?.isFile() && Date.now() - st.mtimeMs > STALE_TEMP_MS) await fsp.unlink(file).catch(() => undefined);
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  // Makes the rename durable; best effort (some filesystems refuse fsync on directories).
-  try {
-    const d = await fsp.open(dir, constants.O_RDONLY);
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
-  } catch {
-    /* ignore */
   }
 }

@@ -7,10 +7,10 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { applyHunks, parsePatch, PatchConflictError, PatchSyntaxError, type PatchOperation } from "../patch/index.js";
-import { binaryFile, cancelledBeforeWrite, errnoCode, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound } from "./errors.js";
+import { binaryFile, cancelledBeforeWrite, errnoCode, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound, pathChanged } from "./errors.js";
 import { textHasNulWithin } from "./lines.js";
 import { canonicalEntryPath, canonicalPath, isSystemPath } from "./policy.js";
-import { BINARY_SNIFF_BYTES, statIfExists } from "./local.js";
+import { BINARY_SNIFF_BYTES, removeInDir, statIfExists } from "./local.js";
 import type { WriteQueue } from "./queue.js";
 import { validatePatchParams, type PatchParams } from "./validate.js";
 
@@ -212,14 +212,15 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
       deps.beforeWrite(p, asked, false);
       servedBy = await deps.queue.run(p, () => deps.store.writeText(p, after));
       const before = s.before;
-      undo.push({ path: p, run: () => (before === null ? fsp.unlink(p).then(() => deps.store.forget(p)) : deps.store.writeText(p, before)) });
+      undo.push({ path: p, run: () => (before === null ? removeInDir(p, () => pathChanged(p)).then(() => deps.store.forget(p)) : deps.store.writeText(p, before)) });
     }
     for (const [p, s] of files) {
       if (s.after !== null || s.before === null) continue;
       current = p;
       const before = s.before;
       deps.beforeWrite(p, asked, entries.has(p));
-      await deps.queue.run(p, () => fsp.unlink(p)).catch((err: unknown) => {
+      // Through the folder held open: one swapped for a link since the check cannot aim the delete elsewhere.
+      await deps.queue.run(p, () => removeInDir(p, () => pathChanged(p))).catch((err: unknown) => {
         throw errnoCode(err) === "ENOENT" ? notFound(p) : mapWriteError(err, p, 0);
       });
       deps.store.forget(p);

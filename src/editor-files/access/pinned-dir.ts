@@ -1,0 +1,76 @@
+// A folder held open while a write or a delete works in it, so that a folder swapped for a link
+// after the policy judged its path cannot move the write elsewhere (a model's background command
+// can swap folders inside the workspace as fast as it likes). Node has no openat, renameat or
+// unlinkat; on Linux every name is reached through /proc/self/fd/<fd>/, which the kernel resolves
+// to the folder that was opened, never by its path again. The folder's identity is checked once,
+// right after it is opened. Elsewhere (or without /proc) the paths are used as they are, and the
+// window between the policy's check and the call stays (.specify/specs/006-edits-through-the-editor/plan.md).
+import { constants } from "node:fs";
+// The default export (the fs.promises object), as local.ts uses it: unit tests can spy on it.
+import fsp from "node:fs/promises";
+import path from "node:path";
+
+export type PinnedDir = {
+  /** The path that reaches `name` inside the folder opened (a name, not a path). */
+  at(name: string): string;
+  /** fsync of the folder itself (makes a rename durable); best effort. */
+  sync(): Promise<void>;
+  close(): Promise<void>;
+};
+
+/**
+ * Opens `dir` (a canonical path the policy judged) and holds it. Throws `changed()` when what
+ * opened is not that folder any more (a link put in its place, or a part of its path); the
+ * folder's own open errors (ENOENT, EACCES...) are thrown as they are.
+ */
+export async function pinDir(dir: string, changed: () => Error, platform: NodeJS.Platform = process.platform): Promise<PinnedDir> {
+  if (platform !== "linux") return unpinned(dir);
+  const handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  const via = `/proc/self/fd/${handle.fd}`;
+  let opened: string;
+  try {
+    opened = await fsp.readlink(via);
+  } catch {
+    // No /proc (a container without it): the paths as they are.
+    await handle.close();
+    return unpinned(dir);
+  }
+  if (opened !== dir) {
+    await handle.close();
+    throw changed();
+  }
+  return {
+    at: (name) => `${via}/${name}`,
+    sync: () => handle.sync().catch(() => undefined),
+    close: () => handle.close(),
+  };
+}
+
+function unpinned(dir: string): PinnedDir {
+  return {
+    at: (name) => path.join(dir, name),
+    sync: async () => {
+      try {
+        const d = await fsp.open(dir, constants.O_RDONLY);
+        try {
+          await d.sync();
+        } finally {
+          await d.close();
+        }
+      } catch {
+        // Some filesystems refuse fsync on folders: best effort.
+      }
+    },
+    close: async () => undefined,
+  };
+}
+
+/** Runs `act` with `dir` held open (pinDir), and lets go of it after. */
+export async function inPinnedDir<T>(dir: string, changed: () => Error, act: (pinned: PinnedDir) => Promise<T>): Promise<T> {
+  const pinned = await pinDir(dir, changed);
+  try {
+    return await act(pinned);
+  } finally {
+    await pinned.close().catch(() => undefined);
+  }
+}
