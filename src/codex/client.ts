@@ -32,6 +32,15 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; meth
 /** How long codex may take to answer, per method (ms); the rest use the default (DEFAULT_REQUEST_TIMEOUT_MS). Generous on purpose. */
 const DEADLINES_MS: Readonly<Record<string, number>> = { "turn/interrupt": 10_000 };
 
+/** The escape JSON.stringify writes for a lone surrogate (paired ones are written as they are). */
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** JSON.stringify's replacer: every string with its lone surrogates replaced by U+FFFD. */
+function wellFormedStrings(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? value.replace(LONE_SURROGATE, "\ufffd") : value;
+}
+
 export class AppServerClient {
   readonly exited: Promise<ExitInfo>;
   private readonly child: ChildProcess;
@@ -256,7 +265,12 @@ export class AppServerClient {
   }
 
   private write(message: unknown): void {
-    this.child.stdin?.write(`${JSON.stringify(message)}\n`);
+    const line = JSON.stringify(message);
+    // A lone UTF-16 surrogate (a client's string with an emoji cut in half) is written by
+    // JSON.stringify as a `\ud83d`-style escape, which codex's parser refuses: it drops the whole
+    // message and the request waits out its deadline (2 min). Rare: only then is the message
+    // written again, each string made well-formed (U+FFFD in place of the half).
+    this.child.stdin?.write(`${LONE_SURROGATE_ESCAPE.test(line) ? JSON.stringify(message, wellFormedStrings) : line}\n`);
   }
 
   private onLine(line: string): void {

@@ -123,6 +123,19 @@ describe("an agent killed outright (SIGKILL)", () => {
   });
 });
 
+describe("a client string with a lone UTF-16 surrogate (an emoji cut in half)", () => {
+  it("reaches codex as U+FFFD and the prompt is answered, instead of codex dropping the message and the prompt waiting out its deadline", async () => {
+    // A short deadline, so the fault this guards against fails in seconds, not two minutes.
+    adapter = await startAdapter({ env: { CODEX_ACP_REQUEST_TIMEOUT_MS: "8000" } });
+    adapter.fake.enqueue(textResponse("answered"));
+    await adapter.initialize({});
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "half an emoji: \ud83d end")).stopReason).toBe("end_turn");
+    expect(JSON.stringify(adapter.fake.requests.at(-1)?.body.input)).toContain("half an emoji: \ufffd end");
+    expectOnlyLogLines(adapter.stderr());
+  });
+});
+
 describe("configuration mistakes", () => {
   it("a number setting that cannot be used gets one warning naming it and the default used; the agent works", async () => {
     adapter = await startAdapter({ env: { CODEX_ACP_REQUEST_TIMEOUT_MS: "abc", CODEX_ACP_HANG_TIMEOUT_MS: "-5" } });
