@@ -15,6 +15,7 @@ import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js"
 import { readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
 import { CodexExitedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
 import { ServerRequestsInFlight } from "./server-requests.js";
+import { jsonLineForCodex } from "./json.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../config/index.js";
 
 /** Receives what app-server says about one thread. */
@@ -26,20 +27,10 @@ export interface ThreadListener {
 }
 
 const STDERR_TAIL_LINES = 20;
-
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout };
 
 /** How long codex may take to answer, per method (ms); the rest use the default (DEFAULT_REQUEST_TIMEOUT_MS). Generous on purpose. */
 const DEADLINES_MS: Readonly<Record<string, number>> = { "turn/interrupt": 10_000 };
-
-/** The escape JSON.stringify writes for a lone surrogate (paired ones are written as they are). */
-const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/;
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/** JSON.stringify's replacer: every string with its lone surrogates replaced by U+FFFD. */
-function wellFormedStrings(_key: string, value: unknown): unknown {
-  return typeof value === "string" ? value.replace(LONE_SURROGATE, "\ufffd") : value;
-}
 
 export class AppServerClient {
   readonly exited: Promise<ExitInfo>;
@@ -265,12 +256,7 @@ export class AppServerClient {
   }
 
   private write(message: unknown): void {
-    const line = JSON.stringify(message);
-    // A lone UTF-16 surrogate (a client's string with an emoji cut in half) is written by
-    // JSON.stringify as a `\ud83d`-style escape, which codex's parser refuses: it drops the whole
-    // message and the request waits out its deadline (2 min). Rare: only then is the message
-    // written again, each string made well-formed (U+FFFD in place of the half).
-    this.child.stdin?.write(`${LONE_SURROGATE_ESCAPE.test(line) ? JSON.stringify(message, wellFormedStrings) : line}\n`);
+    this.child.stdin?.write(`${jsonLineForCodex(message)}\n`);
   }
 
   private onLine(line: string): void {

@@ -1,4 +1,5 @@
-// Reading loosely typed JSON from Codex (MCP results and arguments are any JSON) without casts.
+// Reading loosely typed JSON from Codex (MCP results and arguments are any JSON) without casts, and
+// writing a message as codex's parser takes it.
 
 /** An object's own fields, or none when the value is not a plain JSON object. */
 export function objectFields(value: unknown): Record<string, unknown> {
@@ -13,4 +14,24 @@ export function jsonFields(value: unknown): Record<string, unknown> {
   } catch {
     return {};
   }
+}
+
+/** The escape JSON.stringify writes for a lone surrogate (paired ones are written as they are). */
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** JSON.stringify's replacer: every string with its lone surrogates replaced by U+FFFD. */
+function wellFormedStrings(_key: string, value: unknown): unknown {
+  return typeof value === "string" ? value.replace(LONE_SURROGATE, "\ufffd") : value;
+}
+
+/**
+ * A message as one JSON line for codex. A lone UTF-16 surrogate (a client's string with an emoji
+ * cut in half) is written by JSON.stringify as a `\ud83d`-style escape, which codex's parser
+ * refuses: it drops the whole message, and the request waits out its deadline (2 min). Rare: only
+ * then is the message written again, each string made well-formed (U+FFFD in place of the half).
+ */
+export function jsonLineForCodex(message: unknown): string {
+  const line = JSON.stringify(message);
+  return LONE_SURROGATE_ESCAPE.test(line) ? JSON.stringify(message, wellFormedStrings) : line;
 }
