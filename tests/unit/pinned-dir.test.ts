@@ -85,3 +85,15 @@ describe("writeAtomic", () => {
   });
 });
 
+
+describe("pinDir where a folder cannot be held open (macOS, Windows)", () => {
+  it("checks the folder's path again right before the call: one swapped for a link is refused", async () => {
+    const { ws, dir, outside } = await layout();
+    const pinned = await pinDir(dir, changed, "darwin");
+    await expect(pinned.recheck()).resolves.toBeUndefined();
+    await rename(dir, path.join(ws, "d.moved"));
+    await symlink(outside, dir);
+    await expect(pinned.recheck()).rejects.toThrow("the folder changed");
+    await pinned.close();
+  });
+});

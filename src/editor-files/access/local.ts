@@ -186,6 +186,7 @@ export async function writeAtomic(target: string, content: string, existing: Sta
     await fh.sync();
     await fh.close();
     fh = undefined;
+    await pinned.recheck();
     await renameOver(tmp, pinned.at(name), platform);
     tmpCreated = false;
     await pinned.sync();
@@ -206,7 +207,10 @@ export async function writeAtomic(target: string, content: string, existing: Sta
  * folder's file. Errors as fs.unlink's.
  */
 export async function removeInDir(target: string, changed: () => Error): Promise<void> {
-  await inPinnedDir(path.dirname(target), changed, (pinned) => fsp.unlink(pinned.at(path.basename(target))));
+  await inPinnedDir(path.dirname(target), changed, async (pinned) => {
+    await pinned.recheck();
+    await fsp.unlink(pinned.at(path.basename(target)));
+  });
 }
 
 /**

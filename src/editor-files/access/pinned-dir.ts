@@ -13,6 +13,12 @@ import path from "node:path";
 export type PinnedDir = {
   /** The path that reaches `name` inside the folder opened (a name, not a path). */
   at(name: string): string;
+  /**
+   * Right before the call that must land in the folder: nothing where it is held open; otherwise
+   * its path is resolved once more and must still be the folder judged (a window of microseconds
+   * remains after it).
+   */
+  recheck(): Promise<void>;
   /** fsync of the folder itself (makes a rename durable); best effort. */
   sync(): Promise<void>;
   close(): Promise<void>;
@@ -24,7 +30,7 @@ export type PinnedDir = {
  * folder's own open errors (ENOENT, EACCES...) are thrown as they are.
  */
 export async function pinDir(dir: string, changed: () => Error, platform: NodeJS.Platform = process.platform): Promise<PinnedDir> {
-  if (platform !== "linux") return unpinned(dir);
+  if (platform !== "linux") return unpinned(dir, changed);
   const handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
   const via = `/proc/self/fd/${handle.fd}`;
   let opened: string;
@@ -33,7 +39,7 @@ export async function pinDir(dir: string, changed: () => Error, platform: NodeJS
   } catch {
     // No /proc (a container without it): the paths as they are.
     await handle.close();
-    return unpinned(dir);
+    return unpinned(dir, changed);
   }
   if (opened !== dir) {
     await handle.close();
@@ -41,14 +47,18 @@ export async function pinDir(dir: string, changed: () => Error, platform: NodeJS
   }
   return {
     at: (name) => `${via}/${name}`,
+    recheck: async () => undefined,
     sync: () => handle.sync().catch(() => undefined),
     close: () => handle.close(),
   };
 }
 
-function unpinned(dir: string): PinnedDir {
+function unpinned(dir: string, changed: () => Error): PinnedDir {
   return {
     at: (name) => path.join(dir, name),
+    recheck: async () => {
+      if ((await fsp.realpath(dir)) !== dir) throw changed();
+    },
     sync: async () => {
       try {
         const d = await fsp.open(dir, constants.O_RDONLY);
