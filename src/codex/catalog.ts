@@ -9,7 +9,7 @@
 // everything else of it is kept, so the model list and every model's behaviour stay the same.
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, promises as fs, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, promises as fs, readlinkSync, readSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -121,8 +121,26 @@ export async function catalogCacheFile(command: CodexCommand, overrides: string[
   }
 }
 
-/** What a catalog folder in the temp dir is named: this prefix, the pid of the agent that made it, a random part. */
+/**
+ * What a catalog folder in the temp dir is named: this prefix, whose pids its pid is
+ * (catalogDirOwner), the pid of the agent that made it, a random part.
+ */
 export const CATALOG_DIR_PREFIX = "codex-cli-acp-catalog-";
+
+/**
+ * Whose pids a folder's pid is: this host and pid namespace, hashed. A temp dir shared with a
+ * container (its own pid namespace) or another host holds folders whose pids mean nothing here;
+ * only folders with this tag are swept.
+ */
+export function catalogDirOwner(): string {
+  let namespace = "";
+  try {
+    namespace = readlinkSync("/proc/self/ns/pid");
+  } catch {
+    // Not Linux: the host alone.
+  }
+  return createHash("sha256").update(`${os.hostname()}\0${namespace}`).digest("hex").slice(0, 8);
+}
 
 /** How long after the catalog is made the temp dir is looked through for orphans (start-up is over by then). */
 const ORPHAN_SWEEP_DELAY_MS = 5_000;
@@ -139,14 +157,14 @@ function processExists(pid: number): boolean {
 
 /**
  * Removes the catalog folders of agents that ended without removing their own (killed outright:
- * SIGKILL, a crash), which nothing else would ever remove. Only folders named with a pid no
- * process has now, real directories (not links), and this user's; a folder named in the older way
- * (no pid) may be a running agent's, and stays. Returns the names removed.
+ * SIGKILL, a crash), which nothing else would ever remove. Only folders named with this host's and
+ * pid namespace's tag and a pid no process has now, real directories (not links), and this user's;
+ * a folder named in the older way (no pid) may be a running agent's, and stays. Returns the names removed.
  */
 export async function removeOrphanedCatalogDirs(root: string = os.tmpdir()): Promise<string[]> {
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   const names = await fs.readdir(root).catch(() => [] as string[]);
-  const named = new RegExp(`^${CATALOG_DIR_PREFIX}(\\d+)-[^-]+$`);
+  const named = new RegExp(`^${CATALOG_DIR_PREFIX}${catalogDirOwner()}-(\\d+)-[^-]+$`);
   const removed: string[] = [];
   for (const name of names) {
     const pid = named.exec(name)?.[1];
@@ -172,7 +190,7 @@ export async function deriveCatalogWithoutNativePatch(opts: {
   const env = opts.env ?? process.env;
   const overrides = configOverrides(opts.args);
   // 0700: only this user. Named with our pid, so a later agent can tell it from a running one's.
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${CATALOG_DIR_PREFIX}${process.pid}-`));
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${CATALOG_DIR_PREFIX}${catalogDirOwner()}-${process.pid}-`));
   try {
     const derived = await derivedInto(dir, opts, overrides, env);
     const sweep = setTimeout(() => {

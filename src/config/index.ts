@@ -82,10 +82,13 @@ function positiveNumber(raw: string | undefined): number | undefined {
   return raw && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-/** A whole number of milliseconds, or undefined (unset, or not a positive number). */
+/** The longest delay a Node timer takes (ms); a longer one fires at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A whole number up to MAX_TIMER_MS, or undefined (unset, or anything else: a larger timeout would fire at once). */
 function positiveInt(raw: string | undefined): number | undefined {
   const n = Number(raw);
-  return raw && Number.isInteger(n) && n > 0 ? n : undefined;
+  return raw && Number.isInteger(n) && n > 0 && n <= MAX_TIMER_MS ? n : undefined;
 }
 
 /**

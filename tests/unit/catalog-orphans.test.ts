@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promise
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CATALOG_DIR_PREFIX, removeOrphanedCatalogDirs } from "../../src/codex/catalog.js";
+import { CATALOG_DIR_PREFIX, catalogDirOwner, removeOrphanedCatalogDirs } from "../../src/codex/catalog.js";
 
 const roots: string[] = [];
 afterEach(async () => {
@@ -25,12 +25,15 @@ describe("removeOrphanedCatalogDirs", () => {
     roots.push(outside);
     await writeFile(path.join(outside, "keep.txt"), "not ours to remove");
     const ended = endedPid();
-    const orphan = `${CATALOG_DIR_PREFIX}${ended}-aB3xYz`;
-    const mine = `${CATALOG_DIR_PREFIX}${process.pid}-Qw12Er`;
+    const owner = catalogDirOwner();
+    const orphan = `${CATALOG_DIR_PREFIX}${owner}-${ended}-aB3xYz`;
+    const mine = `${CATALOG_DIR_PREFIX}${owner}-${process.pid}-Qw12Er`;
+    // Another host's or pid namespace's (a container sharing the temp dir): its pid means nothing here.
+    const elsewhere = `${CATALOG_DIR_PREFIX}0badf00d-${ended}-Zz99Yy`;
     const olderFormat = `${CATALOG_DIR_PREFIX}Zx9Kp1`; // no pid: whose it is cannot be told
-    const fileNamedLikeOne = `${CATALOG_DIR_PREFIX}${ended}-file00`;
-    const linkNamedLikeOne = `${CATALOG_DIR_PREFIX}${ended}-link00`;
-    for (const dir of [orphan, mine, olderFormat, "unrelated-folder"]) {
+    const fileNamedLikeOne = `${CATALOG_DIR_PREFIX}${owner}-${ended}-file00`;
+    const linkNamedLikeOne = `${CATALOG_DIR_PREFIX}${owner}-${ended}-link00`;
+    for (const dir of [orphan, mine, elsewhere, olderFormat, "unrelated-folder"]) {
       await mkdir(path.join(root, dir));
       await writeFile(path.join(root, dir, "models.json"), "{}");
     }
@@ -40,7 +43,7 @@ describe("removeOrphanedCatalogDirs", () => {
     const removed = await removeOrphanedCatalogDirs(root);
 
     expect(removed).toEqual([orphan]);
-    expect((await readdir(root)).sort()).toEqual([fileNamedLikeOne, linkNamedLikeOne, mine, olderFormat, "unrelated-folder"].sort());
+    expect((await readdir(root)).sort()).toEqual([fileNamedLikeOne, linkNamedLikeOne, mine, elsewhere, olderFormat, "unrelated-folder"].sort());
     expect(await readdir(outside)).toEqual(["keep.txt"]);
   });
 

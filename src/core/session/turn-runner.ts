@@ -4,11 +4,11 @@
 // needs of the thread (attachment, the translator's per-turn state, token totals) through
 // TurnRunnerHost; which Codex turn an event belongs to is turns.ts's.
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
-import { CodexExitedError, turnStartResponseSchema, type AppServerClient, type v2 } from "../../codex/index.js";
+import { turnStartResponseSchema, type AppServerClient, type v2 } from "../../codex/index.js";
 import { turnUsage, type Item } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
 import { z } from "zod";
-import { authRequired, childDiedMessage, internalError, invalidRequest, toRequestError, withoutSecrets, type RequestError } from "../errors.js";
+import { authRequired, internalError, invalidRequest, toRequestError, withoutSecrets, type RequestError } from "../errors.js";
 import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
 
 /** A cancel answers the prompt within this, whatever codex does (a hung codex must not keep the editor waiting). */
@@ -90,9 +90,6 @@ export class TurnRunner {
       if (result.status === "failed") throw turnFailure(result.error ?? turn.lastError, `Codex could not run ${what}`);
       return response;
     } catch (err) {
-      // Codex stopped before it took the turn (a child found hung by this turn/start): said as the
-      // turn's failure. Not sent again by itself: the prompt may be in the thread already.
-      if (err instanceof CodexExitedError) throw internalError(childDiedMessage(err.exit.reason));
       throw toRequestError(err);
     } finally {
       this.turns.finished(turn);

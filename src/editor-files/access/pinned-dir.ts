@@ -31,7 +31,9 @@ export type PinnedDir = {
  */
 export async function pinDir(dir: string, changed: () => Error, platform: NodeJS.Platform = process.platform): Promise<PinnedDir> {
   if (platform !== "linux") return unpinned(dir, changed);
-  const handle = await fsp.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  // O_PATH: a folder the user may write in but not list (mode 0300) is held as well; such a
+  // handle cannot be fsynced, so the folder's sync reopens it through the handle (best effort).
+  const handle = await fsp.open(dir, O_PATH | constants.O_DIRECTORY);
   const via = `/proc/self/fd/${handle.fd}`;
   let opened: string;
   try {
@@ -48,10 +50,13 @@ export async function pinDir(dir: string, changed: () => Error, platform: NodeJS
   return {
     at: (name) => `${via}/${name}`,
     recheck: async () => undefined,
-    sync: () => handle.sync().catch(() => undefined),
+    sync: () => syncFolder(via),
     close: () => handle.close(),
   };
 }
+
+/** Linux's O_PATH (not in Node's fs.constants): a handle that names the folder without reading it. */
+const O_PATH = 0o10000000;
 
 function unpinned(dir: string, changed: () => Error): PinnedDir {
   return {
@@ -59,20 +64,23 @@ function unpinned(dir: string, changed: () => Error): PinnedDir {
     recheck: async () => {
       if ((await fsp.realpath(dir)) !== dir) throw changed();
     },
-    sync: async () => {
-      try {
-        const d = await fsp.open(dir, constants.O_RDONLY);
-        try {
-          await d.sync();
-        } finally {
-          await d.close();
-        }
-      } catch {
-        // Some filesystems refuse fsync on folders: best effort.
-      }
-    },
+    sync: () => syncFolder(dir),
     close: async () => undefined,
   };
+}
+
+/** fsync of a folder (makes a rename in it durable); best effort: some filesystems refuse it, and a folder we may not read cannot be opened for it. */
+async function syncFolder(dir: string): Promise<void> {
+  try {
+    const d = await fsp.open(dir, constants.O_RDONLY);
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  } catch {
+    // best effort
+  }
 }
 
 /** Runs `act` with `dir` held open (pinDir), and lets go of it after. */
