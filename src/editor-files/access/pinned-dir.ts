@@ -3,8 +3,9 @@
 // can swap folders inside the workspace as fast as it likes). Node has no openat, renameat or
 // unlinkat; on Linux every name is reached through /proc/self/fd/<fd>/, which the kernel resolves
 // to the folder that was opened, never by its path again. The folder's identity is checked once,
-// right after it is opened. Elsewhere (or without /proc) the paths are used as they are, and the
-// window between the policy's check and the call stays (.specify/specs/006-edits-through-the-editor/plan.md).
+// right after it is opened. Elsewhere (or without /proc) the paths are used as they are, resolved
+// once more right before the call, and a window of microseconds stays
+// (.specify/specs/006-edits-through-the-editor/plan.md).
 import { constants } from "node:fs";
 // The default export (the fs.promises object), as local.ts uses it: unit tests can spy on it.
 import fsp from "node:fs/promises";
