@@ -161,10 +161,10 @@ function processExists(pid: number): boolean {
  * pid namespace's tag and a pid no process has now, real directories (not links), and this user's;
  * a folder named in the older way (no pid) may be a running agent's, and stays. Returns the names removed.
  */
-export async function removeOrphanedCatalogDirs(root: string = os.tmpdir()): Promise<string[]> {
+export async function removeOrphanedCatalogDirs(root: string = os.tmpdir(), owner: string = catalogDirOwner()): Promise<string[]> {
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   const names = await fs.readdir(root).catch(() => [] as string[]);
-  const named = new RegExp(`^${CATALOG_DIR_PREFIX}${catalogDirOwner()}-(\\d+)-[^-]+$`);
+  const named = new RegExp(`^${CATALOG_DIR_PREFIX}${owner}-(\\d+)-[^-]+$`);
   const removed: string[] = [];
   for (const name of names) {
     const pid = named.exec(name)?.[1];
@@ -190,11 +190,12 @@ export async function deriveCatalogWithoutNativePatch(opts: {
   const env = opts.env ?? process.env;
   const overrides = configOverrides(opts.args);
   // 0700: only this user. Named with our pid, so a later agent can tell it from a running one's.
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${CATALOG_DIR_PREFIX}${catalogDirOwner()}-${process.pid}-`));
+  const owner = catalogDirOwner();
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${CATALOG_DIR_PREFIX}${owner}-${process.pid}-`));
   try {
     const derived = await derivedInto(dir, opts, overrides, env);
     const sweep = setTimeout(() => {
-      void removeOrphanedCatalogDirs().then((removed) => {
+      void removeOrphanedCatalogDirs(os.tmpdir(), owner).then((removed) => {
         if (removed.length > 0) opts.log.info({ removed: removed.length }, "removed the catalog folders of agents that ended without removing them");
       });
     }, ORPHAN_SWEEP_DELAY_MS);

@@ -218,12 +218,18 @@ export async function removeInDir(target: string, changed: () => Error): Promise
  * within a file name's 255 bytes (a legal name of 238-255 bytes made it ENAMETOOLONG).
  */
 function tempName(name: string): string {
-  const suffix = `.${randomBytes(6).toString("hex")}.tmp`;
-  return `.${cutToBytes(name, NAME_MAX_BYTES - 1 - suffix.length)}${suffix}`;
+  return `.${tempStem(name)}.${randomBytes(6).toString("hex")}.tmp`;
+}
+
+/** The part of `name` our temp names keep: all of it but what would take them past 255 bytes (the dot before it, `.{12 hex}.tmp` after). */
+function tempStem(name: string): string {
+  return cutToBytes(name, NAME_MAX_BYTES - 1 - TEMP_SUFFIX_BYTES);
 }
 
 /** The longest file name most filesystems take, in bytes. */
 const NAME_MAX_BYTES = 255;
+/** `.{12 hex}.tmp` */
+const TEMP_SUFFIX_BYTES = 17;
 
 /** `text` cut to at most `max` UTF-8 bytes, never inside a character. */
 function cutToBytes(text: string, max: number): string {
@@ -266,8 +272,7 @@ const STALE_TEMP_MS = 10 * 60_000;
 
 /** Removes `.{name}.{12 hex}.tmp` files left beside `name` by killed writes (ours only, and only old ones). */
 async function removeStaleTemps(dir: PinnedDir, name: string): Promise<void> {
-  const cut = cutToBytes(name, NAME_MAX_BYTES - 1 - ".0123456789ab.tmp".length);
-  const ours = new RegExp(`^\\.${cut.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.[0-9a-f]{12}\\.tmp$`);
+  const ours = new RegExp(`^\\.${tempStem(name).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.[0-9a-f]{12}\\.tmp$`);
   const entries = await fsp.readdir(dir.at(".")).catch(() => [] as string[]);
   for (const entry of entries) {
     if (!ours.test(entry)) continue;
