@@ -303,6 +303,13 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
   return editor;
 }
 
+/** What a change does to its file, as a prompt's title says it: emptying a file is not deleting it. */
+function changeVerb(change: FileChange): string {
+  if (change.deleted) return "Delete";
+  if (change.oldText === null) return "Create";
+  return change.newText === "" && change.oldText !== "" ? "Empty" : "Write";
+}
+
 /** Asks the user about a write (or a patch) that touches files outside the workspace. Resolves true to go ahead. */
 async function askWrite(state: FileToolsSession, services: AgentServices, changes: FileChange[], call: unknown, signal: AbortSignal | undefined): Promise<boolean> {
   const session = state.session;
@@ -319,7 +326,7 @@ async function askWrite(state: FileToolsSession, services: AgentServices, change
   const why = reasons.find((r) => r !== undefined) ?? (reviewing ? "for your review" : "outside the workspace");
   const title =
     changes.length === 1 && first
-      ? `${first.oldText === null ? "Create" : first.newText === "" ? "Delete" : "Write"} ${first.path} (${why})`
+      ? `${changeVerb(first)} ${first.path} (${why})`
       : `Change ${changes.length} files, some ${why}`;
   const toolCall: acp.ToolCallUpdate = {
     toolCallId,

@@ -283,6 +283,31 @@ describe("writes outside the workspace", () => {
     expect(outputFor(adapter, "call_cfg")).toContain("in a protected folder (.git, .codex, .agents); not approved");
   });
 
+  it("the prompt says what happens to the file: emptying one outside is not called a Delete, a patch's Delete is", async () => {
+    const ed = newEditor("reject_once");
+    adapter = await startAdapter({ setupClient: editorClient(ed) });
+    const outside = await outsideDir();
+    const emptied = path.join(outside, "emptied.txt");
+    const deleted = path.join(outside, "deleted.txt");
+    await writeFile(emptied, "keep me\n");
+    await writeFile(deleted, "keep me too\n");
+    ed.buffers.set(emptied, "keep me\n");
+    ed.buffers.set(deleted, "keep me too\n");
+    adapter.fake.enqueue(
+      toolCallResponse("write_text_file", { path: emptied, content: "" }, { namespace: NS, callId: "call_empty" }),
+      toolCallResponse("apply_patch", { input: `*** Begin Patch\n*** Delete File: ${deleted}\n*** End Patch` }, { namespace: NS, callId: "call_del" }),
+      textResponse("ok"),
+    );
+    // With the editor's write capability: the patch tool is ours (Codex's own otherwise).
+    await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "empty one, delete the other")).stopReason).toBe("end_turn");
+    expect(ed.permissions.map((p) => p.toolCall.title)).toEqual([`Empty ${emptied} (outside the workspace)`, `Delete ${deleted} (outside the workspace)`]);
+    expect(await readFile(emptied, "utf8")).toBe("keep me\n");
+    expect(await readFile(deleted, "utf8")).toBe("keep me too\n");
+    expect(ed.writes).toHaveLength(0);
+  });
+
   it("a cancelled permission is an error result too", async () => {
     const ed = newEditor("cancelled");
     adapter = await startAdapter({ setupClient: editorClient(ed) });
