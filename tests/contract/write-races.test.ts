@@ -87,6 +87,29 @@ describe.each(BACKENDS)("write races [%s]", (backend) => {
     expect(writtenTo()).toEqual([]);
   });
 
+  it.skipIf(process.platform !== "linux")("a patch's Add into new folders, the parent swapped for a link as the first folder is made: refused, no folder made outside", async () => {
+    const target = path.join(ws, "sub", "new", "deeper", "h.txt");
+    const realMkdir = fsp.mkdir.bind(fsp);
+    let swapped = false;
+    const madeOutside: string[] = [];
+    vi.spyOn(fsp, "mkdir").mockImplementation(async (p, opts) => {
+      if (!swapped) {
+        swapped = true;
+        fs.renameSync(path.join(ws, "sub"), path.join(ws, "sub-was"));
+        fs.symlinkSync(outside, path.join(ws, "sub"));
+      }
+      const made = await realMkdir(p as string, opts as never);
+      // Looked at as each folder is made: a rollback that removes it again by its path would hide it.
+      madeOutside.push(...fs.readdirSync(outside));
+      return made as never;
+    });
+    const e = await toolError(() => fa.applyPatch({ input: P(`*** Add File: ${target}`, "+payload") }, { cwd: ws }));
+    expect(swapped).toBe(true);
+    expect(madeOutside).toEqual([]);
+    expect(e.code).toBe(-32008);
+    expect(writtenTo()).toEqual([]);
+  });
+
   it("the path written is the canonical one the policy judged (a link inside the workspace to outside asks)", async () => {
     fs.symlinkSync(outside, path.join(ws, "out-link"));
     const viaLink = path.join(ws, "out-link", "h.txt");

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { pinDir } from "../../src/editor-files/access/pinned-dir.js";
+import { makeFolders, pinDir } from "../../src/editor-files/access/pinned-dir.js";
 import { removeInDir, writeAtomic } from "../../src/editor-files/access/local.js";
 
 const roots: string[] = [];
@@ -64,12 +64,33 @@ describe.skipIf(process.platform !== "linux")("the node:fs backend while a folde
         await writeFile(path.join(dir, "victim.txt"), "inside").catch(() => undefined);
         await removeInDir(path.join(dir, "victim.txt"), changed).catch(() => undefined);
         await writeAtomic(path.join(dir, "payload.txt"), `payload ${i}`, undefined, path.join(dir, "payload.txt")).catch(() => undefined);
+        await makeFolders(path.join(dir, `made${i}`, "deeper"), changed).catch(() => undefined);
         expect(existsSync(path.join(outside, "victim.txt")), `delete ${i} reached outside`).toBe(true);
-        expect(await readdir(outside), `write ${i} reached outside`).toEqual(["victim.txt"]);
+        expect(await readdir(outside), `write or folder ${i} reached outside`).toEqual(["victim.txt"]);
       }
     } finally {
       child.kill("SIGKILL");
     }
+  });
+});
+
+describe("makeFolders", () => {
+  it("makes the missing folders and returns the first one made, as mkdir -p does; a file in the way is an error", async () => {
+    const { dir } = await layout();
+    const deep = path.join(dir, "a", "b", "c");
+    await expect(makeFolders(deep, changed)).resolves.toBe(path.join(dir, "a"));
+    expect(existsSync(deep)).toBe(true);
+    await expect(makeFolders(deep, changed)).resolves.toBeUndefined();
+    await writeFile(path.join(dir, "file"), "");
+    await expect(makeFolders(path.join(dir, "file", "x"), changed)).rejects.toMatchObject({ code: "ENOTDIR" });
+  });
+
+  it.skipIf(process.platform !== "linux")("refuses a part of the path that is a link (it was judged without one)", async () => {
+    const { ws, dir, outside } = await layout();
+    await rename(dir, path.join(ws, "d.moved"));
+    await symlink(outside, dir);
+    await expect(makeFolders(path.join(dir, "x", "y"), changed)).rejects.toThrow("the folder changed");
+    expect(await readdir(outside)).toEqual([]);
   });
 });
 

@@ -11,6 +11,7 @@ import { binaryFile, cancelledBeforeWrite, errnoCode, ErrorCode, FileToolError, 
 import { textHasNulWithin } from "./lines.js";
 import { canonicalEntryPath, canonicalPath, isSystemPath } from "./policy.js";
 import { BINARY_SNIFF_BYTES, removeInDir, statIfExists } from "./local.js";
+import { inPinnedDir, makeFolders } from "./pinned-dir.js";
 import type { WriteQueue } from "./queue.js";
 import { validatePatchParams, type PatchParams } from "./validate.js";
 
@@ -208,8 +209,9 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
       current = p;
       const after = s.after;
       deps.beforeWrite(p, asked, false);
-      const first = await fsp.mkdir(path.dirname(p), { recursive: true }).catch((err: unknown) => {
-        throw mapWriteError(err, p, Buffer.byteLength(after, "utf8"));
+      // Each folder made inside its parent held open: a parent swapped for a link makes none elsewhere.
+      const first = await makeFolders(path.dirname(p), () => pathChanged(p)).catch((err: unknown) => {
+        throw err instanceof FileToolError ? err : mapWriteError(err, p, Buffer.byteLength(after, "utf8"));
       });
       if (first !== undefined) made.push({ deepest: path.dirname(p), first });
       deps.beforeWrite(p, asked, false);
@@ -250,7 +252,12 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
 /** Removes `deepest` and its parents up to `first` while they are empty (a folder something else wrote into stays). */
 async function removeEmptyFolders(deepest: string, first: string): Promise<void> {
   for (let dir = deepest; ; dir = path.dirname(dir)) {
-    if (!(await fsp.rmdir(dir).then(() => true, () => false))) return;
+    // Through its parent held open, as it was made: a parent swapped for a link since is left alone.
+    const removed = await inPinnedDir(path.dirname(dir), () => pathChanged(dir), async (parent) => {
+      await parent.recheck();
+      await fsp.rmdir(parent.at(path.basename(dir)));
+    }).then(() => true, () => false);
+    if (!removed) return;
     if (dir === first || path.dirname(dir) === dir) return;
   }
 }

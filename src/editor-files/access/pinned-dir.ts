@@ -84,6 +84,53 @@ async function syncFolder(dir: string): Promise<void> {
   }
 }
 
+/**
+ * `mkdir -p dir` (a canonical path the policy judged) where each folder is made inside its parent
+ * held open, and each one made is checked to be where the path says before the next is made in it:
+ * a folder swapped for a link meanwhile cannot make folders elsewhere. Returns the first folder made
+ * (undefined when `dir` was there), as mkdir's recursive form does. Throws `changed()` when a part
+ * of the path is not what it was judged to be; the folders' own errors (EACCES, ENOTDIR...) as they are.
+ */
+export async function makeFolders(dir: string, changed: () => Error, platform: NodeJS.Platform = process.platform): Promise<string | undefined> {
+  // Where to start: the deepest part that is a folder now. Only a start; each folder held is checked.
+  const missing: string[] = [];
+  let existing = dir;
+  while (!(await isFolder(existing)) && path.dirname(existing) !== existing) {
+    missing.unshift(path.basename(existing));
+    existing = path.dirname(existing);
+  }
+  let first: string | undefined;
+  let parent = await pinDir(existing, changed, platform);
+  try {
+    for (const name of missing) {
+      await parent.recheck();
+      const made = await fsp.mkdir(parent.at(name)).then(
+        () => true,
+        (err: unknown) => {
+          if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+          return false;
+        },
+      );
+      existing = path.join(existing, name);
+      if (made) first ??= existing;
+      const child = await pinDir(existing, changed, platform).catch((err: unknown) => {
+        // Made a moment ago and gone from its path: the path moved, not the folder.
+        throw (err as NodeJS.ErrnoException).code === "ENOENT" ? changed() : err;
+      });
+      await parent.close().catch(() => undefined);
+      parent = child;
+    }
+    await parent.recheck();
+  } finally {
+    await parent.close().catch(() => undefined);
+  }
+  return first;
+}
+
+async function isFolder(p: string): Promise<boolean> {
+  return fsp.stat(p).then((s) => s.isDirectory(), () => false);
+}
+
 /** Runs `act` with `dir` held open (pinDir), and lets go of it after. */
 export async function inPinnedDir<T>(dir: string, changed: () => Error, act: (pinned: PinnedDir) => Promise<T>): Promise<T> {
   const pinned = await pinDir(dir, changed);
