@@ -19,10 +19,17 @@ export function jsonFields(value: unknown): Record<string, unknown> {
 /** The escape JSON.stringify writes for a lone surrogate (paired ones are written as they are). */
 const LONE_SURROGATE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** The same without the global flag, for test(): a global regex's test() goes on from where the last one stopped. */
+const HAS_LONE_SURROGATE = new RegExp(LONE_SURROGATE.source);
 
-/** JSON.stringify's replacer: every string with its lone surrogates replaced by U+FFFD. */
+/** JSON.stringify's replacer: every string, and every object's keys, with lone surrogates replaced by U+FFFD. */
 function wellFormedStrings(_key: string, value: unknown): unknown {
-  return typeof value === "string" ? value.replace(LONE_SURROGATE, "\ufffd") : value;
+  if (typeof value === "string") return value.replace(LONE_SURROGATE, "\ufffd");
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const entries = Object.entries(value);
+  // A key the replacer is never shown as a value: an object is rebuilt only when one of its keys needs it.
+  if (!entries.some(([k]) => HAS_LONE_SURROGATE.test(k))) return value;
+  return Object.fromEntries(entries.map(([k, v]) => [k.replace(LONE_SURROGATE, "\ufffd"), v]));
 }
 
 /**
