@@ -1,6 +1,6 @@
 // What a credential looks like inside free text (an error message, a log line, a line of a
-// transcript that is not JSON): an `sk-`-style key, a bearer token, a URL's userinfo, a query value
-// named as a credential. One set of forms for the agent's logs and answers (withoutSecrets,
+// transcript that is not JSON): an `sk-`-style key, a bearer token (or an Authorization header's
+// other schemes), a URL's userinfo, a query value named as a credential. One set of forms for the agent's logs and answers (withoutSecrets,
 // core/errors.ts) and for what `record` leaves out of a transcript (tools/transcripts/redact.ts):
 // a form one of them misses, both miss, and one mend covers both.
 
@@ -22,5 +22,7 @@ export function replaceUrlSecrets(text: string, replace: SecretReplacer, isSecre
 export function replaceSecretText(text: string, replace: SecretReplacer, isSecretName?: (name: string) => boolean): string {
   return replaceUrlSecrets(text, replace, isSecretName)
     .replace(/\b(sk|rk|sess)-([\w*.-]*[\w*])/gi, (_m, kind: string, key: string) => `${kind}-${replace(key)}`)
-    .replace(/\b(Bearer\s+)([\w*.~+/=-]+)/gi, (_m, head: string, token: string) => `${head}${replace(token)}`);
+    .replace(/\b(Bearer\s+)([\w*.~+/=-]+)/gi, (_m, head: string, token: string) => `${head}${replace(token)}`)
+    // An Authorization header's other schemes: GitHub's `token X`, HTTP's `Basic X` and `Digest X`.
+    .replace(/\b(authorization\s*[:=]\s*"?(?:token|basic|digest)\s+)([\w*.~+/=:-]+)/gi, (_m, head: string, credential: string) => `${head}${replace(credential)}`);
 }

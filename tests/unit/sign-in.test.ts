@@ -112,6 +112,9 @@ describe("withoutSecrets", () => {
     );
     expect(withoutSecrets("Authorization: Bearer eyJhbGciOi.J9.abc, then")).toBe("Authorization: Bearer …, then");
     expect(withoutSecrets("task-force sk8er desk-top")).toBe("task-force sk8er desk-top");
+    // GitHub's scheme and HTTP's basic one, as a header quoted in an error or a log line.
+    expect(withoutSecrets("sent Authorization: token ghp_ABCDEF123456 and authorization=Basic dXNlcjpwYXNz")).toBe("sent Authorization: token … and authorization=Basic …");
+    expect(withoutSecrets("the token was refused; Basic auth is off")).toBe("the token was refused; Basic auth is off");
   });
 
   it("drops a URL's password and its secret-looking query values (an MCP server's address quoted in Codex's error), keeping the rest of it", () => {

@@ -150,6 +150,78 @@ describe("redactTranscript", () => {
     expect(JSON.stringify(out[6])).toContain('"Done."');
   });
 
+  it("a command's credentials in the other shapes: NAME=value (docker -e, --env), a header after -H/--header, a bearer token or key anywhere, a signature in an address", () => {
+    const server = (args: string[]) => client({ id: 1, method: "session/new", params: { cwd: "/w", mcpServers: [{ name: "x", command: "docker", args, env: [] }] } });
+    const cases: Array<[string[], string[]]> = [
+      [["run", "-e", `GITHUB_PERSONAL_ACCESS_TOKEN=${GH_TOKEN}`, "-e", "LOG_LEVEL=debug", "img"], ["run", "-e", `GITHUB_PERSONAL_ACCESS_TOKEN=${SECRET_MARKER}`, "-e", "LOG_LEVEL=debug", "img"]],
+      [["--env", `API_KEY=${GH_TOKEN}`], ["--env", `API_KEY=${SECRET_MARKER}`]],
+      [["mcp-remote", "https://mcp.example/sse", "--header", `Authorization: ${BEARER}`], ["mcp-remote", "https://mcp.example/sse", "--header", `Authorization: ${SECRET_MARKER}`]],
+      [[`--header=X-Api-Key: ${GH_TOKEN}`, "-H", "X-Trace: abcdefgh1234"], [`--header=X-Api-Key: ${SECRET_MARKER}`, "-H", `X-Trace: ${SECRET_MARKER}`]],
+      [[`--config=${BEARER}`, `key:${API_KEY}`], [`--config=Bearer ${SECRET_MARKER}`, `key:sk-${SECRET_MARKER}`]],
+      [[`https://x.blob.core.windows.net/c?sv=1&sig=${GH_TOKEN}`, `https://s3.example/o?X-Amz-Signature=${GH_TOKEN}&p=1`], [`https://x.blob.core.windows.net/c?sv=1&sig=${SECRET_MARKER}`, `https://s3.example/o?X-Amz-Signature=${SECRET_MARKER}&p=1`]],
+    ];
+    for (const [args, expected] of cases) {
+      const [out] = redactTranscript([server(args)], {});
+      expect(((msgOf(out).params as Json).mcpServers as Json[])[0]!.args, args.join(" ")).toEqual(expected);
+    }
+    expect(redactCommand(["agent", "-e", `OPENAI_API_KEY=${API_KEY}`, "-H", `Authorization: ${BEARER}`])).toEqual(["agent", "-e", `OPENAI_API_KEY=${SECRET_MARKER}`, "-H", `Authorization: ${SECRET_MARKER}`]);
+  });
+
+  it("terminal/create's env values are replaced as an MCP server's are (names kept), in either shape", () => {
+    const out = redactTranscript(
+      [
+        agent({ id: 5, method: "terminal/create", params: { sessionId: "s", command: "make", env: [{ name: "GITHUB_TOKEN", value: GH_TOKEN }, { name: "MODE", value: "fast" }] } }),
+        agent({ id: 6, method: "terminal/create", params: { sessionId: "s", command: "make", env: { GITHUB_TOKEN: GH_TOKEN } } }),
+        client({ id: 5, result: { terminalId: "t" } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `token ${GH_TOKEN}` } } } }),
+      ],
+      {},
+    );
+    expect((msgOf(out[0]).params as Json).env).toEqual([{ name: "GITHUB_TOKEN", value: SECRET_MARKER }, { name: "MODE", value: SECRET_MARKER }]);
+    expect((msgOf(out[1]).params as Json).env).toEqual({ GITHUB_TOKEN: SECRET_MARKER });
+    expect(JSON.stringify(out)).not.toContain(GH_TOKEN);
+  });
+
+  it("scrubs the credentials it is told of (the recorder's environment) wherever they appear, e.g. a printenv in a tool's output", () => {
+    const out = redactTranscript([agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "c", rawOutput: { stdout: `GITHUB_TOKEN=${GH_TOKEN}\nHOME=/home/me` } } } })], {}, { secrets: [GH_TOKEN, "short"] });
+    expect(JSON.stringify(out)).not.toContain(GH_TOKEN);
+    expect(JSON.stringify(out)).toContain("HOME=/home/me");
+  });
+
+  it("a file's lines do not survive in a windowed read's output, a read tool's output or a diff: the editor served the whole file, the agent showed a part", () => {
+    const env = "# settings\nOPENAI_API_KEY=sk-proj-FROMTHEFILE1234\nDATABASE_URL=postgres://me:hunter2pass@db/x\nx=1\n";
+    const out = redactTranscript(
+      [
+        agent({ id: 0, method: "fs/read_text_file", params: { sessionId: "s", path: "/w/.env" } }),
+        client({ id: 0, result: { content: env } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "c", rawOutput: { content: "OPENAI_API_KEY=sk-proj-FROMTHEFILE1234\n", total_lines: 4 } } } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "It sets x=1 and\nDATABASE_URL=postgres://me:hunter2pass@db/x" } } } }),
+        client({ id: 3, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "why is sk-proj-FROMTHEFILE1234 there?" }] } }),
+      ],
+      {},
+    );
+    const text = JSON.stringify(out);
+    for (const leaked of ["sk-proj-FROMTHEFILE1234", "FROMTHEFILE1234", "hunter2pass"]) expect(text).not.toContain(leaked);
+    expect(((msgOf(out[3]).params as Json).update as Json).content).toEqual({ type: "text", text: `It sets x=1 and\n${SECRET_MARKER}` });
+  });
+
+  it("a read tool call's output and a diff's sides are file contents even when no fs method carried them (an agent writing on its own)", () => {
+    const secretLine = "password = 'correct-horse-battery'";
+    const out = redactTranscript(
+      [
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "r", title: "Read cfg", kind: "read", status: "pending" } } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "r", status: "completed", rawOutput: { content: `${secretLine}\n` }, content: [{ type: "content", content: { type: "text", text: `${secretLine}\n` } }] } } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "e", title: "Edit cfg", kind: "edit", status: "completed", content: [{ type: "diff", path: "/w/cfg", oldText: `${secretLine}\n`, newText: "password = 'x'\n" }] } } }),
+      ],
+      {},
+    );
+    expect(JSON.stringify(out)).not.toContain("correct-horse-battery");
+    const marker = fileContentMarker(`${secretLine}\n`, {});
+    expect(((msgOf(out[1]).params as Json).update as Json).rawOutput).toEqual({ content: marker });
+    expect(((msgOf(out[2]).params as Json).update as Json).content).toEqual([{ type: "diff", path: "/w/cfg", oldText: marker, newText: fileContentMarker("password = 'x'\n", {}) }]);
+    expect(((msgOf(out[0]).params as Json).update as Json).title).toBe("Read cfg");
+  });
+
   it("leaves the input alone and returns it unchanged when there is nothing to redact", () => {
     const entries = [client({ id: 0, method: "initialize", params: { protocolVersion: 1 } }), agent({ id: 0, result: { protocolVersion: 1 } })];
     const copy = structuredClone(entries);

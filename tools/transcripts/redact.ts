@@ -6,12 +6,17 @@
 //    string values); MCP servers' env and header values; every header value given to a model
 //    provider (a header's name need not say it is one: Ocp-Apim-Subscription-Key); an address's
 //    password and secret-looking query values; a command's credential arguments (`--api-key X`,
-//    `--token=X`); a bearer token or an `sk-` key in a non-JSON line. A credential of 8 characters
-//    or more is also scrubbed wherever it recurs (an agent's error message, a non-JSON line).
+//    `--token=X`, `NAME=X` as docker's `-e` takes it, the value of a `-H`/`--header`); terminal/create's
+//    env values; a bearer token or an `sk-` key in an argument or a non-JSON line. A credential of
+//    8 characters or more is also scrubbed wherever it recurs (an agent's error message, a non-JSON
+//    line), and so are the ones the caller names (`record`: its environment's credentials, which an
+//    agent's `printenv` would show).
 //  - files -> "[redacted file content: N bytes, L lines, sha256 H]": what the editor served
-//    (fs/read_text_file answers) and what the agent wrote (fs/write_text_file requests), and agent
-//    strings equal to one of them (a tool call's output, a diff's sides). The digest lets a replay
-//    compare the live text, and answer a read with a workspace file that has it.
+//    (fs/read_text_file answers) and what the agent wrote (fs/write_text_file requests), a diff's
+//    sides, a read tool call's output, and agent strings equal to one of them. The digest lets a
+//    replay compare the live text, and answer a read with a workspace file that has it. A line of
+//    such a file (8 characters or more) in another agent string -> "[redacted]" (a windowed read's
+//    output, a quote in a message), and a credential the file assigns is scrubbed everywhere.
 // Written by hand: the field rules depend on the message (its method, the request an answer is
 // for) and on names matched by pattern at any depth, which path-based redactors (pino's) cannot say.
 import { z } from "zod";
@@ -79,10 +84,34 @@ class Findings {
 
   content(value: string): string {
     let marker = this.contents.get(value);
-    if (marker === undefined) this.contents.set(value, (marker = fileContentMarker(value, this.placeholders)));
+    if (marker === undefined) {
+      this.contents.set(value, (marker = fileContentMarker(value, this.placeholders)));
+      this.credentialsIn(value);
+    }
     return marker;
   }
+
+  /** A file's credentials, scrubbed everywhere: values it assigns to credential names (`.env`, JSON, YAML), and free text's forms. */
+  private credentialsIn(text: string): void {
+    for (const [, name, value] of text.matchAll(new RegExp(ASSIGNMENT, "gm"))) if (looksLikeCredential(name!, true)) this.secret(value!);
+    redactText(text, this);
+  }
+
+  /** The lines of the file contents found that are long enough to say something (see MIN_SCRUBBED_LENGTH). */
+  fileLines(): Set<string> {
+    const lines = new Set<string>();
+    for (const content of this.contents.keys()) {
+      for (const line of content.split("\n")) {
+        const bare = line.endsWith("\r") ? line.slice(0, -1) : line;
+        if (bare.replace(/\s/g, "").length >= MIN_SCRUBBED_LENGTH) lines.add(bare);
+      }
+    }
+    return lines;
+  }
 }
+
+/** `NAME=value`, `NAME: value`, `"name": "value"` at a line's start (optionally `export`), as files assign settings. */
+const ASSIGNMENT = String.raw`^[ \t]*(?:export[ \t]+)?["']?([A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*["']?([^"'\s#,]+)`;
 
 /** String values under credential-like names -> the marker, at any depth. */
 function redactCredentialFields(value: unknown, found: Findings): unknown {
@@ -93,24 +122,50 @@ function redactCredentialFields(value: unknown, found: Findings): unknown {
   );
 }
 
-/** A query parameter named as a credential, by the same words as any field (src/log/secret-text.ts has the forms). */
-const credentialQuery = (name: string): boolean => looksLikeCredential(name, true);
+/**
+ * A query parameter named as a credential, by the same words as any field, or a signature (a
+ * signed address's `sig`, `X-Amz-Signature`): src/log/secret-text.ts has the forms.
+ */
+const credentialQuery = (name: string): boolean => looksLikeCredential(name, true) || /(^|_)(sig|signature)(_|$)/.test(wordsOf(name));
 
 /** An address with its userinfo and secret-looking query values replaced (the rest is kept: it says where). */
 function redactUrl(text: string, found: Findings): string {
   return replaceUrlSecrets(text, (secret) => found.secret(secret), credentialQuery);
 }
 
-/** A command line's credential arguments: the value after `--api-key` (and its kin), or in `--token=value`. */
+/** Free text's credentials (an address's, a bearer token, an `sk-` key), each found. */
+function redactText(text: string, found: Findings): string {
+  return replaceSecretText(text, (secret) => found.secret(secret), credentialQuery);
+}
+
+/** The flags whose value is an HTTP header (curl's, mcp-remote's): whatever a header is called, its value can be a key. */
+const isHeaderFlag = (flag: string): boolean => flag === "H" || flag === "header";
+
+/** `Name: value` -> the name kept, the value found; a header without a name is all value. */
+function redactHeaderLine(line: string, found: Findings): string {
+  const named = /^([^:]+:\s*)([\s\S]+)$/.exec(line);
+  return named ? `${named[1]}${found.secret(named[2]!)}` : found.secret(line);
+}
+
+/**
+ * A command line's credential arguments: the value after `--api-key` (and its kin) or in
+ * `--token=value`, a `NAME=value` setting named like a credential (docker's `-e`, `--env`), the
+ * value of a header flag, and what free text's forms find in any other argument.
+ */
 function redactArgs(args: unknown, found: Findings): unknown {
   if (!Array.isArray(args)) return args;
   const flag = (arg: unknown): string | undefined => (typeof arg === "string" ? /^--?([\w-]+)$/.exec(arg)?.[1] : undefined);
   return args.map((arg, i) => {
     if (typeof arg !== "string") return arg;
-    const assigned = /^(--?([\w-]+)=)(.+)$/.exec(arg);
-    if (assigned && looksLikeCredential(assigned[2]!, true)) return `${assigned[1]}${found.secret(assigned[3]!)}`;
     const before = flag(args[i - 1]);
-    return before !== undefined && looksLikeCredential(before, true) && !arg.startsWith("-") ? found.secret(arg) : redactUrl(arg, found);
+    if (before !== undefined && isHeaderFlag(before)) return redactHeaderLine(arg, found);
+    const assigned = /^(--?([\w-]+)=)([\s\S]+)$/.exec(arg);
+    if (assigned && looksLikeCredential(assigned[2]!, true)) return `${assigned[1]}${found.secret(assigned[3]!)}`;
+    if (assigned && isHeaderFlag(assigned[2]!)) return `${assigned[1]}${redactHeaderLine(assigned[3]!, found)}`;
+    if (before !== undefined && looksLikeCredential(before, true) && !arg.startsWith("-")) return found.secret(arg);
+    const setting = /^([A-Za-z_][\w.-]*)=([\s\S]+)$/.exec(arg);
+    if (setting && looksLikeCredential(setting[1]!, true)) return `${setting[1]}=${found.secret(setting[2]!)}`;
+    return redactText(arg, found);
   });
 }
 
@@ -119,29 +174,61 @@ function redactHeaderMap(headers: unknown, found: Findings): unknown {
   return isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, typeof value === "string" ? found.secret(value) : SECRET_MARKER])) : headers;
 }
 
+/**
+ * Environment or header values -> the marker, names kept (they say what was set); a value named
+ * like a credential is also scrubbed wherever it recurs. ACP's `{name, value}` list, or a map.
+ */
+function redactPairs(list: unknown, env: boolean, found: Findings): unknown {
+  const valueOf = (name: string, value: string): string => (looksLikeCredential(name, env) ? found.secret(value) : SECRET_MARKER);
+  if (isObject(list)) return Object.fromEntries(Object.entries(list).map(([name, value]) => [name, typeof value === "string" ? valueOf(name, value) : SECRET_MARKER]));
+  if (!Array.isArray(list)) return list;
+  return list.map((item) => {
+    const pair = nameValueSchema.safeParse(item);
+    return pair.success ? { ...pair.data, value: valueOf(pair.data.name, pair.data.value) } : item;
+  });
+}
+
 /** An MCP server's env and header values -> the marker (names kept: they say what was set); its address and arguments' credentials too. */
 function redactMcpServer(server: unknown, found: Findings): unknown {
   if (!isObject(server)) return server;
-  const pairs = (list: unknown, env: boolean): unknown =>
-    Array.isArray(list)
-      ? list.map((item) => {
-          const pair = nameValueSchema.safeParse(item);
-          if (!pair.success) return item;
-          const value = looksLikeCredential(pair.data.name, env) ? found.secret(pair.data.value) : SECRET_MARKER;
-          return { ...pair.data, value };
-        })
-      : list;
   return {
     ...server,
-    ...("env" in server ? { env: pairs(server.env, true) } : {}),
-    ...("headers" in server ? { headers: pairs(server.headers, false) } : {}),
+    ...("env" in server ? { env: redactPairs(server.env, true, found) } : {}),
+    ...("headers" in server ? { headers: redactPairs(server.headers, false, found) } : {}),
     ...(typeof server.url === "string" ? { url: redactUrl(server.url, found) } : {}),
     ...("args" in server ? { args: redactArgs(server.args, found) } : {}),
   };
 }
 
-/** The field rules for one message; `agentRequests` (JSON-RPC id -> method) says what an answer answers. */
-function redactMessage(dir: TranscriptEntry["dir"], msg: Json, agentRequests: Map<string, string>, found: Findings): Json {
+/** What a pass over the messages remembers: what an answer answers (JSON-RPC id -> method), and each tool call's kind. */
+type Seen = { agentRequests: Map<string, string>; toolKinds: Map<string, string> };
+
+/** A diff's sides -> file content markers, at any depth (a tool call's content, a permission prompt's tool call). */
+function redactDiffs(value: unknown, found: Findings): unknown {
+  if (Array.isArray(value)) return value.map((v) => redactDiffs(v, found));
+  if (!isObject(value)) return value;
+  if (value.type === "diff") {
+    const side = (text: unknown): unknown => (typeof text === "string" && text !== "" ? found.content(text) : text);
+    return { ...value, ...("oldText" in value ? { oldText: side(value.oldText) } : {}), ...("newText" in value ? { newText: side(value.newText) } : {}) };
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDiffs(v, found)]));
+}
+
+/** A read tool call's output (rawOutput's strings, its text content) -> file content markers: what it read is a file. */
+function redactToolCall(update: Json, seen: Seen, found: Findings): Json {
+  const id = typeof update.toolCallId === "string" ? update.toolCallId : undefined;
+  if (id !== undefined && typeof update.kind === "string") seen.toolKinds.set(id, update.kind);
+  if (id === undefined || seen.toolKinds.get(id) !== "read") return update;
+  const asFile = (text: string): string => (text.length >= MIN_SCRUBBED_LENGTH ? found.content(text) : text);
+  const content = Array.isArray(update.content)
+    ? update.content.map((item: unknown) => (isObject(item) && item.type === "content" && isObject(item.content) && typeof item.content.text === "string" ? { ...item, content: { ...item.content, text: asFile(item.content.text) } } : item))
+    : update.content;
+  return { ...update, ...("rawOutput" in update ? { rawOutput: mapStrings(update.rawOutput, asFile) } : {}), ...("content" in update ? { content } : {}) };
+}
+
+/** The field rules for one message. */
+function redactMessage(dir: TranscriptEntry["dir"], msg: Json, seen: Seen, found: Findings): Json {
+  const agentRequests = seen.agentRequests;
   const method = typeof msg.method === "string" ? msg.method : undefined;
   const id = JSON.stringify(msg.id ?? null);
   if (dir === "agent->client" && method !== undefined && "id" in msg) agentRequests.set(id, method);
@@ -164,6 +251,14 @@ function redactMessage(dir: TranscriptEntry["dir"], msg: Json, agentRequests: Ma
     if (typeof params.baseUrl === "string") params.baseUrl = redactUrl(params.baseUrl, found);
   }
   if (dir === "agent->client" && method === "fs/write_text_file" && typeof params.content === "string") params.content = found.content(params.content);
+  if (dir === "agent->client" && method === "terminal/create" && "env" in params) params.env = redactPairs(params.env, true, found);
+  if (dir === "agent->client") {
+    const withDiffs = redactDiffs(params, found) as Json;
+    if (isObject(withDiffs.update) && (withDiffs.update.sessionUpdate === "tool_call" || withDiffs.update.sessionUpdate === "tool_call_update")) withDiffs.update = redactToolCall(withDiffs.update, seen, found);
+    if (isObject(withDiffs.toolCall)) withDiffs.toolCall = redactToolCall(withDiffs.toolCall, seen, found);
+    out.params = withDiffs;
+    return out;
+  }
   out.params = params;
   return out;
 }
@@ -190,19 +285,50 @@ export function redactCommand(command: readonly string[]): string[] {
  * input is not changed. `placeholders`: the run's paths, for the digests of file contents (pass {}
  * when the entries already hold placeholders).
  */
-export function redactTranscript(entries: readonly TranscriptEntry[], placeholders: Placeholders): TranscriptEntry[] {
+export function redactTranscript(entries: readonly TranscriptEntry[], placeholders: Placeholders, options: { secrets?: Iterable<string> } = {}): TranscriptEntry[] {
   const found = new Findings(placeholders);
-  const agentRequests = new Map<string, string>();
+  for (const secret of options.secrets ?? []) if (secret.length >= MIN_SCRUBBED_LENGTH) found.secrets.add(secret);
+  const seen: Seen = { agentRequests: new Map(), toolKinds: new Map() };
   const byFields = entries.map((entry): TranscriptEntry =>
-    entry.type === "raw" ? { ...entry, text: redactRawLine(entry.text, found) } : { ...entry, msg: redactMessage(entry.dir, entry.msg, agentRequests, found) },
+    entry.type === "raw" ? { ...entry, text: redactRawLine(entry.text, found) } : { ...entry, msg: redactMessage(entry.dir, entry.msg, seen, found) },
   );
   if (found.secrets.size === 0 && found.contents.size === 0) return byFields;
   // Longest first, so a credential that contains another is scrubbed whole.
   const secrets = [...found.secrets].sort((a, b) => b.length - a.length);
   const scrub = (s: string): string => secrets.reduce((text, secret) => (text.includes(secret) ? text.split(secret).join(SECRET_MARKER) : text), s);
+  const fileLines = found.fileLines();
+  /** An agent string's lines that are a file's lines -> the marker (before the credentials: a line with one is still the file's line). */
+  const withoutFileLines = (s: string): string => {
+    if (fileLines.size === 0) return s;
+    const lines = s.split("\n");
+    let changed = false;
+    const kept = lines.map((line) => {
+      const bare = line.endsWith("\r") ? line.slice(0, -1) : line;
+      if (!fileLines.has(bare)) return line;
+      changed = true;
+      return SECRET_MARKER + line.slice(bare.length);
+    });
+    return changed ? kept.join("\n") : s;
+  };
   return byFields.map((entry): TranscriptEntry => {
     if (entry.type === "raw") return { ...entry, text: scrub(entry.text) };
-    const echo = (s: string): string => (entry.dir === "agent->client" && s !== "" ? found.contents.get(s) : undefined) ?? scrub(s);
+    const fromAgent = entry.dir === "agent->client";
+    const echo = (s: string): string => (fromAgent && s !== "" ? found.contents.get(s) : undefined) ?? scrub(fromAgent ? withoutFileLines(s) : s);
     return { ...entry, msg: mapStrings(entry.msg, echo) as Json };
   });
+}
+
+/**
+ * The credentials of an environment, for redactTranscript's `secrets`: the values of variables
+ * named like one (`GITHUB_TOKEN`, `STRIPE_KEY`) and the passwords in addresses (`DATABASE_URL`).
+ * An agent run under `record` inherits them, and a `printenv` in a tool's output would show them.
+ */
+export function secretsOfEnvironment(env: NodeJS.ProcessEnv): string[] {
+  const found = new Findings({});
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) continue;
+    if (looksLikeCredential(name, true)) found.secret(value);
+    else replaceUrlSecrets(value, (secret) => found.secret(secret), () => false);
+  }
+  return [...found.secrets];
 }
