@@ -205,6 +205,80 @@ async function withHeader(name: string, agent: string, header: Record<string, un
   return file;
 }
 
+describe("record when something goes wrong", () => {
+  const INIT = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+  const answerInit = `process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:0,result:{protocolVersion:1,agentCapabilities:{}}})+"\\n")`;
+  const quiet = () => ({ stdout: new PassThrough(), stderr: new PassThrough() });
+
+  it("a credential of the recorder's own environment, echoed by the agent (a printenv in a tool's output), is not written", async () => {
+    const token = "ghp_FROMTHEENVIRONMENT0123";
+    const agent = `process.stdin.once("data",()=>{${answerInit};process.stdout.write(JSON.stringify({jsonrpc:"2.0",method:"session/update",params:{sessionId:"s",update:{sessionUpdate:"tool_call_update",toolCallId:"c",rawOutput:{stdout:"GITHUB_TOKEN="+process.env.GITHUB_TOKEN}}}})+"\\n");process.exit(0)})`;
+    const out = path.join(dir, "env-echo.jsonl");
+    const stdin = new PassThrough();
+    const done = runRecorder({ out, command: [process.execPath, "-e", agent], stdin, ...quiet(), env: { ...process.env, GITHUB_TOKEN: token } });
+    stdin.write(`${INIT}\n`);
+    expect(await done).toBe(0);
+    const text = await readFile(out, "utf8");
+    expect(text).toContain("GITHUB_TOKEN=[redacted]");
+    expect(text).not.toContain(token);
+  });
+
+  it("--out naming a folder, or in a folder that does not exist, is refused before the agent starts (exit 2), leaving nothing behind", async () => {
+    const folder = path.join(dir, "a-folder");
+    await mkdir(folder);
+    for (const out of [folder, path.join(dir, "no-such-folder", "t.jsonl")]) {
+      const stderr = new PassThrough();
+      const said: Buffer[] = [];
+      stderr.on("data", (c: Buffer) => said.push(c));
+      const marker = path.join(dir, "agent-started");
+      const code = await runRecorder({ out, command: [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`], stdin: new PassThrough(), stdout: new PassThrough(), stderr });
+      expect(code).toBe(2);
+      expect(Buffer.concat(said).toString()).toContain(`record: cannot write the transcript to ${out}`);
+      expect(existsSync(marker)).toBe(false);
+    }
+    expect(existsSync(`${folder}.tmp`)).toBe(false);
+  });
+
+  it("an agent command that cannot start leaves an earlier transcript of the same name as it was", async () => {
+    const out = path.join(dir, "precious.jsonl");
+    await writeFile(out, "PRECIOUS\n");
+    const stdin = new PassThrough();
+    const done = runRecorder({ out, command: ["no-such-agent-command-xyz"], stdin, ...quiet() });
+    stdin.write(`${INIT}\n`);
+    expect(await done).toBe(127);
+    expect(await readFile(out, "utf8")).toBe("PRECIOUS\n");
+  });
+
+  it("a second SIGTERM kills an agent that ignored the first: the recorder does not hang, and says how the agent ended", { timeout: 30_000 }, async () => {
+    const out = path.join(dir, "stubborn.jsonl");
+    const agent = `process.on("SIGTERM",()=>{});process.stdout.write("started\\n");setInterval(()=>{},1000)`;
+    const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", out, "--", process.execPath, "-e", agent], { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
+    await new Promise((resolve) => child.stdout.once("data", resolve));
+    child.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(child.exitCode).toBeNull(); // the first is the agent's to handle
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(137);
+    expect(parseTranscript(await readFile(out, "utf8"), out).entries.map((e) => (e.type === "raw" ? e.text : ""))).toEqual(["started"]);
+  });
+
+  it("an editor that stops reading the recorder's stdout does not crash it: the session is still recorded to its end", { timeout: 60_000 }, async () => {
+    const out = path.join(dir, "epipe.jsonl");
+    const agent = `process.stdin.once("data",()=>{${answerInit};let i=0;const t=setInterval(()=>{for(let k=0;k<200;k++)process.stdout.write(JSON.stringify({jsonrpc:"2.0",method:"session/update",params:{sessionId:"s",update:{sessionUpdate:"agent_message_chunk",content:{type:"text",text:"x".repeat(200)+i++}}}})+"\\n");if(i>2000){clearInterval(t);process.stdin.destroy()}},5)})`;
+    const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", out, "--", process.execPath, "-e", agent], { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    child.stdin.write(`${INIT}\n`);
+    child.stdout.once("data", () => child.stdout.destroy()); // the editor goes away
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(stderr).not.toContain("Unhandled 'error' event");
+    expect(code).toBe(0);
+    const t = parseTranscript(await readFile(out, "utf8"), out);
+    expect(t.entries.length).toBeGreaterThan(2000);
+  });
+});
+
 describe("replay does what a transcript says only when told to trust it", () => {
   // Transcripts are made to be shared: a file from elsewhere is data until its reader says otherwise.
   it("refuses every transcript without --trust, its agent command or one given with --agent, saying what replaying it would do", async () => {
@@ -332,6 +406,18 @@ describe("replay", () => {
     expect(firstChunk(after.entries).text).toBe("echo: hi");
     expect(JSON.stringify(after.entries)).toContain("<CWD>/hello.txt"); // portable paths
     expect((await replayTranscript(edited)).ok).toBe(true);
+  });
+
+  it("--update keeps the recording when the agent under test stops before its end (it crashed): nothing recorded is lost", async () => {
+    const edited = await editedCopy("update-crash.jsonl", () => undefined);
+    const before = await readFile(edited, "utf8");
+    // Answers initialize, then exits at the next message.
+    const crashy = `require("readline").createInterface({input:process.stdin}).on("line",(l)=>{const m=JSON.parse(l);if(m.method==="initialize")process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:1,agentCapabilities:{}}})+"\\n");else process.exit(3)})`;
+    const result = await replayTranscript(edited, { update: true, agentCommand: [process.execPath, "-e", crashy] });
+    expect(result.ok).toBe(false);
+    expect(result.updated).toBe(false);
+    expect(formatReplayReport(result)).toContain("not rewritten");
+    expect(await readFile(edited, "utf8")).toBe(before);
   });
 
   it("reports a malformed transcript line with file and line number", async () => {

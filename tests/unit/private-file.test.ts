@@ -1,5 +1,5 @@
 // How transcripts reach the disk (issue 26): readable by their owner only, whatever was there.
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -17,6 +17,14 @@ const fresh = (): string => {
 const modeOf = (f: string): number => statSync(f).mode & 0o777;
 
 describe.runIf(process.platform !== "win32")("writePrivateFile", () => {
+  it("a rename that fails (the name is a folder's) leaves no temp copy of the text beside it", async () => {
+    const d = fresh();
+    const f = path.join(d, "a-folder");
+    mkdirSync(f);
+    await expect(writePrivateFile(f, "secret text\n")).rejects.toThrow();
+    expect(readdirSync(d)).toEqual(["a-folder"]);
+  });
+
   it("creates the file with mode 0600", async () => {
     const f = path.join(fresh(), "t.jsonl");
     await writePrivateFile(f, "one\n");

@@ -16,5 +16,9 @@ export async function writePrivateFile(file: string, text: string): Promise<void
     await rm(tmp, { force: true });
     await create();
   }
-  await rename(tmp, file);
+  // A rename that fails (`file` a folder, say) leaves no copy of the transcript beside it.
+  await rename(tmp, file).catch(async (error: unknown) => {
+    await rm(tmp, { force: true });
+    throw error;
+  });
 }

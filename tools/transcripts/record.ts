@@ -10,7 +10,8 @@ import { log } from "../../src/log/index.js";
 import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
 import { pathsToPlaceholders } from "./normalise.js";
 import { writePrivateFile } from "./private-file.js";
-import { redactCommand, redactTranscript } from "./redact.js";
+import { redactCommand, redactTranscript, secretsOfEnvironment } from "./redact.js";
+import { stat } from "node:fs/promises";
 import { prepareSandbox, type Sandbox } from "./replay/sandbox.js";
 
 export interface RecorderOptions {
@@ -70,6 +71,12 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
   const [cmd] = options.command;
   if (!cmd) throw new Error("record: missing agent command");
   const out = path.resolve(options.out);
+  // Refused before the agent starts: a session recorded to a file that cannot be written is lost.
+  const unwritable = await whyUnwritable(out);
+  if (unwritable !== undefined) {
+    stderr.write(`record: cannot write the transcript to ${out}: ${unwritable}\n`);
+    return 2;
+  }
   const started = performance.now();
   const now = () => Math.round((performance.now() - started) * 1000) / 1000;
 
@@ -99,6 +106,10 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     /** What is written: with a sandbox, its paths and address as placeholders (it is gone after). */
     const portable = <T>(value: T): T => (sandbox ? (pathsToPlaceholders(value, sandbox.placeholders) as T) : value);
     const entries: TranscriptEntry[] = [];
+    // The credentials of the agent's environment: an agent (or the model's printenv) may echo them.
+    const environmentSecrets = options.keepSecrets ? [] : secretsOfEnvironment(sandbox ? sandbox.env : (options.env ?? process.env));
+    /** Set when the agent never started: an earlier transcript of the same name is then left as it was. */
+    let notStarted = false;
     let initializeSeen = false;
     let cwdSeen = false;
     // Writes are serialised; each rewrites the file (transcripts are small) so a crash mid-session
@@ -106,7 +117,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     let writing: Promise<void> = Promise.resolve();
     let dirty = false;
     const flush = (): Promise<void> => {
-      if (!initializeSeen && !dirty) return writing;
+      if (notStarted || (!initializeSeen && !dirty)) return writing;
       dirty = false;
       // Canonical key order (header fields filled in late still print near the top).
       const { type, version, agent, protocolVersion, clientCapabilities, paths, recordedAt, ...rest } = header;
@@ -115,7 +126,7 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
       const written = sandbox ? entries.map(portable) : entries;
       // Redacted as a whole each time: a credential seen late is scrubbed from earlier lines too.
       // The digests are of the portable text (placeholders), as a replay normalises the live one.
-      const text = serializeTranscript(ordered, options.keepSecrets ? written : redactTranscript(written, sandbox ? {} : (header.paths ?? {})));
+      const text = serializeTranscript(ordered, options.keepSecrets ? written : redactTranscript(written, sandbox ? {} : (header.paths ?? {}), { secrets: environmentSecrets }));
       const preparedMs = performance.now() - t0;
       writing = writing
         .then(async () => {
@@ -181,9 +192,23 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     child.stdout.on("data", (chunk: Buffer) => fromAgent.push(chunk));
     child.stdout.pipe(stdout, { end: false });
     child.stderr.pipe(stderr, { end: false });
+    // A client gone (EPIPE): nothing more is forwarded to it, and the session is still recorded to its end.
+    const onStdoutError = (error: Error) => {
+      log.warn({ err: error }, "record: the client stopped reading; recording goes on");
+      child.stdout.unpipe(stdout);
+      // Unpiped from its last destination, the agent's stdout pauses: it is still read for the transcript.
+      child.stdout.resume();
+    };
+    const onStderrError = () => child.stderr.unpipe(stderr);
+    stdout.on("error", onStdoutError);
+    stderr.on("error", onStderrError);
 
+    // The first signal is passed on; a second one (the agent did not stop) kills it.
+    let signalled = false;
     const forward = (signal: NodeJS.Signals) => () => {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode !== null) return;
+      child.kill(signalled ? "SIGKILL" : signal);
+      signalled = true;
     };
     const onSigint = forward("SIGINT");
     const onSigterm = forward("SIGTERM");
@@ -191,8 +216,10 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     process.on("SIGTERM", onSigterm);
 
     const code = await new Promise<number>((resolve) => {
-      child.on("error", (error) => {
-        log.error({ err: error, command: options.command }, "record: cannot start agent");
+      child.on("error", (error: NodeJS.ErrnoException) => {
+        notStarted = true;
+        // Not the error itself: its spawnargs are the command line, credentials included.
+        log.error({ code: error.code, command: redactCommand(options.command) }, "record: cannot start agent");
         stderr.write(`record: cannot start ${JSON.stringify(cmd)}: ${error.message}\n`);
         resolve(127);
       });
@@ -202,6 +229,8 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
 
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigterm);
+    stdout.off("error", onStdoutError);
+    stderr.off("error", onStderrError);
     stdin.unpipe(child.stdin);
     stdin.off("data", onStdinData);
     stdin.off("end", onStdinEnd);
@@ -213,4 +242,14 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     log.debug({ out, entries: entries.length, code }, "record: transcript written");
     return code;
   }
+}
+
+/** Why a transcript cannot be written to `out` (a folder, a parent folder missing or not one), or undefined. */
+async function whyUnwritable(out: string): Promise<string | undefined> {
+  const target = await stat(out).catch(() => undefined);
+  if (target?.isDirectory()) return "it is a folder";
+  const parent = await stat(path.dirname(out)).catch(() => undefined);
+  if (!parent) return `its folder ${path.dirname(out)} does not exist`;
+  if (!parent.isDirectory()) return `${path.dirname(out)} is not a folder`;
+  return undefined;
 }

@@ -34,6 +34,8 @@ export function formatReplayReport(result: ReplayResult): string {
     return `${what} ${result.file} (${result.sent} sent, ${result.received} received, ${secs} s)\n`;
   }
   const lines = [`FAIL ${result.file} (agent: ${result.agentCommand.join(" ")}, ${secs} s)`];
+  if (result.notUpdated) lines.push(`  ${result.notUpdated}`);
+  else if (result.updated) lines.push("  the file was rewritten with the live run all the same");
   const [first, ...rest] = result.mismatches;
   if (first) {
     lines.push(`  ${first.summary}`);

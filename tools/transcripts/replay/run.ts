@@ -48,6 +48,9 @@ export class ReplayRun {
   private lastTraffic = performance.now();
   private aborted = false;
   private exited = false;
+  /** Whether the client's side was over (the agent's stdin ended) / the run stopped before it was. */
+  private eofSent = false;
+  private cutShort = false;
   private exitCode: number | null = null;
   private stderrTail = "";
   private child: AgentProcess | undefined;
@@ -90,7 +93,9 @@ export class ReplayRun {
     }
 
     let updated = false;
-    if (this.update && this.liveLog.length > 0 && !this.mismatches.some((m) => m.kind === "setup")) {
+    // A run cut short (the agent crashed, timed out, or never started) would put a part of the
+    // session in place of the whole recording: the file is kept, and the report says so.
+    if (this.update && this.liveLog.length > 0 && !this.cutShort) {
       await this.writeUpdate();
       updated = true;
     }
@@ -102,6 +107,7 @@ export class ReplayRun {
       sent: this.sent,
       received: this.received,
       updated,
+      ...(this.update && !updated ? { notUpdated: "the run stopped before the recording's end, so the file was not rewritten" } : {}),
       agentCommand: this.agentCommand,
       agentExitCode: this.exitCode,
       stderrTail: this.stderrTail,
@@ -115,6 +121,8 @@ export class ReplayRun {
 
   private fail(m: Mismatch): void {
     this.mismatches.push(m);
+    // Stopped before the client's last message went out: the live log holds only part of the session.
+    if (STOPS_THE_RUN.has(m.kind) && !this.eofSent) this.cutShort = true;
     log.debug({ mismatch: m.summary }, "replay: mismatch");
     // A message that differs (or is extra, or off-schema) still counts as arrived: the run goes on
     // so the report names every difference. What leaves nothing to compare stops it.
@@ -174,6 +182,7 @@ export class ReplayRun {
     if (!this.aborted) await this.waitForAgentBefore(matcher, entries.length, "at the end of the recording");
     if (!this.aborted) {
       await this.quiet(SETTLE_MS);
+      this.eofSent = true;
       child.stdin.end();
       const exitTimeout = this.opts.exitTimeoutMs ?? DEFAULT_EXIT_TIMEOUT_MS;
       const timer = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), exitTimeout).unref());

@@ -61,6 +61,8 @@ export interface ReplayResult {
   received: number;
   /** True when --update rewrote the file. */
   updated: boolean;
+  /** With --update, why the file was not rewritten. */
+  notUpdated?: string;
   agentCommand: string[];
   agentExitCode: number | null;
   /** The end of the agent's stderr (for the report). */
