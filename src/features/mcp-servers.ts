@@ -43,6 +43,12 @@ export function mcpServersConfig(servers: readonly acp.McpServer[], taken: Reado
   return out;
 }
 
+/** The names of the MCP servers in the user's configuration (config/read's `mcp_servers`). */
+function userServerNames(config: { [key: string]: unknown } | undefined): string[] {
+  const servers = config?.mcp_servers;
+  return servers && typeof servers === "object" && !Array.isArray(servers) ? Object.keys(servers) : [];
+}
+
 /** The longest a session's opening is watched for startup reports before it attaches. */
 const OPENING_WATCH_MS = 120_000;
 
@@ -156,10 +162,14 @@ export function mcpServersFeature(): SessionFeature {
     name: "mcp-servers",
     attach: startup.attach,
     abandon: startup.abandon,
-    prepare(opening, services) {
+    async prepare(opening, services) {
       const servers = opening.request.mcpServers ?? [];
       if (servers.length > 0) {
-        const added = mcpServersConfig(servers, mcpServerNames(opening.settings.config));
+        // Codex merges a thread's server into the user's own of the same name, field by field: a
+        // client's server named like one in config.toml would run with that one's env (its
+        // tokens), or fail the session over another transport. Those names are taken.
+        const userServers = userServerNames((await services.host.userConfig.read(opening.settings.cwd))?.config);
+        const added = mcpServersConfig(servers, new Set([...mcpServerNames(opening.settings.config), ...userServers]));
         opening.settings.config = withMcpServers(opening.settings.config, added);
         services.log.info({ servers: Object.keys(added) }, "client MCP servers added to the thread");
       }

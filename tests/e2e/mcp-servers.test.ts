@@ -89,6 +89,35 @@ describe("client MCP servers", () => {
   });
 });
 
+describe("a client's MCP server named like one of the user's config.toml", () => {
+  it("gets nothing of the user's server (its env, its secrets): it runs under a name of its own, and the model calls it by that name", async () => {
+    const { setupClient } = answerPermissions("allow_once");
+    adapter = await startAdapter({
+      setupClient,
+      responses: [{ items: [toolCall("lookup_word", { word: "x" }, { namespace: "mcp__notes_2", callId: "m1" })] }, done],
+      extraConfig: `[mcp_servers.notes]\ncommand = "/nonexistent"\nenv = { USER_SECRET_TOKEN = "s3cret-from-config" }`,
+    });
+    await adapter.initialize();
+    logDir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
+    const envFile = path.join(logDir, "env.txt");
+    const log = path.join(logDir, "calls.jsonl");
+    const { sessionId } = await adapter.newSession(undefined, {
+      mcpServers: [{ name: "notes", command: "/bin/sh", args: ["-c", `env > '${envFile}'; exec '${process.execPath}' '${SERVER}'`], env: [{ name: "MCP_CALL_LOG", value: log }] }],
+    });
+    await adapter.prompt(sessionId, "go");
+    const env = await readFile(envFile, "utf8");
+    expect(env).toContain(`MCP_CALL_LOG=${log}`);
+    expect(env).not.toContain("s3cret-from-config");
+    expect(await readFile(log, "utf8")).toContain("lookup_word");
+  });
+
+  it("over another transport than the user's (http against stdio) still opens the session", async () => {
+    adapter = await startAdapter({ extraConfig: `[mcp_servers.notes]\ncommand = "/bin/true"` });
+    await adapter.initialize();
+    await expect(adapter.newSession(undefined, { mcpServers: [{ type: "http", name: "notes", url: "http://127.0.0.1:9/mcp", headers: [] }] })).resolves.toHaveProperty("sessionId");
+  });
+});
+
 describe("an MCP server that fails to start", () => {
   it("is named to the user (a failed tool call with Codex's error) and to the model on its next prompt, once", async () => {
     adapter = await startAdapter({ responses: [done, done] });
