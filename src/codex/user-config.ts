@@ -9,6 +9,7 @@ import type { Logger } from "../log/index.js";
 import type { AppServerClient } from "./client.js";
 import { codexHomeOf, configFingerprint, configReadParams } from "./config-files.js";
 import type * as v2 from "./generated/v2/index.js";
+import { CodexRpcError } from "./errors.js";
 
 /** How many directories' answers are kept (the most recently read ones). */
 const KEPT_DIRECTORIES = 32;
@@ -21,6 +22,8 @@ export type ConfigSource = {
 
 export class UserConfigReader {
   private readonly answers = new Map<string, { fingerprint: string; answer: Promise<v2.ConfigReadResponse | undefined> }>();
+  /** Codex's error for each folder whose configuration it could not read (the newest KEPT_DIRECTORIES). */
+  private readonly problems = new Map<string, string>();
 
   constructor(
     private readonly source: ConfigSource,
@@ -53,10 +56,27 @@ export class UserConfigReader {
     return answer;
   }
 
+  /**
+   * Why codex could not read the configuration for `cwd` (a config.toml it cannot parse: its path,
+   * line and column), or undefined when it could, or could not say.
+   */
+  async problem(cwd: string): Promise<string | undefined> {
+    if ((await this.read(cwd)) !== undefined) return undefined;
+    return this.problems.get(cwd);
+  }
+
   private async askCodex(cwd: string): Promise<v2.ConfigReadResponse | undefined> {
     try {
-      return await (await this.source.client()).call("config/read", configReadParams(cwd));
+      const answer = await (await this.source.client()).call("config/read", configReadParams(cwd));
+      this.problems.delete(cwd);
+      return answer;
     } catch (err) {
+      // Codex's own answer (not a codex gone): what is wrong with the files.
+      if (err instanceof CodexRpcError) {
+        this.problems.delete(cwd);
+        this.problems.set(cwd, err.message);
+        if (this.problems.size > KEPT_DIRECTORIES) this.problems.delete(this.problems.keys().next().value!);
+      }
       this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not read the Codex configuration; the session opens in the default mode");
       return undefined;
     }

@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { mergeResponseParts, type AgentHandle, type AgentServices, type SessionFeature, type SessionOpening, type SessionResponsePart } from "./feature-api.js";
 import type { AcpSession, SessionDeps, ThreadSettings } from "./session/session.js";
 import { openThread } from "./session/open-thread.js";
-import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, toRequestError } from "./errors.js";
+import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, toRequestError, withoutSecrets } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
 
 /** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
@@ -184,7 +184,12 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       markPhase(log, "session/new received");
       const cwd = await validateCwd(params.cwd);
       // Checked while the features prepare the thread (Codex's account and config reads overlap).
-      const signedIn = signIn.require(signIn.methods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning));
+      const signedIn = signIn.require(signIn.methods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning)).catch(async (refusal: unknown) => {
+        // A config.toml codex cannot parse sends it back to its defaults (OpenAI's sign-in): the
+        // file is what to fix, and signing in would only lead to the same error after.
+        const problem = await host.userConfig.problem(cwd);
+        throw problem === undefined ? refusal : new RequestError(-32603, `Codex cannot read its configuration: ${withoutSecrets(problem)}; fix it and try again`);
+      });
       const { session, response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() }, undefined, signedIn);
       markPhase(log, "session/new answered");
       return { sessionId: session.id, ...response };

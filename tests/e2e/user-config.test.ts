@@ -143,3 +143,17 @@ describe("config.toml is the starting point", () => {
     expect(adapter!.fake.requests.at(-1)!.body.reasoning).toMatchObject({ effort: "high" });
   });
 });
+
+describe("a config.toml Codex cannot read", () => {
+  it("session/new names the file and the place of the error, not a sign-in the user does not need", async () => {
+    adapter = await startAdapter({ userConfig: "this is = = not toml" });
+    await adapter.initialize();
+    const refusal = (await adapter.newSession().then(
+      () => undefined,
+      (err: unknown) => err,
+    )) as { code?: number; message?: string } | undefined;
+    expect(refusal?.code).not.toBe(-32000); // ACP's auth_required
+    expect(refusal?.message).toMatch(/config\.toml:\d+:\d+/);
+    expect(refusal?.message).toContain("fix it");
+  });
+});
