@@ -157,3 +157,37 @@ describe("a config.toml Codex cannot read", () => {
     expect(refusal?.message).toContain("fix it");
   });
 });
+
+describe("the user's own choices that the catalog does not list", () => {
+  const options = { session: { configOptions: {} } } as acp.ClientCapabilities;
+  const optionOf = (list: acp.SessionConfigOption[] | null | undefined, id: string) => list?.find((o) => o.id === id) as { currentValue: unknown; options: Array<{ value: string }> } | undefined;
+
+  it("config.toml's reasoning effort (\"minimal\") is one of the option's values, and can be chosen again after another", async () => {
+    adapter = await startAdapter({ userConfig: 'model_reasoning_effort = "minimal"' });
+    await adapter.initialize(options);
+    const { sessionId, configOptions } = await adapter.newSession();
+    const effort = optionOf(configOptions, "reasoning_effort");
+    expect(effort?.currentValue).toBe("minimal");
+    expect(effort?.options.map((o) => o.value)).toContain("minimal");
+    const set = (configId: string, value: string) => adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
+    await set("reasoning_effort", "high");
+    const back = await set("reasoning_effort", "minimal");
+    expect(optionOf(back.configOptions, "reasoning_effort")?.currentValue).toBe("minimal");
+    await expect(set("reasoning_effort", "bogus")).rejects.toThrow(/not "bogus"/);
+  });
+
+  it("config.toml's model outside the catalog stays a choice after a switch to another (config options and session/set_model)", async () => {
+    adapter = await startAdapter({});
+    await writeFile(adapter.home.configPath, (await readFile(adapter.home.configPath, "utf8")).replace(/^model = .*$/m, 'model = "my-local-model"'));
+    await adapter.initialize(options);
+    const { sessionId } = await adapter.newSession();
+    const set = (value: string) => adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value });
+    const switched = await set("fake-model");
+    expect(optionOf(switched.configOptions, "model")?.options.map((o) => o.value)).toContain("my-local-model");
+    const back = await set("my-local-model");
+    expect(optionOf(back.configOptions, "model")?.currentValue).toBe("my-local-model");
+    await set("fake-model");
+    await expect(adapter.agent.request("session/set_model", { sessionId, modelId: "my-local-model" })).resolves.toBeDefined();
+    await expect(set("someone-elses-model")).rejects.toThrow(/Unknown model/);
+  });
+});

@@ -68,6 +68,11 @@ export type ConfigState = {
   booleans?: boolean;
   /** The client declares config option capabilities (`session.configOptions`): it reads them, so it gets no legacy `models`. */
   readsOptions?: boolean;
+  /**
+   * What the session opened with (the user's config.toml, or the stored thread): offered and
+   * taken back even where the catalog does not list it (a local model, the "minimal" effort).
+   */
+  own?: { model?: string; effort?: string; serviceTier?: string };
 };
 
 export function modelEntry(state: ConfigState, slug: string | undefined): Model | undefined {

@@ -55,6 +55,8 @@ export function configOptionsFeature(): SessionFeature {
       } catch (err) {
         services.log.warn({ err: String(err), sessionId: session.id }, "could not read the model catalog; model options hidden");
       }
+      const { model, effort, serviceTier } = session.settings;
+      state.own = { ...(model ? { model } : {}), ...(effort ? { effort } : {}), ...(serviceTier ? { serviceTier } : {}) };
       // The mode or the collaboration mode changed elsewhere (session/set_mode, /plan): tell the client.
       let collaborationMode = session.settings.collaborationMode;
       session.onChange((change) => {

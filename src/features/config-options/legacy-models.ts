@@ -39,8 +39,10 @@ export function modelState(session: AcpSession, state: ConfigState): SessionMode
   const availableModels = state.models.flatMap(entriesOf);
   const effort = session.settings.effort;
   const currentModelId = modelId(model?.model ?? current, effortsOf(model).length > 0 || !model ? effort : undefined);
-  // A model (or effort) outside the catalog, as the thread runs it: offered too, so it stays a choice.
-  if (!availableModels.some((m) => m.modelId === currentModelId)) availableModels.unshift({ modelId: currentModelId, name: currentModelId });
+  // A model (or effort) outside the catalog, as the thread runs it and as the session opened: offered too, so it stays a choice.
+  const own = state.own?.model;
+  const ownModelId = own && !modelEntry(state, own) ? modelId(own, state.own?.effort) : undefined;
+  for (const id of [ownModelId, currentModelId]) if (id !== undefined && !availableModels.some((m) => m.modelId === id)) availableModels.unshift({ modelId: id, name: id });
   return { currentModelId, availableModels };
 }
 
@@ -55,6 +57,9 @@ function parseModelId(id: string, session: AcpSession, state: ConfigState): { mo
   // The thread's own model outside the catalog (as modelState offers it), with or without its effort.
   const current = session.settings.model;
   if (current && !modelEntry(state, current) && (id === current || id === modelId(current, session.settings.effort))) return { model: undefined, slug: current };
+  // The session's own model outside the catalog (a switch away from it is not the end of it), with its own effort.
+  const own = state.own?.model;
+  if (own && !modelEntry(state, own) && (id === own || id === modelId(own, state.own?.effort))) return { model: undefined, slug: own, ...(state.own?.effort ? { effort: state.own.effort } : {}) };
   return undefined;
 }
 

@@ -34,18 +34,21 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
   const current = session.settings.model;
   if (current) {
     const models = state.models.map((m) => ({ value: m.model, name: m.displayName || m.model, ...(m.description ? { description: m.description } : {}) }));
-    if (!modelEntry(state, current)) models.unshift({ value: current, name: current });
+    // Models outside the catalog, as the thread runs them and as the session opened: still choices.
+    for (const slug of new Set([state.own?.model, current].filter((m): m is string => m !== undefined && !modelEntry(state, m)))) models.unshift({ value: slug, name: slug });
     options.push({ id: "model", name: "Model", category: "model", type: "select", currentValue: current, options: models });
     const efforts = modelEntry(state, current)?.supportedReasoningEfforts ?? [];
     const effort = session.settings.effort;
     if (efforts.length > 0 && effort) {
+      const listed = efforts.map((e) => ({ value: e.reasoningEffort, name: effortName(e.reasoningEffort), ...(e.description ? { description: e.description } : {}) }));
+      const unlisted = allowedEfforts(session, state).filter((e) => !listed.some((l) => l.value === e));
       options.push({
         id: "reasoning_effort",
         name: "Reasoning effort",
         category: "thought_level",
         type: "select",
         currentValue: effort,
-        options: efforts.map((e) => ({ value: e.reasoningEffort, name: effortName(e.reasoningEffort), ...(e.description ? { description: e.description } : {}) })),
+        options: [...unlisted.map((e) => ({ value: e, name: effortName(e) })), ...listed],
       });
     }
     const tiers = modelEntry(state, current)?.serviceTiers ?? [];
@@ -67,7 +70,11 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
         category: "model",
         type: "select",
         currentValue: serviceTierOf(session, state),
-        options: [{ value: STANDARD_TIER, name: "Standard" }, ...tiers.map((t) => ({ value: t.id, name: t.name, ...(t.description ? { description: t.description } : {}) }))],
+        options: [
+          { value: STANDARD_TIER, name: "Standard" },
+          ...allowedTiers(session, state).filter((t) => t !== STANDARD_TIER && !tiers.some((listed) => listed.id === t)).map((t) => ({ value: t, name: t })),
+          ...tiers.map((t) => ({ value: t.id, name: t.name, ...(t.description ? { description: t.description } : {}) })),
+        ],
       });
     }
   }
@@ -76,6 +83,21 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
 
 /** Codex's word for no particular service tier. */
 const STANDARD_TIER = "default";
+
+/** The efforts the session's model takes: its catalog's, the one in effect, and the session's own while on its own model. */
+function allowedEfforts(session: AcpSession, state: ConfigState): string[] {
+  const { model, effort } = session.settings;
+  const own = state.own?.model === model ? state.own?.effort : undefined;
+  return [...new Set([...(own ? [own] : []), ...(effort ? [effort] : []), ...effortsOf(modelEntry(state, model))])];
+}
+
+/** The speeds the session's model takes: standard, its catalog's, the one in effect, and the session's own while on its own model. */
+function allowedTiers(session: AcpSession, state: ConfigState): string[] {
+  const { model } = session.settings;
+  const own = state.own?.model === model ? state.own?.serviceTier : undefined;
+  const listed = modelEntry(state, model)?.serviceTiers.map((t) => t.id) ?? [];
+  return [...new Set([STANDARD_TIER, ...(own ? [own] : []), serviceTierOf(session, state), ...listed])];
+}
 
 /** The tier in effect: the one chosen in this session, else the model's default. */
 function serviceTierOf(session: AcpSession, state: ConfigState): string {
@@ -123,14 +145,16 @@ export async function setConfigOption(session: AcpSession, state: ConfigState, c
     }
     case "model": {
       const model = modelEntry(state, value);
-      if (!model && value !== session.settings.model) {
+      const own = !model && value === state.own?.model;
+      if (!model && value !== session.settings.model && !own) {
         throw invalidParams({ value }, `Unknown model "${value}"; available: ${state.models.map((m) => m.model).join(", ")}`);
       }
-      session.update({ settings: modelSettings(session, model, value) });
+      // Back to the session's own model: with its own effort.
+      session.update({ settings: modelSettings(session, model, value, own ? state.own?.effort : undefined) });
       break;
     }
     case "reasoning_effort": {
-      const efforts = effortsOf(modelEntry(state, session.settings.model));
+      const efforts = allowedEfforts(session, state);
       if (!efforts.includes(value)) {
         throw invalidParams({ value }, `The model ${session.settings.model ?? ""} supports the reasoning efforts ${efforts.join(", ") || "(none)"}; not "${value}"`);
       }
@@ -138,7 +162,7 @@ export async function setConfigOption(session: AcpSession, state: ConfigState, c
       break;
     }
     case "service_tier": {
-      const tiers = [STANDARD_TIER, ...(modelEntry(state, session.settings.model)?.serviceTiers.map((t) => t.id) ?? [])];
+      const tiers = allowedTiers(session, state);
       if (tiers.length === 1 || !tiers.includes(value)) {
         throw invalidParams({ value }, `The model ${session.settings.model ?? ""} offers the speeds ${tiers.join(", ")}; not "${value}"`);
       }
