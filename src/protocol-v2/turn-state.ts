@@ -31,7 +31,12 @@ export class V2Session {
 
   promptEnded(end: PromptEnd): void {
     this.prompts = Math.max(0, this.prompts - 1);
-    if (this.prompts > 0) return;
+    if (this.prompts > 0) {
+      // Another prompt still runs, and the idle state will carry its end: this one's failure (a
+      // queued prompt the agent refused) is told now, or the client never hears of it.
+      if ("error" in end) this.send({ sessionUpdate: "notice", severity: "error", title: "A prompt could not be run", description: end.error.message });
+      return;
+    }
     this.mapper.forgetToolCalls();
     this.set(idle(end));
   }

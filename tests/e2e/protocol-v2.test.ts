@@ -66,6 +66,18 @@ describe("ACP v2", () => {
     for (const v1Only of ["tool_call", "current_mode_update", "plan"]) expect(kinds).not.toContain(v1Only);
   });
 
+  it("a prompt queued behind a running one and refused (audio) is told to the client as an error notice, and the session ends idle after the first", async () => {
+    const { a, sessionId } = await v2Session([{ ...textResponse("slow answer"), delayMs: 800 }]);
+    const first = a.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "one" }] } as v2.PromptRequest);
+    await first;
+    const second = await a.agent.request("session/prompt", { sessionId, prompt: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }] } as v2.PromptRequest);
+    expect(second).toHaveProperty("messageId");
+    await waitFor(() => ofKind(a.updatesOf(sessionId), "state_update").some((s) => s.state === "idle"), "the session idle again", 15_000);
+    const notices = ofKind(a.updatesOf(sessionId), "notice").filter((n) => n.severity === "error");
+    expect(notices).toEqual([expect.objectContaining({ severity: "error", description: expect.stringContaining("Audio prompts are not supported") })]);
+    expect(ofKind(a.updatesOf(sessionId), "state_update").at(-1)).toMatchObject({ state: "idle", stopReason: "end_turn" });
+  });
+
   it("an approved command runs as an agent-owned terminal; a refused one does not run; the permission's subject is the tool call", async () => {
     const answers = new Map([["c1", "allow_once"], ["c2", "reject"]]);
     const { a, sessionId } = await v2Session([{ items: [escalated("echo yes > out.txt", "c1")] }, { items: [escalated("echo no > no.txt", "c2")] }, done], (r) => {
