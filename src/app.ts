@@ -9,7 +9,7 @@ import { routeConsoleToLogger, type Logger } from "./log/index.js";
 import { limitLineLength, readPipeLines } from "./streams/index.js";
 import { batchedStdout } from "./core/transport/stdout.js";
 import { keepServingOnFault, stopSignal } from "./core/transport/last-resort.js";
-import { asksForV2, peekFirst } from "./core/transport/protocol-choice.js";
+import { asksForV2, peekInitialize } from "./core/transport/protocol-choice.js";
 
 import { fileToolTimeoutSec } from "./config/index.js";
 import { createAgent } from "./core/agent.js";
@@ -105,8 +105,8 @@ export async function serveStdio(host: CodexHost, log: Logger, young: YoungGener
   const { readable } = acp.ndJsonStream(stdout.bytes, input);
   const answered = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
   // A client that asks for ACP v2 is routed by the SDK's router to the v2 front; any other is served v1 directly.
-  const served = peekFirst(answered).then(async ({ first, stream: messages }) => {
-    const connection = asksForV2(first)
+  const served = peekInitialize(answered).then(async ({ initialize, stream: messages }) => {
+    const connection = asksForV2(initialize)
       ? (await import("./protocol-v2/index.js")).connectNegotiated({ readable: messages, writable: stdout.messages }, agent.app, log)
       : agent.app.connect({ readable: messages, writable: stdout.messages });
     await connection.closed;

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { applyPatch, textResponse, toolCall, type ScriptedResponse } from "../../tools/fake-model/index.js";
-import { startAdapter, type Adapter } from "../support/adapter.js";
+import { spawnAgent, startAdapter, type Adapter } from "../support/adapter.js";
 import { startV2Adapter, type V2Adapter, type V2Answer } from "../support/adapter-v2.js";
 import { v2Violations } from "../support/v2-schema.js";
 import { waitFor } from "../support/wait-for.js";
@@ -204,6 +204,21 @@ describe("ACP v2", () => {
     expect(await adapter.agent.request("auth/logout", {})).toEqual({});
     await expect(adapter.newSession()).rejects.toMatchObject({ code: -32000 });
     expect(adapter.stderr()).not.toContain("sk-test-v2");
+  });
+
+  it("a v2 initialize after a notification is still served v2 (the protocol is the initialize's, not the first message's)", async () => {
+    const agent = await spawnAgent({});
+    try {
+      void agent.readable.pipeTo(new WritableStream());
+      const writer = agent.writable.getWriter();
+      const line = (o: unknown) => writer.write(new TextEncoder().encode(`${JSON.stringify(o)}\n`));
+      const answer = agent.waitForLine((m) => m.id === 1);
+      await line({ jsonrpc: "2.0", method: "$/cancel_request", params: { requestId: 99 } });
+      await line({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 2, info: { name: "t", version: "1" }, capabilities: {} } });
+      expect(((await answer) as { result?: { protocolVersion?: number } }).result?.protocolVersion).toBe(2);
+    } finally {
+      await agent.stop();
+    }
   });
 
   it("a v1 client of the same build is served v1 as before", async () => {

@@ -1,5 +1,5 @@
-// Which protocol a client speaks, from its first message: a v2 client says so in `initialize`
-// (protocolVersion 2 or more). Only then is ACP v2 loaded (src/protocol-v2, through the SDK's
+// Which protocol a client speaks, from its `initialize` (its first message but for notifications):
+// a v2 client says so there (protocolVersion 2 or more). Only then is ACP v2 loaded (src/protocol-v2, through the SDK's
 // router); every other client is served v1 exactly as before, and pays nothing for v2.
 import { z } from "zod";
 
@@ -10,22 +10,38 @@ export function asksForV2(message: unknown): boolean {
   return initializeAskingV2.safeParse(message).success;
 }
 
+/** Notifications looked past for the initialize before v1 is chosen: a client that never initializes holds nothing. */
+const MAX_LOOKED_PAST = 32;
+
+const isNotification = (message: unknown): boolean => typeof message === "object" && message !== null && "method" in message && !("id" in message);
+
 /**
- * Reads the first message of `messages`, then gives it back with the rest: the stream to serve,
- * and the first message to choose the protocol by (undefined when the client left before any).
+ * Reads `messages` up to the client's `initialize` (the message the protocol is chosen by), past
+ * notifications only: a request before it decides at once (its client may wait for the answer
+ * before it initializes), as do MAX_LOOKED_PAST notifications. Gives back the stream to serve,
+ * every message read included, in order, and the initialize (undefined when none was found: v1).
  */
-export async function peekFirst<T>(messages: ReadableStream<T>): Promise<{ first: T | undefined; stream: ReadableStream<T> }> {
+export async function peekInitialize<T>(messages: ReadableStream<T>): Promise<{ initialize: T | undefined; stream: ReadableStream<T> }> {
   const reader = messages.getReader();
-  const head = await reader.read();
-  let pending: T | undefined = head.done ? undefined : head.value;
+  const read: T[] = [];
+  let initialize: T | undefined;
+  let ended = false;
+  while (read.length <= MAX_LOOKED_PAST) {
+    const next = await reader.read();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    read.push(next.value);
+    if (isNotification(next.value)) continue;
+    if (typeof next.value === "object" && next.value !== null && (next.value as { method?: unknown }).method === "initialize") initialize = next.value;
+    break;
+  }
   const stream = new ReadableStream<T>({
     async pull(controller) {
-      if (pending !== undefined) {
-        controller.enqueue(pending);
-        pending = undefined;
-        return;
-      }
-      const next = await reader.read();
+      const pending = read.shift();
+      if (pending !== undefined) return controller.enqueue(pending);
+      const next = ended ? { done: true as const } : await reader.read();
       if (next.done) controller.close();
       else controller.enqueue(next.value);
     },
@@ -33,5 +49,5 @@ export async function peekFirst<T>(messages: ReadableStream<T>): Promise<{ first
       return reader.cancel(reason);
     },
   });
-  return { first: head.done ? undefined : head.value, stream };
+  return { initialize, stream };
 }
