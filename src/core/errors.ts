@@ -10,7 +10,15 @@ export { RequestError };
 
 /** A parameter the client sent is wrong; `data` names it. */
 export function invalidParams(data: Record<string, unknown>, message: string): RequestError {
-  return RequestError.invalidParams(data, message);
+  return RequestError.invalidParams(Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === "string" ? shown(v) : v])), message);
+}
+
+/** The longest part of a client's value an error quotes back. */
+const SHOWN_CHARACTERS = 120;
+
+/** A client's value as an error quotes it: a value of any size (a 200 KB id) is not sent back whole. */
+export function shown(value: string): string {
+  return value.length <= SHOWN_CHARACTERS ? value : `${value.slice(0, SHOWN_CHARACTERS)}… (${value.length} characters)`;
 }
 
 /** The request cannot be served in the session's present state (closed, busy). */

@@ -172,6 +172,28 @@ describe("configuration mistakes", () => {
   });
 });
 
+describe("a huge value the agent refuses", () => {
+  it("is not echoed whole in the error (a 200 KB mode id, model or config option id): the message stays short and still lists the choices", async () => {
+    adapter = await startAdapter({});
+    await adapter.initialize({ session: { configOptions: {} } } as acp.ClientCapabilities);
+    const { sessionId } = await adapter.newSession();
+    const huge = "x".repeat(200_000);
+    const refusals = await Promise.all([
+      adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: huge }).catch((e: unknown) => e),
+      adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: huge }).catch((e: unknown) => e),
+      adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: huge, value: "auto" }).catch((e: unknown) => e),
+      adapter.agent.request("session/set_model", { sessionId, modelId: huge }).catch((e: unknown) => e),
+    ]);
+    for (const refusal of refusals) {
+      const { code, message, data } = refusal as { code: number; message: string; data?: unknown };
+      expect(code).toBe(-32602);
+      expect(message).toMatch(/available: /);
+      expect(message.length).toBeLessThan(2_000);
+      expect(JSON.stringify(data ?? null).length).toBeLessThan(2_000);
+    }
+  });
+});
+
 describe("malformed notifications", () => {
   it("are logged once per kind through the logger (never printed raw), and the session keeps working", async () => {
     adapter = await startAdapter();

@@ -6,7 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { v2 } from "../../codex/index.js";
 import type { SessionMode } from "../../editor-files/access/index.js";
-import { invalidParams } from "../errors.js";
+import { invalidParams, shown } from "../errors.js";
 import type { AgentServices } from "../feature-api.js";
 import type { AcpSession, ModeId, ThreadSettings } from "./session.js";
 import { sandboxModeOf, type OpenedPolicy, type WorkspaceWrite } from "./thread-config.js";
@@ -178,7 +178,7 @@ export async function setMode(session: AcpSession, modeId: string, services: Age
   const preset = modePreset(modeId);
   const custom = modeId === CUSTOM_MODE ? customPolicy(session.settings) : undefined;
   if (!preset && !custom) {
-    throw invalidParams({ modeId }, `Unknown mode "${modeId}"; available: ${availableModes(session).map((m) => m.id).join(", ")}`);
+    throw invalidParams({ modeId }, `Unknown mode "${shown(modeId)}"; available: ${availableModes(session).map((m) => m.id).join(", ")}`);
   }
   const id: ModeId = preset?.id ?? CUSTOM_MODE;
   // The client hears the new mode first, then what follows from it (config options).

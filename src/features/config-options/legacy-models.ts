@@ -7,7 +7,7 @@
 // this is another view of the same settings, and a switch made here is told to their clients.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import { invalidParams } from "../../core/errors.js";
+import { invalidParams, shown } from "../../core/errors.js";
 import type { AgentHandle, SessionModelState } from "../../core/feature-api.js";
 import type { AcpSession } from "../../core/session/session.js";
 import { effortsOf, modelEntry, type ConfigState, type Model } from "./catalog.js";
@@ -71,7 +71,7 @@ export function installSetModel(app: acp.AgentApp, agent: AgentHandle, stateOf: 
     const choice = parseModelId(params.modelId, session, state);
     if (!choice) {
       const available = modelState(session, state)?.availableModels.map((m) => m.modelId) ?? [];
-      throw invalidParams({ modelId: params.modelId, available }, `Unknown model "${params.modelId}"; available: ${available.join(", ") || "(none)"}`);
+      throw invalidParams({ modelId: params.modelId, available }, `Unknown model "${shown(params.modelId)}"; available: ${available.join(", ") || "(none)"}`);
     }
     session.update({ settings: modelSettings(session, choice.model, choice.slug, choice.effort) });
     agent.services.log.info({ sessionId: session.id, modelId: params.modelId }, "model set (session/set_model)");

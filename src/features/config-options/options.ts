@@ -3,7 +3,7 @@
 // (its service tiers). A choice applies from the next turn: turn/start carries them from the
 // session's settings.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { invalidParams } from "../../core/errors.js";
+import { invalidParams, shown } from "../../core/errors.js";
 import type { AgentServices } from "../../core/feature-api.js";
 import { availableModes, setMode } from "../../core/session/modes.js";
 import type { AcpSession, ThreadSettings } from "../../core/session/session.js";
@@ -139,7 +139,7 @@ export async function setConfigOption(session: AcpSession, state: ConfigState, c
       break;
     case "collaboration_mode": {
       const choice = state.collaborationModes.find((m) => m.mode === value);
-      if (!choice) throw invalidParams({ value }, `Unknown collaboration mode "${value}"; available: ${state.collaborationModes.map((m) => m.mode).join(", ")}`);
+      if (!choice) throw invalidParams({ value }, `Unknown collaboration mode "${shown(value)}"; available: ${state.collaborationModes.map((m) => m.mode).join(", ")}`);
       session.update({ settings: { collaborationMode: choice.mode } });
       break;
     }
@@ -147,7 +147,7 @@ export async function setConfigOption(session: AcpSession, state: ConfigState, c
       const model = modelEntry(state, value);
       const own = !model && value === state.own?.model;
       if (!model && value !== session.settings.model && !own) {
-        throw invalidParams({ value }, `Unknown model "${value}"; available: ${state.models.map((m) => m.model).join(", ")}`);
+        throw invalidParams({ value }, `Unknown model "${shown(value)}"; available: ${state.models.map((m) => m.model).join(", ")}`);
       }
       // Back to the session's own model: with its own effort.
       session.update({ settings: modelSettings(session, model, value, own ? state.own?.effort : undefined) });
@@ -156,7 +156,7 @@ export async function setConfigOption(session: AcpSession, state: ConfigState, c
     case "reasoning_effort": {
       const efforts = allowedEfforts(session, state);
       if (!efforts.includes(value)) {
-        throw invalidParams({ value }, `The model ${session.settings.model ?? ""} supports the reasoning efforts ${efforts.join(", ") || "(none)"}; not "${value}"`);
+        throw invalidParams({ value }, `The model ${session.settings.model ?? ""} supports the reasoning efforts ${efforts.join(", ") || "(none)"}; not "${shown(value)}"`);
       }
       session.update({ settings: { effort: value } });
       break;
@@ -164,13 +164,13 @@ export async function setConfigOption(session: AcpSession, state: ConfigState, c
     case "service_tier": {
       const tiers = allowedTiers(session, state);
       if (tiers.length === 1 || !tiers.includes(value)) {
-        throw invalidParams({ value }, `The model ${session.settings.model ?? ""} offers the speeds ${tiers.join(", ")}; not "${value}"`);
+        throw invalidParams({ value }, `The model ${session.settings.model ?? ""} offers the speeds ${tiers.join(", ")}; not "${shown(value)}"`);
       }
       session.update({ settings: { serviceTier: value } });
       break;
     }
     default:
-      throw invalidParams({ configId }, `Unknown config option "${configId}"; available: ${configOptions(session, state).map((o) => o.id).join(", ")}`);
+      throw invalidParams({ configId }, `Unknown config option "${shown(configId)}"; available: ${configOptions(session, state).map((o) => o.id).join(", ")}`);
   }
   services.log.info({ sessionId: session.id, configId, value }, "config option set");
   return configOptions(session, state);
