@@ -1,7 +1,7 @@
 // The transcript runner end to end: record a real ACP session through `record` (a real SDK client
 // on one side, the echo agent on the other), then replay it against live agents.
 import * as acp from "@agentclientprotocol/sdk";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -418,6 +418,15 @@ describe("replay", () => {
     expect(result.updated).toBe(false);
     expect(formatReplayReport(result)).toContain("not rewritten");
     expect(await readFile(edited, "utf8")).toBe(before);
+  });
+
+  it("a path that is not a regular file (a FIFO) is refused at once, not waited on", { skip: process.platform === "win32" }, async () => {
+    const fifo = path.join(dir, "pipe.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const res = await runCli(["replay", "--trust", fifo]);
+    expect(res.code).toBe(2);
+    expect(res.stdout).toContain(`ERROR ${fifo}`);
+    expect(res.stdout).toContain("not a regular file");
   });
 
   it("reports a malformed transcript line with file and line number", async () => {

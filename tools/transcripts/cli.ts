@@ -184,18 +184,17 @@ async function expandFiles(files: string[]): Promise<string[]> {
 
 async function runReplays(args: ReplayArgs): Promise<number> {
   args = { ...args, files: await expandFiles(args.files) };
-  const [{ replayParsed, formatReplayReport }, { TranscriptFormatError, parseTranscript }, { whatReplayDoes, notTrustedMessage }, { readFile }] = await Promise.all([
+  const [{ replayParsed, formatReplayReport }, { TranscriptFormatError, parseTranscript, readTranscriptText }, { whatReplayDoes, notTrustedMessage }] = await Promise.all([
     import("./replay/index.js"),
     import("./format.js"),
     import("./trust.js"),
-    import("node:fs/promises"),
   ]);
   let failed = 0;
   let broken = 0;
   let untrusted = 0;
   for (const file of args.files) {
     try {
-      const transcript = parseTranscript(await readFile(file, "utf8"), file);
+      const transcript = parseTranscript(await readTranscriptText(file), file);
       if (!args.trust) {
         untrusted++;
         process.stderr.write(`codex-cli-acp: ${notTrustedMessage(file, whatReplayDoes(transcript, args.agentCommand !== undefined))}\n`);

@@ -1,5 +1,7 @@
 // The transcript file format (contracts/transcript-format.md): JSONL, a header line then one
 // line per JSON-RPC message (or per non-JSON line, "raw"), in the order the proxy saw them.
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
 import { z } from "zod";
 
 export const TRANSCRIPT_VERSION = 1;
@@ -125,4 +127,24 @@ export function serializeTranscript(header: TranscriptHeader, entries: readonly 
     out.push(JSON.stringify(rest));
   }
   return out.join("\n") + "\n";
+}
+
+/** The largest transcript read: V8's longest string is about 512 MiB of characters. */
+const MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024;
+
+/**
+ * A transcript file's text. Refuses what is not a regular file (a FIFO would be waited on for
+ * ever, a device read without end) and a file larger than a string can hold, saying so.
+ */
+export async function readTranscriptText(file: string): Promise<string> {
+  // Opened without blocking, so that a FIFO with no writer is looked at rather than waited on.
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new Error(`${file} is not a regular file`);
+    if (info.size > MAX_TRANSCRIPT_BYTES) throw new Error(`${file} is too large (${Math.round(info.size / 1024 / 1024)} MiB; a transcript is read whole, at most ${MAX_TRANSCRIPT_BYTES / 1024 / 1024} MiB)`);
+    return await handle.readFile("utf8");
+  } finally {
+    await handle.close();
+  }
 }

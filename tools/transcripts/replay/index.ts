@@ -3,8 +3,7 @@
 // recording.ts (the recording, indexed), sandbox.ts (workspace, fake model, CODEX_HOME),
 // run.ts (the agent process and the pacing of client messages), matcher.ts (live vs recorded),
 // report.ts (what a person reads).
-import { readFile } from "node:fs/promises";
-import { parseTranscript, type Transcript } from "../format.js";
+import { parseTranscript, readTranscriptText, type Transcript } from "../format.js";
 import { ReplayRun } from "./run.js";
 import type { ReplayOptions, ReplayResult } from "./types.js";
 
@@ -13,7 +12,7 @@ export type { Mismatch, MismatchKind, ReplayOptions, ReplayResult, StartAgentSpe
 
 /** Replays one transcript file. Throws TranscriptFormatError for a malformed file. */
 export async function replayTranscript(file: string, opts: ReplayOptions = {}): Promise<ReplayResult> {
-  const text = await readFile(file, "utf8");
+  const text = await readTranscriptText(file);
   return replayParsed(parseTranscript(text, file), opts);
 }
 
