@@ -23,6 +23,7 @@ export function replaceSecretText(text: string, replace: SecretReplacer, isSecre
   return replaceUrlSecrets(text, replace, isSecretName)
     .replace(/\b(sk|rk|sess)-([\w*.-]*[\w*])/gi, (_m, kind: string, key: string) => `${kind}-${replace(key)}`)
     .replace(/\b(Bearer\s+)([\w*.~+/=-]+)/gi, (_m, head: string, token: string) => `${head}${replace(token)}`)
-    // An Authorization header's other schemes: GitHub's `token X`, HTTP's `Basic X` and `Digest X`.
-    .replace(/\b(authorization\s*[:=]\s*"?(?:token|basic|digest)\s+)([\w*.~+/=:-]+)/gi, (_m, head: string, credential: string) => `${head}${replace(credential)}`);
+    // An Authorization header's other schemes (GitHub's `token X`, `Basic X`, `ApiKey X`) or none,
+    // as a log line or JSON writes it; Bearer's is above.
+    .replace(/\b(authorization["']?\s*[:=]\s*["']?(?!bearer\b)(?:[a-z][\w-]*\s+)?)([\w*.~+/=:-]{6,})/gi, (_m, head: string, credential: string) => `${head}${replace(credential)}`);
 }

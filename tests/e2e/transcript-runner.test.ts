@@ -239,6 +239,17 @@ describe("record when something goes wrong", () => {
     expect(existsSync(`${folder}.tmp`)).toBe(false);
   });
 
+  it.skipIf(process.platform === "win32" || process.getuid?.() === 0)("--out in a folder this user may not write in is refused before the agent starts", async () => {
+    const locked = path.join(dir, "locked");
+    await mkdir(locked, { mode: 0o555 });
+    const out = path.join(locked, "t.jsonl");
+    const stderr = new PassThrough();
+    const said: Buffer[] = [];
+    stderr.on("data", (c: Buffer) => said.push(c));
+    expect(await runRecorder({ out, command: [process.execPath, "-e", "0"], stdin: new PassThrough(), stdout: new PassThrough(), stderr })).toBe(2);
+    expect(Buffer.concat(said).toString()).toContain("is not writable");
+  });
+
   it("an agent command that cannot start leaves an earlier transcript of the same name as it was", async () => {
     const out = path.join(dir, "precious.jsonl");
     await writeFile(out, "PRECIOUS\n");
@@ -418,6 +429,23 @@ describe("replay", () => {
     expect(result.updated).toBe(false);
     expect(formatReplayReport(result)).toContain("not rewritten");
     expect(await readFile(edited, "utf8")).toBe(before);
+  });
+
+  it("--update of a redacted recording scrubs the credentials of the environment the agent ran with (a printenv replayed)", async () => {
+    const token = "ghp_FROMTHEREPLAYERSENV0123";
+    const file = path.join(dir, "update-env.jsonl");
+    const lines = [
+      { type: "header", version: 1, agent: { command: ["node", "x"] }, protocolVersion: 1, recordedAt: "x", redacted: true },
+      { type: "message", dir: "client->agent", t: 1, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } } },
+      { type: "message", dir: "agent->client", t: 2, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1, agentCapabilities: {} } } },
+    ];
+    await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const agent = `require("readline").createInterface({input:process.stdin}).on("line",(l)=>{const m=JSON.parse(l);process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:1,agentCapabilities:{},_meta:{env:"GITHUB_TOKEN="+process.env.GITHUB_TOKEN}}})+"\\n")})`;
+    const result = await replayTranscript(file, { update: true, agentCommand: [process.execPath, "-e", agent], env: { GITHUB_TOKEN: token } });
+    expect(result.updated).toBe(true);
+    const text = await readFile(file, "utf8");
+    expect(text).toContain("GITHUB_TOKEN=[redacted]");
+    expect(text).not.toContain(token);
   });
 
   it("a path that is not a regular file (a FIFO) is refused at once, not waited on", { skip: process.platform === "win32" }, async () => {

@@ -115,6 +115,8 @@ describe("withoutSecrets", () => {
     // GitHub's scheme and HTTP's basic one, as a header quoted in an error or a log line.
     expect(withoutSecrets("sent Authorization: token ghp_ABCDEF123456 and authorization=Basic dXNlcjpwYXNz")).toBe("sent Authorization: token … and authorization=Basic …");
     expect(withoutSecrets("the token was refused; Basic auth is off")).toBe("the token was refused; Basic auth is off");
+    // As JSON writes a header, and in a scheme of its own.
+    expect(withoutSecrets('{"Authorization":"token ghp_ABCDEF123456"} and Authorization: ApiKey abcdef123456')).toBe('{"Authorization":"token …"} and Authorization: ApiKey …');
   });
 
   it("drops a URL's password and its secret-looking query values (an MCP server's address quoted in Codex's error), keeping the rest of it", () => {

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../tools/transcripts/format.js";
-import { fileContentMarker, redactCommand, redactTranscript } from "../../tools/transcripts/redact.js";
+import { fileContentMarker, redactCommand, redactTranscript, secretsOfEnvironment } from "../../tools/transcripts/redact.js";
 import { SECRET_MARKER } from "../../tools/transcripts/redaction-marker.js";
 import { parseRecordArgs, TRANSCRIPT_USAGE } from "../../tools/transcripts/cli.js";
 
@@ -220,6 +220,41 @@ describe("redactTranscript", () => {
     expect(((msgOf(out[1]).params as Json).update as Json).rawOutput).toEqual({ content: marker });
     expect(((msgOf(out[2]).params as Json).update as Json).content).toEqual([{ type: "diff", path: "/w/cfg", oldText: marker, newText: fileContentMarker("password = 'x'\n", {}) }]);
     expect(((msgOf(out[0]).params as Json).update as Json).title).toBe("Read cfg");
+  });
+
+  it("the review's gaps: --env=NAME=value, a quoted value with spaces a file assigns, a read tool's _meta output", () => {
+    const out = redactTranscript(
+      [
+        client({ id: 1, method: "session/new", params: { cwd: "/w", mcpServers: [{ name: "x", command: "docker", args: ["run", "--env=API_KEY=supersecretvalue123", "-e=GITHUB_TOKEN=ghp_viaequalsform1"], env: [] }] } }),
+        agent({ id: 0, method: "fs/read_text_file", params: { sessionId: "s", path: "/w/.env" } }),
+        client({ id: 0, result: { content: 'PASSWORD="open sesame dragon"\nAPI_KEY=abc#defghijk\n' } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "the password is open sesame dragon" } } } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call", toolCallId: "t", title: "cat .env", kind: "read", status: "in_progress" } } }),
+        agent({ method: "session/update", params: { sessionId: "s", update: { sessionUpdate: "tool_call_update", toolCallId: "t", _meta: { terminal_output_delta: { data: "DB_PASS=hunter2hunter2\n" } } } } }),
+      ],
+      {},
+    );
+    const text = JSON.stringify(out);
+    for (const leaked of ["supersecretvalue123", "ghp_viaequalsform1", "open sesame dragon", "hunter2hunter2"]) expect(text, leaked).not.toContain(leaked);
+  });
+
+  it("does not scrub what only looks assigned: a header that is not a credential, code a file assigns (the replay would send other messages)", () => {
+    const out = redactTranscript(
+      [
+        client({ id: 1, method: "session/new", params: { cwd: "/w", mcpServers: [{ name: "x", command: "curl", args: ["-H", "Content-Type: application/json"], env: [] }] } }),
+        agent({ id: 0, method: "fs/read_text_file", params: { sessionId: "s", path: "/w/schema.ts" } }),
+        client({ id: 0, result: { content: "export const user = {\n  password: z.string(),\n  token: process.env.TOKEN_NAME,\n};\n" } }),
+        client({ id: 2, method: "session/prompt", params: { sessionId: "s", prompt: [{ type: "text", text: "send application/json, validate with z.string() and read process.env.TOKEN_NAME" }] } }),
+      ],
+      {},
+    );
+    expect(((msgOf(out[0]).params as Json).mcpServers as Json[])[0]!.args).toEqual(["-H", `Content-Type: ${SECRET_MARKER}`]);
+    expect(((msgOf(out[3]).params as Json).prompt as Json[])[0]).toEqual({ type: "text", text: "send application/json, validate with z.string() and read process.env.TOKEN_NAME" });
+  });
+
+  it("finds credentials in environment names the word list alone missed (PGPASSWORD, MYSQL_PWD, GITHUB_AUTH), and leaves PWD, the working folder, alone", () => {
+    const secrets = secretsOfEnvironment({ PGPASSWORD: "pg-secret-123", MYSQL_PWD: "my-secret-456", GITHUB_AUTH: "gh-auth-secret-789", PWD: "/home/me/project", OLDPWD: "/home/me/elsewhere", HOME: "/home/me" });
+    expect(secrets.sort()).toEqual(["gh-auth-secret-789", "my-secret-456", "pg-secret-123"]);
   });
 
   it("leaves the input alone and returns it unchanged when there is nothing to redact", () => {

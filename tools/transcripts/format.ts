@@ -1,5 +1,6 @@
 // The transcript file format (contracts/transcript-format.md): JSONL, a header line then one
 // line per JSON-RPC message (or per non-JSON line, "raw"), in the order the proxy saw them.
+import { constants as bufferConstants } from "node:buffer";
 import { constants } from "node:fs";
 import { open } from "node:fs/promises";
 import { z } from "zod";
@@ -129,8 +130,8 @@ export function serializeTranscript(header: TranscriptHeader, entries: readonly 
   return out.join("\n") + "\n";
 }
 
-/** The largest transcript read: V8's longest string is about 512 MiB of characters. */
-const MAX_TRANSCRIPT_BYTES = 512 * 1024 * 1024;
+/** The largest transcript read: its text must fit in one string (UTF-8 never decodes to more characters than bytes). */
+const MAX_TRANSCRIPT_BYTES = bufferConstants.MAX_STRING_LENGTH;
 
 /**
  * A transcript file's text. Refuses what is not a regular file (a FIFO would be waited on for
@@ -142,7 +143,7 @@ export async function readTranscriptText(file: string): Promise<string> {
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new Error(`${file} is not a regular file`);
-    if (info.size > MAX_TRANSCRIPT_BYTES) throw new Error(`${file} is too large (${Math.round(info.size / 1024 / 1024)} MiB; a transcript is read whole, at most ${MAX_TRANSCRIPT_BYTES / 1024 / 1024} MiB)`);
+    if (info.size > MAX_TRANSCRIPT_BYTES) throw new Error(`${file} is too large (${Math.round(info.size / 1024 / 1024)} MiB; a transcript is read whole, at most ${Math.floor(MAX_TRANSCRIPT_BYTES / 1024 / 1024)} MiB)`);
     return await handle.readFile("utf8");
   } finally {
     await handle.close();

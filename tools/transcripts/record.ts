@@ -11,7 +11,8 @@ import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT
 import { pathsToPlaceholders } from "./normalise.js";
 import { writePrivateFile } from "./private-file.js";
 import { redactCommand, redactTranscript, secretsOfEnvironment } from "./redact.js";
-import { stat } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
+import { constants } from "node:fs";
 import { prepareSandbox, type Sandbox } from "./replay/sandbox.js";
 
 export interface RecorderOptions {
@@ -251,5 +252,7 @@ async function whyUnwritable(out: string): Promise<string | undefined> {
   const parent = await stat(path.dirname(out)).catch(() => undefined);
   if (!parent) return `its folder ${path.dirname(out)} does not exist`;
   if (!parent.isDirectory()) return `${path.dirname(out)} is not a folder`;
+  // The file is written beside itself and renamed over: the folder must take new files.
+  if (!(await access(path.dirname(out), constants.W_OK).then(() => true, () => false))) return `its folder ${path.dirname(out)} is not writable`;
   return undefined;
 }

@@ -45,10 +45,14 @@ const CREDENTIAL_WORDS = /(^|_)(api_?key|token|secrets?|passw(or)?d|passphrase|c
 // In an environment variable's name a bare KEY is a credential too (STRIPE_KEY); in a JSON key it is not.
 const ENV_KEY_WORD = /(^|_)key(_|$)/;
 
+// An environment variable's name runs words together (PGPASSWORD) and abbreviates (MYSQL_PWD,
+// GITHUB_AUTH); PWD and OLDPWD alone are the working folder.
+const ENV_CREDENTIAL_ENDING = /(passw(or)?d|_pwd|_auth|token|secret)$/;
+
 /** Whether a field (or an environment variable, with `env`) is named like a credential. */
 export function looksLikeCredential(name: string, env = false): boolean {
   const words = wordsOf(name);
-  return words === "auth" || CREDENTIAL_WORDS.test(words) || (env && ENV_KEY_WORD.test(words));
+  return words === "auth" || CREDENTIAL_WORDS.test(words) || (env && (ENV_KEY_WORD.test(words) || ENV_CREDENTIAL_ENDING.test(words)));
 }
 
 /** The content a file marker stands for, its digest over the portable text (see redaction-marker.ts). */
@@ -93,7 +97,10 @@ class Findings {
 
   /** A file's credentials, scrubbed everywhere: values it assigns to credential names (`.env`, JSON, YAML), and free text's forms. */
   private credentialsIn(text: string): void {
-    for (const [, name, value] of text.matchAll(new RegExp(ASSIGNMENT, "gm"))) if (looksLikeCredential(name!, true)) this.secret(value!);
+    for (const [, name, doubled, single, bare] of text.matchAll(new RegExp(ASSIGNMENT, "gm"))) {
+      const value = doubled ?? single ?? bare;
+      if (value && looksLikeCredential(name!, true) && (bare === undefined || !looksLikeCode(bare))) this.secret(value);
+    }
     redactText(text, this);
   }
 
@@ -110,8 +117,14 @@ class Findings {
   }
 }
 
-/** `NAME=value`, `NAME: value`, `"name": "value"` at a line's start (optionally `export`), as files assign settings. */
-const ASSIGNMENT = String.raw`^[ \t]*(?:export[ \t]+)?["']?([A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*["']?([^"'\s#,]+)`;
+/**
+ * `NAME=value`, `NAME: value`, `"name": "value"` at a line's start (optionally `export`), as files
+ * assign settings: a quoted value whole (spaces, `#` and all), an unquoted one to its end.
+ */
+const ASSIGNMENT = String.raw`^[ \t]*(?:export[ \t]+)?["']?([A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^"'\s#,;]+))`;
+
+/** An unquoted value that is code, not a literal (`z.string()`, `process.env.NAME`, `os.environ[...]`): not a credential to scrub elsewhere. */
+const looksLikeCode = (value: string): boolean => /[()[\]{}]/.test(value) || /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value);
 
 /** String values under credential-like names -> the marker, at any depth. */
 function redactCredentialFields(value: unknown, found: Findings): unknown {
@@ -140,11 +153,24 @@ function redactText(text: string, found: Findings): string {
 
 /** The flags whose value is an HTTP header (curl's, mcp-remote's): whatever a header is called, its value can be a key. */
 const isHeaderFlag = (flag: string): boolean => flag === "H" || flag === "header";
+/** The flags whose value is `NAME=value` for a process's environment (docker's, many launchers'). */
+const isEnvFlag = (flag: string): boolean => flag === "e" || flag === "env";
 
-/** `Name: value` -> the name kept, the value found; a header without a name is all value. */
+/** A `NAME=value` setting named like a credential -> the value found; anything else by free text's forms. */
+function redactSetting(arg: string, found: Findings): string {
+  const setting = /^([A-Za-z_][\w.-]*)=([\s\S]+)$/.exec(arg);
+  return setting && looksLikeCredential(setting[1]!, true) ? `${setting[1]}=${found.secret(setting[2]!)}` : redactText(arg, found);
+}
+
+/**
+ * `Name: value` -> the name kept, the value replaced (whatever a header is called, its value can
+ * be a key); scrubbed elsewhere too only when the name says it is one (`Content-Type`'s value is
+ * not to be taken out of every prompt). A header without a name is all value.
+ */
 function redactHeaderLine(line: string, found: Findings): string {
-  const named = /^([^:]+:\s*)([\s\S]+)$/.exec(line);
-  return named ? `${named[1]}${found.secret(named[2]!)}` : found.secret(line);
+  const named = /^([^:]+):(\s*)([\s\S]+)$/.exec(line);
+  if (!named) return found.secret(line);
+  return `${named[1]}:${named[2]}${looksLikeCredential(named[1]!.trim()) ? found.secret(named[3]!) : SECRET_MARKER}`;
 }
 
 /**
@@ -162,10 +188,9 @@ function redactArgs(args: unknown, found: Findings): unknown {
     const assigned = /^(--?([\w-]+)=)([\s\S]+)$/.exec(arg);
     if (assigned && looksLikeCredential(assigned[2]!, true)) return `${assigned[1]}${found.secret(assigned[3]!)}`;
     if (assigned && isHeaderFlag(assigned[2]!)) return `${assigned[1]}${redactHeaderLine(assigned[3]!, found)}`;
+    if (assigned && isEnvFlag(assigned[2]!)) return `${assigned[1]}${redactSetting(assigned[3]!, found)}`;
     if (before !== undefined && looksLikeCredential(before, true) && !arg.startsWith("-")) return found.secret(arg);
-    const setting = /^([A-Za-z_][\w.-]*)=([\s\S]+)$/.exec(arg);
-    if (setting && looksLikeCredential(setting[1]!, true)) return `${setting[1]}=${found.secret(setting[2]!)}`;
-    return redactText(arg, found);
+    return redactSetting(arg, found);
   });
 }
 
@@ -223,7 +248,13 @@ function redactToolCall(update: Json, seen: Seen, found: Findings): Json {
   const content = Array.isArray(update.content)
     ? update.content.map((item: unknown) => (isObject(item) && item.type === "content" && isObject(item.content) && typeof item.content.text === "string" ? { ...item, content: { ...item.content, text: asFile(item.content.text) } } : item))
     : update.content;
-  return { ...update, ...("rawOutput" in update ? { rawOutput: mapStrings(update.rawOutput, asFile) } : {}), ...("content" in update ? { content } : {}) };
+  // `_meta` too: a terminal's output streamed as Zed's `terminal_output_delta` is what the command read.
+  return {
+    ...update,
+    ...("rawOutput" in update ? { rawOutput: mapStrings(update.rawOutput, asFile) } : {}),
+    ...("content" in update ? { content } : {}),
+    ...("_meta" in update ? { _meta: mapStrings(update._meta, asFile) } : {}),
+  };
 }
 
 /** The field rules for one message. */

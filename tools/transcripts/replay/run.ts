@@ -9,7 +9,7 @@ import { type Transcript, type TranscriptEntry, serializeTranscript } from "../f
 import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../normalise.js";
 import { writePrivateFile } from "../private-file.js";
 import { entryForLine } from "../record.js";
-import { redactTranscript } from "../redact.js";
+import { redactTranscript, secretsOfEnvironment } from "../redact.js";
 import { loadAcpValidators } from "../schema.js";
 import { Matcher } from "./matcher.js";
 import { kindOf, labelOf, type Json } from "./messages.js";
@@ -50,6 +50,8 @@ export class ReplayRun {
   private exited = false;
   /** Whether the client's side was over (the agent's stdin ended) / the run stopped before it was. */
   private eofSent = false;
+  /** The environment the agent ran with (the sandbox's, over this process's). */
+  private agentEnv: NodeJS.ProcessEnv = {};
   private cutShort = false;
   private exitCode: number | null = null;
   private stderrTail = "";
@@ -83,6 +85,7 @@ export class ReplayRun {
         aborted: () => this.aborted,
       });
       const command = placeholdersToPaths(this.agentCommand, sandbox.placeholders) as string[];
+      this.agentEnv = sandbox.env;
       await this.runAgent(this.matcher, { command, cwd: sandbox.cwd, env: sandbox.env });
     } catch (error) {
       this.fail({ kind: "setup", summary: `cannot run the replay: ${(error as Error).message}` });
@@ -304,7 +307,9 @@ export class ReplayRun {
         : { ...e, msg: pathsToPlaceholders(e.msg, this.livePlaceholders) as Json },
     );
     // A redacted recording stays redacted: what the live run said is redacted the same way.
-    await writePrivateFile(this.transcript.file, serializeTranscript(header, header.redacted ? redactTranscript(entries, {}) : entries));
+    // The credentials of the agent's environment (this user's, inherited) too: a printenv replayed would show them.
+    const redacted = header.redacted ? redactTranscript(entries, {}, { secrets: secretsOfEnvironment(this.agentEnv) }) : entries;
+    await writePrivateFile(this.transcript.file, serializeTranscript(header, redacted));
   }
 }
 
