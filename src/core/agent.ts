@@ -13,7 +13,7 @@ import { randomUUID } from "node:crypto";
 import { mergeResponseParts, type AgentHandle, type AgentServices, type SessionFeature, type SessionOpening, type SessionResponsePart } from "./feature-api.js";
 import type { AcpSession, SessionDeps, ThreadSettings } from "./session/session.js";
 import { openThread } from "./session/open-thread.js";
-import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, toRequestError, withoutSecrets } from "./errors.js";
+import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, shown, toRequestError, withoutSecrets } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
 
 /** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
@@ -341,9 +341,9 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
 }
 
 async function validateCwd(cwd: string): Promise<string> {
-  if (!path.isAbsolute(cwd)) throw invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+  if (!path.isAbsolute(cwd)) throw invalidParams({ cwd }, `cwd must be an absolute path: ${shown(cwd)}`);
   const info = await stat(cwd).catch(() => undefined);
-  if (!info?.isDirectory()) throw invalidParams({ cwd }, `cwd is not an existing directory: ${cwd}`);
+  if (!info?.isDirectory()) throw invalidParams({ cwd }, `cwd is not an existing directory: ${shown(cwd)}`);
   return path.normalize(cwd);
 }
 

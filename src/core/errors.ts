@@ -5,6 +5,7 @@
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { CodexExitedError, CodexRpcError, CodexStartError } from "../codex/index.js";
 import { replaceSecretText } from "../log/secret-text.js";
+import { textHead } from "../text/cut.js";
 
 export { RequestError };
 
@@ -18,7 +19,8 @@ const SHOWN_CHARACTERS = 120;
 
 /** A client's value as an error quotes it: a value of any size (a 200 KB id) is not sent back whole. */
 export function shown(value: string): string {
-  return value.length <= SHOWN_CHARACTERS ? value : `${value.slice(0, SHOWN_CHARACTERS)}… (${value.length} characters)`;
+  // Never half an emoji: a lone surrogate makes a client's JSON parser (Zed's) drop the answer.
+  return value.length <= SHOWN_CHARACTERS ? value : `${textHead(value, SHOWN_CHARACTERS)}… (${value.length} characters)`;
 }
 
 /** The request cannot be served in the session's present state (closed, busy). */

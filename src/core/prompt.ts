@@ -1,6 +1,7 @@
 // ACP prompt content -> app-server `turn/start` input.
 import { RequestError, type ContentBlock } from "@agentclientprotocol/sdk/unstable";
 import type { UserInput } from "../codex/index.js";
+import { shown } from "./errors.js";
 
 function text(t: string): UserInput {
   return { type: "text", text: t, text_elements: [] };
@@ -43,7 +44,7 @@ export function toUserInput(blocks: ContentBlock[]): UserInput[] {
       case "audio":
         throw RequestError.invalidParams(undefined, "Audio prompts are not supported by codex-cli-acp");
       default:
-        throw RequestError.invalidParams(undefined, `Unsupported content block type: ${(block as { type: string }).type}`);
+        throw RequestError.invalidParams(undefined, `Unsupported content block type: ${shown(String((block as { type: unknown }).type))}`);
     }
   }
   if (input.length === 0) throw RequestError.invalidParams(undefined, "The prompt is empty");

@@ -7,7 +7,7 @@
 // mode or a content block this agent does not support is -32602 before anything is opened, as
 // the schema asks ("MUST return an error ... rather than treating it as append or override").
 import { z } from "zod";
-import { invalidParams } from "../core/errors.js";
+import { invalidParams, shown } from "../core/errors.js";
 import type { SessionFeature } from "../core/feature-api.js";
 
 
@@ -25,7 +25,7 @@ export const systemPromptFeature: SessionFeature = {
     if (!parsed.success) throw invalidParams({ systemPrompt: given }, `Invalid systemPrompt: ${parsed.error.issues[0]?.message ?? "not {mode, content}"}`);
     const { mode, content } = parsed.data;
     if (mode !== "append" && mode !== "override") {
-      throw invalidParams({ mode }, `Unsupported systemPrompt mode "${mode}": this agent supports "append" and "override"`);
+      throw invalidParams({ mode }, `Unsupported systemPrompt mode "${shown(mode)}": this agent supports "append" and "override"`);
     }
     if (content.length === 0) throw invalidParams({ content }, "The systemPrompt content is empty");
     const texts = content.map((block) => (block.type === "text" && typeof block.text === "string" ? block.text : undefined));

@@ -11,7 +11,7 @@ import type { Agent } from "../core/agent.js";
 import { acceptedMethodIds, AUTH, routeOf, runsInTerminal, TERMINAL_LOGIN, type SignInRoute } from "./methods.js";
 import type { CredentialCheck } from "./credentials.js";
 import { signOut } from "../core/codex-ops.js";
-import { authRequired, invalidParams, invalidRequest, toRequestError, withoutSecrets } from "../core/errors.js";
+import { authRequired, invalidParams, invalidRequest, shown, toRequestError, withoutSecrets } from "../core/errors.js";
 
 /** How long a browser or device-code sign-in may take. */
 const LOGIN_TIMEOUT_MS = 10 * 60_000;
@@ -150,7 +150,7 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck): 
     const route = routeOf(params.methodId);
     if (!route) {
       const accepted = acceptedMethodIds();
-      throw invalidParams({ methodId: params.methodId, accepted }, `Unknown auth method: ${params.methodId}; this agent accepts ${accepted.join(", ")}`);
+      throw invalidParams({ methodId: params.methodId, accepted }, `Unknown auth method: ${shown(params.methodId)}; this agent accepts ${accepted.join(", ")}`);
     }
     if (runsInTerminal(route.method)) throw invalidParams({ methodId: params.methodId }, "This method runs in the editor's terminal; it is not passed to authenticate");
     // Without a page to show, the user would never see the code (and Codex would be asked for one for nothing).

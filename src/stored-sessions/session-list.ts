@@ -9,6 +9,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
 import { isoTime, threadTitle } from "../core/session/titles.js";
+import { invalidParams, shown } from "../core/errors.js";
 
 const threadListResponseSchema = z.looseObject({
   data: z.array(threadSchema),
@@ -37,7 +38,7 @@ function includePart(cursor: string | null | undefined): Part {
 /** The cwd filter, checked and normalised as Codex stores cwds. */
 function cwdFilter(cwd: string | null | undefined): string | undefined {
   if (!cwd) return undefined;
-  if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path: ${cwd}`);
+  if (!path.isAbsolute(cwd)) throw invalidParams({ cwd }, `cwd must be an absolute path: ${shown(cwd)}`);
   // Without a trailing separator, but a root keeps its own (C:\ is not C:, that drive's current folder).
   return normalizedDirectory(cwd);
 }
@@ -47,7 +48,7 @@ export async function listSessions(client: AppServerClient, params: acp.ListSess
   const cwd = cwdFilter(params.cwd);
   const filter = params.archived ?? "exclude";
   if (filter !== "exclude" && filter !== "only" && filter !== "include") {
-    throw acp.RequestError.invalidParams({ archived: filter }, `Unknown archived filter "${filter}": use exclude, include or only`);
+    throw invalidParams({ archived: filter }, `Unknown archived filter "${shown(String(filter))}": use exclude, include or only`);
   }
   const page = async (part: Part, limit: number) => {
     try {

@@ -191,6 +191,8 @@ describe("a huge value the agent refuses", () => {
       expect(message.length).toBeLessThan(2_000);
       expect(JSON.stringify(data ?? null).length).toBeLessThan(2_000);
     }
+    const cwd = (await adapter.agent.request(acp.methods.agent.session.new, { cwd: `/${huge}`, mcpServers: [] }).catch((e: unknown) => e)) as { message: string };
+    expect(cwd.message).toMatch(/cwd is not an existing directory: \/x+… \(200001 characters\)$/);
   });
 });
 

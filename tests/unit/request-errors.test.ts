@@ -22,3 +22,13 @@ describe("toRequestError", () => {
     expect(toRequestError(new CodexRpcError("thread not found", -32600)).message).toBe("Codex: thread not found");
   });
 });
+
+describe("shown: a client's value as an error quotes it", () => {
+  it("keeps a short value whole, cuts a long one to 120 characters saying how long it was, and never cuts an emoji in half", async () => {
+    const { shown } = await import("../../src/core/errors.js");
+    expect(shown("auto")).toBe("auto");
+    const cut = shown(`${"x".repeat(119)}\u{1F600}${"y".repeat(500)}`);
+    expect(cut).toBe(`${"x".repeat(119)}… (621 characters)`);
+    expect(cut).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+  });
+});

@@ -132,7 +132,7 @@ export function modelSettings(session: AcpSession, model: Model | undefined, slu
 /** session/set_config_option. */
 export async function setConfigOption(session: AcpSession, state: ConfigState, configId: string, value: unknown, services: AgentServices): Promise<acp.SessionConfigOption[]> {
   if (typeof value === "boolean" && configId === "service_tier") value = booleanTier(session, state, value);
-  if (typeof value !== "string") throw invalidParams({ configId }, `The option "${configId}" takes a value id (a string)`);
+  if (typeof value !== "string") throw invalidParams({ configId }, `The option "${shown(configId)}" takes a value id (a string)`);
   switch (configId) {
     case "mode":
       await setMode(session, value, services);
