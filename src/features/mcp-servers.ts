@@ -43,10 +43,22 @@ export function mcpServersConfig(servers: readonly acp.McpServer[], taken: Reado
   return out;
 }
 
-/** The names of the MCP servers in the user's configuration (config/read's `mcp_servers`). */
-function userServerNames(config: { [key: string]: unknown } | undefined): string[] {
+const userServerSchema = z.looseObject({ command: z.string().optional(), args: z.array(z.string()).optional(), url: z.string().optional() });
+
+/** The MCP servers in the user's configuration (config/read's `mcp_servers`), by name: what says which server each is. */
+function userServersOf(config: { [key: string]: unknown } | undefined): Record<string, z.infer<typeof userServerSchema>> {
   const servers = config?.mcp_servers;
-  return servers && typeof servers === "object" && !Array.isArray(servers) ? Object.keys(servers) : [];
+  if (!servers || typeof servers !== "object" || Array.isArray(servers)) return {};
+  return Object.fromEntries(Object.entries(servers).map(([name, entry]) => [name, userServerSchema.safeParse(entry).data ?? {}]));
+}
+
+/** Whether the client's server is the user's server of that name: the same command and arguments, or the same address. */
+function isUsersOwn(server: acp.McpServer, users: Record<string, z.infer<typeof userServerSchema>>): boolean {
+  const user = Object.hasOwn(users, server.name) ? users[server.name] : undefined;
+  if (!user) return false;
+  if ("type" in server && (server.type === "http" || server.type === "sse")) return user.url !== undefined && user.url === server.url;
+  const stdio = server as acp.McpServerStdio;
+  return user.command === stdio.command && JSON.stringify(user.args ?? []) === JSON.stringify(stdio.args ?? []);
 }
 
 /** The longest a session's opening is watched for startup reports before it attaches. */
@@ -168,8 +180,14 @@ export function mcpServersFeature(): SessionFeature {
         // Codex merges a thread's server into the user's own of the same name, field by field: a
         // client's server named like one in config.toml would run with that one's env (its
         // tokens), or fail the session over another transport. Those names are taken.
-        const userServers = userServerNames((await services.host.userConfig.read(opening.settings.cwd))?.config);
-        const added = mcpServersConfig(servers, new Set([...mcpServerNames(opening.settings.config), ...userServers]));
+        const userServers = userServersOf((await services.host.userConfig.read(opening.settings.cwd))?.config);
+        // The user's own server, passed again by the editor (the same command, or address): it runs once, as config.toml has it.
+        const own = servers.filter((server) => isUsersOwn(server, userServers));
+        if (own.length > 0) services.log.info({ servers: own.map((s) => s.name) }, "client MCP servers already in config.toml; run as configured there");
+        const added = mcpServersConfig(
+          servers.filter((server) => !own.includes(server)),
+          new Set([...mcpServerNames(opening.settings.config), ...Object.keys(userServers)]),
+        );
         opening.settings.config = withMcpServers(opening.settings.config, added);
         services.log.info({ servers: Object.keys(added) }, "client MCP servers added to the thread");
       }

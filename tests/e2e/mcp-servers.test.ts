@@ -111,6 +111,22 @@ describe("a client's MCP server named like one of the user's config.toml", () =>
     expect(await readFile(log, "utf8")).toContain("lookup_word");
   });
 
+  it("the same server as the user's (same command and arguments, as an editor passes its own copy) runs once, as config.toml has it", async () => {
+    logDir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
+    const log = path.join(logDir, "calls.jsonl");
+    const { setupClient } = answerPermissions("allow_once");
+    adapter = await startAdapter({
+      setupClient,
+      responses: [{ items: [toolCall("lookup_word", { word: "x" }, { namespace: "mcp__notes", callId: "m1" })] }, done],
+      extraConfig: `[mcp_servers.notes]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(SERVER)}]\nenv = { MCP_CALL_LOG = ${JSON.stringify(log)} }`,
+    });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "notes", command: process.execPath, args: [SERVER], env: [] }] });
+    await adapter.prompt(sessionId, "go");
+    expect(await readFile(log, "utf8")).toContain("lookup_word");
+    expect(JSON.stringify(adapter.fake.requests[0]!.body.tools)).not.toContain("notes_2");
+  });
+
   it("over another transport than the user's (http against stdio) still opens the session", async () => {
     adapter = await startAdapter({ extraConfig: `[mcp_servers.notes]\ncommand = "/bin/true"` });
     await adapter.initialize();
