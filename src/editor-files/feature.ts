@@ -303,11 +303,12 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
   return editor;
 }
 
-/** What a change does to its file, as a prompt's title says it: emptying a file is not deleting it. */
-function changeVerb(change: FileChange): string {
-  if (change.deleted) return "Delete";
-  if (change.oldText === null) return "Create";
-  return change.newText === "" && change.oldText !== "" ? "Empty" : "Write";
+/** What a change does to its file, as a prompt's title says it: emptying a file is not deleting it, and a Move removes where it was. */
+function changeTitle(change: FileChange): string {
+  if (change.movedFrom !== undefined) return `Move ${change.movedFrom} to ${change.path}`;
+  if (change.deleted) return `Delete ${change.path}`;
+  if (change.oldText === null) return `Create ${change.path}`;
+  return `${change.newText === "" && change.oldText !== "" ? "Empty" : "Write"} ${change.path}`;
 }
 
 /** Asks the user about a write (or a patch) that touches files outside the workspace. Resolves true to go ahead. */
@@ -326,7 +327,7 @@ async function askWrite(state: FileToolsSession, services: AgentServices, change
   const why = reasons.find((r) => r !== undefined) ?? (reviewing ? "for your review" : "outside the workspace");
   const title =
     changes.length === 1 && first
-      ? `${changeVerb(first)} ${first.path} (${why})`
+      ? `${changeTitle(first)} (${why})`
       : `Change ${changes.length} files, some ${why}`;
   const toolCall: acp.ToolCallUpdate = {
     toolCallId,

@@ -283,26 +283,33 @@ describe("writes outside the workspace", () => {
     expect(outputFor(adapter, "call_cfg")).toContain("in a protected folder (.git, .codex, .agents); not approved");
   });
 
-  it("the prompt says what happens to the file: emptying one outside is not called a Delete, a patch's Delete is", async () => {
+  it("the prompt says what happens to the file: emptying one outside is not called a Delete, a patch's Delete is, a Move says where from", async () => {
     const ed = newEditor("reject_once");
     adapter = await startAdapter({ setupClient: editorClient(ed) });
     const outside = await outsideDir();
     const emptied = path.join(outside, "emptied.txt");
     const deleted = path.join(outside, "deleted.txt");
+    const moved = path.join(outside, "moved.txt");
     await writeFile(emptied, "keep me\n");
     await writeFile(deleted, "keep me too\n");
+    await writeFile(moved, "keep\n");
     ed.buffers.set(emptied, "keep me\n");
     ed.buffers.set(deleted, "keep me too\n");
+    ed.buffers.set(moved, "keep\n");
+    const movedTo = path.join(adapter.workspace, "moved.txt");
     adapter.fake.enqueue(
       toolCallResponse("write_text_file", { path: emptied, content: "" }, { namespace: NS, callId: "call_empty" }),
       toolCallResponse("apply_patch", { input: `*** Begin Patch\n*** Delete File: ${deleted}\n*** End Patch` }, { namespace: NS, callId: "call_del" }),
+      toolCallResponse("apply_patch", { input: `*** Begin Patch\n*** Update File: ${moved}\n*** Move to: ${movedTo}\n@@\n keep\n+more\n*** End Patch` }, { namespace: NS, callId: "call_move" }),
       textResponse("ok"),
     );
     // With the editor's write capability: the patch tool is ours (Codex's own otherwise).
     await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "empty one, delete the other")).stopReason).toBe("end_turn");
-    expect(ed.permissions.map((p) => p.toolCall.title)).toEqual([`Empty ${emptied} (outside the workspace)`, `Delete ${deleted} (outside the workspace)`]);
+    // A Move from outside deletes the file there: said, not hidden behind a "Write" of where it goes.
+    expect(ed.permissions.map((p) => p.toolCall.title)).toEqual([`Empty ${emptied} (outside the workspace)`, `Delete ${deleted} (outside the workspace)`, `Move ${moved} to ${movedTo} (outside the workspace)`]);
+    expect(existsSync(moved)).toBe(true);
     expect(await readFile(emptied, "utf8")).toBe("keep me\n");
     expect(await readFile(deleted, "utf8")).toBe("keep me too\n");
     expect(ed.writes).toHaveLength(0);

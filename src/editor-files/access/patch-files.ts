@@ -19,10 +19,11 @@ export type { PatchParams };
 export type ServedBy = "client" | "local";
 
 /**
- * One file a write or a patch changes, as the user is shown it. `deleted`: the file goes away
- * (a patch's Delete, or the source of a Move); `newText` is then "", as a diff shows it.
+ * One file a write or a patch changes, as the user is shown it. `deleted`: the file goes away (a
+ * patch's Delete); `newText` is then "", as a diff shows it. `movedFrom`: the file at `path` is
+ * the one that was there (a Move: that one is gone after).
  */
-export type FileChange = { path: string; oldText: string | null; newText: string; deleted?: true };
+export type FileChange = { path: string; oldText: string | null; newText: string; deleted?: true; movedFrom?: string };
 
 export type PatchedFile = {
   path: string;
@@ -113,7 +114,15 @@ export async function applyPatchFiles(input: unknown, deps: Deps): Promise<Patch
   const changed = summarise(files, moves);
   // A patch that changes nothing (an Add of what is there) has nothing to ask about.
   if (askNeeded && changed.length > 0) {
-    await deps.confirm(changed.map((f) => ({ path: f.movedTo ?? f.path, oldText: f.oldText, newText: f.newText ?? "", ...(f.newText === null ? { deleted: true as const } : {}) })));
+    await deps.confirm(
+      changed.map((f) => ({
+        path: f.movedTo ?? f.path,
+        oldText: f.oldText,
+        newText: f.newText ?? "",
+        ...(f.newText === null ? { deleted: true as const } : {}),
+        ...(f.movedTo !== undefined ? { movedFrom: f.path } : {}),
+      })),
+    );
   }
   const servedBy = await writeAll(files, deps, askNeeded, new Set(ops.flatMap((op) => (op.type === "delete" ? [op.path] : op.type === "update" && op.moveTo !== undefined && op.moveTo !== op.path ? [op.path] : []))));
   return { files: changed, servedBy };
