@@ -238,6 +238,27 @@ describe("redactTranscript", () => {
     for (const leaked of ["supersecretvalue123", "ghp_viaequalsform1", "open sesame dragon", "hunter2hunter2"]) expect(text, leaked).not.toContain(leaked);
   });
 
+  it("a file's line or a credential cut across streamed chunks is found in the chunks read together: each chunk it touches is replaced", () => {
+    const chunk = (text: string, sessionId = "s") => agent({ method: "session/update", params: { sessionId, update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } } });
+    const out = redactTranscript(
+      [
+        agent({ id: 0, method: "fs/read_text_file", params: { sessionId: "s", path: "/w/.env" } }),
+        client({ id: 0, result: { content: "DATABASE_URL=postgres://me:hunter2pass@db/x\n" } }),
+        client({ id: 1, method: "authenticate", params: { methodId: "k", _meta: { "api-key": { apiKey: "sk-proj-SPLITACROSSCHUNKS99" } } } }),
+        chunk("The file says\nDATABASE_URL=postgres://me:"),
+        chunk("hunter2pass@db/x"),
+        chunk("\nand your key is sk-proj-SPLIT"),
+        chunk("ACROSSCHUNKS99, fine."),
+        chunk("Unrelated text stays."),
+      ],
+      {},
+    );
+    const text = JSON.stringify(out);
+    for (const leaked of ["hunter2pass", "SPLITACROSS", "ACROSSCHUNKS99"]) expect(text, leaked).not.toContain(leaked);
+    const texts = out.slice(3).map((e) => (((msgOf(e).params as Json).update as Json).content as Json).text);
+    expect(texts).toEqual([SECRET_MARKER, SECRET_MARKER, SECRET_MARKER, SECRET_MARKER, "Unrelated text stays."]);
+  });
+
   it("does not scrub what only looks assigned: a header that is not a credential, code a file assigns (the replay would send other messages)", () => {
     const out = redactTranscript(
       [

@@ -23,6 +23,7 @@ import { z } from "zod";
 import type { TranscriptEntry } from "./format.js";
 import { normaliseMessage, type Placeholders } from "./normalise.js";
 import { SECRET_MARKER, fileContentMarkerOf } from "./redaction-marker.js";
+import { redactAcrossChunks, spansOf } from "./redact-chunks.js";
 import { replaceSecretText, replaceUrlSecrets } from "../../src/log/secret-text.js";
 
 type Json = Record<string, unknown>;
@@ -341,12 +342,14 @@ export function redactTranscript(entries: readonly TranscriptEntry[], placeholde
     });
     return changed ? kept.join("\n") : s;
   };
-  return byFields.map((entry): TranscriptEntry => {
+  const scrubbed = byFields.map((entry): TranscriptEntry => {
     if (entry.type === "raw") return { ...entry, text: scrub(entry.text) };
     const fromAgent = entry.dir === "agent->client";
     const echo = (s: string): string => (fromAgent && s !== "" ? found.contents.get(s) : undefined) ?? scrub(fromAgent ? withoutFileLines(s) : s);
     return { ...entry, msg: mapStrings(entry.msg, echo) as Json };
   });
+  // What one chunk of a streamed message could not show whole: the chunks read together.
+  return redactAcrossChunks(scrubbed, (joined) => spansOf(joined, secrets, fileLines), SECRET_MARKER);
 }
 
 /**
