@@ -43,7 +43,7 @@ export function mcpServersConfig(servers: readonly acp.McpServer[], taken: Reado
   return out;
 }
 
-const userServerSchema = z.looseObject({ command: z.string().optional(), args: z.array(z.string()).optional(), url: z.string().optional() });
+const userServerSchema = z.looseObject({ command: z.string().optional(), args: z.array(z.string()).optional(), url: z.string().optional(), enabled: z.boolean().optional() });
 
 /** The MCP servers in the user's configuration (config/read's `mcp_servers`), by name: what says which server each is. */
 function userServersOf(config: { [key: string]: unknown } | undefined): Record<string, z.infer<typeof userServerSchema>> {
@@ -52,10 +52,14 @@ function userServersOf(config: { [key: string]: unknown } | undefined): Record<s
   return Object.fromEntries(Object.entries(servers).map(([name, entry]) => [name, userServerSchema.safeParse(entry).data ?? {}]));
 }
 
-/** Whether the client's server is the user's server of that name: the same command and arguments, or the same address. */
+/**
+ * Whether the client's server is the user's server of that name, and runs as such: the same
+ * command and arguments, or the same address, not turned off (`enabled = false` would leave the
+ * editor's request without its server).
+ */
 function isUsersOwn(server: acp.McpServer, users: Record<string, z.infer<typeof userServerSchema>>): boolean {
   const user = Object.hasOwn(users, server.name) ? users[server.name] : undefined;
-  if (!user) return false;
+  if (!user || user.enabled === false) return false;
   if ("type" in server && (server.type === "http" || server.type === "sse")) return user.url !== undefined && user.url === server.url;
   const stdio = server as acp.McpServerStdio;
   return user.command === stdio.command && JSON.stringify(user.args ?? []) === JSON.stringify(stdio.args ?? []);

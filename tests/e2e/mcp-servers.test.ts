@@ -127,6 +127,21 @@ describe("a client's MCP server named like one of the user's config.toml", () =>
     expect(JSON.stringify(adapter.fake.requests[0]!.body.tools)).not.toContain("notes_2");
   });
 
+  it("the same server the user turned off in config.toml (enabled = false) still runs for the editor that asks for it", async () => {
+    logDir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
+    const log = path.join(logDir, "calls.jsonl");
+    const { setupClient } = answerPermissions("allow_once");
+    adapter = await startAdapter({
+      setupClient,
+      responses: [{ items: [toolCall("lookup_word", { word: "x" }, { namespace: "mcp__notes_2", callId: "m1" })] }, done],
+      extraConfig: `[mcp_servers.notes]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(SERVER)}]\nenabled = false`,
+    });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "notes", command: process.execPath, args: [SERVER], env: [{ name: "MCP_CALL_LOG", value: log }] }] });
+    await adapter.prompt(sessionId, "go");
+    expect(await readFile(log, "utf8")).toContain("lookup_word");
+  });
+
   it("over another transport than the user's (http against stdio) still opens the session", async () => {
     adapter = await startAdapter({ extraConfig: `[mcp_servers.notes]\ncommand = "/bin/true"` });
     await adapter.initialize();
