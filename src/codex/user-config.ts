@@ -20,6 +20,13 @@ export type ConfigSource = {
   takePrefetchedConfig?(cwd: string, fingerprint: string): Promise<v2.ConfigReadResponse> | undefined;
 };
 
+/** Sets `key` as the newest entry of `map`, dropping the oldest past KEPT_DIRECTORIES. */
+function keepNewest<V>(map: Map<string, V>, key: string, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > KEPT_DIRECTORIES) map.delete(map.keys().next().value!);
+}
+
 export class UserConfigReader {
   private readonly answers = new Map<string, { fingerprint: string; answer: Promise<v2.ConfigReadResponse | undefined> }>();
   /** Codex's error for each folder whose configuration it could not read (the newest KEPT_DIRECTORIES). */
@@ -46,9 +53,7 @@ export class UserConfigReader {
     const early = this.source.takePrefetchedConfig?.(cwd, fingerprint);
     if (early) this.log.debug({ cwd }, "configuration from the config/read written as codex spawned");
     const answer = early ? early.catch(() => this.askCodex(cwd)) : this.askCodex(cwd);
-    this.answers.delete(cwd);
-    this.answers.set(cwd, { fingerprint, answer });
-    if (this.answers.size > KEPT_DIRECTORIES) this.answers.delete(this.answers.keys().next().value!);
+    keepNewest(this.answers, cwd, { fingerprint, answer });
     // A failed read is not an answer to keep.
     void answer.then((a) => {
       if (a === undefined && this.answers.get(cwd)?.answer === answer) this.answers.delete(cwd);
@@ -73,9 +78,7 @@ export class UserConfigReader {
     } catch (err) {
       // Codex's own answer (not a codex gone): what is wrong with the files.
       if (err instanceof CodexRpcError) {
-        this.problems.delete(cwd);
-        this.problems.set(cwd, err.message);
-        if (this.problems.size > KEPT_DIRECTORIES) this.problems.delete(this.problems.keys().next().value!);
+        keepNewest(this.problems, cwd, err.message);
       }
       this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not read the Codex configuration; the session opens in the default mode");
       return undefined;

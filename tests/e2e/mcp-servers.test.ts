@@ -90,6 +90,27 @@ describe("client MCP servers", () => {
 });
 
 describe("a client's MCP server named like one of the user's config.toml", () => {
+  /**
+   * config.toml has the stdio test server as `notes` (its entry ending in `userLine(log)`), the
+   * editor passes the same command as `notes` (with `clientEnv(log)`), and the model calls
+   * `lookup_word` in `namespace` once. Returns the file the server logs its calls to.
+   */
+  async function promptWithUserNotes(userLine: (log: string) => string, namespace: string, clientEnv: acp.EnvVariable[] | ((log: string) => acp.EnvVariable[])): Promise<string> {
+    logDir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
+    const log = path.join(logDir, "calls.jsonl");
+    const { setupClient } = answerPermissions("allow_once");
+    adapter = await startAdapter({
+      setupClient,
+      responses: [{ items: [toolCall("lookup_word", { word: "x" }, { namespace, callId: "m1" })] }, done],
+      extraConfig: `[mcp_servers.notes]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(SERVER)}]\n${userLine(log)}`,
+    });
+    await adapter.initialize();
+    const env = typeof clientEnv === "function" ? clientEnv(log) : clientEnv;
+    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "notes", command: process.execPath, args: [SERVER], env }] });
+    await adapter.prompt(sessionId, "go");
+    return log;
+  }
+
   it("gets nothing of the user's server (its env, its secrets): it runs under a name of its own, and the model calls it by that name", async () => {
     const { setupClient } = answerPermissions("allow_once");
     adapter = await startAdapter({
@@ -112,33 +133,13 @@ describe("a client's MCP server named like one of the user's config.toml", () =>
   });
 
   it("the same server as the user's (same command and arguments, as an editor passes its own copy) runs once, as config.toml has it", async () => {
-    logDir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
-    const log = path.join(logDir, "calls.jsonl");
-    const { setupClient } = answerPermissions("allow_once");
-    adapter = await startAdapter({
-      setupClient,
-      responses: [{ items: [toolCall("lookup_word", { word: "x" }, { namespace: "mcp__notes", callId: "m1" })] }, done],
-      extraConfig: `[mcp_servers.notes]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(SERVER)}]\nenv = { MCP_CALL_LOG = ${JSON.stringify(log)} }`,
-    });
-    await adapter.initialize();
-    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "notes", command: process.execPath, args: [SERVER], env: [] }] });
-    await adapter.prompt(sessionId, "go");
+    const log = await promptWithUserNotes((log) => `env = { MCP_CALL_LOG = ${JSON.stringify(log)} }`, "mcp__notes", []);
     expect(await readFile(log, "utf8")).toContain("lookup_word");
-    expect(JSON.stringify(adapter.fake.requests[0]!.body.tools)).not.toContain("notes_2");
+    expect(JSON.stringify(adapter!.fake.requests[0]!.body.tools)).not.toContain("notes_2");
   });
 
   it("the same server the user turned off in config.toml (enabled = false) still runs for the editor that asks for it", async () => {
-    logDir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
-    const log = path.join(logDir, "calls.jsonl");
-    const { setupClient } = answerPermissions("allow_once");
-    adapter = await startAdapter({
-      setupClient,
-      responses: [{ items: [toolCall("lookup_word", { word: "x" }, { namespace: "mcp__notes_2", callId: "m1" })] }, done],
-      extraConfig: `[mcp_servers.notes]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(SERVER)}]\nenabled = false`,
-    });
-    await adapter.initialize();
-    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "notes", command: process.execPath, args: [SERVER], env: [{ name: "MCP_CALL_LOG", value: log }] }] });
-    await adapter.prompt(sessionId, "go");
+    const log = await promptWithUserNotes(() => "enabled = false", "mcp__notes_2", (log) => [{ name: "MCP_CALL_LOG", value: log }]);
     expect(await readFile(log, "utf8")).toContain("lookup_word");
   });
 

@@ -62,17 +62,23 @@ export function redactAcrossChunks(entries: TranscriptEntry[], hidden: (joined: 
   return out;
 }
 
+/** Each line of `text` without its line break (a CRLF's "\r" too), with where it starts. */
+export function linesOf(text: string): Array<{ line: string; start: number }> {
+  const out: Array<{ line: string; start: number }> = [];
+  let start = 0;
+  for (const raw of text.split("\n")) {
+    out.push({ line: raw.endsWith("\r") ? raw.slice(0, -1) : raw, start });
+    start += raw.length + 1;
+  }
+  return out;
+}
+
 /** The spans of `text` where one of `secrets` occurs, and the lines of it that are one of `lines`. */
 export function spansOf(text: string, secrets: readonly string[], lines: ReadonlySet<string>): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const secret of secrets) {
     for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) spans.push([at, at + secret.length]);
   }
-  let start = 0;
-  for (const line of text.split("\n")) {
-    const bare = line.endsWith("\r") ? line.slice(0, -1) : line;
-    if (lines.has(bare)) spans.push([start, start + bare.length]);
-    start += line.length + 1;
-  }
+  for (const { line, start } of linesOf(text)) if (lines.has(line)) spans.push([start, start + line.length]);
   return spans;
 }

@@ -23,7 +23,7 @@ import { z } from "zod";
 import type { TranscriptEntry } from "./format.js";
 import { normaliseMessage, type Placeholders } from "./normalise.js";
 import { SECRET_MARKER, fileContentMarkerOf } from "./redaction-marker.js";
-import { redactAcrossChunks, spansOf } from "./redact-chunks.js";
+import { linesOf, redactAcrossChunks, spansOf } from "./redact-chunks.js";
 import { replaceSecretText, replaceUrlSecrets } from "../../src/log/secret-text.js";
 
 type Json = Record<string, unknown>;
@@ -109,10 +109,7 @@ class Findings {
   fileLines(): Set<string> {
     const lines = new Set<string>();
     for (const content of this.contents.keys()) {
-      for (const line of content.split("\n")) {
-        const bare = line.endsWith("\r") ? line.slice(0, -1) : line;
-        if (bare.replace(/\s/g, "").length >= MIN_SCRUBBED_LENGTH) lines.add(bare);
-      }
+      for (const { line } of linesOf(content)) if (line.replace(/\s/g, "").length >= MIN_SCRUBBED_LENGTH) lines.add(line);
     }
     return lines;
   }
@@ -302,7 +299,7 @@ const NAMED_STRING = new RegExp(String.raw`"((?:[^"\\]|\\.)*)"(\s*:\s*)${JSON_ST
 const NAME_VALUE_PAIR = new RegExp(String.raw`("name"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"value"\s*:\s*)${JSON_STRING}`, "g");
 
 function redactRawLine(text: string, found: Findings): string {
-  return replaceSecretText(text, (secret) => found.secret(secret), credentialQuery)
+  return redactText(text, found)
     .replace(NAME_VALUE_PAIR, (_m, head: string, name: string, value: string) => `${head}"${looksLikeCredential(name, true) ? found.secret(value) : SECRET_MARKER}"`)
     .replace(NAMED_STRING, (m, name: string, colon: string, value: string) => (looksLikeCredential(name) ? `"${name}"${colon}"${found.secret(value)}"` : m));
 }
@@ -332,15 +329,13 @@ export function redactTranscript(entries: readonly TranscriptEntry[], placeholde
   /** An agent string's lines that are a file's lines -> the marker (before the credentials: a line with one is still the file's line). */
   const withoutFileLines = (s: string): string => {
     if (fileLines.size === 0) return s;
-    const lines = s.split("\n");
-    let changed = false;
-    const kept = lines.map((line) => {
-      const bare = line.endsWith("\r") ? line.slice(0, -1) : line;
-      if (!fileLines.has(bare)) return line;
-      changed = true;
-      return SECRET_MARKER + line.slice(bare.length);
-    });
-    return changed ? kept.join("\n") : s;
+    let kept = "";
+    let at = 0;
+    for (const [from, to] of spansOf(s, [], fileLines)) {
+      kept += s.slice(at, from) + SECRET_MARKER;
+      at = to;
+    }
+    return at === 0 ? s : kept + s.slice(at);
   };
   const scrubbed = byFields.map((entry): TranscriptEntry => {
     if (entry.type === "raw") return { ...entry, text: scrub(entry.text) };
