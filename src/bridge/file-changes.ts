@@ -7,7 +7,16 @@ import { textContent, type FileBefore, type ItemOf, type TextFiles, type ToolCal
 
 type FileChangeItem = ItemOf<"fileChange">;
 
-const moveTarget = (c: FileChangeItem["changes"][number]): string | undefined => (c.kind.type === "update" ? (c.kind.move_path ?? undefined) : undefined);
+type Change = FileChangeItem["changes"][number];
+
+const moveTarget = (c: Change): string | undefined => (c.kind.type === "update" ? (c.kind.move_path ?? undefined) : undefined);
+
+/** A change's hunks: Codex writes a move's diff as its hunks then "\n\nMoved to: <target>", which is no hunk line. */
+function hunksOf(c: Change): string {
+  const to = moveTarget(c);
+  const suffix = to === undefined ? undefined : `\n\nMoved to: ${to}`;
+  return suffix !== undefined && c.diff.endsWith(suffix) ? c.diff.slice(0, -suffix.length) : c.diff;
+}
 
 /** The current text of every file a fileChange touches (read before the patch applies). */
 export function snapshotFileChange(item: FileChangeItem, files: TextFiles): FileBefore {
@@ -33,7 +42,7 @@ export function fileChangeDiffs(item: FileChangeItem, before: FileBefore | undef
       continue;
     }
     let newText = afterFromFiles ? read(target) : undefined;
-    if (newText === undefined && oldText !== undefined && oldText !== null) newText = applyUnifiedDiff(oldText, c.diff);
+    if (newText === undefined && oldText !== undefined && oldText !== null) newText = applyUnifiedDiff(oldText, hunksOf(c));
     if (oldText !== undefined && oldText !== null && newText !== undefined) {
       content.push({ type: "diff", path: target, oldText, newText });
     } else {
@@ -47,7 +56,11 @@ export function fileChangeDiffs(item: FileChangeItem, before: FileBefore | undef
 /** How a fileChange looks when it starts. */
 export function describeFileChange(item: FileChangeItem, before: FileBefore | undefined, files: TextFiles | undefined): ToolCallView {
   const changes = item.changes;
-  const verb = (c: (typeof changes)[number]): string => (c.kind.type === "add" ? "Create" : c.kind.type === "delete" ? "Delete" : moveTarget(c) ? "Move" : "Edit");
+  // A move names where the file goes too: "Move A" alone hides that A is gone and where it went.
+  const titleOf = (c: Change): string => {
+    const to = moveTarget(c);
+    return c.kind.type === "add" ? `Create ${c.path}` : c.kind.type === "delete" ? `Delete ${c.path}` : to ? `Move ${c.path} to ${to}` : `Edit ${c.path}`;
+  };
   const locations: ToolCallLocation[] = [];
   for (const c of changes) {
     locations.push({ path: c.path });
@@ -56,7 +69,7 @@ export function describeFileChange(item: FileChangeItem, before: FileBefore | un
   }
   const only = changes.length === 1 ? changes[0] : undefined;
   return {
-    title: only ? `${verb(only)} ${only.path}` : `Edit ${changes.length} files`,
+    title: only ? titleOf(only) : `Edit ${changes.length} files`,
     kind: only?.kind.type === "delete" ? "delete" : only && moveTarget(only) ? "move" : "edit",
     locations,
     rawInput: { changes: changes.map((c) => ({ path: c.path, kind: c.kind.type, ...(moveTarget(c) ? { movePath: moveTarget(c) } : {}) })) },

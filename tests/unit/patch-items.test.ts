@@ -7,7 +7,7 @@ import type { ItemOf } from "../../src/bridge/view.js";
 import { replayTurns } from "../../src/bridge/history.js";
 import { ThreadEventTranslator } from "../../src/bridge/translator.js";
 import { DIFF_META_KEY, FILE_TOOLS_SERVER } from "../../src/editor-files/contract/index.js";
-import { mcpItem, note } from "../support/codex-messages.js";
+import { mcpItem, note, toolItem } from "../support/codex-messages.js";
 
 const patch = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
 const patchItem = (input: string, extra: Record<string, unknown> = {}): ItemOf<"mcpToolCall"> =>
@@ -37,6 +37,30 @@ describe("our apply_patch items", () => {
     expect(updates).toEqual([
       expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "call_p", title: "Create /ws/n.txt", kind: "edit", status: "completed", content: [{ type: "diff", path: "/ws/n.txt", oldText: null, newText: "n\n" }] }),
     ]);
+  });
+});
+
+describe("Codex's native apply_patch items (fileChange)", () => {
+  // Codex writes a move's diff as its hunks, then "\n\nMoved to: <target>" (codex-rs app-server).
+  const moveChange = { path: "/ws/README.md", kind: { type: "update", move_path: "/ws/moved/README.md" }, diff: "@@ -1 +1,2 @@\n # readme\n+moved\n\n\nMoved to: /ws/moved/README.md" };
+  const before = new Map<string, string | null>([["/ws/README.md", "# readme\n"], ["/ws/gone.js", "x\n"]]);
+
+  it("a move is asked with its diff (source's text to the target's, before it is written) and titled with both paths", () => {
+    const view = describeItem(toolItem({ type: "fileChange", id: "m", status: "inProgress", changes: [moveChange] }), before);
+    expect(view).toMatchObject({ title: "Move /ws/README.md to /ws/moved/README.md", kind: "move", locations: [{ path: "/ws/README.md" }, { path: "/ws/moved/README.md" }] });
+    expect(view.content).toEqual([{ type: "diff", path: "/ws/moved/README.md", oldText: "# readme\n", newText: "# readme\nmoved\n" }]);
+  });
+
+  it("a patch of several files shows every file's diff before it is written, and lists each file's operation", () => {
+    const changes = [{ path: "/ws/new.txt", kind: { type: "add" }, diff: "new\n" }, { path: "/ws/gone.js", kind: { type: "delete" }, diff: "x\n" }, moveChange];
+    const view = describeItem(toolItem({ type: "fileChange", id: "p", status: "inProgress", changes }), before);
+    expect(view).toMatchObject({ title: "Edit 3 files", kind: "edit" });
+    expect(view.content).toEqual([
+      { type: "diff", path: "/ws/new.txt", oldText: null, newText: "new\n" },
+      { type: "diff", path: "/ws/gone.js", oldText: "x\n", newText: "" },
+      { type: "diff", path: "/ws/moved/README.md", oldText: "# readme\n", newText: "# readme\nmoved\n" },
+    ]);
+    expect(view.rawInput).toEqual({ changes: [{ path: "/ws/new.txt", kind: "add" }, { path: "/ws/gone.js", kind: "delete" }, { path: "/ws/README.md", kind: "update", movePath: "/ws/moved/README.md" }] });
   });
 });
 
