@@ -9,14 +9,23 @@ import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 type V1Diff = Extract<v1.ToolCallContent, { type: "diff" }>;
 type V2Diff = Extract<v2.ToolCallContent, { type: "diff" }>;
 
-/** What the tool call says about its change, which a v1 diff alone cannot: a delete, or a move's source. */
-export type ChangeHint = { kind?: v1.ToolKind | null; from?: string };
+/** One file's operation as its tool call lists it, by the path its v1 diff shows (a move's target). */
+export type FileOperation = { operation: "add" } | { operation: "modify" } | { operation: "delete" } | { operation: "move"; oldPath: string };
+
+/**
+ * What the tool call says about its change, which a v1 diff alone cannot: a delete, or a move's
+ * source. `files` is each file's operation when the call lists them (a patch of several files);
+ * else the call's kind and, for a move, its source say it for its one file.
+ */
+export type ChangeHint = { kind?: v1.ToolKind | null; from?: string; files?: ReadonlyMap<string, FileOperation> };
 
 /** The git path of an absolute path (`a/` and `b/` prefixes over a path without its root). */
 const gitPath = (side: "a" | "b", absolute: string): string => `${side}/${absolute.replace(/^[A-Za-z]:/, "").replace(/\\/g, "/").replace(/^\/+/, "")}`;
 
 /** The change's operation, from the texts and what the tool call says it is. */
 function changeOf(diff: V1Diff, hint: ChangeHint): v2.DiffChange {
+  const listed = hint.files?.get(diff.path);
+  if (listed) return { ...listed, path: diff.path };
   if (diff.oldText === null || diff.oldText === undefined) return { operation: "add", path: diff.path };
   if (hint.kind === "delete" && diff.newText === "") return { operation: "delete", path: diff.path };
   if (hint.kind === "move" && hint.from && hint.from !== diff.path) return { operation: "move", oldPath: hint.from, path: diff.path };

@@ -8,13 +8,13 @@ import { randomUUID } from "node:crypto";
 import type * as v1 from "@agentclientprotocol/sdk/unstable";
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { z } from "zod";
-import { toV2Diff, type ChangeHint } from "./diffs.js";
+import { toV2Diff, type ChangeHint, type FileOperation } from "./diffs.js";
 import { toV2Commands, toV2ConfigOptions } from "./shapes.js";
 
 /** The plan's id: Codex keeps one plan per session, replaced whole by each update. */
 const PLAN_ID = "plan";
 
-/** What mapping one session's updates remembers: the tool calls' kinds (a delete, a move's source), and in a replay the messages begun. */
+/** What mapping one session's updates remembers: the tool calls' kinds (a delete, a move's source) and the files a patch lists, and in a replay the messages begun. */
 export class SessionUpdateMapper {
   private readonly hints = new Map<string, ChangeHint>();
   /** The file changes each tool call of the turn showed: a permission about it carries them (v1 asks about the card the client already has). */
@@ -105,16 +105,35 @@ export class SessionUpdateMapper {
     return changesToolCall ? [...terminalUpdates.before, mapped, ...terminalUpdates.after] : [...terminalUpdates.before, ...terminalUpdates.after];
   }
 
-  private hintOf(update: { toolCallId: string; kind?: v1.ToolKind | null; locations?: v1.ToolCallLocation[] | null }): ChangeHint {
+  private hintOf(update: { toolCallId: string; kind?: v1.ToolKind | null; locations?: v1.ToolCallLocation[] | null; rawInput?: unknown }): ChangeHint {
     const known = this.hints.get(update.toolCallId) ?? {};
+    const files = fileOperationsOf(update.rawInput) ?? known.files;
     const hint: ChangeHint = {
       kind: update.kind ?? known.kind,
       // A move's card lists the source first, then the target (src/bridge/file-changes.ts).
       from: update.locations && update.locations.length === 2 ? update.locations[0]!.path : known.from,
+      ...(files ? { files } : {}),
     };
     this.hints.set(update.toolCallId, hint);
     return hint;
   }
+}
+
+/** The changes a patch's card lists in its rawInput (src/bridge/file-changes.ts): each file, what happens to it, a move's target. */
+const listedChanges = z.object({
+  changes: z.array(z.looseObject({ path: z.string(), kind: z.enum(["add", "delete", "update"]), movePath: z.string().optional() })).min(1),
+});
+
+/** Each listed file's operation, by the path its diff shows (a move's diff shows its target); undefined when the call lists none. */
+function fileOperationsOf(rawInput: unknown): ReadonlyMap<string, FileOperation> | undefined {
+  const listed = listedChanges.safeParse(rawInput);
+  if (!listed.success) return undefined;
+  const files = new Map<string, FileOperation>();
+  for (const c of listed.data.changes) {
+    if (c.kind === "update" && c.movePath !== undefined && c.movePath !== c.path) files.set(c.movePath, { operation: "move", oldPath: c.path });
+    else files.set(c.path, c.kind === "add" ? { operation: "add" } : c.kind === "delete" ? { operation: "delete" } : { operation: "modify" });
+  }
+  return files;
 }
 
 const meta = (value: Record<string, unknown> | null | undefined): { _meta?: Record<string, unknown> } => (value && Object.keys(value).length > 0 ? { _meta: value } : {});

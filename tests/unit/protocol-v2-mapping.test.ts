@@ -1,8 +1,10 @@
 // The v1 -> v2 mapping of session updates and shapes (src/protocol-v2), one module at a time:
 // what a v2 client gets for each thing the v1 core says.
 import { describe, expect, it } from "vitest";
+import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { SessionUpdateMapper } from "../../src/protocol-v2/updates.js";
 import { toV2Diff } from "../../src/protocol-v2/diffs.js";
+import { toV2Permission } from "../../src/protocol-v2/permissions.js";
 import { toV1ClientCapabilities, toV1SetConfigOption, toV2Commands, toV2ConfigOptions, toV1McpServers } from "../../src/protocol-v2/shapes.js";
 
 describe("session updates to v2", () => {
@@ -54,6 +56,49 @@ describe("diffs as file states", () => {
     // An emptied file is not a deleted one.
     expect(toV2Diff({ type: "diff", path: "/w/e.txt", oldText: "x", newText: "" }, { kind: "edit" }).changes).toEqual([{ operation: "modify", path: "/w/e.txt" }]);
     expect(toV2Diff({ type: "diff", path: "/w/to.txt", oldText: "m\n", newText: "m\n" }, { kind: "move", from: "/w/from.txt" })).toMatchObject({ changes: [{ operation: "move", oldPath: "/w/from.txt", path: "/w/to.txt" }], patch: { text: expect.stringContaining("rename from w/from.txt\nrename to w/to.txt") } });
+  });
+});
+
+describe("a patch of several files (Codex's fileChange card lists each file in rawInput)", () => {
+  const rawInput = { changes: [{ path: "/w/new.txt", kind: "add" }, { path: "/w/a.txt", kind: "update" }, { path: "/w/gone.js", kind: "delete" }, { path: "/w/README.md", kind: "update", movePath: "/w/moved/README.md" }] };
+  const diffs = [
+    { type: "diff" as const, path: "/w/new.txt", oldText: null, newText: "n\n" },
+    { type: "diff" as const, path: "/w/a.txt", oldText: "1\n", newText: "2\n" },
+    { type: "diff" as const, path: "/w/gone.js", oldText: "x\n", newText: "" },
+    { type: "diff" as const, path: "/w/moved/README.md", oldText: "# r\n", newText: "# r\nm\n" },
+  ];
+  const expected = [
+    { operation: "add", path: "/w/new.txt" },
+    { operation: "modify", path: "/w/a.txt" },
+    { operation: "delete", path: "/w/gone.js" },
+    { operation: "move", oldPath: "/w/README.md", path: "/w/moved/README.md" },
+  ];
+  const changesOf = (update: v2.SessionUpdate | undefined): unknown[] => (update && "content" in update && Array.isArray(update.content) ? update.content.flatMap((c: v2.ToolCallContent) => (c.type === "diff" ? c.changes : [])) : []);
+  const card = { sessionUpdate: "tool_call" as const, toolCallId: "p", title: "Edit 4 files", kind: "edit" as const, status: "in_progress" as const, locations: [{ path: "/w/new.txt" }, { path: "/w/a.txt" }, { path: "/w/gone.js" }, { path: "/w/README.md" }, { path: "/w/moved/README.md" }], rawInput, content: diffs };
+
+  it("each file's operation (a delete as delete, a move with its oldPath) on the card, in the permission's subject and on the completed update", () => {
+    const m = new SessionUpdateMapper();
+    expect(changesOf(m.map(card)[0])).toEqual(expected);
+    // The permission names the card without its rawInput: the operations are the ones the card listed.
+    const asked = toV2Permission({ sessionId: "s", toolCall: { toolCallId: "p", title: "Edit 4 files", kind: "edit", status: "pending", content: diffs }, options: [{ optionId: "allow", name: "Allow", kind: "allow_once" }] }, m);
+    expect(asked.title).toBe("Edit 4 files");
+    const subject = asked.subject?.type === "tool_call" && "toolCall" in asked.subject ? (asked.subject.toolCall as v2.SessionUpdate) : undefined;
+    expect(changesOf(subject)).toEqual(expected);
+    type Diff = Extract<v2.ToolCallContent, { type: "diff" }>;
+    const patches = subject && "content" in subject && Array.isArray(subject.content) ? subject.content.map((c: v2.ToolCallContent) => (c.type === "diff" ? ((c as Diff).patch?.text ?? "") : "")) : [];
+    expect(patches[2]).toContain("deleted file mode 100644");
+    expect(patches[3]).toContain("rename from w/README.md\nrename to w/moved/README.md");
+    expect(changesOf(m.map({ sessionUpdate: "tool_call_update", toolCallId: "p", status: "completed", content: diffs })[0])).toEqual(expected);
+  });
+
+  it("a permission without content carries the changes the card showed; a new turn's call of the same id starts afresh", () => {
+    const m = new SessionUpdateMapper();
+    m.map(card);
+    const asked = toV2Permission({ sessionId: "s", toolCall: { toolCallId: "p", title: "Edit 4 files" }, options: [] }, m);
+    expect(changesOf(asked.subject?.type === "tool_call" && "toolCall" in asked.subject ? (asked.subject.toolCall as v2.SessionUpdate) : undefined)).toEqual(expected);
+    m.forgetToolCalls();
+    // Without a list (another card), the diff alone says it: an emptied file is modified.
+    expect(changesOf(m.map({ sessionUpdate: "tool_call_update", toolCallId: "p", kind: "edit", content: [diffs[2]!] })[0])).toEqual([{ operation: "modify", path: "/w/gone.js" }]);
   });
 });
 
