@@ -21,6 +21,7 @@ import { withShellPatchGuard } from "./shell-patch-guard.js";
 import type { AcpSession } from "../core/session/session.js";
 import { withMcpServers } from "../core/session/thread-config.js";
 import { writeRuleOf } from "../core/session/modes.js";
+import { commandCards } from "./command-cards.js";
 
 export { FILE_TOOLS_SERVER };
 
@@ -48,6 +49,8 @@ type FileToolsSession = {
   /** Calls running now, each with what gives it up (the turn's cancel, the session's close). */
   running: Set<AbortController>;
   unlisten(): void;
+  /** Stops tracking the session's commands (command-cards.ts). */
+  stopCommands(): void;
 };
 
 export type FileToolsFeatureOptions = {
@@ -110,7 +113,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       const [endpoint, catalog, userConfig] = await Promise.all([
         getServer(services).register(opening.key, { tools }),
         withPatch ? catalogPath(services) : undefined,
-        withPatch ? services.host.userConfig.read(opening.settings.cwd) : undefined,
+        services.host.userConfig.read(opening.settings.cwd),
       ]);
       const s = opening.settings;
       s.config = withMcpServers(catalog ? { ...s.config, model_catalog_json: catalog } : s.config, {
@@ -129,8 +132,9 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
         },
       });
       // apply_patch run as a shell command would be applied by Codex on disk: refused, with a
-      // pointer to ours (src/editor-files/shell-patch-guard.ts).
-      if (withPatch) s.config = withShellPatchGuard(s.config, process.platform, { userTurnsHooksOff: userTurnsHooksOff(userConfig) });
+      // pointer to ours (src/editor-files/shell-patch-guard.ts); and every command reports to the
+      // session's hook address, so its card shows what it changed (command-cards.ts).
+      s.config = withShellPatchGuard(s.config, process.platform, { userTurnsHooksOff: userTurnsHooksOff(userConfig), report: endpoint.hook, guard: withPatch });
       // Codex's own apply_patch stays on offer: watch for the ones it rejects (they have no item).
       if (!catalog) s.rawEvents = true;
       const instructions = fileToolsInstructions(withPatch);
@@ -141,7 +145,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     attach(session: AcpSession, opening: SessionOpening, services: AgentServices): void {
       const srv = getServer(services);
       const calls = new FileToolCalls(session.items);
-      const state: FileToolsSession = { session, access: undefined as unknown as FileAccess, alwaysAllow: false, calls, running: new Set(), unlisten: () => undefined };
+      const state: FileToolsSession = { session, access: undefined as unknown as FileAccess, alwaysAllow: false, calls, running: new Set(), unlisten: () => undefined, stopCommands: () => undefined };
       state.access = createFileAccess({
         editor: editorFiles(session, services),
         logger: services.log,
@@ -179,7 +183,11 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
           callFileTool(state.access, name, args, { cwd: session.cwd, call, signal: callSignal, onRollback: onRollback(callSignal) }),
         );
       };
-      srv.bind(opening.key, caller);
+      const editor = editorFiles(session, services);
+      const read = editor.readTextFile;
+      const cards = commandCards(session, services.log, read && ((path) => read({ path }).then((r) => r.content)));
+      state.stopCommands = cards.stop;
+      srv.bind(opening.key, caller, cards.hooks);
     },
 
     detach(session: AcpSession): void {
@@ -201,6 +209,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     const state = states.get(key);
     if (state) {
       state.unlisten();
+      state.stopCommands();
       state.calls.cancelWaits();
       giveUp(state, "the session closed");
       states.delete(key);

@@ -9,7 +9,7 @@
 // start): Codex reports ~3 ms per shell call. On Windows Codex runs a hook with cmd.exe /C, where
 // sh is not: there it is one PowerShell command (its script base64-encoded, so cmd.exe and the
 // quoting of Codex's own process spawning leave it alone), which costs PowerShell's start per call.
-import { createHash } from "node:crypto";
+import { afterCommand, COMMAND_MATCHER, HOOK_TIMEOUT_SEC, hookTrustHash, reportCommand, type HookAddress } from "./command-changes/hooks.js";
 import type { JsonValue } from "../codex/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL } from "./contract/index.js";
 
@@ -17,14 +17,13 @@ import { FILE_TOOLS_SERVER, PATCH_TOOL } from "./contract/index.js";
  * Where Codex keeps hooks given in the thread's config: the session-flags layer's made-up path
  * (rooted at / or, on Windows, C:\), first group, first hook.
  */
-export function guardHookKey(platform: NodeJS.Platform = process.platform): string {
-  return `${platform === "win32" ? "C:\\<session-flags>\\config.toml" : "/<session-flags>/config.toml"}:pre_tool_use:0:0`;
+export function guardHookKey(platform: NodeJS.Platform = process.platform, event: "pre_tool_use" | "post_tool_use" = "pre_tool_use"): string {
+  return `${platform === "win32" ? "C:\\<session-flags>\\config.toml" : "/<session-flags>/config.toml"}:${event}:0:0`;
 }
 /** This host's guardHookKey. */
 export const GUARD_HOOK_KEY = guardHookKey();
 /** Codex names every shell tool (exec_command, shell, shell_command) `Bash` for hooks; the native patch tool is `apply_patch`. */
 const MATCHER = "^(Bash|apply_patch)$";
-const TIMEOUT_SEC = 10;
 
 /** What the model reads (Codex adds ". Command: <the command>"): what happened, and what to do instead. */
 export const GUARD_REASON =
@@ -56,46 +55,51 @@ const psQuote = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /**
  * The hook's command: reads its JSON input and prints Codex's "deny" answer when the call is a
- * patch. POSIX: a line of sh. Windows: PowerShell given its script as -EncodedCommand (UTF-16LE,
- * base64: no quotes or characters cmd.exe would act on).
+ * patch. POSIX: a line of sh, which otherwise reports the command to `report` (the command's card
+ * shows what it changes: command-changes/). Windows: PowerShell given its script as
+ * -EncodedCommand (UTF-16LE, base64: no quotes or characters cmd.exe would act on), guard only.
  */
-export function guardCommand(platform: NodeJS.Platform = process.platform): string {
+export function guardCommand(platform: NodeJS.Platform = process.platform, report?: HookAddress): string {
   if (platform === "win32") {
     const script = `$i=[Console]::In.ReadToEnd();foreach($p in @(${patchMarkers().map(psQuote).join(",")})){if($i.Contains($p)){[Console]::Out.Write(${psQuote(denyAnswer())});break}}`;
     return `powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand ${Buffer.from(script, "utf16le").toString("base64")}`;
   }
-  return `i=$(cat); case "$i" in ${patchMarkers().map((m) => `*'${m}'*`).join("|")}) printf '%s' ${shQuote(denyAnswer())};; esac`;
-}
-
-/** JSON with object keys sorted at every level, as Codex serialises a hook's identity. */
-function sortedJson(value: unknown): string {
-  const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
-  return JSON.stringify(sort(value));
+  const otherwise = report ? ` *) ${reportCommand(report)};;` : "";
+  return `i=$(cat); case "$i" in ${patchMarkers().map((m) => `*'${m}'*`).join("|")}) printf '%s' ${shQuote(denyAnswer())};;${otherwise} esac`;
 }
 
 /**
- * Codex runs a hook only when its definition is trusted: `hooks.state.<key>.trusted_hash` must be
- * the sha256 of the hook's identity (event, matcher, handlers with their normalised fields). We
- * trust only this fixed hook, never one the user wrote. tests/e2e/shell-patch.test.ts checks the
- * hash against what the pinned codex computes (`hooks/list`), so a Codex upgrade that changes the
- * formula fails there, not silently.
+ * Codex runs a hook only when its definition is trusted (command-changes/hooks.ts). We trust only
+ * our own hooks, never one the user wrote. tests/e2e/shell-patch.test.ts checks the hash against
+ * what the pinned codex computes (`hooks/list`), so a Codex upgrade that changes the formula fails
+ * there, not silently.
  */
 export function guardTrustHash(command = guardCommand()): string {
-  const identity = { event_name: "pre_tool_use", hooks: [{ async: false, command, timeout: TIMEOUT_SEC, type: "command" }], matcher: MATCHER };
-  return `sha256:${createHash("sha256").update(sortedJson(identity)).digest("hex")}`;
+  return hookTrustHash("pre_tool_use", MATCHER, command);
 }
 
 type JsonObject = { [key: string]: JsonValue };
 
 /**
- * `config` with the guard installed in its `hooks` (thread/start's and thread/resume's per-thread
- * config). Ours goes first, so that its key is the one trusted; hooks already there are kept.
+ * `config` with our hooks installed in its `hooks` (thread/start's and thread/resume's per-thread
+ * config): the guard (unless `guard` is false), and on POSIX with `report` the hooks that tell us
+ * when a command runs and ends. Ours go first, so that their keys are the ones trusted; hooks
+ * already there are kept.
  */
-export function withShellPatchGuard(config: JsonObject | undefined, platform: NodeJS.Platform = process.platform, opts: { userTurnsHooksOff?: boolean } = {}): JsonObject {
-  const command = guardCommand(platform);
+export function withShellPatchGuard(
+  config: JsonObject | undefined,
+  platform: NodeJS.Platform = process.platform,
+  opts: { userTurnsHooksOff?: boolean; report?: HookAddress; guard?: boolean } = {},
+): JsonObject {
+  const report = platform === "win32" ? undefined : opts.report;
+  const guard = opts.guard !== false;
+  if (!guard && !report) return { ...config };
+  const before = guard ? guardCommand(platform, report) : `i=$(cat); ${reportCommand(report!)}`;
+  const beforeMatcher = guard ? MATCHER : COMMAND_MATCHER;
   const hooks = asObject(config?.hooks);
-  const before = Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
+  const pre = Array.isArray(hooks.PreToolUse) ? hooks.PreToolUse : [];
+  const post = Array.isArray(hooks.PostToolUse) ? hooks.PostToolUse : [];
+  const handler = (command: string): JsonObject => ({ type: "command", command, timeout: HOOK_TIMEOUT_SEC });
   return {
     ...config,
     // A project's `.codex/config.toml` with `[features] hooks = false` would turn the guard off
@@ -104,8 +108,13 @@ export function withShellPatchGuard(config: JsonObject | undefined, platform: No
     ...(opts.userTurnsHooksOff ? {} : { features: { ...asObject(config?.features), hooks: true } }),
     hooks: {
       ...hooks,
-      PreToolUse: [{ matcher: MATCHER, hooks: [{ type: "command", command, timeout: TIMEOUT_SEC }] }, ...before],
-      state: { ...asObject(hooks.state), [guardHookKey(platform)]: { trusted_hash: guardTrustHash(command) } },
+      PreToolUse: [{ matcher: beforeMatcher, hooks: [handler(before)] }, ...pre],
+      ...(report ? { PostToolUse: [{ matcher: COMMAND_MATCHER, hooks: [handler(afterCommand(report))] }, ...post] } : {}),
+      state: {
+        ...asObject(hooks.state),
+        [guardHookKey(platform)]: { trusted_hash: hookTrustHash("pre_tool_use", beforeMatcher, before) },
+        ...(report ? { [guardHookKey(platform, "post_tool_use")]: { trusted_hash: hookTrustHash("post_tool_use", COMMAND_MATCHER, afterCommand(report)) } } : {}),
+      },
     },
   };
 }

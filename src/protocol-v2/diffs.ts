@@ -5,6 +5,7 @@
 import { createTwoFilesPatch } from "diff";
 import type * as v1 from "@agentclientprotocol/sdk/unstable";
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
+import { CHANGE_META_KEY } from "../editor-files/contract/index.js";
 
 type V1Diff = Extract<v1.ToolCallContent, { type: "diff" }>;
 type V2Diff = Extract<v2.ToolCallContent, { type: "diff" }>;
@@ -26,6 +27,9 @@ const gitPath = (side: "a" | "b", absolute: string): string => `${side}/${absolu
 function changeOf(diff: V1Diff, hint: ChangeHint): v2.DiffChange {
   const listed = hint.files?.get(diff.path);
   if (listed) return { ...listed, path: diff.path };
+  // A diff that says it is a delete (a file a command removed: its new side is empty, not a file emptied).
+  const marked: unknown = diff._meta?.[CHANGE_META_KEY];
+  if (marked && typeof marked === "object" && Reflect.get(marked, "operation") === "delete") return { operation: "delete", path: diff.path };
   if (diff.oldText === null || diff.oldText === undefined) return { operation: "add", path: diff.path };
   if (hint.kind === "delete" && diff.newText === "") return { operation: "delete", path: diff.path };
   if (hint.kind === "move" && hint.from && hint.from !== diff.path) return { operation: "move", oldPath: hint.from, path: diff.path };

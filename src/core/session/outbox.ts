@@ -28,9 +28,13 @@ export class UpdateOutbox<U> {
 
   constructor(private readonly opts: OutboxOptions<U>) {}
 
-  /** Sends `update` after every update sent before it; rejects if it could not be delivered. */
-  send(update: U): Promise<void> {
-    if (this.waiting === 0 && this.opts.hold() === undefined) {
+  /**
+   * Sends `update` after every update sent before it; rejects if it could not be delivered. An
+   * update still being made (a promise: a command's card waiting for its diffs) holds back every
+   * update sent after it until it is made.
+   */
+  send(update: U | Promise<U>): Promise<void> {
+    if (!(update instanceof Promise) && this.waiting === 0 && this.opts.hold() === undefined) {
       const sent = this.opts.deliver(update);
       sent.catch(this.failed);
       return sent;
@@ -49,10 +53,11 @@ export class UpdateOutbox<U> {
     return this.tail;
   }
 
-  private async deliverAfterHold(update: U): Promise<void> {
+  private async deliverAfterHold(update: U | Promise<U>): Promise<void> {
+    const made = await update;
     // A hold set while this update waited (a load began) still applies to it.
     const hold = this.opts.hold();
     if (hold) await hold;
-    return this.opts.deliver(update);
+    return this.opts.deliver(made);
   }
 }

@@ -1,8 +1,7 @@
-// One ACP session = one Codex thread. Streams the thread's events to the client in order,
-// keeps what features share of it (items in flight, settings, mode, roots), and re-attaches the
-// thread to a new app-server child when the previous one died (nothing the user said is lost:
-// Codex keeps the rollout on disk and `thread/resume` reloads it). Its prompts run as turns
-// through turn-runner.ts (queue, cancel, answer); which turn an event belongs to is turns.ts's.
+// One ACP session = one Codex thread. Streams the thread's events to the client in order, keeps
+// what features share of it (items in flight, settings, mode, roots), and re-attaches the thread
+// to a new app-server child when the previous one died (Codex keeps the rollout on disk and
+// `thread/resume` reloads it). Prompts run as turns through turn-runner.ts; turns.ts owns events.
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest } from "../errors.js";
 import type { AppServerClient, CodexHost, CodexNotification, CodexServerRequest, UserInput, v2 } from "../../codex/index.js";
@@ -17,6 +16,7 @@ import { TurnRunner } from "./turn-runner.js";
 import { ChildItems } from "./child-items.js";
 import { UpdateOutbox } from "./outbox.js";
 import { addUsageMeta } from "./usage-meta.js";
+import { withEnding, type ToolCallEnding } from "./tool-call-endings.js";
 
 export type { ThreadSettings };
 
@@ -33,6 +33,7 @@ export type SessionEvents = {
   sizes: () => Record<string, number>;
   /** `_meta` entries a feature adds to the session's `usage_update`s (asked once per token-usage update). */
   usageMeta: () => Record<string, unknown> | undefined;
+  toolCallEnding: ToolCallEnding; // content a feature adds to a tool call's last update (tool-call-endings.ts)
 };
 
 export type SessionDeps = {
@@ -74,8 +75,7 @@ export class AcpSession {
   /** The same for subagents' threads (subagents.ts), with the subagent's title: the client never saw these items. */
   readonly childItems = new ChildItems();
   /** What features listen to (on()); all dropped when the session closes. */
-  private readonly listeners: { [E in keyof SessionEvents]: Set<SessionEvents[E]> } = { notification: new Set(), cancel: new Set(), beforeTurn: new Set(), sizes: new Set(), usageMeta: new Set() };
-  /** The notification listeners as an array, remade after a change (onNotification). */
+  private readonly listeners: { [E in keyof SessionEvents]: Set<SessionEvents[E]> } = { notification: new Set(), cancel: new Set(), beforeTurn: new Set(), sizes: new Set(), usageMeta: new Set(), toolCallEnding: new Set() };
   private notificationListeners: ReadonlyArray<SessionEvents["notification"]> | undefined;
   private currentMode: ModeId = "auto";
   private readonly changeListeners = new Set<(change: SessionChange) => void>();
@@ -110,7 +110,6 @@ export class AcpSession {
       turnEnded: () => {
         // Items the turn left open (given up, or its child died) are not the next turn's running calls.
         this.items.clear();
-        // Sizes are gathered only when they are logged (the soak and the load test read them at debug).
         if (this.deps.log.isLevelEnabled("debug")) this.deps.log.debug({ sessionId: this.id, trackers: this.trackerSizes() }, "turn ended");
       },
       tokenTotals: () => this.tokenTotals,
@@ -390,10 +389,11 @@ export class AcpSession {
       this.turns.failedBeforeStart(n.params.turnId, n.params.error);
     }
     const updates = this.translator.translate(n);
-    // Only a token-usage update carries a usage_update: every other event skips this.
     if (n.method === "thread/tokenUsage/updated" && this.listeners.usageMeta.size > 0) addUsageMeta(updates, this.listeners.usageMeta, (err) => this.deps.log.warn({ sessionId: this.id, err }, "a usage_update _meta listener failed"));
-    // The outbox reports a failed send (the client is gone); nothing here waits on it.
-    for (const update of updates) void this.send(update);
+    const ended = n.method === "item/completed" ? n.params.item : undefined;
+    const onError = (err: unknown): void => this.deps.log.warn({ sessionId: this.id, err: String(err) }, "a tool call's ending failed");
+    // A failed send is the outbox's to report (the client is gone); nothing here waits on it.
+    for (const update of withEnding(updates, ended, this.listeners.toolCallEnding, ended && this.translator.viewOf(ended.id)?.content, onError)) void this.outbox.send(update);
     if (n.method === "turn/completed") this.turns.completed(n.params);
   }
 }

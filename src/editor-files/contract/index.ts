@@ -35,3 +35,10 @@ export function diffsInMeta(meta: unknown): DiffMeta[] {
   }
   return out;
 }
+
+/**
+ * Key of a v1 diff's `_meta` saying what the change does to its file where the texts cannot:
+ * `{operation: "delete"}` (a deleted file, not one emptied), `{operation: "move", oldPath}`.
+ * A v2 client reads it as the change's operation (src/protocol-v2/diffs.ts).
+ */
+export const CHANGE_META_KEY = "codex-cli-acp/change";

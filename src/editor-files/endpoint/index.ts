@@ -1,7 +1,7 @@
 // Public surface of src/editor-files/endpoint: the embedded MCP server hosting the file tools
 // (contracts/read_text_file.md, write_text_file.md, apply_patch.md), MCP spoken by
 // endpoint-protocol.ts.
-export { FileToolsServer, type EndpointInfo, type FileToolsServerOptions } from "./server.js";
+export { FileToolsServer, type EndpointInfo, type FileToolsServerOptions, type HookHandler } from "./server.js";
 export {
   callFileTool,
   errorToolResult,

@@ -20,6 +20,8 @@ export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 /** Slow clients: the headers must arrive within this, the whole request within REQUEST_TIMEOUT_MS. */
 const HEADERS_TIMEOUT_MS = 10_000;
 const REQUEST_TIMEOUT_MS = 60_000;
+/** A hook's input is a command line and a tool's output (PostToolUse): bounded well below a write's body. */
+const HOOK_BODY_BYTES = 4 * 1024 * 1024;
 /** Open connections at most (codex keeps a few; anything past this is refused). */
 const MAX_CONNECTIONS = 128;
 /** What the Streamable HTTP transport uses: POST (calls), GET (server events), DELETE (end of session). */
@@ -31,15 +33,22 @@ const UNBOUND_TTL_MS = 10 * 60_000;
 
 export type EndpointInfo = {
   url: string;
+  /** The session's hook address (its path is a secret of its own: command-changes/hooks.ts). */
+  hook: { port: number; path: string };
   /** The bearer token (never log it). */
   token: string;
   /** Headers codex must send: `Authorization: Bearer <token>`. */
   headers: Record<string, string>;
 };
 
+/** Answers one of Codex's hook calls (its JSON input) with what the hook prints. */
+export type HookHandler = (input: unknown) => Promise<string>;
+
 type Endpoint = {
   key: string;
   path: string;
+  hookPath: string;
+  hooks?: HookHandler;
   token: Buffer;
   caller: Promise<ToolCaller>;
   bind(caller: ToolCaller): void;
@@ -64,6 +73,7 @@ export class FileToolsServer {
   private listening: Promise<number> | undefined;
   private readonly byPath = new Map<string, Endpoint>();
   private readonly byKey = new Map<string, Endpoint>();
+  private readonly byHookPath = new Map<string, Endpoint>();
 
   constructor(private readonly opts: FileToolsServerOptions) {}
 
@@ -131,6 +141,7 @@ export class FileToolsServer {
     const endpoint: Endpoint = {
       key,
       path: `/mcp/${randomBytes(16).toString("hex")}`,
+      hookPath: `/hook/${randomBytes(24).toString("hex")}`,
       token: Buffer.from(randomBytes(32).toString("base64url")),
       caller,
       bind,
@@ -139,14 +150,16 @@ export class FileToolsServer {
     };
     this.byPath.set(endpoint.path, endpoint);
     this.byKey.set(key, endpoint);
+    this.byHookPath.set(endpoint.hookPath, endpoint);
     const token = endpoint.token.toString();
-    return { url: `http://127.0.0.1:${port}${endpoint.path}`, token, headers: { Authorization: `Bearer ${token}` } };
+    return { url: `http://127.0.0.1:${port}${endpoint.path}`, hook: { port, path: endpoint.hookPath }, token, headers: { Authorization: `Bearer ${token}` } };
   }
 
-  /** Connects an endpoint to the code that runs its tools. */
-  bind(key: string, caller: ToolCaller): void {
+  /** Connects an endpoint to the code that runs its tools (and answers its hooks). */
+  bind(key: string, caller: ToolCaller, hooks?: HookHandler): void {
     const endpoint = this.byKey.get(key);
     if (!endpoint) throw new Error(`no MCP endpoint for session key ${key}`);
+    if (hooks) endpoint.hooks = hooks;
     endpoint.bind(caller);
   }
 
@@ -157,6 +170,7 @@ export class FileToolsServer {
     endpoint.closed = true;
     this.byKey.delete(key);
     this.byPath.delete(endpoint.path);
+    this.byHookPath.delete(endpoint.hookPath);
     endpoint.protocol?.close();
   }
 
@@ -187,6 +201,8 @@ export class FileToolsServer {
       return writeHttpError(res, 405, "Method not allowed");
     }
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+    const hooked = this.byHookPath.get(pathname);
+    if (hooked) return this.onHook(hooked, req, res);
     const endpoint = this.byPath.get(pathname);
     if (!endpoint || endpoint.closed) return writeHttpError(res, 404, "Not found");
     if (!tokenMatches(req.headers.authorization, endpoint.token)) {
@@ -216,6 +232,25 @@ export class FileToolsServer {
       call: (name, args, signal) => callBound(endpoint, name, args, signal),
     });
     await endpoint.protocol.handle(req, res, body);
+  }
+
+  /** A hook's call: its JSON input in, what the hook prints out (200, text), never an MCP message. */
+  private async onHook(endpoint: Endpoint, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (req.method !== "POST" || endpoint.closed || !endpoint.hooks) return writeHttpError(res, 404, "Not found");
+    const raw = await readBody(req, HOOK_BODY_BYTES);
+    let input: unknown;
+    try {
+      input = raw === undefined ? undefined : JSON.parse(raw.toString("utf8"));
+    } catch {
+      input = undefined;
+    }
+    if (input === undefined) return writeHttpError(res, 400, "A hook's input is one JSON object");
+    const out = await endpoint.hooks(input).catch((err: unknown) => {
+      this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, "a hook call failed");
+      return "";
+    });
+    const body = Buffer.from(out, "utf8");
+    res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": body.length, Connection: "close" }).end(body);
   }
 }
 

@@ -1,0 +1,58 @@
+// What a session's shell commands change, on their cards (issue 48): the hooks Codex runs around a
+// command report to the session's hook address (command-changes/hooks.ts); the files the command
+// names are looked at before it runs and after it ends, and the differences become diffs on the
+// command's last update (the session waits for them: core/session/tool-call-endings.ts). A file
+// the editor held with unsaved changes is said on the card, and to the model through the
+// PostToolUse hook's answer.
+import { z } from "zod";
+import type { HookHandler } from "./endpoint/index.js";
+import { CommandChanges, modelNote, reportContent } from "./command-changes/index.js";
+import type { AcpSession } from "../core/session/session.js";
+import type { Logger } from "../log/index.js";
+
+/** How long a command waits for us to look at the files it names (its hook's answer). */
+const BEFORE_WAIT_MS = 3000;
+
+/** The part of Codex's hook input we read (the rest is Codex's to change). */
+const HookInput = z.object({
+  hook_event_name: z.enum(["PreToolUse", "PostToolUse"]),
+  tool_name: z.string(),
+  tool_use_id: z.string().min(1),
+  cwd: z.string().optional(),
+  tool_input: z.object({ command: z.union([z.string(), z.array(z.string())]).optional(), workdir: z.string().optional() }).passthrough().optional(),
+});
+
+export type CommandCards = { hooks: HookHandler; stop(): void };
+
+/** Starts tracking `session`'s commands; `editorText` reads a file's text in the editor (when the client serves reads). */
+export function commandCards(session: AcpSession, log: Logger, editorText?: (path: string) => Promise<string | undefined>): CommandCards {
+  const changes = new CommandChanges({ roots: () => session.roots, ...(editorText ? { editorText } : {}) });
+  const off = session.on("toolCallEnding", (item) => (item.type === "commandExecution" ? changes.after(item.id)?.then(reportContent) : undefined));
+  const hooks: HookHandler = async (raw) => {
+    const parsed = HookInput.safeParse(raw);
+    if (!parsed.success || parsed.data.tool_name !== "Bash") return "";
+    const input = parsed.data;
+    if (input.hook_event_name === "PreToolUse") {
+      const command = input.tool_input?.command;
+      const line = Array.isArray(command) ? command.join(" ") : command;
+      const cwd = input.tool_input?.workdir ?? input.cwd ?? session.cwd;
+      if (!line || !cwd) return "";
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, BEFORE_WAIT_MS)));
+      await Promise.race([changes.before(input.tool_use_id, line, cwd), late]);
+      clearTimeout(timer);
+      return "";
+    }
+    const report = await changes.after(input.tool_use_id);
+    const note = report && modelNote(report);
+    if (report) log.debug({ sessionId: session.id, changed: report.changes.length, unsaved: report.unsaved.length }, "a command's changes");
+    return note ? JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: note } }) : "";
+  };
+  return {
+    hooks,
+    stop: () => {
+      off();
+      changes.clear();
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// Issue 48, route 1, end to end (real codex, the fake model): in Auto a shell command may write
+// inside the workspace (Codex's sandbox allows it); what it changed is shown on its card, as diffs,
+// before the card says it completed. A file the editor held with unsaved changes is said on the
+// card and to the model. A command that changes nothing shows no diff. The same under ACP v2, as
+// diff changes with a git patch.
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import * as acp from "@agentclientprotocol/sdk";
+import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
+import { textResponse, toolCallResponse } from "../../tools/fake-model/index.js";
+import { startAdapter, type Adapter } from "../support/adapter.js";
+import { startV2Adapter, type V2Adapter } from "../support/adapter-v2.js";
+
+const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
+let adapter: Adapter | undefined;
+let v2Adapter: V2Adapter | undefined;
+afterEach(async () => {
+  await adapter?.close();
+  await v2Adapter?.close();
+  adapter = v2Adapter = undefined;
+});
+
+type Updates = acp.SessionUpdate[];
+type ToolUpdate = Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }>;
+const ofCall = (updates: Updates, id: string): ToolUpdate[] => updates.filter((u): u is ToolUpdate => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id);
+const diffsOf = (u: ToolUpdate | undefined) => (u?.content ?? []).filter((c): c is Extract<acp.ToolCallContent, { type: "diff" }> => c.type === "diff");
+const textsOf = (u: ToolUpdate | undefined): string => (u?.content ?? []).map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("\n");
+/** The update that says the call completed: what it shows is what the client has when it hears the call ended. */
+const completion = (updates: Updates, id: string): ToolUpdate | undefined => ofCall(updates, id).find((u) => u.status === "completed" || u.status === "failed");
+
+/** A client that serves fs/* from its buffers (unsaved text where it holds some), else from the disk. */
+function editorClient(buffers: Map<string, string>): (app: acp.ClientApp) => void {
+  return (app) => {
+    app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: buffers.get(params.path) ?? (await readFile(params.path, "utf8")) }));
+    app.onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
+      buffers.set(params.path, params.content);
+      await writeFile(params.path, params.content);
+      return {};
+    });
+    app.onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+  };
+}
+
+const sh = (cmd: string, callId: string) => toolCallResponse("exec_command", { cmd }, { callId });
+
+describe("a command's changes on its card (Auto, a client with fs)", () => {
+  it("sed -i and a redirect show as diffs before the card completes; a buffer held unsaved is said on the card and to the model; a command that changes nothing shows none", async () => {
+    const buffers = new Map<string, string>();
+    adapter = await startAdapter({ setupClient: editorClient(buffers) });
+    const notes = path.join(adapter.workspace, "notes.txt");
+    const created = path.join(adapter.workspace, "created.txt");
+    await writeFile(notes, "first line\nsecond line\n");
+    buffers.set(notes, "first line\nsecond line\nan unsaved line\n");
+    adapter.fake.enqueue(sh("sed -i 's/first/changed/' notes.txt", "sed-1"));
+    adapter.fake.enqueue(sh("echo hello > created.txt", "redirect-1"));
+    adapter.fake.enqueue(sh("cat notes.txt", "cat-1"));
+    adapter.fake.enqueue(textResponse("done"));
+    await adapter.initialize(FS_CAPS);
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "edit with the shell")).stopReason).toBe("end_turn");
+    const updates = adapter.updatesOf(sessionId);
+
+    // sed -i: the diff old -> new, on the update that completes the call.
+    expect(await readFile(notes, "utf8")).toBe("changed line\nsecond line\n");
+    const sed = completion(updates, "sed-1");
+    expect(sed?.status).toBe("completed");
+    expect(diffsOf(sed)).toEqual([{ type: "diff", path: notes, oldText: "first line\nsecond line\n", newText: "changed line\nsecond line\n" }]);
+    // The editor held other text: the card says so, and so does what the model reads after the call.
+    expect(textsOf(sed)).toContain(`unsaved changes to ${notes}`);
+    const afterSed = JSON.stringify(adapter.fake.requests.map((r) => r.body?.input ?? []));
+    expect(afterSed).toContain(`unsaved changes to ${notes}`);
+
+    // The redirect: a new file, with no old side.
+    const redirect = completion(updates, "redirect-1");
+    expect(diffsOf(redirect)).toEqual([{ type: "diff", path: created, oldText: null, newText: "hello\n" }]);
+    expect(textsOf(redirect)).not.toContain("unsaved");
+
+    // A command that changes nothing: no diff, no warning.
+    const cat = completion(updates, "cat-1");
+    expect(cat?.status).toBe("completed");
+    expect(diffsOf(cat)).toEqual([]);
+    expect(ofCall(updates, "cat-1").flatMap(diffsOf)).toEqual([]);
+    expect(textsOf(cat)).not.toContain("unsaved");
+  });
+
+  it("rm and mv name the deleted file and the new one; a binary file is named without its text", async () => {
+    adapter = await startAdapter({ setupClient: editorClient(new Map()) });
+    const w = adapter.workspace;
+    await writeFile(path.join(w, "old.txt"), "to be removed\n");
+    await writeFile(path.join(w, "a.txt"), "moving\n");
+    adapter.fake.enqueue(sh("rm old.txt && mv a.txt b.txt && printf 'x\\000y' > blob.bin", "several"));
+    adapter.fake.enqueue(textResponse("done"));
+    await adapter.initialize(FS_CAPS);
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "shuffle files")).stopReason).toBe("end_turn");
+    const done = completion(adapter.updatesOf(sessionId), "several");
+    const diffs = diffsOf(done);
+    expect(diffs).toContainEqual(expect.objectContaining({ path: path.join(w, "old.txt"), oldText: "to be removed\n", newText: "" }));
+    expect(diffs).toContainEqual(expect.objectContaining({ path: path.join(w, "a.txt"), oldText: "moving\n", newText: "" }));
+    expect(diffs).toContainEqual({ type: "diff", path: path.join(w, "b.txt"), oldText: null, newText: "moving\n" });
+    expect(diffs.find((d) => d.path.endsWith("blob.bin"))).toBeUndefined();
+    expect(textsOf(done)).toContain(`${path.join(w, "blob.bin")}: created (a binary file)`);
+  });
+});
+
+describe("a command's changes on its card, ACP v2", () => {
+  it("sed -i and a redirect are diff changes with a git patch on the completed card; a command that changes nothing has none", async () => {
+    v2Adapter = await startV2Adapter({ responses: [sh("sed -i 's/first/changed/' notes.txt", "sed-2"), sh("echo hello > created.txt", "redirect-2"), sh("cat notes.txt", "cat-2"), textResponse("done")] });
+    const notes = path.join(v2Adapter.workspace, "notes.txt");
+    await writeFile(notes, "first line\nsecond line\n");
+    await v2Adapter.initialize();
+    const { sessionId } = await v2Adapter.newSession();
+    await v2Adapter.turn(sessionId, "edit with the shell");
+    const updates = v2Adapter.updatesOf(sessionId);
+    type V2Tool = Extract<v2.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
+    const done = (id: string): V2Tool | undefined => updates.find((u): u is V2Tool => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && u.status === "completed");
+    const diffs = (id: string) => (done(id)?.content ?? []).filter((c): c is Extract<v2.ToolCallContent, { type: "diff" }> => c.type === "diff");
+    const sed = diffs("sed-2");
+    expect(sed.map((d) => d.changes)).toEqual([[{ operation: "modify", path: notes }]]);
+    expect(sed[0]?.patch?.text).toContain("-first line");
+    expect(sed[0]?.patch?.text).toContain("+changed line");
+    const redirect = diffs("redirect-2");
+    expect(redirect.map((d) => d.changes)).toEqual([[{ operation: "add", path: path.join(v2Adapter.workspace, "created.txt") }]]);
+    expect(redirect[0]?.patch?.text).toContain("+hello");
+    expect(diffs("cat-2")).toEqual([]);
+  });
+});
