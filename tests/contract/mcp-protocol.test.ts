@@ -246,3 +246,46 @@ async function openSessionOn(info: EndpointInfo): Promise<string> {
     endpoint = saved;
   }
 }
+
+describe("a reopened session shares its predecessor's endpoint (issue 48)", () => {
+  it("same URL, token and MCP sessions; calls go to the newest key once bound, back to the older when the newer goes unbound, and the endpoint lives while a key names it", async () => {
+    // The calls that reached the endpoint, from its log: a call is known to wait before the test goes on.
+    const logged: string[] = [];
+    const own = new FileToolsServer({ log: pino({ level: "debug" }, { write: (line: string) => void logged.push(line) }) });
+    const arrived = (n: number) => waitFor(() => logged.filter((l) => l.includes("mcp tools/call")).length >= n, `call ${n} to reach the endpoint`);
+    const saved = endpoint;
+    const answeredBy = (name: string) => async () => ({ content: [{ type: "text" as const, text: name }] });
+    try {
+      endpoint = await own.register("old");
+      own.bind("old", answeredBy("old"));
+      const mcp = await openSession();
+      const call = async (id: number): Promise<unknown> =>
+        (await post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_text_file", arguments: {} } }, { "mcp-session-id": mcp })).body;
+
+      // A reopening that is refused before its session attaches: the call waiting on it goes to the old one.
+      const refused = await own.register("refused", { sameAs: "old" });
+      expect(refused).toEqual(endpoint);
+      const waiting = call(1);
+      await arrived(1);
+      own.unregister("refused");
+      expect(await waiting).toMatchObject({ result: { content: [{ text: "old" }] } });
+
+      // A reopening that succeeds: its session answers, and the old one's close leaves the endpoint up.
+      expect(await own.register("new", { sameAs: "old" })).toEqual(endpoint);
+      expect(own.endpointCount).toBe(1);
+      const pending = call(2);
+      await arrived(2);
+      own.bind("new", answeredBy("new"));
+      expect(await pending).toMatchObject({ result: { content: [{ text: "new" }] } });
+      own.unregister("old");
+      expect(await call(3)).toMatchObject({ result: { content: [{ text: "new" }] } });
+
+      own.unregister("new");
+      expect((await post(initialize())).status).toBe(404);
+      expect(own.endpointCount).toBe(0);
+    } finally {
+      endpoint = saved;
+      await own.close();
+    }
+  });
+});

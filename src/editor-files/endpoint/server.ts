@@ -1,8 +1,9 @@
 // One embedded MCP server for the whole adapter: a node:http server on 127.0.0.1 (random port)
-// with one endpoint per ACP session, each at its own random URL path and with its own random
-// bearer token. Requests are refused before any MCP handling when the Host header is not
-// loopback:port (403, DNS-rebinding protection), the path is unknown (404), or the token is not
-// this path's own (401); then the MCP messages go to the endpoint's protocol (endpoint-protocol.ts).
+// with one endpoint per ACP session (a session reopened while open keeps its predecessor's), each
+// at its own random URL path and with its own random bearer token. Requests are refused before
+// any MCP handling when the Host header is not loopback:port (403, DNS-rebinding protection), the
+// path is unknown (404), or the token is not this path's own (401); then the MCP messages go to
+// the endpoint's protocol (endpoint-protocol.ts).
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -44,14 +45,26 @@ export type EndpointInfo = {
 /** Answers one of Codex's hook calls (its JSON input) with what the hook prints. */
 export type HookHandler = (input: unknown) => Promise<string>;
 
+/** One key's hold on an endpoint: the code that runs its tools, once bound. */
+type Binding = {
+  /** The caller once bound; undefined when the key is let go unbound (a caller waiting on it looks again). */
+  caller: Promise<ToolCaller | undefined>;
+  bind(caller: ToolCaller): void;
+  release(): void;
+  /** What answers the session's hooks (command-changes/hooks.ts), once bound. */
+  hooks?: HookHandler;
+};
+
 type Endpoint = {
-  key: string;
   path: string;
   hookPath: string;
-  hooks?: HookHandler;
   token: Buffer;
-  caller: Promise<ToolCaller>;
-  bind(caller: ToolCaller): void;
+  /**
+   * The keys (session openings) using this endpoint, oldest first; calls go to the newest. A
+   * reopened thread's new session shares its predecessor's endpoint: Codex keeps the MCP servers
+   * a thread it has loaded was started with, whatever a new thread/resume says.
+   */
+  keys: Map<string, Binding>;
   /** The tools this endpoint lists (a session without the editor's write capability has no apply_patch). */
   tools: readonly ToolDefinition[];
   protocol?: EndpointProtocol;
@@ -124,30 +137,42 @@ export class FileToolsServer {
     return addr && typeof addr === "object" ? addr.port : undefined;
   }
 
-  /** Creates the endpoint of one session (named by `key`), listing `tools`. Tool calls wait until `bind`. */
-  async register(key: string, opts: { tools?: readonly FileToolName[] } = {}): Promise<EndpointInfo> {
+  /**
+   * Creates the endpoint of one session (named by `key`), listing `tools`. Tool calls wait until
+   * `bind`. With `sameAs`, the key of an endpoint still registered, `key` names that endpoint too
+   * (same URL, token and MCP sessions; its tools stay): calls go to `key` once it is bound, and
+   * the endpoint lives until both keys are unregistered.
+   */
+  async register(key: string, opts: { tools?: readonly FileToolName[]; sameAs?: string } = {}): Promise<EndpointInfo> {
     const port = await this.start();
     this.unregister(key);
-    let resolveCaller!: (caller: ToolCaller) => void;
-    const caller = new Promise<ToolCaller>((resolve) => (resolveCaller = resolve));
-    const expiry = setTimeout(() => {
-      if (this.byKey.get(key) === endpoint) this.unregister(key);
-    }, UNBOUND_TTL_MS);
-    expiry.unref();
-    const bind = (c: ToolCaller): void => {
-      clearTimeout(expiry);
-      resolveCaller(c);
-    };
-    const endpoint: Endpoint = {
-      key,
+    const shared = opts.sameAs === undefined ? undefined : this.byKey.get(opts.sameAs);
+    const endpoint: Endpoint = shared ?? {
       path: `/mcp/${randomBytes(16).toString("hex")}`,
       hookPath: `/hook/${randomBytes(24).toString("hex")}`,
       token: Buffer.from(randomBytes(32).toString("base64url")),
-      caller,
-      bind,
+      keys: new Map(),
       tools: toolDefinitions(opts.tools ?? ALL_TOOLS),
       closed: false,
     };
+    let resolveCaller!: (caller: ToolCaller | undefined) => void;
+    const caller = new Promise<ToolCaller | undefined>((resolve) => (resolveCaller = resolve));
+    const expiry = setTimeout(() => {
+      if (endpoint.keys.get(key) === binding) this.unregister(key);
+    }, UNBOUND_TTL_MS);
+    expiry.unref();
+    const binding: Binding = {
+      caller,
+      bind: (c) => {
+        clearTimeout(expiry);
+        resolveCaller(c);
+      },
+      release: () => {
+        clearTimeout(expiry);
+        resolveCaller(undefined);
+      },
+    };
+    endpoint.keys.set(key, binding);
     this.byPath.set(endpoint.path, endpoint);
     this.byKey.set(key, endpoint);
     this.byHookPath.set(endpoint.hookPath, endpoint);
@@ -157,25 +182,28 @@ export class FileToolsServer {
 
   /** Connects an endpoint to the code that runs its tools (and answers its hooks). */
   bind(key: string, caller: ToolCaller, hooks?: HookHandler): void {
-    const endpoint = this.byKey.get(key);
-    if (!endpoint) throw new Error(`no MCP endpoint for session key ${key}`);
-    if (hooks) endpoint.hooks = hooks;
-    endpoint.bind(caller);
+    const binding = this.byKey.get(key)?.keys.get(key);
+    if (!binding) throw new Error(`no MCP endpoint for session key ${key}`);
+    if (hooks) binding.hooks = hooks;
+    binding.bind(caller);
   }
 
-  /** Removes an endpoint: its URL and token stop working at once. */
+  /** Lets `key` go; once no key names its endpoint, the endpoint's URL and token stop working at once. */
   unregister(key: string): void {
     const endpoint = this.byKey.get(key);
     if (!endpoint) return;
-    endpoint.closed = true;
     this.byKey.delete(key);
+    endpoint.keys.get(key)?.release();
+    endpoint.keys.delete(key);
+    if (endpoint.keys.size > 0) return;
+    endpoint.closed = true;
     this.byPath.delete(endpoint.path);
     this.byHookPath.delete(endpoint.hookPath);
     endpoint.protocol?.close();
   }
 
   get endpointCount(): number {
-    return this.byKey.size;
+    return this.byPath.size;
   }
 
   async close(): Promise<void> {
@@ -236,7 +264,9 @@ export class FileToolsServer {
 
   /** A hook's call: its JSON input in, what the hook prints out (200, text), never an MCP message. */
   private async onHook(endpoint: Endpoint, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (req.method !== "POST" || endpoint.closed || !endpoint.hooks) return writeHttpError(res, 404, "Not found");
+    // The newest key's hooks answer, as its tools do: a reopened session's, not its predecessor's.
+    const hooks = [...endpoint.keys.values()].reverse().find((b) => b.hooks)?.hooks;
+    if (req.method !== "POST" || endpoint.closed || !hooks) return writeHttpError(res, 404, "Not found");
     const raw = await readBody(req, HOOK_BODY_BYTES);
     let input: unknown;
     try {
@@ -245,7 +275,7 @@ export class FileToolsServer {
       input = undefined;
     }
     if (input === undefined) return writeHttpError(res, 400, "A hook's input is one JSON object");
-    const out = await endpoint.hooks(input).catch((err: unknown) => {
+    const out = await hooks(input).catch((err: unknown) => {
       this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, "a hook call failed");
       return "";
     });
@@ -254,14 +284,21 @@ export class FileToolsServer {
   }
 }
 
+/** Runs a call on the newest key's caller, waiting (up to BIND_TIMEOUT_MS) for it to be bound. */
 async function callBound(endpoint: Endpoint, name: string, args: unknown, signal: AbortSignal): Promise<ToolResult> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), BIND_TIMEOUT_MS);
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), BIND_TIMEOUT_MS);
   });
-  const caller = await Promise.race([endpoint.caller, timeout]);
+  let caller: ToolCaller | "timeout" | undefined;
+  // A key let go before it was bound (a refused reopening) hands the call to the key before it.
+  while (caller === undefined && !endpoint.closed) {
+    const newest = [...endpoint.keys.values()].at(-1);
+    if (!newest) break;
+    caller = await Promise.race([newest.caller, timeout]);
+  }
   clearTimeout(timer);
-  if (!caller || endpoint.closed) return errorToolResult(-32603, "The editor session of this tool is not available");
+  if (caller === undefined || caller === "timeout" || endpoint.closed) return errorToolResult(-32603, "The editor session of this tool is not available");
   if (!endpoint.tools.some((t) => t.name === name)) return errorToolResult(-32601, `Unknown tool: ${name}`);
   return caller(name, args, signal);
 }
