@@ -1,7 +1,8 @@
 // The embedded file tools as a session feature: each ACP session gets its own MCP endpoint
 // (URL path + bearer token) on the adapter's one MCP server, registered in the thread's
-// `config.mcp_servers`, and its tool calls are served by src/editor-files/access (the editor when the client has
-// the fs capability, whose answer is final; else node:fs) under the session's write policy.
+// `config.mcp_servers` (a load or resume of a session still open shares the open one's
+// endpoint), and its tool calls are served by src/editor-files/access (the editor when the client
+// has the fs capability, whose answer is final; else node:fs) under the session's write policy.
 // With the editor's write capability the model gets our editor-backed apply_patch, and Codex's
 // native one (which writes the disk behind the editor's back) is removed from the thread through
 // a per-thread model catalog (src/codex/catalog.ts). Writes outside the workspace ask the user
@@ -110,8 +111,12 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     async prepare(opening: SessionOpening, services: AgentServices): Promise<void> {
       const withPatch = editorWrites(services);
       const tools: FileToolName[] = withPatch ? [READ_TOOL, WRITE_TOOL, PATCH_TOOL] : [READ_TOOL, WRITE_TOOL];
+      // A load or resume of a session still open keeps its endpoint: Codex, which has the thread
+      // loaded, goes on calling the MCP server the thread was started with, and answers
+      // "Not found" to every file tool call once that endpoint is gone.
+      const sameAs = opening.kind !== "new" && "sessionId" in opening.request ? openKeyOf(opening.request.sessionId) : undefined;
       const [endpoint, catalog, userConfig] = await Promise.all([
-        getServer(services).register(opening.key, { tools }),
+        getServer(services).register(opening.key, { tools, ...(sameAs === undefined ? {} : { sameAs }) }),
         withPatch ? catalogPath(services) : undefined,
         services.host.userConfig.read(opening.settings.cwd),
       ]);
@@ -204,6 +209,12 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
 
     requestRoutes: [fileToolsElicitationRoute],
   };
+
+  /** The endpoint key of the open session of this thread, if one is open here. */
+  function openKeyOf(threadId: string): string | undefined {
+    for (const [session, key] of keyOf) if (session.id === threadId) return key;
+    return undefined;
+  }
 
   function release(srv: FileToolsServer, key: string): void {
     const state = states.get(key);
