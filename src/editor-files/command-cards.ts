@@ -6,7 +6,7 @@
 // PostToolUse hook's answer.
 import { z } from "zod";
 import type { HookHandler } from "./endpoint/index.js";
-import { CommandChanges, modelNote, reportContent } from "./command-changes/index.js";
+import { CommandChanges, FolderWatch, modelNote, reportContent } from "./command-changes/index.js";
 import type { AcpSession } from "../core/session/session.js";
 import type { Logger } from "../log/index.js";
 
@@ -26,7 +26,9 @@ export type CommandCards = { hooks: HookHandler; stop(): void };
 
 /** Starts tracking `session`'s commands; `editorText` reads a file's text in the editor (when the client serves reads). */
 export function commandCards(session: AcpSession, log: Logger, editorText?: (path: string) => Promise<string | undefined>): CommandCards {
-  const changes = new CommandChanges({ roots: () => session.roots, ...(editorText ? { editorText } : {}) });
+  // Started at the session's first command, not before: a session that runs none watches nothing.
+  const watch = new FolderWatch(() => session.roots);
+  const changes = new CommandChanges({ roots: () => session.roots, watch, ...(editorText ? { editorText } : {}) });
   const off = session.on("toolCallEnding", (item) => (item.type === "commandExecution" ? changes.after(item.id)?.then(reportContent) : undefined));
   const hooks: HookHandler = async (raw) => {
     const parsed = HookInput.safeParse(raw);
@@ -53,6 +55,7 @@ export function commandCards(session: AcpSession, log: Logger, editorText?: (pat
     stop: () => {
       off();
       changes.clear();
+      watch.close();
     },
   };
 }

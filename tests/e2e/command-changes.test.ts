@@ -102,6 +102,23 @@ describe("a command's changes on its card (Auto, a client with fs)", () => {
     expect(diffs.find((d) => d.path.endsWith("blob.bin"))).toBeUndefined();
     expect(textsOf(done)).toContain(`${path.join(w, "blob.bin")}: created (a binary file)`);
   });
+
+  it("a file the command does not name: one it creates is shown whole, one it changes is named; ignored folders are not watched", async () => {
+    adapter = await startAdapter({ setupClient: editorClient(new Map()) });
+    const w = adapter.workspace;
+    await writeFile(path.join(w, "notes.txt"), "first line\n");
+    await writeFile(path.join(w, "gen.sh"), "echo generated > out.txt\nsed -i s/first/changed/ notes.txt\nmkdir -p node_modules && echo dep > node_modules/dep.js\n");
+    adapter.fake.enqueue(sh("sh gen.sh", "script-1"));
+    adapter.fake.enqueue(textResponse("done"));
+    await adapter.initialize(FS_CAPS);
+    const { sessionId } = await adapter.newSession();
+    expect((await adapter.prompt(sessionId, "run the script")).stopReason).toBe("end_turn");
+    expect(await readFile(path.join(w, "out.txt"), "utf8")).toBe("generated\n");
+    const done = completion(adapter.updatesOf(sessionId), "script-1");
+    expect(diffsOf(done)).toEqual([{ type: "diff", path: path.join(w, "out.txt"), oldText: null, newText: "generated\n" }]);
+    expect(textsOf(done)).toContain(`${path.join(w, "notes.txt")}: changed (not named in the command`);
+    expect(textsOf(done)).not.toContain("node_modules");
+  });
 });
 
 describe("a command's changes on its card, ACP v2", () => {

@@ -4,3 +4,4 @@ export { modelNote, reportContent, unsavedWarning } from "./report.js";
 export { commandPaths, shellWords } from "./candidates.js";
 export { changeOf, fileState, type Change, type FileState } from "./snapshot.js";
 export { afterCommand, hookTrustHash, reportCommand, type HookAddress } from "./hooks.js";
+export { FolderWatch, MAX_FOLDERS } from "./watch.js";

@@ -15,6 +15,7 @@ const text = (t: string): ToolCallContent => ({ type: "content", content: { type
 /** Why a changed file has no diff. */
 function untold(c: Change): string | undefined {
   if (c.op === "replace") return `${c.path}: ${c.what}`;
+  if (c.op === "unnamed") return `${c.path}: ${c.what} (not named in the command, so its earlier text is not shown)`;
   const state = c.op === "delete" ? c.before : c.after;
   const other = c.op === "modify" ? c.before : undefined;
   const why = state.why ?? other?.why;
@@ -43,8 +44,8 @@ export function reportContent(report: CommandReport): ToolCallContent[] {
     else if (c.op === "delete") out.push({ type: "diff", path: c.path, oldText: c.before.text ?? "", newText: "", _meta: { [CHANGE_META_KEY]: { operation: "delete" } } });
     else if (c.op === "modify") out.push({ type: "diff", path: c.path, oldText: c.before.text ?? "", newText: c.after.text ?? "" });
   }
-  const more = lines.length > MAX_SHOWN_DIFFS ? lines.splice(MAX_SHOWN_DIFFS) : [];
-  if (more.length > 0) lines.push(`and ${more.length} more files`);
+  const more = (lines.length > MAX_SHOWN_DIFFS ? lines.splice(MAX_SHOWN_DIFFS).length : 0) + report.more;
+  if (more > 0) lines.push(`and ${more} more files`);
   if (lines.length > 0) out.push(text(`Also changed by this command:\n${lines.join("\n")}`));
   if (report.unsaved.length > 0) out.push(text(unsavedWarning(report.unsaved)));
   return out;

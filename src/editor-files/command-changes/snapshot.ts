@@ -19,7 +19,9 @@ export type Change =
   | { path: string; op: "modify"; before: Extract<FileState, { kind: "file" }>; after: Extract<FileState, { kind: "file" }> }
   | { path: string; op: "delete"; before: Extract<FileState, { kind: "file" }> }
   /** A file became something else, or something else became a file: named only. */
-  | { path: string; op: "replace"; what: string };
+  | { path: string; op: "replace"; what: string }
+  /** A file the command did not name, changed or deleted: its earlier text was never read, so it is named only. */
+  | { path: string; op: "unnamed"; what: "changed" | "deleted" };
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
