@@ -71,6 +71,8 @@ export function shellWords(command: string): Word[] {
 
 const OPERATORS: ReadonlySet<string> = new Set([";", "&", "|", "(", ")", "\n", "&&", "||"]);
 const REDIRECTS: ReadonlySet<string> = new Set([">", ">>", ">|", "&>", "<>"]);
+/** Operators whose next word is no file the command writes: input, a heredoc's delimiter, a descriptor (`2>&1`). */
+const NOT_FILES: ReadonlySet<string> = new Set(["<", "<<", ">&"]);
 
 /**
  * The absolute paths a command line names, inside `roots` (the session's writable roots), in the
@@ -79,13 +81,22 @@ const REDIRECTS: ReadonlySet<string> = new Set([">", ">>", ">|", "&>", "<>"]);
 export function commandPaths(command: string, cwd: string, roots: readonly string[]): string[] {
   const out = new Set<string>();
   const words = shellWords(command);
+  // At the start of a simple command, whose first word (after assignments) is the program: not a file it is given.
+  let commandWord = true;
   for (let i = 0; i < words.length && out.size < MAX_CANDIDATES; i++) {
     const w = words[i]!;
-    if (OPERATORS.has(w.text) || REDIRECTS.has(w.text) || w.text === "<") continue;
+    if (OPERATORS.has(w.text)) commandWord = true;
+    if (OPERATORS.has(w.text) || REDIRECTS.has(w.text) || NOT_FILES.has(w.text)) continue;
     // A heredoc's delimiter, and `2>&1`'s target, are not files.
     const prev = words[i - 1]?.text;
     if (prev === "<<" || prev === ">&") continue;
-    const text = /^\d$/.test(w.text) && REDIRECTS.has(words[i + 1]?.text ?? "") ? "" : w.text;
+    const target = prev !== undefined && REDIRECTS.has(prev);
+    if (commandWord && !target && !/^[A-Za-z_]\w*=/.test(w.text)) {
+      commandWord = false;
+      continue;
+    }
+    const next = words[i + 1]?.text ?? "";
+    const text = /^\d$/.test(w.text) && (REDIRECTS.has(next) || NOT_FILES.has(next)) ? "" : w.text;
     if (!text || w.expands || text.length > MAX_WORD || text.includes("\0")) continue;
     // Options name no file, except what follows `=` in `--output=file`.
     const value = text.startsWith("-") ? /^--?[\w-]+=(.+)$/.exec(text)?.[1] : /^[A-Za-z_]\w*=/.test(text) ? undefined : text;
