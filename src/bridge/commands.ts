@@ -1,6 +1,8 @@
 // Commands as tool calls: what the model wrote (not the shell wrapper), and a kind from Codex's
-// parse of the command (read / search when every action reads or searches, else execute).
+// parse of the command (read / search when every action reads or searches and the text shows no
+// sign of a change, else execute).
 import path from "node:path";
+import { mayChange } from "../shell/index.js";
 import type { v2 } from "../codex/index.js";
 import type { ToolCallView } from "./view.js";
 import { textTail } from "../text/index.js";
@@ -43,11 +45,17 @@ function resolveIn(cwd: string | undefined, p: string): string {
   return cwd && !path.isAbsolute(p) ? path.resolve(cwd, p) : p;
 }
 
-/** A command's view: `read`/`search` when every parsed action reads or searches, else `execute`. */
+/**
+ * A command's view: `read`/`search` with Codex's summary when every parsed action reads or
+ * searches and nothing in the command may change anything (Codex calls `find . -delete` a search:
+ * src/shell/effects.ts); else `execute`, titled with the command line.
+ */
 export function describeCommand(command: string, cwd: string | undefined, actions: readonly v2.CommandAction[] | undefined): ToolCallView {
   const shown = displayCommand(command);
   const rawInput = { command: shown, cwd: cwd ?? null };
-  const acts = actions ?? [];
+  const parsed = actions ?? [];
+  // Only a command Codex reports as reads and searches is read for signs of a change.
+  const acts = parsed.length > 0 && parsed.every((a) => a.type !== "unknown") && !mayChange(shown) ? parsed : [];
   const reads = acts.filter((a): a is Extract<v2.CommandAction, { type: "read" }> => a.type === "read");
   if (acts.length > 0 && reads.length === acts.length) {
     return {

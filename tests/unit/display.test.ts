@@ -131,7 +131,7 @@ describe("generated images", () => {
 });
 
 describe("command output chunks (`_meta.terminal_output_delta`)", () => {
-  const started = (id: string, commandActions: unknown[]) => note("item/started", { item: { type: "commandExecution", id, command: "x", cwd: "/w", commandActions, status: "inProgress" } });
+  const started = (id: string, commandActions: unknown[], command = "x") => note("item/started", { item: { type: "commandExecution", id, command, cwd: "/w", commandActions, status: "inProgress" } });
   const chunk = (itemId: string, delta: string) => note("item/commandExecution/outputDelta", { itemId, delta });
   const deltaOf = (updates: unknown[]): unknown => updates.map((u) => (u as { _meta?: { terminal_output_delta?: unknown } })._meta?.terminal_output_delta);
 
@@ -154,7 +154,7 @@ describe("command output chunks (`_meta.terminal_output_delta`)", () => {
   it("with Zed's terminals declared too, a command is a terminal fed by terminal_output and a read streams deltas", () => {
     const t = translator({ terminalOutput: true, terminalOutputDelta: true });
     t.translate(started("run", [{ type: "unknown", command: "make" }]));
-    t.translate(started("read", [{ type: "read", command: "cat a", name: "a", path: "a" }]));
+    t.translate(started("read", [{ type: "read", command: "cat a", name: "a", path: "a" }], "cat a"));
     expect(t.translate(chunk("run", "built"))).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "run", _meta: { terminal_output: { terminal_id: "run", data: "built" } } }]);
     expect(deltaOf(t.translate(chunk("read", "text")))).toEqual([{ terminal_id: "read", data: "text" }]);
   });

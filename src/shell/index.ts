@@ -1,0 +1,2 @@
+// Public surface of src/shell: what a shell command does, read from its text alone.
+export { mayChange } from "./effects.js";
