@@ -4,7 +4,7 @@
 import path from "node:path";
 import { mayChange } from "../shell/index.js";
 import type { v2 } from "../codex/index.js";
-import type { ToolCallView } from "./view.js";
+import type { ItemOf, SessionUpdate, ToolCallView } from "./view.js";
 import { textTail } from "../text/index.js";
 
 /** Command output kept per update: the tail, so huge outputs cost O(cap) per update, not O(n). */
@@ -73,6 +73,17 @@ export function describeCommand(command: string, cwd: string | undefined, action
     return { title: acts.length === 1 ? title : shown, kind: "search", locations: where ? [{ path: resolveIn(cwd, where) }] : [], rawInput };
   }
   return { title: shown, kind: "execute", rawInput };
+}
+
+/**
+ * A command Codex asks about is never shown as a read or a search (its card was announced before
+ * the request, from the command's text): the update that makes the card `execute`, titled with its
+ * command line; undefined when it already is.
+ */
+export function askingCommandUpdate(item: ItemOf<"commandExecution">): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> | undefined {
+  const view = describeCommand(item.command, item.cwd, item.commandActions);
+  if (view.kind !== "read" && view.kind !== "search") return undefined;
+  return { sessionUpdate: "tool_call_update", toolCallId: item.id, kind: "execute", title: displayCommand(item.command) };
 }
 
 /** The last `cap` characters of a command's output, marked when cut. */

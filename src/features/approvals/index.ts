@@ -5,7 +5,7 @@
 // differently" and a cancel stop the turn. "Always for this session" is also remembered here so
 // an identical later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { asToolItem, describeItem, textContent as text, type Item, type ItemOf, type ToolCallView } from "../../bridge/index.js";
+import { askingCommandUpdate, asToolItem, describeItem, textContent as text, type Item, type ItemOf, type ToolCallView } from "../../bridge/index.js";
 import type { ToolApprovalMeta, v2 } from "../../codex/index.js";
 import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
 import { route } from "../../core/request-routes.js";
@@ -48,6 +48,11 @@ function startedItem(session: AcpSession, itemId: string): Item | undefined {
 async function commandApproval(session: AcpSession, state: ApprovalState, params: v2.CommandExecutionRequestApprovalParams, services: AgentServices, withdrawn?: AbortSignal): Promise<v2.CommandExecutionRequestApprovalResponse> {
   const itemId = params.itemId;
   const command = params.command ?? "";
+  // A command that asks is `execute` on the card the client shows, before it is asked (or answered
+  // from "always"); the outbox delivers this before the request.
+  const started = session.items.get(itemId);
+  const asking = started?.type === "commandExecution" ? askingCommandUpdate(started) : undefined;
+  if (asking) void session.send(asking).catch(() => undefined);
   const choices = commandChoices(params);
   const forSession = choices.find((c) => c.answer === "acceptForSession");
   // What "always" was given for: the command, and for network access the host too.
