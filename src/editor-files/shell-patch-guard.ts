@@ -32,16 +32,25 @@ export const GUARD_REASON =
   `mcp__${FILE_TOOLS_SERVER}__${PATCH_TOOL} tool instead (its \`input\` is the whole patch, from *** Begin Patch to *** End Patch)`;
 
 /**
- * What gives a command away as a patch, found anywhere in the hook's JSON input: patch text, the
- * native tool, or apply_patch / applypatch run as a command (first word, or after a separator).
- * Not a bare mention (`grep -rn apply_patch src` runs).
+ * What puts a word in command position, as the JSON input spells it: the command's start, a
+ * separator (`&&`, `;`, `|`, `&`, a newline, `(`, a backquote), a word that runs the next one
+ * (`exec`, `env`, `command`, `xargs` with its usual flags, `sh -c`/`bash -c`/`-lc`), or an
+ * assignment that names it for later (`P=apply_patch; $P`, an alias).
  */
-function patchMarkers(): string[] {
+const COMMAND_POSITION = [`"command":"`, "&& ", "&&", "; ", ";", "| ", "|", "& ", "&", "\\n", "(", "`", "exec ", "env ", "command ", "xargs ", "xargs -0 ", "xargs -r ", "xargs -0r ", "xargs -n1 ", "sh -c ", "sh -lc ", "="];
+/** How the name may be written there: bare, or quoted or escaped (`'apply_patch'`, `"apply_patch"`, `\apply_patch`). */
+const NAME_QUOTES = ["", "'", '\\"', "\\\\"];
+
+/**
+ * What gives a command away as a patch, found anywhere in the hook's JSON input: patch text, the
+ * native tool, or apply_patch / applypatch run as a command (in command position, however quoted:
+ * `bash -c 'apply_patch "$0"' "$(… | base64 -d)"` hides the patch but not the name; on Windows,
+ * where the whole guard must fit cmd.exe's 8191 characters, bare names only). Not a bare mention,
+ * quoted or not (`grep -rn 'apply_patch' src` runs).
+ */
+function patchMarkers(quotes = NAME_QUOTES): string[] {
   const markers = ["*** Begin Patch", `"tool_name":"apply_patch"`];
-  for (const name of ["apply_patch", "applypatch"]) {
-    markers.push(`"command":"${name}`);
-    for (const sep of ["&& ", "&&", "; ", ";", "| ", "|", "\\n", "(", "`", "exec "]) markers.push(`${sep}${name}`);
-  }
+  for (const name of ["apply_patch", "applypatch"]) for (const before of COMMAND_POSITION) for (const quote of quotes) markers.push(`${before}${quote}${name}`);
   return markers;
 }
 
@@ -61,11 +70,11 @@ const psQuote = (s: string): string => `'${s.replace(/'/g, "''")}'`;
  */
 export function guardCommand(platform: NodeJS.Platform = process.platform, report?: HookAddress): string {
   if (platform === "win32") {
-    const script = `$i=[Console]::In.ReadToEnd();foreach($p in @(${patchMarkers().map(psQuote).join(",")})){if($i.Contains($p)){[Console]::Out.Write(${psQuote(denyAnswer())});break}}`;
+    const script = `$i=[Console]::In.ReadToEnd();foreach($p in @(${patchMarkers([""]).map(psQuote).join(",")})){if($i.Contains($p)){[Console]::Out.Write(${psQuote(denyAnswer())});break}}`;
     return `powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand ${Buffer.from(script, "utf16le").toString("base64")}`;
   }
   const otherwise = report ? ` *) ${reportCommand(report)};;` : "";
-  return `i=$(cat); case "$i" in ${patchMarkers().map((m) => `*'${m}'*`).join("|")}) printf '%s' ${shQuote(denyAnswer())};;${otherwise} esac`;
+  return `i=$(cat); case "$i" in ${patchMarkers().map((m) => `*${shQuote(m)}*`).join("|")}) printf '%s' ${shQuote(denyAnswer())};;${otherwise} esac`;
 }
 
 /**

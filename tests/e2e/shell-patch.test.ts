@@ -32,6 +32,9 @@ const FORMS: Array<{ name: string; command: string }> = [
   { name: "argument", command: `apply_patch '${PATCH}'` },
   { name: "cd first", command: `cd . && apply_patch <<'EOF'\n${PATCH}\nEOF` },
   { name: "nested shell", command: `bash -lc "apply_patch <<'EOF'\n${PATCH}\nEOF"` },
+  // Issue 48: the patch's text hidden (base64), only the name in sight, quoted or behind env.
+  { name: "encoded, through bash -c", command: `bash -c 'apply_patch "$0"' "$(printf %s ${Buffer.from(PATCH).toString("base64")} | base64 -d)"` },
+  { name: "encoded, after env", command: `printf %s ${Buffer.from(PATCH).toString("base64")} | base64 -d | env apply_patch` },
 ];
 
 type Editor = { buffers: Map<string, string>; writes: acp.WriteTextFileRequest[] };

@@ -28,6 +28,19 @@ describe("the guard's command", () => {
     ["piped", "cat change.patch | apply_patch"],
     ["on a later line", "set -e\napply_patch < change.patch"],
     ["in a subshell", "(apply_patch < change.patch)"],
+    // Issue 48: the cheap forms a model (or a red team) reaches for.
+    ["through bash -c with the patch encoded", `bash -c 'apply_patch "$0"' "$(echo KioqIEJlZ2lu | base64 -d)"`],
+    ["through sh -c", "sh -c 'apply_patch < change.patch'"],
+    ["after env", "env apply_patch < change.patch"],
+    ["after env with a quoted name", "env 'apply_patch' < change.patch"],
+    ["named for later", "P=apply_patch; $P < change.patch"],
+    ["as an alias", "alias ap=apply_patch; ap < change.patch"],
+    ["double-quoted", '"apply_patch" < change.patch'],
+    ["single-quoted", "'apply_patch' < change.patch"],
+    ["escaped", "\\apply_patch < change.patch"],
+    ["after &", "true & apply_patch < change.patch"],
+    ["through xargs", "printf '%s\\0' change.patch | xargs -0 apply_patch"],
+    ["through command", "command apply_patch < change.patch"],
   ])("refuses %s", (_name, command) => {
     const out = JSON.parse(decide(command)) as { hookSpecificOutput: Record<string, string> };
     expect(out.hookSpecificOutput).toEqual({ hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: GUARD_REASON });
@@ -43,6 +56,9 @@ describe("the guard's command", () => {
     ["a test run", "npm test -- apply_patch"],
     ["a plain command", "ls -la"],
     ["quotes in a command", `printf '%s' "it's fine"`],
+    ["a quoted search for the name", "grep -rn 'apply_patch' src"],
+    ["a double-quoted search", 'rg "apply_patch" docs'],
+    ["a count of the name", "grep -c apply_patch notes.txt"],
   ])("lets %s run", (_name, command) => {
     expect(decide(command)).toBe("");
   });
