@@ -320,6 +320,17 @@ if (process.env.BENCH_ALLOC !== "0") {
   allocation = await benchAllocation({ builds: [BIN, ...(BASELINE ? [BASELINE] : [])], fake, env, workspace });
 }
 
+// Shell commands in a 50,000-file workspace: what showing their changes costs (issue 48).
+let commands: string[] = [];
+if (process.env.BENCH_COMMANDS !== "0") {
+  try {
+    const { benchCommandWatch } = await import("./command-watch.js");
+    commands = await benchCommandWatch({ builds: [{ label: "codex-cli-acp", bin: BIN }, ...(BASELINE ? [{ label: "baseline", bin: BASELINE }] : [])], fake, env, runs: RUNS });
+  } catch (err) {
+    commands = [`command bench failed: ${err instanceof Error ? err.message : String(err)}`];
+  }
+}
+
 let extra: Row[] = [];
 try {
   // Resolved at run time: the file-tool section is optional.
@@ -354,6 +365,7 @@ process.stdout.write(`\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.
 if (notes.length) process.stdout.write(`${notes.map((n) => `note: ${n}`).join("\n")}\n`);
 if (timeline.length) process.stdout.write(`\n${timeline.join("\n")}\n`);
 if (allocation.length) process.stdout.write(`\n${allocation.join("\n")}\n`);
+if (commands.length) process.stdout.write(`\n${commands.join("\n")}\n`);
 if (extra.length) {
   process.stdout.write(`\nfile tools\n${extra.map((r) => `${r.name.padEnd(60)} ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ""}`).join("\n")}\n`);
 }

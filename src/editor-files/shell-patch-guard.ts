@@ -114,7 +114,9 @@ export function withShellPatchGuard(
     // A project's `.codex/config.toml` with `[features] hooks = false` would turn the guard off
     // with every hook (codex 0.169 takes it even from an untrusted project): the thread's own
     // config, above it, turns hooks on. The user's own `hooks = false` is theirs to keep.
-    ...(opts.userTurnsHooksOff ? {} : { features: { ...asObject(config?.features), hooks: true } }),
+    // As one dotted key, not a `features` table: a table here replaces the features the agent's
+    // codex was started with (`--enable request_permissions_tool` in CODEX_ACP_CODEX_ARGS was lost).
+    ...(opts.userTurnsHooksOff ? {} : isObject(config?.features) ? { features: { ...asObject(config?.features), hooks: true } } : { "features.hooks": true }),
     hooks: {
       ...hooks,
       PreToolUse: [{ matcher: beforeMatcher, hooks: [handler(before)] }, ...pre],
@@ -126,6 +128,10 @@ export function withShellPatchGuard(
       },
     },
   };
+}
+
+function isObject(v: JsonValue | undefined): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function asObject(v: JsonValue | undefined): JsonObject {

@@ -32,7 +32,8 @@ function fakeServices(caps: acp.ClientCapabilities, answer: (s: Sent) => Promise
   };
   return {
     sent,
-    host: {} as never,
+    // The user's config as codex reads it: none here (the hooks' own settings are then the agent's).
+    host: { userConfig: { read: async () => undefined } } as never,
     log: silent,
     client: () => ctx as unknown as acp.AgentContext,
     clientCapabilities: () => caps,

@@ -142,7 +142,9 @@ describe("the guard's thread config", () => {
 
   it("turns Codex's hooks on above a project's config that turns them off, keeping the other features; not when the user's own config turns them off", () => {
     expect(withShellPatchGuard({ features: { plugins: false } }).features).toEqual({ plugins: false, hooks: true });
-    expect(withShellPatchGuard(undefined).features).toEqual({ hooks: true });
+    // Alone, as a dotted key: a `features` table would replace the features codex was started with (--enable).
+    expect(withShellPatchGuard(undefined)).toMatchObject({ "features.hooks": true });
+    expect(withShellPatchGuard(undefined).features).toBeUndefined();
     const theirs = withShellPatchGuard({ features: { plugins: false } }, "linux", { userTurnsHooksOff: true });
     expect(theirs.features).toEqual({ plugins: false });
     expect(theirs.hooks).toMatchObject({ PreToolUse: [{ matcher: "^(Bash|apply_patch)$" }] });

@@ -7,7 +7,7 @@
 // history or build output (.git, node_modules, the root .gitignore's plain folder names) are not
 // watched; past MAX_FOLDERS folders the rest are not either, and the card says nothing of them.
 import { watch, type FSWatcher } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { lstat, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 
 /** Folders watched at most per session (each is one inotify watch). */
@@ -121,17 +121,15 @@ export class FolderWatch {
       else w.seen.set(full, existedBefore);
     }
     // Keep the listing current (a name created or removed), and watch a folder made meanwhile.
-    void import("node:fs/promises").then(({ lstat }) =>
-      lstat(full).then(
-        (st) => {
-          if (known && !known.has(name) && this.nameCount < MAX_NAMES) (known.add(name), this.nameCount++);
-          if (st.isDirectory()) void this.watchFolder(full).then((subs) => subs.forEach((s) => void this.watchFolder(s)));
-        },
-        () => {
-          if (known?.delete(name)) this.nameCount--;
-          if (this.watchers.has(full)) this.unwatch(full);
-        },
-      ),
+    void lstat(full).then(
+      (st) => {
+        if (known && !known.has(name) && this.nameCount < MAX_NAMES) (known.add(name), this.nameCount++);
+        if (st.isDirectory()) void this.watchFolder(full).then((subs) => subs.forEach((s) => void this.watchFolder(s)));
+      },
+      () => {
+        if (known?.delete(name)) this.nameCount--;
+        if (this.watchers.has(full)) this.unwatch(full);
+      },
     );
   }
 }
