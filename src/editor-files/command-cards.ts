@@ -9,6 +9,8 @@ import type { HookHandler } from "./endpoint/index.js";
 import { CommandChanges, FolderWatch, modelNote, reportContent } from "./command-changes/index.js";
 import type { AcpSession } from "../core/session/session.js";
 import type { Logger } from "../log/index.js";
+import type { Item } from "../bridge/index.js";
+import { FILE_TOOLS_SERVER } from "./contract/index.js";
 
 /** How long a command waits for us to look at the files it names (its hook's answer). */
 const BEFORE_WAIT_MS = 3000;
@@ -22,6 +24,14 @@ const HookInput = z.object({
   tool_input: z.object({ command: z.union([z.string(), z.array(z.string())]).optional(), workdir: z.string().optional() }).passthrough().optional(),
 });
 
+/** Waits for `looked`, at most BEFORE_WAIT_MS: the command waits on us, and must not wait long. */
+async function withinBeforeWait(looked: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, BEFORE_WAIT_MS)));
+  await Promise.race([looked, late]);
+  clearTimeout(timer);
+}
+
 export type CommandCards = { hooks: HookHandler; stop(): void };
 
 /** Starts tracking `session`'s commands; `editorText` reads a file's text in the editor (when the client serves reads). */
@@ -29,20 +39,25 @@ export function commandCards(session: AcpSession, log: Logger, editorText?: (pat
   // Started at the session's first command, not before: a session that runs none watches nothing.
   const watch = new FolderWatch(() => session.roots);
   const changes = new CommandChanges({ roots: () => session.roots, watch, ...(editorText ? { editorText } : {}) });
-  const off = session.on("toolCallEnding", (item) => (item.type === "commandExecution" ? changes.after(item.id)?.then(reportContent) : undefined));
+  const tracked = (item: Item): boolean => item.type === "commandExecution" || (item.type === "mcpToolCall" && item.server !== FILE_TOOLS_SERVER);
+  const off = session.on("toolCallEnding", (item) => (tracked(item) ? changes.after(item.id)?.then(reportContent) : undefined));
   const hooks: HookHandler = async (raw) => {
     const parsed = HookInput.safeParse(raw);
-    if (!parsed.success || parsed.data.tool_name !== "Bash") return "";
+    if (!parsed.success) return "";
     const input = parsed.data;
+    const command = input.tool_name === "Bash";
+    if (!command && !input.tool_name.startsWith("mcp__")) return "";
+    if (input.hook_event_name === "PreToolUse" && !command) {
+      // Another server's tool names no files we can read it for: the watch alone sees what it writes.
+      await withinBeforeWait(changes.before(input.tool_use_id, "", input.cwd ?? session.cwd));
+      return "";
+    }
     if (input.hook_event_name === "PreToolUse") {
       const command = input.tool_input?.command;
       const line = Array.isArray(command) ? command.join(" ") : command;
       const cwd = input.tool_input?.workdir ?? input.cwd ?? session.cwd;
       if (!line || !cwd) return "";
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, BEFORE_WAIT_MS)));
-      await Promise.race([changes.before(input.tool_use_id, line, cwd), late]);
-      clearTimeout(timer);
+      await withinBeforeWait(changes.before(input.tool_use_id, line, cwd));
       return "";
     }
     const report = await changes.after(input.tool_use_id);

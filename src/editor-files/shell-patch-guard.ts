@@ -9,7 +9,7 @@
 // start): Codex reports ~3 ms per shell call. On Windows Codex runs a hook with cmd.exe /C, where
 // sh is not: there it is one PowerShell command (its script base64-encoded, so cmd.exe and the
 // quoting of Codex's own process spawning leave it alone), which costs PowerShell's start per call.
-import { afterCommand, COMMAND_MATCHER, HOOK_TIMEOUT_SEC, hookTrustHash, reportCommand, type HookAddress } from "./command-changes/hooks.js";
+import { AFTER_MATCHER, afterCommand, COMMAND_MATCHER, HOOK_TIMEOUT_SEC, MCP_MATCHER, hookTrustHash, reportCommand, type HookAddress } from "./command-changes/hooks.js";
 import type { JsonValue } from "../codex/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL } from "./contract/index.js";
 
@@ -17,8 +17,8 @@ import { FILE_TOOLS_SERVER, PATCH_TOOL } from "./contract/index.js";
  * Where Codex keeps hooks given in the thread's config: the session-flags layer's made-up path
  * (rooted at / or, on Windows, C:\), first group, first hook.
  */
-export function guardHookKey(platform: NodeJS.Platform = process.platform, event: "pre_tool_use" | "post_tool_use" = "pre_tool_use"): string {
-  return `${platform === "win32" ? "C:\\<session-flags>\\config.toml" : "/<session-flags>/config.toml"}:${event}:0:0`;
+export function guardHookKey(platform: NodeJS.Platform = process.platform, event: "pre_tool_use" | "post_tool_use" = "pre_tool_use", group = 0): string {
+  return `${platform === "win32" ? "C:\\<session-flags>\\config.toml" : "/<session-flags>/config.toml"}:${event}:${group}:0`;
 }
 /** This host's guardHookKey. */
 export const GUARD_HOOK_KEY = guardHookKey();
@@ -119,12 +119,17 @@ export function withShellPatchGuard(
     ...(opts.userTurnsHooksOff ? {} : isObject(config?.features) ? { features: { ...asObject(config?.features), hooks: true } } : { "features.hooks": true }),
     hooks: {
       ...hooks,
-      PreToolUse: [{ matcher: beforeMatcher, hooks: [handler(before)] }, ...pre],
-      ...(report ? { PostToolUse: [{ matcher: COMMAND_MATCHER, hooks: [handler(afterCommand(report))] }, ...post] } : {}),
+      PreToolUse: [{ matcher: beforeMatcher, hooks: [handler(before)] }, ...(report ? [{ matcher: MCP_MATCHER, hooks: [handler(afterCommand(report))] }] : []), ...pre],
+      ...(report ? { PostToolUse: [{ matcher: AFTER_MATCHER, hooks: [handler(afterCommand(report))] }, ...post] } : {}),
       state: {
         ...asObject(hooks.state),
         [guardHookKey(platform)]: { trusted_hash: hookTrustHash("pre_tool_use", beforeMatcher, before) },
-        ...(report ? { [guardHookKey(platform, "post_tool_use")]: { trusted_hash: hookTrustHash("post_tool_use", COMMAND_MATCHER, afterCommand(report)) } } : {}),
+        ...(report
+          ? {
+              [guardHookKey(platform, "pre_tool_use", 1)]: { trusted_hash: hookTrustHash("pre_tool_use", MCP_MATCHER, afterCommand(report)) },
+              [guardHookKey(platform, "post_tool_use")]: { trusted_hash: hookTrustHash("post_tool_use", AFTER_MATCHER, afterCommand(report)) },
+            }
+          : {}),
       },
     },
   };

@@ -8,10 +8,11 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
-import { textResponse, toolCallResponse } from "../../tools/fake-model/index.js";
+import { textResponse, toolCall, toolCallResponse } from "../../tools/fake-model/index.js";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { startV2Adapter, type V2Adapter } from "../support/adapter-v2.js";
 
+const MCP_SERVER = path.resolve(import.meta.dirname, "../support/stdio-mcp-server.mjs");
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
 let adapter: Adapter | undefined;
 let v2Adapter: V2Adapter | undefined;
@@ -118,6 +119,24 @@ describe("a command's changes on its card (Auto, a client with fs)", () => {
     expect(diffsOf(done)).toEqual([{ type: "diff", path: path.join(w, "out.txt"), oldText: null, newText: "generated\n" }]);
     expect(textsOf(done)).toContain(`${path.join(w, "notes.txt")}: changed (not named in the command`);
     expect(textsOf(done)).not.toContain("node_modules");
+  });
+});
+
+describe("a tool of an MCP server the editor passed in", () => {
+  it("a file it writes is on its card; our own file tools' cards are left as they are", async () => {
+    adapter = await startAdapter({ setupClient: editorClient(new Map()) });
+    const w = adapter.workspace;
+    adapter.fake.enqueue({ items: [toolCall("save_note", { text: "remember" }, { namespace: "mcp__test_notes", callId: "mcp-1" })] });
+    adapter.fake.enqueue(textResponse("done"));
+    await adapter.initialize(FS_CAPS);
+    const { sessionId } = await adapter.newSession(undefined, {
+      mcpServers: [{ name: "test_notes", command: process.execPath, args: [MCP_SERVER], env: [{ name: "MCP_NOTES_DIR", value: w }] }],
+    });
+    expect((await adapter.prompt(sessionId, "save a note")).stopReason).toBe("end_turn");
+    expect(await readFile(path.join(w, "note.txt"), "utf8")).toBe("remember\n");
+    const done = completion(adapter.updatesOf(sessionId), "mcp-1");
+    expect(done?.status).toBe("completed");
+    expect(diffsOf(done)).toEqual([{ type: "diff", path: path.join(w, "note.txt"), oldText: null, newText: "remember\n" }]);
   });
 });
 

@@ -1,12 +1,14 @@
 // A tiny stdio MCP server for end-to-end tests (plain ESM so `node` starts it without a
 // TypeScript loader). Tools:
 //   lookup_word {word}  read-only (readOnlyHint): returns "definition of <word>"
-//   save_note {text}    not read-only (Codex asks before calling it): returns "saved: <text>"
+//   save_note {text}    not read-only (Codex asks before calling it): returns "saved: <text>"; with
+//                       $MCP_NOTES_DIR set, also writes the text to note.txt there (a tool that edits files)
 //   ask_color {}        read-only; asks the user (MCP elicitation, a form) and returns the answer
 // Every call is appended to $MCP_CALL_LOG (one JSON line) when that variable is set, and every
 // start of the server (its pid, one line) to $MCP_START_LOG, so a test can see a restart. With
 // $MCP_REQUIRE_FILE set, the server exits at once (fails to start) while that file is missing.
-import { appendFileSync, existsSync } from "node:fs";
+import { appendFileSync, existsSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { z } from "zod";
@@ -33,6 +35,7 @@ server.registerTool(
   { description: "Save a note", inputSchema: { text: z.string() }, annotations: { readOnlyHint: false } },
   async ({ text }) => {
     record("save_note", { text });
+    if (process.env.MCP_NOTES_DIR) writeFileSync(path.join(process.env.MCP_NOTES_DIR, "note.txt"), `${text}\n`);
     return { content: [{ type: "text", text: `saved: ${text}` }] };
   },
 );

@@ -2,11 +2,13 @@
 // line names, what a file is at one moment, what changed between two, and the bad inputs issue 48
 // names: a root that vanishes, a file replaced by a folder, a symlink loop, a 2 GB file, a file that
 // is not UTF-8. Each is named, never read whole, never a crash or a hang.
+import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, rm, symlink, truncate, writeFile } from "node:fs/promises";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CommandChanges, FolderWatch, commandPaths, fileState, modelNote, reportContent } from "../../src/editor-files/command-changes/index.js";
+import { CommandChanges, FolderWatch, afterCommand, commandPaths, fileState, modelNote, reportContent } from "../../src/editor-files/command-changes/index.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -101,5 +103,38 @@ describe("a file's state, and bad inputs", () => {
     // The same report to both askers (the card and the hook after the command).
     expect(changes.after("c")).toBe(changes.after("c"));
     expect(changes.after("never-looked-at")).toBeUndefined();
+  });
+});
+
+describe("the hooks' commands", () => {
+  it("hand the hook's input to the address and print its answer; without bash or a server they print nothing and end well", async () => {
+    const got: string[] = [];
+    const server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        got.push(`${req.method} ${req.url} ${body}`);
+        res.writeHead(200, { "Content-Length": 2, Connection: "close" }).end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const port = (server.address() as { port: number }).port;
+    const input = JSON.stringify({ hook_event_name: "PostToolUse", tool_use_id: "c1", tool_response: "héllo 'quoted' \"twice\" 100%s" });
+    // Not spawnSync: the server answers on this process's loop.
+    const run = (command: string, env: NodeJS.ProcessEnv = process.env) =>
+      new Promise<{ status: number | null; stdout: string }>((resolve) => {
+        const child = spawn("/bin/sh", ["-c", command], { env });
+        let stdout = "";
+        child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+        child.on("close", (status) => resolve({ status, stdout }));
+        child.stdin.end(input);
+      });
+    const address = { port, path: "/hook/abc" };
+    expect(await run(afterCommand(address))).toEqual({ status: 0, stdout: "ok" });
+    expect(got).toEqual([`POST /hook/abc ${input}`]);
+    // No bash on PATH, or nobody listening: nothing printed, and the hook ends well.
+    expect(await run(afterCommand(address), { PATH: "/nonexistent" })).toEqual({ status: 0, stdout: "" });
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    expect(await run(afterCommand(address))).toEqual({ status: 0, stdout: "" });
   });
 });

@@ -14,6 +14,14 @@ export type HookAddress = { port: number; path: string };
 
 /** Codex names every shell tool (exec_command, shell, shell_command) `Bash` for hooks. */
 export const COMMAND_MATCHER = "^Bash$";
+/**
+ * Another MCP server's tool (`mcp__<server>__<tool>`): it may write files too (the editor's own
+ * servers). Not our file tools' server (`acp_fs`: they write through the editor already); Codex's
+ * matcher has no lookahead, hence the spelled-out "not acp_fs_".
+ */
+export const MCP_MATCHER = "^mcp__([^a]|a[^c]|ac[^p]|acp[^_]|acp_[^f]|acp_f[^s]|acp_fs[^_])";
+/** What the PostToolUse hook reports: commands and those MCP tools. */
+export const AFTER_MATCHER = `^Bash$|${MCP_MATCHER}`;
 export const HOOK_TIMEOUT_SEC = 10;
 
 /**
@@ -34,7 +42,8 @@ const POST_SCRIPT = [
 /** The sh that hands the hook's input (in `$i`) to `address` and prints the answer (nothing when it cannot). */
 export function reportCommand(address: HookAddress): string {
   if (!/^\/[\w/-]+$/.test(address.path) || !Number.isInteger(address.port)) throw new Error("a hook address is a port and a plain path");
-  return `printf '%s' "$i" | bash -c '${POST_SCRIPT}' hook ${address.port} ${address.path} 2>/dev/null`;
+  // `|| true`: without bash (or our server) the hook still ends well, so Codex reports no failed hook per command.
+  return `printf '%s' "$i" | bash -c '${POST_SCRIPT}' hook ${address.port} ${address.path} 2>/dev/null || true`;
 }
 
 /** The PostToolUse hook's whole command: read the input, report it. */
