@@ -6,7 +6,7 @@
 // warm-up and whether every prompt was answered. Then a hostile storm on the pipe and the RSS
 // after it. Asserts nothing (tests never assert times or memory); BENCH_SOAK=0 leaves it out,
 // BENCH_SOAK_TURNS changes its length. Runs alone with `npm run bench:soak`.
-import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createCodexHome, startFakeModel, type ScriptedResponse } from "../../tools/fake-model/index.js";
@@ -48,6 +48,7 @@ export async function benchSoak(): Promise<string[]> {
   const home = await createCodexHome({ modelUrl: fake.url, approvalPolicy: "never" });
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-soak-ws-")));
   const logFile = path.join(workspace, "..", `cca-soak-${process.pid}.log`);
+  await writeFile(path.join(workspace, "notes.txt"), "x\n".repeat(100));
   const peer = new LinePeer(process.execPath, [BIN], { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", CODEX_ACP_LOG_FILE: logFile }, { jsonrpc: true });
   const pid = peer.child.pid!;
   let sent = 0;
@@ -95,6 +96,11 @@ export async function benchSoak(): Promise<string[]> {
         fake.enqueue({ ...say(`first ${turn}`), delayMs: 30 }, say(`second ${turn}`));
         await Promise.all([prompt(sessionId, `first ${turn}`, "end_turn"), prompt(sessionId, `queued ${turn}`, "end_turn")]);
         turn++;
+      } else if (turn % 10 === 8) {
+        // A command that edits one file, creates one and deletes another: its card carries the diffs (issue 48).
+        const cmd = `sed -i 's/x/y/' notes.txt && echo ${turn} > t${turn % 3}.txt && rm -f t${(turn + 1) % 3}.txt`;
+        fake.enqueue({ items: [{ type: "function_call", name: "exec_command", arguments: { cmd }, callId: `cmd-${turn}` }] }, say(`done ${turn}`));
+        await prompt(sessionId, `command ${turn}`, "end_turn");
       } else if (turn % 5 === 4) {
         // The parent's next request and the subagent's first race for the queue: both get the same.
         const spawn: ScriptedResponse = { items: [{ type: "function_call", namespace: "multi_agent_v1", name: "spawn_agent", arguments: { message: `subtask ${turn}` }, callId: `spawn-${turn}` }] };

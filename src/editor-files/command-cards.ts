@@ -36,8 +36,16 @@ export type CommandCards = { hooks: HookHandler; stop(): void };
 
 /** Starts tracking `session`'s commands; `editorText` reads a file's text in the editor (when the client serves reads). */
 export function commandCards(session: AcpSession, log: Logger, editorText?: (path: string) => Promise<string | undefined>): CommandCards {
-  // Started at the session's first command, not before: a session that runs none watches nothing.
+  // Started with the session's first turn, in the background (the walk is done while the model
+  // thinks, and the first command finds it ready), not before: a session never prompted watches nothing.
   const watch = new FolderWatch(() => session.roots);
+  const offTurn = session.on("beforeTurn", () => {
+    void watch.start();
+    // The last turn's commands have ended and their hooks have run: nothing of them is asked again.
+    changes.clear();
+    return Promise.resolve();
+  });
+  const offSizes = session.on("sizes", () => ({ ...changes.sizes, watchedFolders: watch.folderCount }));
   const changes = new CommandChanges({ roots: () => session.roots, watch, ...(editorText ? { editorText } : {}) });
   const tracked = (item: Item): boolean => item.type === "commandExecution" || (item.type === "mcpToolCall" && item.server !== FILE_TOOLS_SERVER);
   const off = session.on("toolCallEnding", (item) => (tracked(item) ? changes.after(item.id)?.then(reportContent) : undefined));
@@ -69,6 +77,8 @@ export function commandCards(session: AcpSession, log: Logger, editorText?: (pat
     hooks,
     stop: () => {
       off();
+      offTurn();
+      offSizes();
       changes.clear();
       watch.close();
     },

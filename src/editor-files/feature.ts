@@ -139,7 +139,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       // apply_patch run as a shell command would be applied by Codex on disk: refused, with a
       // pointer to ours (src/editor-files/shell-patch-guard.ts); and every command reports to the
       // session's hook address, so its card shows what it changed (command-cards.ts).
-      s.config = withShellPatchGuard(s.config, process.platform, { userTurnsHooksOff: userTurnsHooksOff(userConfig), report: endpoint.hook, guard: withPatch });
+      s.config = withShellPatchGuard(s.config, process.platform, { userTurnsHooksOff: userTurnsHooksOff(userConfig), report: endpoint.hook, guard: withPatch, reportAfter: services.clientCapabilities().fs?.readTextFile === true });
       // Codex's own apply_patch stays on offer: watch for the ones it rejects (they have no item).
       if (!catalog) s.rawEvents = true;
       const instructions = fileToolsInstructions(withPatch);

@@ -98,9 +98,12 @@ type JsonObject = { [key: string]: JsonValue };
 export function withShellPatchGuard(
   config: JsonObject | undefined,
   platform: NodeJS.Platform = process.platform,
-  opts: { userTurnsHooksOff?: boolean; report?: HookAddress; guard?: boolean } = {},
+  opts: { userTurnsHooksOff?: boolean; report?: HookAddress; guard?: boolean; reportAfter?: boolean } = {},
 ): JsonObject {
   const report = platform === "win32" ? undefined : opts.report;
+  // The PostToolUse hook only tells the model of an unsaved buffer a command went around (~10 ms a
+  // command): without the editor's reads there is none to tell, and the card needs no hook to end.
+  const after = report && opts.reportAfter !== false ? report : undefined;
   const guard = opts.guard !== false;
   if (!guard && !report) return { ...config };
   const before = guard ? guardCommand(platform, report) : `i=$(cat); ${reportCommand(report!)}`;
@@ -120,14 +123,14 @@ export function withShellPatchGuard(
     hooks: {
       ...hooks,
       PreToolUse: [{ matcher: beforeMatcher, hooks: [handler(before)] }, ...(report ? [{ matcher: MCP_MATCHER, hooks: [handler(afterCommand(report))] }] : []), ...pre],
-      ...(report ? { PostToolUse: [{ matcher: AFTER_MATCHER, hooks: [handler(afterCommand(report))] }, ...post] } : {}),
+      ...(after ? { PostToolUse: [{ matcher: AFTER_MATCHER, hooks: [handler(afterCommand(after))] }, ...post] } : {}),
       state: {
         ...asObject(hooks.state),
         [guardHookKey(platform)]: { trusted_hash: hookTrustHash("pre_tool_use", beforeMatcher, before) },
         ...(report
           ? {
               [guardHookKey(platform, "pre_tool_use", 1)]: { trusted_hash: hookTrustHash("pre_tool_use", MCP_MATCHER, afterCommand(report)) },
-              [guardHookKey(platform, "post_tool_use")]: { trusted_hash: hookTrustHash("post_tool_use", AFTER_MATCHER, afterCommand(report)) },
+              ...(after ? { [guardHookKey(platform, "post_tool_use")]: { trusted_hash: hookTrustHash("post_tool_use", AFTER_MATCHER, afterCommand(after)) } } : {}),
             }
           : {}),
       },

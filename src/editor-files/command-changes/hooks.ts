@@ -43,7 +43,8 @@ const POST_SCRIPT = [
 export function reportCommand(address: HookAddress): string {
   if (!/^\/[\w/-]+$/.test(address.path) || !Number.isInteger(address.port)) throw new Error("a hook address is a port and a plain path");
   // `|| true`: without bash (or our server) the hook still ends well, so Codex reports no failed hook per command.
-  return `printf '%s' "$i" | bash -c '${POST_SCRIPT}' hook ${address.port} ${address.path} 2>/dev/null || true`;
+  // BASH_ENV emptied: a non-interactive bash would source the file it names first (the user's, slow or noisy).
+  return `printf '%s' "$i" | BASH_ENV= bash -c '${POST_SCRIPT}' hook ${address.port} ${address.path} 2>/dev/null || true`;
 }
 
 /** The PostToolUse hook's whole command: read the input, report it. */

@@ -75,6 +75,11 @@ export class CommandChanges {
     return report;
   }
 
+  /** What it holds (for the soak: it must stay flat). */
+  get sizes(): { commandsPending: number; commandReports: number } {
+    return { commandsPending: this.pending.size, commandReports: this.reports.size };
+  }
+
   /** Forgets everything (the session closed, or codex restarted: no hook answers are awaited). */
   clear(): void {
     for (const p of this.pending.values()) void p.seen?.();
