@@ -6,12 +6,12 @@
 // only when this finds no sign of a change. Conservative: a program it does not know, a command
 // or process substitution, a redirect to a file, or a quote left open all count as a change.
 
-type Token = { word: string } | { op: string } | { redirect: string };
+import { shellTokens } from "./words.js";
 
 /** True unless every program of `script` is a known reader used in a read-only way. */
 export function mayChange(script: string): boolean {
-  const tokens = tokenize(script);
-  if (!tokens) return true;
+  const { tokens, unsure } = shellTokens(script);
+  if (unsure) return true;
   let words: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
@@ -34,89 +34,6 @@ function redirectWrites(op: string, target: string): boolean {
   if (op === "<" || op === "<<" || op === "<<-" || op === "<<<" || op === "<&") return false;
   if (op === ">&" && /^(\d+|-)$/.test(target)) return false;
   return target !== "/dev/null";
-}
-
-/**
- * The script as words (quotes removed), control operators and redirects; undefined when a quote is
- * left open or it substitutes a command or a process (`$(…)`, backticks, `<(…)`, `>(…)`).
- */
-function tokenize(s: string): Token[] | undefined {
-  const out: Token[] = [];
-  let word = "";
-  let inWord = false;
-  let quoted = false;
-  const end = () => {
-    if (inWord) out.push({ word });
-    word = "";
-    inWord = false;
-    quoted = false;
-  };
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i]!;
-    if (c === "'") {
-      const close = s.indexOf("'", i + 1);
-      if (close < 0) return undefined;
-      word += s.slice(i + 1, close);
-      inWord = quoted = true;
-      i = close;
-    } else if (c === '"') {
-      let j = i + 1;
-      for (; j < s.length && s[j] !== '"'; j++) {
-        if (s[j] === "`" || (s[j] === "$" && s[j + 1] === "(")) return undefined;
-        // Inside double quotes a backslash escapes only these; elsewhere it stays.
-        if (s[j] === "\\" && j + 1 < s.length && '$`"\\\n'.includes(s[j + 1]!)) j++;
-        word += s[j];
-      }
-      if (j >= s.length) return undefined;
-      inWord = quoted = true;
-      i = j;
-    } else if (c === "\\") {
-      // An escaped character is part of the word; an escaped newline joins two lines.
-      if (i + 1 < s.length && s[i + 1] !== "\n") {
-        word += s[i + 1];
-        inWord = quoted = true;
-      }
-      i++;
-    } else if (c === "`" || ((c === "$" || c === "<" || c === ">") && s[i + 1] === "(")) {
-      return undefined;
-    } else if (c === " " || c === "\t") {
-      end();
-    } else if (c === "#" && !inWord) {
-      const nl = s.indexOf("\n", i);
-      i = nl < 0 ? s.length : nl - 1;
-    } else if (c === "\n") {
-      end();
-      out.push({ op: ";" });
-    } else if (c === ">" || c === "<" || (c === "&" && s[i + 1] === ">")) {
-      // A descriptor number before it (`2>`) belongs to the redirect, not to the command's words.
-      if (inWord && !quoted && /^\d+$/.test(word)) {
-        word = "";
-        inWord = false;
-      }
-      end();
-      const op = match(REDIRECT, s, i);
-      out.push({ redirect: op });
-      i += op.length - 1;
-    } else if (c === "|" || c === "&" || c === ";" || c === "(" || c === ")") {
-      end();
-      const op = match(OPERATOR, s, i);
-      out.push({ op: op === ";;" ? ";" : op });
-      i += op.length - 1;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  end();
-  return out;
-}
-
-const REDIRECT = /^(?:&>>|&>|>>|>\||>&|<<<|<<-|<<|<>|<&|>|<)/;
-const OPERATOR = /^(?:&&|\|\||\|&|;;|[|&;()])/;
-
-/** The operator `re` (anchored, and sure to match) finds at `i` (operators are at most 3 characters). */
-function match(re: RegExp, s: string, i: number): string {
-  return re.exec(s.slice(i, i + 3))![0];
 }
 
 type Check = (args: string[]) => boolean;
