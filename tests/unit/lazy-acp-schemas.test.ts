@@ -78,9 +78,19 @@ const MADE_UP: unknown[] = [
 describe("the ACP SDK's schemas, built on first use", () => {
   const samples = [...transcriptValues(), ...MADE_UP];
 
-  it.each(GENERATED.map((file) => [path.relative(SDK, file), file]))("%s parses every value as the SDK's own schemas do", async (name, file) => {
-    const own = await bundled(file, [], `${name.replaceAll("/", "-")}-own`);
-    const lazy = await bundled(file, [lazyAcpSchemas], `${name.replaceAll("/", "-")}-lazy`);
+  /** Both bundles of a file, made once for the parts that compare them. */
+  const pairs = new Map<string, Promise<{ own: SchemaModule; lazy: SchemaModule }>>();
+  const pairOf = (name: string, file: string) => {
+    let pair = pairs.get(file);
+    if (!pair) {
+      pair = Promise.all([bundled(file, [], `${name.replaceAll("/", "-")}-own`), bundled(file, [lazyAcpSchemas], `${name.replaceAll("/", "-")}-lazy`)]).then(([own, lazy]) => ({ own, lazy }));
+      pairs.set(file, pair);
+    }
+    return pair;
+  };
+
+  it.each(GENERATED.map((file) => [path.relative(SDK, file), file]))("%s: the same schemas, each read as the SDK's own", async (name, file) => {
+    const { own, lazy } = await pairOf(name, file);
     expect(Object.keys(lazy).sort()).toEqual(Object.keys(own).sort());
     // What is read of a schema besides parsing it (the SDK's v2 side lists zMcpCapabilities.shape
     // as it loads): each property of the SDK's own schema reads the same through the lazy one.
@@ -97,6 +107,13 @@ describe("the ACP SDK's schemas, built on first use", () => {
       }
     }
     expect(members).toContain("zMcpCapabilities");
+  });
+
+  // The comparison, a quarter of the schemas at a time: each part is a few seconds on an idle
+  // machine, and stays well inside a test's time on a busy one (the whole took 72 s there).
+  const PARTS = 4;
+  it.each(GENERATED.flatMap((file) => Array.from({ length: PARTS }, (_, part) => [path.relative(SDK, file), part, file] as const)))("%s (part %i) parses every value as the SDK's own schemas do", async (name, part, file) => {
+    const { own, lazy } = await pairOf(name, file);
     expect(samples.length).toBeGreaterThan(500);
     const outcome = (schema: Schema, value: unknown): unknown => {
       const result = schema.safeParse(value);
@@ -105,7 +122,7 @@ describe("the ACP SDK's schemas, built on first use", () => {
     let parsed = 0;
     let failed = 0;
     const differences: string[] = [];
-    for (const [exported, schema] of Object.entries(own)) {
+    for (const [exported, schema] of Object.entries(own).filter((_, i) => i % PARTS === part)) {
       if (typeof schema?.safeParse !== "function") continue;
       for (const value of samples) {
         const expected = outcome(schema, value);
@@ -116,8 +133,8 @@ describe("the ACP SDK's schemas, built on first use", () => {
     }
     expect({ differences: differences.length, first: differences.slice(0, 10) }).toEqual({ differences: 0, first: [] });
     // The comparison took both roads many times: values that parse and values that fail.
-    expect(parsed).toBeGreaterThan(100);
-    expect(failed).toBeGreaterThan(100);
+    expect(parsed).toBeGreaterThan(25);
+    expect(failed).toBeGreaterThan(25);
   });
 
   it("wraps every generated schema and nothing else", () => {
