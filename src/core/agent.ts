@@ -208,7 +208,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
         firstChunkToMark.delete(session.id);
         markPhase(log, "prompt answered");
         if (response.stopReason === "end_turn") signIn.accepted?.();
-        return stablePromptResponse(response, state.clientCapabilities);
+        return promptResponseWithUsage(response);
       } catch (err) {
         firstChunkToMark.delete(session.id);
         throw signInAgainIfRefused(err);
@@ -359,12 +359,12 @@ export function clientDisplay(caps: acp.ClientCapabilities): ClientDisplay {
 }
 
 /**
- * `usage` on a prompt's answer exists only in ACP's unstable schema. A client that declared one of
- * the unstable schema's own capabilities (plan documents, subagents) reads that schema and gets it
- * as is; any other gets the same figures in `_meta`, so a stable client's answer is stable.
+ * `usage` goes to every client: ACP's stable PromptResponse allows the field (it sets no
+ * additionalProperties: false), acpx prints it, and a client that does not know it ignores it. The
+ * same figures stay in `_meta` for clients that read them there.
  */
-function stablePromptResponse(response: acp.PromptResponse, caps: acp.ClientCapabilities): acp.PromptResponse {
-  const { usage, ...stable } = response;
-  if (!usage || caps.plan != null || caps.subagents != null) return response;
-  return { ...stable, _meta: { ...stable._meta, "codex-cli-acp/usage": usage } };
+function promptResponseWithUsage(response: acp.PromptResponse): acp.PromptResponse {
+  const { usage } = response;
+  if (!usage) return response;
+  return { ...response, _meta: { ...response._meta, "codex-cli-acp/usage": usage } };
 }

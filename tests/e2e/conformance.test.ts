@@ -66,15 +66,17 @@ describe("an id that does not exist", () => {
 });
 
 describe("stable responses carry only stable fields unless the client negotiated the unstable schema", () => {
-  it("session/prompt: no `usage` for a stable client (it is in _meta), `usage` for one that declared an unstable capability", async () => {
+  it("session/prompt: `usage` for every client, one that declares nothing too (acpx prints it), and the same figures in _meta", async () => {
     adapter = await startAdapter({ responses: [textResponse("stable"), textResponse("unstable")] });
     await adapter.initialize();
     const stable = await adapter.newSession();
     const promptLine = adapter.waitForLine((m) => "result" in m && typeof (m.result as { stopReason?: unknown } | null)?.stopReason === "string");
     await adapter.prompt(stable.sessionId, "hi");
     const result = (await promptLine).result as Record<string, unknown>;
-    expect(Object.keys(result).sort()).toEqual(["_meta", "stopReason"]);
-    expect(result._meta).toMatchObject({ "codex-cli-acp/usage": { inputTokens: expect.any(Number), outputTokens: expect.any(Number) } });
+    // PromptResponse allows the field in the stable schema too (no additionalProperties: false there).
+    expect(Object.keys(result).sort()).toEqual(["_meta", "stopReason", "usage"]);
+    expect(result.usage).toMatchObject({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), totalTokens: expect.any(Number) });
+    expect(result._meta).toMatchObject({ "codex-cli-acp/usage": result.usage });
     await adapter.close();
 
     adapter = await startAdapter({ responses: [textResponse("unstable")] });
