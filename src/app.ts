@@ -10,6 +10,7 @@ import { limitLineLength, readPipeLines } from "./streams/index.js";
 import { batchedStdout } from "./core/transport/stdout.js";
 import { keepServingOnFault, stopSignal } from "./core/transport/last-resort.js";
 import { asksForV2, peekInitialize } from "./core/transport/protocol-choice.js";
+import { holdEndForAnswers } from "./core/transport/last-answers.js";
 
 import { fileToolTimeoutSec } from "./config/index.js";
 import { createAgent } from "./core/agent.js";
@@ -103,9 +104,18 @@ export async function serveStdio(host: CodexHost, log: Logger, young: YoungGener
     (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(limitLineLength(MAX_MESSAGE_BYTES, tooLong));
   // The SDK reads and parses the input; what the connection sends is written by `stdout`.
   const { readable } = acp.ndJsonStream(stdout.bytes, input);
-  const answered = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
+  const checked = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
+  // A client that closes its input (a script) gets the answers to what it asked first, within a
+  // bound; the turns running then are cancelled (their prompts answered at once).
+  const lastAnswers = holdEndForAnswers(checked, {
+    log,
+    onEnd: () => {
+      for (const session of agent.state.sessions.values()) void session.cancel().catch((err: unknown) => log.debug({ err: String(err) }, "a turn could not be cancelled at the end of the input"));
+    },
+  });
+  stdout.onAnswer(lastAnswers.answered);
   // A client that asks for ACP v2 is routed by the SDK's router to the v2 front; any other is served v1 directly.
-  const served = peekInitialize(answered).then(async ({ initialize, stream: messages }) => {
+  const served = peekInitialize(lastAnswers.readable).then(async ({ initialize, stream: messages }) => {
     const connection = asksForV2(initialize)
       ? (await import("./protocol-v2/index.js")).connectNegotiated({ readable: messages, writable: stdout.messages }, agent.app, log)
       : agent.app.connect({ readable: messages, writable: stdout.messages });

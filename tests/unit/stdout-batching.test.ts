@@ -58,4 +58,16 @@ describe("stdout batching", () => {
     await turn();
     expect(writes).toHaveLength(2);
   });
+
+  it("tells of the id of every answer it sends, not of requests or notifications", async () => {
+    const { out } = sink();
+    const stdout = batchedStdout(() => undefined, () => undefined, out);
+    const ids: unknown[] = [];
+    stdout.onAnswer((id) => ids.push(id));
+    await send(stdout, update(1));
+    await send(stdout, { jsonrpc: "2.0", id: 0, method: "session/request_permission", params: {} });
+    await send(stdout, { jsonrpc: "2.0", id: 7, result: {} });
+    await send(stdout, { jsonrpc: "2.0", id: "x", error: { code: -32603, message: "no" } });
+    expect(ids).toEqual([7, "x"]);
+  });
 });

@@ -21,6 +21,8 @@ export type Stdout = {
   sendLine(line: string): void;
   /** Writes what is queued now (at shutdown). */
   flush(): void;
+  /** Calls `listener` with the id of every response sent (an answer to one of the client's requests). */
+  onAnswer(listener: (id: unknown) => void): void;
 };
 
 /**
@@ -57,6 +59,7 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
   let drained: Promise<void> | undefined;
   let resolveDrained: (() => void) | undefined;
   let closed = false;
+  let answered: ((id: unknown) => void) | undefined;
   const decoder = new TextDecoder();
   // EPIPE (the reader is gone) arrives as an 'error' event: without a listener it would crash us.
   out.on("error", (err: NodeJS.ErrnoException) => {
@@ -112,7 +115,9 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
   // The SDK takes a writer per message: one that stays spares it a standard writer's release.
   const messages = new ReusedWriterStream<acp.AnyMessage>({
     write(message) {
-      enqueue(`${JSON.stringify(message)}\n`, "method" in message && !("id" in message));
+      const isAnswer = !("method" in message);
+      enqueue(`${JSON.stringify(message)}\n`, !isAnswer && !("id" in message));
+      if (isAnswer && answered) answered(message.id);
       return drained;
     },
     close: flush,
@@ -123,5 +128,8 @@ export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, on
       return drained;
     },
   });
-  return { messages, bytes, sendLine: (line) => enqueue(`${line}\n`), flush };
+  const onAnswer = (listener: (id: unknown) => void): void => {
+    answered = listener;
+  };
+  return { messages, bytes, sendLine: (line) => enqueue(`${line}\n`), flush, onAnswer };
 }
