@@ -39,8 +39,10 @@ Usage:
                        [--agent -- <command...>]
       Replay recorded transcripts against the agent they name (or --agent's, given last).
       A replay does what the file says: --trust says you trust it (without, it says what).
-  codex-cli-acp login [--device-auth | --with-api-key]
+  codex-cli-acp login [--device-auth | --with-api-key | --with-access-token | status]
       Sign in with the Codex bundled with this agent (the editor's "Sign in in a terminal").
+  codex-cli-acp record|replay|login --help
+      That command's own usage.
   codex-cli-acp --help | --version
 
 Environment:

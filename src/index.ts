@@ -8,8 +8,7 @@ import { keepYoungGenerationSmall, loadWithCodeCache, youngGeneration, type Cach
 // Static, not imported on demand: two awaited imports held codex's spawn back 13-22 ms (bench
 // timeline "main" -> "codex spawned"); both are small and free of heavy dependencies.
 import { locateCodex } from "./codex/locate.js";
-import { codexLaunch, launchOptions, prestartAppServer, type EarlyConfigRead, type PrestartedCodex } from "./codex/spawn.js";
-import { spawn } from "node:child_process";
+import { prestartAppServer, type EarlyConfigRead, type PrestartedCodex } from "./codex/spawn.js";
 import { codexHomeOf, configFingerprint } from "./codex/config-files.js";
 
 
@@ -51,18 +50,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 0;
   }
   if (first === "record" || first === "replay") return runTranscriptTool(argv);
-  if (first === "login") {
-    // The bundled codex (not whatever `codex` is on PATH), in this terminal, with its own prompts.
-    const launch = codexLaunch(locateCodex(), argv, process.env);
-    const child = spawn(launch.file, launch.args, { stdio: "inherit", ...launchOptions(launch) });
-    return new Promise<number>((resolve) => {
-      child.on("error", (err) => {
-        process.stderr.write(`codex-cli-acp: cannot run codex: ${err.message}\n`);
-        resolve(1);
-      });
-      child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-    });
-  }
+  if (first === "login") return (await import("./sign-in/terminal-login.js")).runLogin(argv.slice(1));
   if (first !== undefined) {
     process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${await help()}`);
     return 2;

@@ -8,6 +8,8 @@ import { ENVIRONMENT } from "../../src/config/index.js";
 import { helpText } from "../../src/help.js";
 import { MODES } from "../../src/core/session/modes.js";
 import { parseReplayArgs } from "../../tools/transcripts/cli.js";
+import { authMethods } from "../../src/sign-in/methods.js";
+import { LOGIN_USAGE, parseLoginArgs } from "../../src/sign-in/terminal-login.js";
 
 const text = helpText("/opt/node/bin/node", "/home/me/codex-cli-acp/dist/index.js");
 
@@ -43,5 +45,28 @@ describe("--help", () => {
       expect(text).toContain(name);
       for (const one of name.split(" / ")) expect(readme, one).toContain(`\`${one}\``);
     }
+  });
+});
+
+describe("login's arguments", () => {
+  it("what the editor's terminal sign-in methods run is a login this command takes", () => {
+    const terminal = authMethods({ auth: { terminal: true } }, {}).flatMap((m) => ("args" in m && m.args ? [m.args] : []));
+    expect(terminal.length).toBeGreaterThan(0);
+    for (const [sub, ...args] of terminal) {
+      expect(sub).toBe("login");
+      expect(parseLoginArgs(args)).toEqual({ codexArgs: ["login", ...args] });
+    }
+  });
+  it("every way the synopses name is taken, and the bin's --help names the same ones", () => {
+    const synopsis = /codex-cli-acp login \[([^\]]+)\]/;
+    const ways = synopsis.exec(LOGIN_USAGE)![1]!.split(" | ");
+    expect(synopsis.exec(text)![1]).toBe(ways.join(" | "));
+    for (const way of ways) expect(parseLoginArgs([way])).toEqual({ codexArgs: ["login", way] });
+    expect(parseLoginArgs([])).toEqual({ codexArgs: ["login"] });
+  });
+  it("anything else is a usage error of ours; --help wins", () => {
+    expect(parseLoginArgs(["--bogus"])).toEqual({ error: 'login: unknown argument "--bogus"' });
+    expect(parseLoginArgs(["--device-auth", "--with-api-key"])).toMatchObject({ error: expect.stringContaining("one way") });
+    expect(parseLoginArgs(["--bogus", "-h"])).toEqual({ help: true });
   });
 });

@@ -2,8 +2,7 @@
 // record: stdout carries exactly the agent's stdout (an editor is reading it); messages -> stderr.
 // replay: run by a human or CI; the report goes to stdout.
 
-export const TRANSCRIPT_USAGE = `Usage:
-  codex-cli-acp record --out FILE [--fake-model SCRIPT.json] [--keep-secrets] -- <agent command...>
+const RECORD_USAGE = `  codex-cli-acp record --out FILE [--fake-model SCRIPT.json] [--keep-secrets] -- <agent command...>
       Proxy an ACP session between the editor (stdin/stdout) and the agent command,
       writing every JSON-RPC message to FILE (JSONL, contracts/transcript-format.md).
       FILE is created readable by you only (mode 0600). Credentials (authenticate's _meta,
@@ -14,7 +13,9 @@ export const TRANSCRIPT_USAGE = `Usage:
       hermetic CODEX_HOME for the agent, in a fresh workspace (printed on stderr: use it as
       the session's cwd); the script goes into the header and this run's paths and the
       model's address are stored as placeholders, so the transcript replays anywhere.
-  codex-cli-acp replay --trust [--update] [--timeout SECONDS] [--stop-after-eof SECONDS]
+`;
+
+const REPLAY_USAGE = `  codex-cli-acp replay --trust [--update] [--timeout SECONDS] [--stop-after-eof SECONDS]
                        [--agent -- <agent command...>] FILE|DIR...
       Play the client side of each transcript against the agent (default: the command in
       the transcript's header) and compare the agent's messages with the recording.
@@ -29,10 +30,28 @@ export const TRANSCRIPT_USAGE = `Usage:
       for agents that do not exit on EOF; without it that is a failure (after 5 s).
       With --agent, the agent command is everything after "--", so put the FILEs first:
         codex-cli-acp replay --trust a.jsonl b.jsonl --agent -- node dist/index.js
+`;
 
+const RECORD_EXIT = "Exit code: the agent's (2: a usage error).\n";
+const REPLAY_EXIT = "Exit codes: 0 all passed (or updated), 1 a replay failed, 2 usage error, unreadable or not trusted transcript.\n";
+
+/** Each subcommand's own usage (`record --help`, `replay --help`, and a usage error of either). */
+const USAGE = {
+  record: `Usage:\n${RECORD_USAGE}\n${RECORD_EXIT}`,
+  replay: `Usage:\n${REPLAY_USAGE}\n${REPLAY_EXIT}`,
+} as const;
+
+/** Both subcommands' usage. */
+export const TRANSCRIPT_USAGE = `Usage:\n${RECORD_USAGE}${REPLAY_USAGE}
 Exit codes: 0 all passed (or updated), 1 a replay failed, 2 usage error, unreadable or not trusted transcript,
 record: the agent's exit code.
 `;
+
+/** Whether `args` ask for help: --help or -h among the subcommand's own options (not the agent command's, after "--"). */
+function asksForHelp(args: string[]): boolean {
+  const end = args.findIndex((a) => a === "--" || a === "--agent");
+  return (end === -1 ? args : args.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
 
 class UsageError extends Error {}
 
@@ -114,6 +133,10 @@ export function parseReplayArgs(args: string[]): ReplayArgs {
 export async function runTranscriptCli(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   try {
+    if ((sub === "record" || sub === "replay") && asksForHelp(rest)) {
+      process.stdout.write(USAGE[sub]);
+      return 0;
+    }
     if (sub === "record") {
       const args = parseRecordArgs(rest);
       const { runRecorder } = await import("./record.js");
@@ -131,7 +154,7 @@ export async function runTranscriptCli(argv: string[]): Promise<number> {
     throw new UsageError(`unknown command ${JSON.stringify(sub ?? "")}: expected record or replay`);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`codex-cli-acp: ${error.message}\n\n${TRANSCRIPT_USAGE}`);
+      process.stderr.write(`codex-cli-acp: ${error.message}\n\n${sub === "record" || sub === "replay" ? USAGE[sub] : TRANSCRIPT_USAGE}`);
       return 2;
     }
     throw error;
