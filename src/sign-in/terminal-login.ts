@@ -42,7 +42,15 @@ export async function runLogin(args: readonly string[]): Promise<number> {
     process.stderr.write(`codex-cli-acp: ${parsed.error}\n\n${LOGIN_USAGE}`);
     return 2;
   }
-  const launch = codexLaunch(locateCodex(), parsed.codexArgs, process.env);
+  let codex: ReturnType<typeof locateCodex>;
+  try {
+    codex = locateCodex();
+  } catch (err) {
+    // No codex to run (a CODEX_PATH that is not there): say so in one line, not a stack trace.
+    process.stderr.write(`codex-cli-acp: cannot run codex: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+  const launch = codexLaunch(codex, parsed.codexArgs, process.env);
   const child = spawn(launch.file, launch.args, { stdio: "inherit", ...launchOptions(launch) });
   return new Promise<number>((resolve) => {
     child.on("error", (err) => {

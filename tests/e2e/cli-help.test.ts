@@ -48,6 +48,12 @@ describe("login's wrong arguments", () => {
     expect(stderr).not.toContain("codex login");
   });
 
+  it("login with no codex to run (CODEX_PATH names nothing): one line saying so, exit 1, no stack trace", async () => {
+    const { code, stderr } = await runBin(["login", "--device-auth"]);
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe("codex-cli-acp: cannot run codex: CODEX_PATH does not exist: /nonexistent/codex");
+  });
+
   it("login with two ways at once: our usage error, exit 2", async () => {
     const { code, stderr } = await runBin(["login", "--device-auth", "--with-api-key"]);
     expect(code).toBe(2);
