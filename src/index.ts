@@ -57,6 +57,8 @@ async function main(argv: string[]): Promise<number | undefined> {
   }
   // V8's young generation stays at its first size unless a history load widens it (young-generation.ts).
   markEarlyPhase("main");
+  // A person who ran it at a terminal: stdin carries ACP messages from an editor, not typing.
+  if (process.stdin.isTTY) process.stderr.write("codex-cli-acp: an ACP agent, waiting for an editor's messages on stdin. Point your editor at this command (codex-cli-acp --help shows how); Ctrl-C to quit.\n");
   keepYoungGenerationSmall();
   // One per process: the agent widens it for a history load, and the code cache is written as loaded.
   const young = youngGeneration();

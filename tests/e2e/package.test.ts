@@ -4,7 +4,7 @@
 // checkout: a test may not reach the registry.)
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -18,7 +18,8 @@ let adapter: Adapter | undefined;
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "cca-pack-"));
-  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", dir], { cwd: repo, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  // --ignore-scripts: the suite built dist/ already; prepack would build it again under the agents other tests are running.
+  const out = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: repo, encoding: "utf8" }).trim().split("\n").at(-1)!;
   execFileSync("tar", ["-xzf", path.join(dir, out), "-C", dir]);
   pkg = path.join(dir, "package");
   await symlink(path.join(repo, "node_modules"), path.join(pkg, "node_modules"), "dir");
@@ -58,3 +59,17 @@ it("replays a transcript from the package: the transcript runner is bundled besi
   const out = execFileSync(process.execPath, [bin, "replay", "--trust", path.join(repo, "tests/transcripts/handshake.jsonl"), "--agent", "--", process.execPath, bin], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
   expect(out).toMatch(/^PASS .*handshake\.jsonl/m);
 }, 60_000);
+
+it("a fresh clone packs what runs: prepack builds dist/, so the tarball has the bin (a publish from a clean checkout had none)", async () => {
+  const clone = path.join(dir, "clone");
+  execFileSync("git", ["clone", "--quiet", "--depth", "1", `file://${repo}`, clone]);
+  expect(existsSync(path.join(clone, "dist"))).toBe(false);
+  // The dependencies as `npm ci` lays them (a test may not reach the registry: this checkout's).
+  await symlink(path.join(repo, "node_modules"), path.join(clone, "node_modules"), "dir");
+  await mkdir(path.join(dir, "clone-pack"));
+  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", path.join(dir, "clone-pack")], { cwd: clone, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  const listed = execFileSync("tar", ["-tzf", path.join(dir, "clone-pack", out)], { encoding: "utf8" }).split("\n");
+  const manifest = JSON.parse(await readFile(path.join(clone, "package.json"), "utf8")) as { bin: Record<string, string> };
+  expect(listed).toContain(`package/${manifest.bin["codex-cli-acp"]}`);
+  expect(listed).toContain("package/dist/agent.js");
+}, 120_000);
