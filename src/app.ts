@@ -77,10 +77,10 @@ export async function serveStdio(host: CodexHost, log: Logger, young: YoungGener
   const stopped = stopSignal(log);
   const signIn = createSignIn(host, log);
   const agent = createAgent({ host, log, features: sessionFeatures(), signIn: signIn.gate });
-  const openings = registerLifecycle(agent, { youngGeneration: young });
-  registerSessionAdmin(agent);
+  const stored = registerLifecycle(agent, { youngGeneration: young });
+  registerSessionAdmin(agent, stored);
   signIn.register(agent);
-  registerSessionArchive(agent, openings);
+  registerSessionArchive(agent, stored);
   // The client closing our stdout (it quit mid-stream) is a normal end, like closing stdin.
   let outputClosed!: () => void;
   const outputGone = new Promise<void>((resolve) => (outputClosed = resolve));

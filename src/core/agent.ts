@@ -12,7 +12,9 @@ import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";
 import { mergeResponseParts, type AgentHandle, type AgentServices, type SessionFeature, type SessionOpening, type SessionResponsePart } from "./feature-api.js";
 import type { AcpSession, SessionDeps, ThreadSettings } from "./session/session.js";
-import { openThread } from "./session/open-thread.js";
+import { openThread, type StoredIds } from "./session/open-thread.js";
+import { SessionThreads } from "./session/session-threads.js";
+import { codexHomeOf } from "../codex/index.js";
 import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, shown, toRequestError, withoutSecrets } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
 
@@ -36,6 +38,8 @@ export type AgentOptions = {
   features?: SessionFeature[];
   /** Sign-in: the methods offered and the credential check before a session opens (src/sign-in). */
   signIn?: SignInGate;
+  /** Where the threads that replaced a session's are kept (session-threads.ts; default under CODEX_HOME). */
+  sessionThreadsDir?: string;
 };
 
 /** What the core asks of sign-in, which it does not import (the composition root, app.ts, gives it). */
@@ -59,11 +63,15 @@ export type Agent = {
   app: acp.AgentApp;
   state: AgentState;
   services: AgentServices;
-  /** `admitted`: the opening may go on (session/new's sign-in check, run while the features prepare). */
-  openSession(opening: SessionOpening, threadId?: string, admitted?: Promise<void>): Promise<{ session: AcpSession; response: SessionResponsePart }>;
+  /** `sessionId`: the stored session to load or resume; `admitted`: the opening may go on (session/new's sign-in check, run while the features prepare). */
+  openSession(opening: SessionOpening, sessionId?: string, admitted?: Promise<void>): Promise<{ session: AcpSession; response: SessionResponsePart }>;
   closeSession(session: AcpSession): Promise<void>;
-  /** Codex deleted a session's thread: the features forget what they keep of it. */
-  threadDeleted(threadId: string): Promise<void>;
+  /** The session was deleted: the features forget what they keep of it. */
+  sessionDeleted(sessionId: string): Promise<void>;
+  /** Which Codex thread a session runs on, where it is not its own (session-threads.ts). */
+  threads: SessionThreads;
+  /** The Codex thread a session runs on: the open session's, else as `threads` keeps it. */
+  threadOf(sessionId: string): Promise<string>;
   /** The fields a load or resume answer would carry, from the session as it is open now. */
   describeSession(session: AcpSession): SessionResponsePart;
   validateCwd(cwd: string): Promise<string>;
@@ -76,7 +84,7 @@ export type Agent = {
   holdUpdates(sessionId: string, until: Promise<void>): () => void;
 };
 
-export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: AgentOptions): Agent {
+export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, sessionThreadsDir }: AgentOptions): Agent {
   const state: AgentState = {
     clientCapabilities: {},
     agentCapabilities: {
@@ -109,9 +117,12 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
     sessions: state.sessions,
   };
 
+  const threads = new SessionThreads(sessionThreadsDir ?? path.join(codexHomeOf(), "codex-cli-acp", "session-threads"), log);
+  const threadOf = async (sessionId: string): Promise<string> => state.sessions.get(sessionId)?.threadId ?? (await threads.threadOf(sessionId));
   const deps: SessionDeps = {
     host,
     log,
+    threads,
     display: () => clientDisplay(state.clientCapabilities),
     // Every streamed delta passes here: no promise of its own beyond the connection's.
     sendUpdate: (sessionId, update) => {
@@ -254,9 +265,9 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
 
   /**
    * Opens a session: features amend the settings, the thread is started (new) or
-   * resumed (load/resume, `threadId` = the ACP session id), then features attach.
+   * resumed (load/resume of the ACP session `sessionId`), then features attach.
    */
-  async function openSession(opening: SessionOpening, threadId?: string, admitted: Promise<void> = Promise.resolve()): Promise<{ session: AcpSession; response: SessionResponsePart }> {
+  async function openSession(opening: SessionOpening, sessionId?: string, admitted: Promise<void> = Promise.resolve()): Promise<{ session: AcpSession; response: SessionResponsePart }> {
     admitted.catch(() => undefined); // awaited below, once the features have prepared
     try {
       for (const feature of features) {
@@ -275,13 +286,22 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       await abandon(opening);
       throw toRequestError(refusal);
     });
+    let ids: StoredIds | undefined;
+    let forkThread: string | undefined;
+    try {
+      ids = sessionId === undefined ? undefined : { sessionId, threadId: await threadOf(sessionId) };
+      forkThread = opening.forkOf === undefined ? undefined : await threadOf(opening.forkOf);
+    } catch (err) {
+      await abandon(opening);
+      throw toRequestError(err);
+    }
     opening.beforeThread?.();
     let session: AcpSession | undefined;
     // A codex that died (or was found hung and restarted) while the thread was being opened:
     // once more, on a new child.
     for (let attempt = 1; !session; attempt++) {
       try {
-        session = await openThread(host, deps, opening, threadId);
+        session = await openThread(host, deps, opening, ids, forkThread);
       } catch (err) {
         if (err instanceof CodexExitedError && attempt < 2) {
           log.warn({ reason: err.exit.reason }, "codex exited while opening a session; trying once more on a new one");
@@ -334,10 +354,11 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN }: A
       if (updatesAfter.get(sessionId) === until) updatesAfter.delete(sessionId);
     };
   };
-  const threadDeleted = async (threadId: string): Promise<void> => {
-    for (const feature of features) await feature.threadDeleted?.(threadId, services);
+  const sessionDeleted = async (sessionId: string): Promise<void> => {
+    await threads.forget(sessionId);
+    for (const feature of features) await feature.sessionDeleted?.(sessionId, services);
   };
-  return { app, state, services, openSession, closeSession, threadDeleted, describeSession, validateCwd, sessionOf, holdUpdates };
+  return { app, state, services, openSession, closeSession, sessionDeleted, threads, threadOf, describeSession, validateCwd, sessionOf, holdUpdates };
 }
 
 async function validateCwd(cwd: string): Promise<string> {

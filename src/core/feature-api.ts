@@ -84,8 +84,8 @@ export interface SessionFeature {
   describe?(session: AcpSession): SessionResponsePart;
   /** When the session closes. */
   detach?(session: AcpSession, services: AgentServices): void | Promise<void>;
-  /** When Codex deleted the session's thread for good (session/delete): forget what is kept of it. */
-  threadDeleted?(threadId: string, services: AgentServices): void | Promise<void>;
+  /** When the session was deleted (session/delete; by its ACP id): forget what is kept of it. */
+  sessionDeleted?(sessionId: string, services: AgentServices): void | Promise<void>;
   /** When opening failed after `prepare` (the thread never started): release what prepare took. */
   abandon?(opening: SessionOpening, services: AgentServices): void | Promise<void>;
   /** The Codex server requests this feature answers (approvals, questions, elicitations), by route (request-routes.ts). */

@@ -210,9 +210,9 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     requestRoutes: [fileToolsElicitationRoute],
   };
 
-  /** The endpoint key of the open session of this thread, if one is open here. */
-  function openKeyOf(threadId: string): string | undefined {
-    for (const [session, key] of keyOf) if (session.id === threadId) return key;
+  /** The endpoint key of the open session of this id, if one is open here. */
+  function openKeyOf(sessionId: string): string | undefined {
+    for (const [session, key] of keyOf) if (session.id === sessionId) return key;
     return undefined;
   }
 

@@ -112,7 +112,7 @@ function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | 
     attach(session, opening, services) {
       const reported = new Set<string>();
       const onStatus = (status: StartupStatus): void => {
-        if (status.threadId !== session.id) return;
+        if (status.threadId !== session.threadId) return;
         // Started again after its failure was told (`/mcp reconnect`, `/mcp login`): the model
         // hears so with its next prompt (it was told not to use the server), and a later failure
         // is reported again.

@@ -31,7 +31,7 @@ export async function steer(session: AcpSession, input: UserInput[], onTurnEnd: 
   if (turnId && !session.cancelling) {
     try {
       const client = await session.ensureAttached();
-      await client.call("turn/steer", { threadId: session.id, input, expectedTurnId: turnId });
+      await client.call("turn/steer", { threadId: session.threadId, input, expectedTurnId: turnId });
       return { outcome: "injected" };
     } catch (err) {
       // The turn ended meanwhile (or cannot be steered: a review, a compaction): a turn of its own.

@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import type { ThreadSettings } from "../core/session/session.js";
 import { DEFAULT_SETTINGS, type Agent } from "../core/agent.js";
 import { invalidParams } from "../core/errors.js";
-import { requireThread } from "./threads.js";
+import type { StoredSessions } from "./lifecycle.js";
 import { TITLE_MAX } from "../core/session/titles.js";
 import { setThreadName } from "../core/codex-ops.js";
 
@@ -32,15 +32,15 @@ export const FORK_METHOD = "session/fork";
 export const SET_TITLE_METHOD = "session/set_title";
 
 /** Registers session/fork and session/set_title, and advertises them. */
-export function registerSessionAdmin(agent: Agent): void {
-  const { host, log } = agent.services;
+export function registerSessionAdmin(agent: Agent, stored: StoredSessions): void {
+  const { log } = agent.services;
   // fork and title are unstable capabilities: typed here, carried as is.
   const unstable: Pick<acp.SessionCapabilities, "fork" | "title"> = { fork: {}, title: {} };
   agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...unstable };
 
   agent.app
     .onRequest(FORK_METHOD, forkParamsSchema, async ({ params }) => {
-      const source = await requireThread(host, params.sessionId);
+      const { thread: source } = await stored.threads.require(params.sessionId);
       const cwd = await agent.validateCwd(params.cwd);
       const request: acp.NewSessionRequest = {
         cwd,
@@ -62,8 +62,8 @@ export function registerSessionAdmin(agent: Agent): void {
       const title = params.title.replace(/\s+/g, " ").trim();
       if (!title) throw invalidParams({ title: params.title }, "The title is empty");
       if (title.length > TITLE_MAX * 4) throw invalidParams({ title: params.title }, `The title is longer than ${TITLE_MAX * 4} characters`);
-      await requireThread(host, params.sessionId);
-      await setThreadName(agent.services, params.sessionId, title);
+      const { threadId } = await stored.threads.require(params.sessionId);
+      await setThreadName(agent.services, threadId, title);
       return { title };
     });
 }

@@ -2,7 +2,9 @@
 // session/list (Codex's thread list: session-list.ts), session/resume (no replay) and session/close.
 // An archived session is refused until it is unarchived (archive.ts).
 // ACP session id = Codex thread id, so any thread in CODEX_HOME (made by this adapter,
-// another adapter process or the Codex CLI itself) can be listed and reopened.
+// another adapter process or the Codex CLI itself) can be listed and reopened; a session whose
+// thread was replaced (never prompted when its codex stopped: core/session/session-threads.ts) is
+// listed and opened under its own id, and a deleted one is found nowhere (deletions.ts).
 //
 // History comes from paginated `thread/items/list {sortDirection: "asc"}` (`thread/turns/list`
 // for legacy threads), read while `thread/resume {excludeTurns: true}` runs and caught up after
@@ -17,23 +19,33 @@ import type { SessionOpening } from "../core/feature-api.js";
 import { invalidRequest, sessionNotFound, toRequestError } from "../core/errors.js";
 import { listSessions } from "./session-list.js";
 import { sessionListPageSize } from "../config/index.js";
-import { codexClient, isArchived, neverPrompted, readFromCodex, requireThread } from "./threads.js";
+import { codexClient, isArchived, neverPrompted, readFromCodex, StoredThreads } from "./threads.js";
+import { DeletedThreads } from "./deletions.js";
+import path from "node:path";
+import { codexHomeOf } from "../codex/index.js";
 
 export type LifecycleOptions = {
   /** Sessions per session/list page. */
   listPageSize?: number;
   /** Held while a history streams through (src/startup/young-generation.ts): its pages are young garbage in bulk. */
   youngGeneration?: { widen(): () => void };
+  /** Where deleted sessions whose thread Codex keeps are remembered (deletions.ts; default under CODEX_HOME). */
+  deletedDir?: string;
 };
 
-/**
- * What changes which session an id is (load, resume, delete, archive) runs one at a time per id,
- * in the order asked; session/close waits for all of it.
- */
-export type SessionOpenings = { oneAtATime<T>(sessionId: string, act: () => Promise<T>): Promise<T> };
+/** What the stored-session requests share. */
+export type StoredSessions = {
+  /**
+   * What changes which session an id is (load, resume, delete, archive) runs one at a time per id,
+   * in the order asked; session/close waits for all of it.
+   */
+  oneAtATime<T>(sessionId: string, act: () => Promise<T>): Promise<T>;
+  /** The stored sessions' threads, by session id. */
+  threads: StoredThreads;
+};
 
 /** Registers session/load, list, resume and close on the agent and advertises them. */
-export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): SessionOpenings {
+export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): StoredSessions {
   const { host, log } = agent.services;
   const listPageSize = opts.listPageSize ?? sessionListPageSize();
 
@@ -48,6 +60,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
   };
 
   const client = (): Promise<AppServerClient> => codexClient(host);
+  const threads = new StoredThreads(host, agent, new DeletedThreads(opts.deletedDir ?? path.join(codexHomeOf(), "codex-cli-acp", "deleted-sessions")));
   /**
    * Loads, resumes, deletes and archives under way, by session id: a session/close sent meanwhile
    * (an editor tab closed as it opened) waits for them, then closes what they opened, instead of
@@ -68,9 +81,9 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
     return done;
   };
 
-  /** Fails with -32002 unless CODEX_HOME holds a thread with this id, and refuses an archived one; nothing is created. */
+  /** Fails with -32002 unless CODEX_HOME holds the session's thread (and it was not deleted), and refuses an archived one; nothing is created. */
   async function storedThread(sessionId: string): Promise<Thread> {
-    const thread = await requireThread(host, sessionId);
+    const { thread } = await threads.require(sessionId);
     // Codex refuses to resume it (naming its own CLI); ACP has the way back.
     if (isArchived(thread)) throw invalidRequest(`Session ${sessionId} is archived: unarchive it (session/unarchive) first, then open it`);
     return thread;
@@ -122,7 +135,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
       const releaseYoungGeneration = opts.youngGeneration?.widen();
       const startHistory = (thread: Thread, cwd: string): void => {
         history = new HistoryReplay({
-          threadId: params.sessionId,
+          threadId: thread.id,
           historyMode: thread.historyMode,
           send: (update) => agent.services.client().notify(acp.methods.client.session.update, { sessionId: params.sessionId, update }),
           replay: {
@@ -170,7 +183,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
         return response;
       }),
     )
-    .onRequest(acp.methods.agent.session.list, ({ params }) => readFromCodex(host, (codex) => listSessions(codex, params, listPageSize)))
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => threads.listed(await readFromCodex(host, (codex) => listSessions(codex, params, listPageSize))))
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await opening.get(params.sessionId);
       const session = agent.sessionOf(params.sessionId);
@@ -190,11 +203,11 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): Se
       if (attachedTo !== undefined && host.currentPid === attachedTo) {
         void host
           .client()
-          .then((c) => c.call("thread/unsubscribe", { threadId: session.id }))
+          .then((c) => c.call("thread/unsubscribe", { threadId: session.threadId }))
           .catch((err: unknown) => log.debug({ err: String(err), sessionId: session.id }, "thread/unsubscribe failed"));
       }
       log.info({ sessionId: session.id }, "session closed");
       return {};
     });
-  return { oneAtATime };
+  return { oneAtATime, threads };
 }

@@ -172,7 +172,7 @@ describe("ACP v2", () => {
     await expect(a.agent.request("session/resume", { sessionId, cwd: a.workspace, replayFrom: { type: "_from_somewhere" } })).rejects.toMatchObject({ code: -32602 });
   });
 
-  it("sessions: listed, titled, forked into a new session, deleted; a prompt to an unknown session is refused", async () => {
+  it("sessions: listed, titled, forked into a new session, deleted (the fork's source too: the fork keeps its history); a prompt to an unknown session is refused", async () => {
     const { a, sessionId } = await v2Session([textResponse("one"), textResponse("from the fork")]);
     await a.turn(sessionId, "first");
     const listed = (await a.agent.request("session/list", { cwd: a.workspace })).sessions.map((s) => s.sessionId);
@@ -184,13 +184,21 @@ describe("ACP v2", () => {
     expect(fork.configOptions?.map((o) => o.configId)).toContain("mode");
     const { idle } = await a.turn(fork.sessionId, "go on");
     expect(idle).toMatchObject({ state: "idle", stopReason: "end_turn" });
-    // Codex keeps a thread a fork still uses: the delete says so instead of a silent "done".
-    await expect(a.agent.request("session/delete", { sessionId })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("forked") });
+    // The fork's history reads its source's, which Codex will not delete: the user's delete succeeds all the same.
+    expect(await a.agent.request("session/delete", { sessionId })).toEqual({});
+    const listedNow = async () => (await a.agent.request("session/list", { cwd: a.workspace })).sessions.map((s) => s.sessionId);
+    expect(await listedNow()).toEqual([fork.sessionId]);
+    await expect(a.agent.request("session/resume", { sessionId, cwd: a.workspace, replayFrom: { type: "start" } })).rejects.toMatchObject({ code: -32002 });
+    // The fork replays its whole history, its source's first turn included.
+    await a.agent.request("session/close", { sessionId: fork.sessionId });
+    const before = a.updatesOf(fork.sessionId).length;
+    await a.agent.request("session/resume", { sessionId: fork.sessionId, cwd: a.workspace, replayFrom: { type: "start" } });
+    await waitFor(() => a.updatesOf(fork.sessionId).slice(before).some((u) => u.sessionUpdate === "state_update"), "the resumed fork's state");
+    const replayed = a.updatesOf(fork.sessionId).slice(before);
+    expect(ofKind(replayed, "user_message_chunk").map((c) => (c.content.type === "text" ? c.content.text : ""))).toEqual(["first", "go on"]);
+    expect(ofKind(replayed, "agent_message_chunk").map((c) => (c.content.type === "text" ? c.content.text : "")).join("")).toBe("onefrom the fork");
     await a.agent.request("session/delete", { sessionId: fork.sessionId });
-    await a.agent.request("session/delete", { sessionId });
-    const left = (await a.agent.request("session/list", { cwd: a.workspace })).sessions.map((s) => s.sessionId);
-    expect(left).not.toContain(sessionId);
-    expect(left).not.toContain(fork.sessionId);
+    expect(await listedNow()).toEqual([]);
     await expect(a.agent.request("session/prompt", { sessionId: "no-such-session", prompt: [{ type: "text", text: "hi" }] })).rejects.toMatchObject({ code: -32002 });
   });
 

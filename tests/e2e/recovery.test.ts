@@ -6,10 +6,14 @@ import { textResponse, toolCall } from "../../tools/fake-model/index.js";
 import { codexChildPid, killCodex, messageText, startAdapter, type Adapter } from "../support/adapter.js";
 
 let adapter: Adapter | undefined;
+/** A restarted agent's predecessor: its fake model, Codex home and workspace are the new one's too, so it closes last. */
+let predecessor: Adapter | undefined;
 
 afterEach(async () => {
   await adapter?.close();
   adapter = undefined;
+  await predecessor?.close();
+  predecessor = undefined;
 });
 
 /** The kinds of update that carry the conversation (not titles, modes, commands, usage). */
@@ -98,5 +102,50 @@ describe("recovery after the codex child dies", () => {
       ["agent_message_chunk", "kept answer"],
       ["user_message_chunk", "interrupted question"],
     ]);
+  });
+
+  it("a session opened but never prompted goes on after codex stops: its first prompt runs, and list and load know it by its id, here and in a later agent", async () => {
+    adapter = await startAdapter({ responses: [textResponse("first answer"), textResponse("second answer"), textResponse("third answer")] });
+    await adapter.initialize();
+    const { sessionId } = await adapter.newSession();
+    // Chosen before the crash: the session's settings go on with it.
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "read-only" });
+    await killCodex(adapter); // Codex kept nothing of the thread: it was never prompted
+    expect((await adapter.prompt(sessionId, "hello after the crash")).stopReason).toBe("end_turn");
+    expect(adapter.fake.requests).toHaveLength(1);
+    expect(inputOf(adapter, 0)).toContain("hello after the crash");
+    expect(messageText(adapter.updatesOf(sessionId))).toBe("first answer");
+
+    const listed = async (a: Adapter) => (await a.agent.request(acp.methods.agent.session.list, {})).sessions.map((s) => s.sessionId);
+    expect(await listed(adapter)).toEqual([sessionId]);
+    await adapter.agent.request(acp.methods.agent.session.close, { sessionId });
+    const seen = adapter.updatesOf(sessionId).length;
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("read-only");
+    const replayed = adapter
+      .updatesOf(sessionId)
+      .slice(seen)
+      .filter((u) => HISTORY.has(u.sessionUpdate))
+      .map((u) => [u.sessionUpdate, "content" in u && !Array.isArray(u.content) && u.content?.type === "text" ? u.content.text : ""]);
+    expect(replayed).toEqual([
+      ["user_message_chunk", "hello after the crash"],
+      ["agent_message_chunk", "first answer"],
+    ]);
+    expect((await adapter.prompt(sessionId, "and again")).stopReason).toBe("end_turn");
+    expect(inputOf(adapter, 1)).toContain("hello after the crash");
+
+    // Another agent on the same Codex home (the editor restarted) lists and loads it under the same id.
+    const first = adapter;
+    first.child.kill();
+    predecessor = first;
+    adapter = await startAdapter({ fake: first.fake, home: first.home, workspace: first.workspace });
+    await adapter.initialize();
+    expect(await listed(adapter)).toEqual([sessionId]);
+    await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    expect(messageText(adapter.updatesOf(sessionId))).toBe("first answersecond answer");
+    expect((await adapter.prompt(sessionId, "third time")).stopReason).toBe("end_turn");
+    expect(inputOf(adapter, 2)).toContain("and again");
+    expect(await adapter.agent.request(acp.methods.agent.session.delete, { sessionId })).toEqual({});
+    expect(await listed(adapter)).toEqual([]);
   });
 });

@@ -45,15 +45,25 @@ async function sessionWithAHangingPrompt(first: string, firstPrompt: string): Pr
   return { sessionId, running: adapter!.prompt(sessionId, "talk forever") };
 }
 
-/** A session of one turn ("remember the number 42") with a fork of it that has a turn of its own: Codex will not delete it. */
-async function sourceOfAFork(): Promise<{ sessionId: string }> {
+/** A session of one turn ("remember the number 42") with a fork of it that has a turn of its own: Codex will not delete the source. */
+async function sourceOfAFork(): Promise<{ sessionId: string; fork: string }> {
   await start("Noted: 42.", "fork answer", "It was 42.");
   const source = await adapter!.newSession();
   await adapter!.prompt(source.sessionId, "remember the number 42");
   const fork = (await adapter!.agent.request("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
   await adapter!.prompt(fork.sessionId, "in the fork");
-  return source;
+  return { sessionId: source.sessionId, fork: fork.sessionId };
 }
+
+/** The files under CODEX_HOME whose name holds `id` (Codex's rollouts, our memories). */
+async function filesOf(id: string): Promise<string[]> {
+  const all = await readdir(adapter!.home.codexHome, { recursive: true });
+  return all.filter((f) => f.includes(id));
+}
+
+/** The user-visible text of a session's history: the user's and the agent's messages, in order. */
+const conversation = (updates: acp.SessionUpdate[]) =>
+  updates.flatMap((u) => ((u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk") && u.content.type === "text" ? [u.content.text] : []));
 
 describe("session management", () => {
   it("delete, fork, title, archive and status are advertised", async () => {
@@ -118,6 +128,11 @@ describe("session management", () => {
     expect(await statusOf(sessionId)).toBe("open");
     expect(await adapter!.agent.request("session/archive", { sessionId })).toEqual({});
     await expect(adapter!.agent.request("session/status", { sessionId })).rejects.toMatchObject({ code: -32002 });
+    // Deleted as well: closed, and gone.
+    const other = (await adapter!.newSession()).sessionId;
+    expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: other })).toEqual({});
+    await expect(adapter!.agent.request("session/status", { sessionId: other })).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.prompt(other, "still there?")).rejects.toMatchObject({ code: -32002 });
   });
 
   it("the archive filter pages like the default list: include walks the unarchived sessions, then the archived ones", async () => {
@@ -174,14 +189,34 @@ describe("session management", () => {
     expect(await answer).toMatchObject({ id: "del-unknown", result: {} });
   });
 
-  it("a delete Codex refuses (a fork's history still uses the session) is an error, and the session stays open and works, history and all", async () => {
-    const source = await sourceOfAFork();
-    await expect(adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: source.sessionId })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Codex keeps this session") });
-    expect(await statusOf(source.sessionId)).toBe("open");
-    // Codex unloaded the thread before refusing: the next prompt resumes it, with its history.
-    expect((await adapter!.prompt(source.sessionId, "what was the number?")).stopReason).toBe("end_turn");
-    expect(JSON.stringify(adapter!.fake.requests.at(-1)!.body.input)).toContain("remember the number 42");
-    expect(messageText(adapter!.updatesOf(source.sessionId))).toBe("Noted: 42.It was 42.");
+  it("deleting a session a fork's history uses succeeds: it is in no list and found by no request, the fork keeps its whole history, and Codex deletes it with the fork", async () => {
+    const { sessionId, fork } = await sourceOfAFork();
+    expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId })).toEqual({});
+    for (const filter of [undefined, "include", "only"]) expect((await listedAll(filter)).map((s) => s.sessionId), filter).toEqual(filter === "only" ? [] : [fork]);
+    await expect(adapter!.prompt(sessionId, "still there?")).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter!.workspace, mcpServers: [] })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining(`${sessionId} was deleted`) });
+    await expect(adapter!.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter!.workspace })).rejects.toMatchObject({ code: -32002 });
+    for (const method of ["session/status", "session/archive", "session/unarchive"]) {
+      await expect(adapter!.agent.request(method, { sessionId }), method).rejects.toMatchObject({ code: -32002 });
+    }
+    await expect(adapter!.agent.request("session/fork", { sessionId, cwd: adapter!.workspace, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request("session/set_title", { sessionId, title: "x" })).rejects.toMatchObject({ code: -32002 });
+    // Deleting it again succeeds (idempotent).
+    expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId })).toEqual({});
+    // What Codex still needs of it stays on disk: the fork loads whole, and its next prompt carries it all.
+    expect(await filesOf(sessionId)).not.toEqual([]);
+    await adapter!.agent.request(acp.methods.agent.session.close, { sessionId: fork });
+    const seen = adapter!.updatesOf(fork).length;
+    await adapter!.agent.request(acp.methods.agent.session.load, { sessionId: fork, cwd: adapter!.workspace, mcpServers: [] });
+    expect(conversation(adapter!.updatesOf(fork).slice(seen))).toEqual(["remember the number 42", "Noted: 42.", "in the fork", "fork answer"]);
+    expect((await adapter!.prompt(fork, "what was the number?")).stopReason).toBe("end_turn");
+    const input = JSON.stringify(adapter!.fake.requests.at(-1)!.body.input);
+    for (const text of ["remember the number 42", "Noted: 42.", "in the fork", "what was the number?"]) expect(input).toContain(text);
+    // Once nothing reads it (the fork deleted), Codex deletes it too: nothing of either is left.
+    expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: fork })).toEqual({});
+    expect(await listedAll("include")).toEqual([]);
+    expect(await filesOf(sessionId)).toEqual([]);
+    expect(await filesOf(fork)).toEqual([]);
   });
 
   it("a prompt sent while session/delete is under way is refused as for a closed session (-32002), not run on a thread being deleted", async () => {
@@ -198,7 +233,7 @@ describe("session management", () => {
     expect(adapter!.fake.requests).toHaveLength(2);
   });
 
-  it("a session/delete sent while the same session is loading waits for the load: refused by Codex, the loaded session works", async () => {
+  it("a session/delete sent while the same session is loading waits for the load, then deletes what it opened", async () => {
     const source = await sourceOfAFork();
     await adapter!.agent.request(acp.methods.agent.session.close, { sessionId: source.sessionId });
     // The delete goes as the history starts streaming: Codex is resuming the thread for the load then.
@@ -207,10 +242,10 @@ describe("session management", () => {
     await waitFor(() => adapter!.updatesOf(source.sessionId).length > seen, "the history streaming");
     const deleting = adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: source.sessionId });
     await loading;
-    await expect(deleting).rejects.toMatchObject({ code: -32602 });
-    expect(await statusOf(source.sessionId)).toBe("open");
-    expect((await adapter!.prompt(source.sessionId, "what was the number?")).stopReason).toBe("end_turn");
-    expect(JSON.stringify(adapter!.fake.requests.at(-1)!.body.input)).toContain("remember the number 42");
+    expect(await deleting).toEqual({});
+    await expect(adapter!.prompt(source.sessionId, "what was the number?")).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request("session/status", { sessionId: source.sessionId })).rejects.toMatchObject({ code: -32002 });
+    expect((await listedAll("include")).map((s) => s.sessionId)).toEqual([source.fork]);
   });
 
   it("fork: a new session whose first prompt carries the source's history; the source goes on alone", async () => {

@@ -33,7 +33,7 @@ describe("openThread on a resume", () => {
     const { host, threads } = standInClient(() => Promise.reject(new Error("codex refused the resume")));
     const live: ThreadListener = { notification: () => undefined, request: async () => ({}) };
     threads.set("t1", live);
-    await expect(openThread(host, deps([]), loading(), "t1")).rejects.toThrow("codex refused the resume");
+    await expect(openThread(host, deps([]), loading(), { sessionId: "t1", threadId: "t1" })).rejects.toThrow("codex refused the resume");
     expect(threads.get("t1")).toBe(live);
   });
 
@@ -45,7 +45,7 @@ describe("openThread on a resume", () => {
     });
     emit = (method, params) => threads.get("t1")?.notification(note(method, params));
     const sent: Array<{ sessionUpdate?: string }> = [];
-    const session = await openThread(host, deps(sent), loading(), "t1");
+    const session = await openThread(host, deps(sent), loading(), { sessionId: "t1", threadId: "t1" });
     await session.flush();
     expect(sent.some((u) => u.sessionUpdate === "usage_update")).toBe(true);
   });

@@ -1,5 +1,6 @@
-// Opens a session's Codex thread: thread/start (new), thread/fork, or thread/resume (load/resume,
-// the ACP session id is the thread's), and binds the session to the child it ran on. What Codex
+// Opens a session's Codex thread: thread/start (new), thread/fork, or thread/resume (load/resume:
+// the thread the ACP session runs on, its own id unless replaced: session-threads.ts), and binds
+// the session to the child it ran on. What Codex
 // says about a thread while it resumes it (its token usage, a question still open from before)
 // arrives before the session exists: it is kept and handed to the session once bound, so a loaded
 // session's usage is there from the start (it was dropped, now and then, when it came first).
@@ -8,29 +9,34 @@ import type { SessionOpening } from "../feature-api.js";
 import { AcpSession, type SessionDeps, type ThreadSettings } from "./session.js";
 import { forkParams, settingsFromThread, threadParams } from "./thread-config.js";
 
-export async function openThread(host: CodexHost, deps: SessionDeps, opening: SessionOpening, threadId: string | undefined): Promise<AcpSession> {
+/** A stored session to open: its ACP id, and the Codex thread it runs on. */
+export type StoredIds = { sessionId: string; threadId: string };
+
+/** `ids`: the session to resume (load/resume); `forkThread`: the thread a fork copies (opening.forkOf's). */
+export async function openThread(host: CodexHost, deps: SessionDeps, opening: SessionOpening, ids: StoredIds | undefined, forkThread?: string): Promise<AcpSession> {
   const client = await host.client();
   const generation = host.currentGeneration;
   if (opening.kind === "new") {
-    const started = opening.forkOf
-      ? await client.call("thread/fork", { threadId: opening.forkOf, ...forkParams(opening.settings), excludeTurns: true })
+    const started = forkThread
+      ? await client.call("thread/fork", { threadId: forkThread, ...forkParams(opening.settings), excludeTurns: true })
       : await client.call("thread/start", threadParams(opening.settings));
     // What the request left to Codex (the user's config.toml for this cwd) is what the thread runs with.
     fillUnset(opening.settings, settingsFromThread(started));
     const session = new AcpSession(started.thread.id, opening.settings, deps);
-    if (!opening.forkOf) session.countTokensFromZero();
+    if (!forkThread) session.startedEmpty();
     const thread = started.thread;
     opening.storedThread = () => Promise.resolve(thread);
     session.bind(client, generation);
     return session;
   }
-  if (!threadId) throw new Error("openSession: a thread id is required to resume");
+  if (!ids) throw new Error("openSession: a session id is required to resume");
+  const { sessionId, threadId } = ids;
   const early = heldUntilOpened(client, threadId, deps);
   try {
     const resumed = await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
     // What the request left to Codex comes back as the thread last ran (its mode, plan mode, speed).
     fillUnset(opening.settings, settingsFromThread(resumed));
-    const session = new AcpSession(threadId, opening.settings, deps);
+    const session = new AcpSession(sessionId, opening.settings, deps, threadId);
     if (!opening.storedThread) {
       let read: Promise<unknown> | undefined;
       opening.storedThread = () => (read ??= client.call("thread/read", { threadId }).then((r) => r.thread));

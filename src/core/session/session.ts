@@ -1,7 +1,8 @@
 // One ACP session = one Codex thread. Streams the thread's events to the client in order, keeps
 // what features share of it (items in flight, settings, mode, roots), and re-attaches the thread
 // to a new app-server child when the previous one died (Codex keeps the rollout on disk and
-// `thread/resume` reloads it). Prompts run as turns through turn-runner.ts; turns.ts owns events.
+// `thread/resume` reloads it; a thread never prompted is replaced: session-threads.ts). Prompts run
+// as turns through turn-runner.ts; turns.ts owns events.
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest } from "../errors.js";
 import type { AppServerClient, CodexHost, CodexNotification, CodexServerRequest, UserInput, v2 } from "../../codex/index.js";
@@ -9,32 +10,17 @@ import { ThreadEventTranslator, type ClientDisplay, type Item, type SessionUpdat
 import { diskFiles } from "./disk-files.js";
 import type { Logger } from "../../log/index.js";
 import { markPhase } from "../../log/timings.js";
-import type { SessionMode } from "../../editor-files/access/index.js";
-import { collaborationParams, keptTurnParams, threadParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
+import { collaborationParams, keptTurnParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
+import { reattachThread, type SessionThreads } from "./session-threads.js";
 import type { ThreadTurns } from "./turns.js";
 import { TurnRunner } from "./turn-runner.js";
 import { ChildItems } from "./child-items.js";
 import { UpdateOutbox } from "./outbox.js";
 import { addUsageMeta } from "./usage-meta.js";
-import { withEnding, type ToolCallEnding } from "./tool-call-endings.js";
+import { withEnding } from "./tool-call-endings.js";
+import { ChangeListeners, type ModeId, type SessionChange, type SessionEvents } from "./session-events.js";
 
-export type { ThreadSettings };
-
-/** A session's mode: a preset (whose id is also the file tools' write rule), or "custom" (its thread's own policy, core/session/modes.ts). */
-export type ModeId = SessionMode | "custom";
-
-export type SessionChange = { type: "mode"; mode: ModeId } | { type: "settings"; settings: Readonly<ThreadSettings> };
-
-/** The session's events a feature can listen to (AcpSession.on). */
-export type SessionEvents = {
-  notification: (n: CodexNotification) => void;
-  cancel: () => void;
-  beforeTurn: () => Promise<void>;
-  sizes: () => Record<string, number>;
-  /** `_meta` entries a feature adds to the session's `usage_update`s (asked once per token-usage update). */
-  usageMeta: () => Record<string, unknown> | undefined;
-  toolCallEnding: ToolCallEnding; // content a feature adds to a tool call's last update (tool-call-endings.ts)
-};
+export type { ThreadSettings, ModeId, SessionChange, SessionEvents };
 
 export type SessionDeps = {
   host: CodexHost;
@@ -47,6 +33,8 @@ export type SessionDeps = {
   display(): ClientDisplay;
   /** Answers codex's server->client requests for this session (approvals, elicitations). */
   answerServerRequest(session: AcpSession, request: CodexServerRequest, withdrawn: AbortSignal): Promise<unknown>;
+  /** Which thread each session runs on, where it is not the session's own (kept across agents). */
+  threads?: SessionThreads;
 };
 
 export class AcpSession {
@@ -78,14 +66,21 @@ export class AcpSession {
   private readonly listeners: { [E in keyof SessionEvents]: Set<SessionEvents[E]> } = { notification: new Set(), cancel: new Set(), beforeTurn: new Set(), sizes: new Set(), usageMeta: new Set(), toolCallEnding: new Set() };
   private notificationListeners: ReadonlyArray<SessionEvents["notification"]> | undefined;
   private currentMode: ModeId = "auto";
-  private readonly changeListeners = new Set<(change: SessionChange) => void>();
+  private readonly changeListeners = new ChangeListeners((err) => this.deps.log.error({ sessionId: this.id, err: String(err) }, "a session change listener failed"));
   private workspaceRoots: readonly string[];
+  /** The Codex thread the session runs on: its own id, unless Codex could not bring that back (session-threads.ts). */
+  private currentThread: string;
+  /** Codex has the thread on disk (resumed, forked, or a turn started): it is never replaced. */
+  private keptByCodex = true;
 
   constructor(
+    /** The ACP session id, the same for the client and every feature whichever thread the session runs on. */
     readonly id: string,
     private readonly threadSettings: ThreadSettings,
     private readonly deps: SessionDeps,
+    threadId: string = id,
   ) {
+    this.currentThread = threadId;
     this.workspaceRoots = [threadSettings.cwd];
     this.outbox = new UpdateOutbox({
       deliver: (update) => this.deps.sendUpdate(this.id, update),
@@ -94,6 +89,7 @@ export class AcpSession {
     });
     this.runner = new TurnRunner({
       id: this.id,
+      threadId: () => this.currentThread,
       isClosed: () => this.closed,
       log: this.deps.log,
       attach: () => this.ensureAttached(),
@@ -124,6 +120,11 @@ export class AcpSession {
     return this.threadSettings;
   }
 
+  /** The id of the Codex thread the session runs on now: what a request to Codex about this session names. */
+  get threadId(): string {
+    return this.currentThread;
+  }
+
   /** The session's mode (`read-only` | `auto` | `full-access`): Codex's policy and the file tools' write rule. */
   get mode(): ModeId {
     return this.currentMode;
@@ -140,24 +141,13 @@ export class AcpSession {
     if (change.mode !== undefined) this.currentMode = change.mode;
     if (change.roots) this.workspaceRoots = [...change.roots];
     if (change.settings) Object.assign(this.threadSettings, change.settings);
-    if (modeChanged) this.emit({ type: "mode", mode: this.currentMode });
-    if (change.settings) this.emit({ type: "settings", settings: this.threadSettings });
+    if (modeChanged) this.changeListeners.emit({ type: "mode", mode: this.currentMode });
+    if (change.settings) this.changeListeners.emit({ type: "settings", settings: this.threadSettings });
   }
 
   /** Listens to the session's changes; returns the unsubscribe. */
   onChange(listener: (change: SessionChange) => void): () => void {
-    this.changeListeners.add(listener);
-    return () => void this.changeListeners.delete(listener);
-  }
-
-  private emit(change: SessionChange): void {
-    for (const listener of [...this.changeListeners]) {
-      try {
-        listener(change);
-      } catch (err) {
-        this.deps.log.error({ sessionId: this.id, err: String(err) }, "a session change listener failed");
-      }
-    }
+    return this.changeListeners.add(listener);
   }
 
   get cwd(): string {
@@ -180,7 +170,7 @@ export class AcpSession {
   /** Starts routing this thread's events from `client` (the child it was started or resumed on). */
   bind(client: AppServerClient, generation: number, early: readonly CodexNotification[] = []): void {
     this.detach?.();
-    const own = client.attachThread(this.id, {
+    const own = client.attachThread(this.currentThread, {
       notification: (n) => this.onNotification(n),
       request: (request, withdrawn) => this.deps.answerServerRequest(this, request, withdrawn),
     });
@@ -202,7 +192,7 @@ export class AcpSession {
    * refused as unknown. Until the session closes or moves to another codex child.
    */
   adoptThread(threadId: string, listener: (n: CodexNotification) => void): void {
-    if (!this.boundClient || this.adopted.has(threadId) || threadId === this.id) return;
+    if (!this.boundClient || this.adopted.has(threadId) || threadId === this.currentThread) return;
     this.adopted.set(threadId, this.boundClient.attachThread(threadId, { notification: listener, request: (request, withdrawn) => this.deps.answerServerRequest(this, request, withdrawn) }));
   }
 
@@ -256,7 +246,7 @@ export class AcpSession {
       const unchanged = this.keptSent !== undefined && JSON.stringify(kept) === JSON.stringify(this.keptSent);
       markPhase(this.deps.log, "prompt: turn/start sent");
       const started = await client.call("turn/start", {
-        threadId: this.id,
+        threadId: this.currentThread,
         input,
         ...(context.length > 0 ? { additionalContext: Object.fromEntries(context.map(([source, value]) => [source, { value, kind: "application" as const }])) } : {}),
         ...(unchanged ? {} : kept),
@@ -276,19 +266,27 @@ export class AcpSession {
    */
   review(target: v2.ReviewTarget): Promise<PromptResponse> {
     return this.runTurn("review/start", async (client) => {
-      await client.call("thread/settings/update", { threadId: this.id, ...keptTurnParams(this.settings) });
-      return client.call("review/start", { threadId: this.id, target, delivery: "inline" });
+      await client.call("thread/settings/update", { threadId: this.currentThread, ...keptTurnParams(this.settings) });
+      return client.call("review/start", { threadId: this.currentThread, target, delivery: "inline" });
     });
   }
 
-  /** A thread that starts now has used no tokens: its first turn's usage is all of its totals. */
-  countTokensFromZero(): void {
+  /**
+   * A thread that starts now (not a fork): it has used no tokens (its first turn's usage is all of
+   * its totals), and Codex keeps nothing of it until a turn starts.
+   */
+  startedEmpty(): void {
     this.tokenTotals ??= { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
+    this.keptByCodex = false;
   }
 
   /** Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start) until it ends (turn-runner.ts). */
   runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
-    return this.runner.run(what, start);
+    return this.runner.run(what, async (client) => {
+      const started = await start(client);
+      this.keptByCodex = true; // Codex wrote the thread's rollout as the turn started
+      return started;
+    });
   }
 
   /** Answers a prompt here, with no Codex turn, in its place among the session's prompts (turn-runner.ts). */
@@ -313,11 +311,6 @@ export class AcpSession {
     this.turns.active?.settle(internalError(childDiedMessage(reason)));
     this.items.clear();
     this.childItems.clear();
-  }
-
-  /** Codex unloaded the thread, its child alive (it does so for a thread/delete it then refuses): the next prompt resumes it. */
-  threadUnloaded(): void {
-    this.childExited(this.attachedGeneration, "Codex unloaded the thread");
   }
 
   close(): void {
@@ -359,9 +352,10 @@ export class AcpSession {
     const generation = this.deps.host.currentGeneration;
     if (generation !== this.attachedGeneration || !this.detach) {
       this.deps.log.info({ sessionId: this.id }, "resuming the thread in a new codex app-server");
-      await client.call("thread/resume", { threadId: this.id, ...threadParams(this.settings), excludeTurns: true });
+      const threadId = await reattachThread(client, { id: this.id, threadId: this.currentThread, settings: this.threadSettings, keptByCodex: this.keptByCodex }, this.deps.threads, this.deps.log);
       // Closed while resuming: stay detached (a closed session must not hear its thread).
       if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
+      this.currentThread = threadId;
       this.bind(client, generation);
     }
     return client;

@@ -17,6 +17,8 @@ const CANCEL_GRACE_MS = 900;
 /** What the runner needs of its session. */
 export type TurnRunnerHost = {
   readonly id: string;
+  /** The Codex thread the session runs on now (session-threads.ts). */
+  threadId(): string;
   isClosed(): boolean;
   readonly log: Logger;
   /** The live client with the thread loaded (resumed on a new child if need be). */
@@ -146,7 +148,7 @@ export class TurnRunner {
     const running = [...this.session.openItems()].flatMap((item) => (item.type === "commandExecution" && item.processId ? [item.processId] : []));
     await Promise.all(
       running.map((processId) =>
-        client.call("thread/backgroundTerminals/terminate", { threadId: this.session.id, processId }).catch((err: unknown) => {
+        client.call("thread/backgroundTerminals/terminate", { threadId: this.session.threadId(), processId }).catch((err: unknown) => {
           this.session.log.debug({ processId, err: String(err) }, "a cancelled turn's command could not be stopped (already over?)");
         }),
       ),
@@ -156,7 +158,7 @@ export class TurnRunner {
   private async interrupt(client: AppServerClient, turn: PromptTurn): Promise<void> {
     if (!turn.turnId) return;
     try {
-      await client.call("turn/interrupt", { threadId: this.session.id, turnId: turn.turnId });
+      await client.call("turn/interrupt", { threadId: this.session.threadId(), turnId: turn.turnId });
     } catch (err) {
       this.session.log.debug({ err: String(err) }, "turn/interrupt failed (turn already over?)");
     }

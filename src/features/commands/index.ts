@@ -165,7 +165,7 @@ async function runCommand(
       const title = cmd.args.replace(/\s+/g, " ").trim();
       if (!title) return answer(() => "Give the new title: `/rename <title>`.\n");
       return answer(async () => {
-        await setThreadName(services, session.id, title);
+        await setThreadName(services, session.threadId, title);
         return `Renamed to “${title}”.\n`;
       });
     }
@@ -186,7 +186,7 @@ async function runCommand(
         .then((switched) => (switched.stopReason === "cancelled" ? switched : runPrompt([{ type: "text", text: cmd.args, text_elements: [] }])));
     }
     case "compact":
-      return session.runTurn("thread/compact/start", (client) => client.call("thread/compact/start", { threadId: session.id }));
+      return session.runTurn("thread/compact/start", (client) => client.call("thread/compact/start", { threadId: session.threadId }));
     default:
       throw new Error(`no handler for the command /${cmd.name}`);
   }

@@ -46,7 +46,7 @@ export async function mcpLoginText(session: AcpSession, name: string, services: 
   try {
     const client = await session.ensureAttached();
     generation = services.host.currentGeneration;
-    started = await client.call("mcpServer/oauth/login", { name, threadId: session.id });
+    started = await client.call("mcpServer/oauth/login", { name, threadId: session.threadId });
   } catch (err) {
     unsubscribe();
     services.log.warn({ ...log, err: String(err) }, "the MCP server sign-in could not start");

@@ -55,7 +55,7 @@ export async function mcpReconnectText(session: AcpSession, name: string, servic
   let reports: ReturnType<typeof startupReports> | undefined;
   try {
     const client = await session.ensureAttached();
-    const before = await listServers(client, session.id);
+    const before = await listServers(client, session.threadId);
     if (name && !before.some((s) => s.name === name)) return unknownServerText(name, before);
     const chosen = before.filter((s) => (!name || s.name === name) && s.runtimeStatus !== "disabled").map((s) => s.name);
     if (chosen.length === 0) return serversText(before);
@@ -63,7 +63,7 @@ export async function mcpReconnectText(session: AcpSession, name: string, servic
     await client.call("config/mcpServer/reload", undefined);
     services.log.info(log, "MCP servers reloaded");
     const restarted = await reports.settled;
-    const after = await listServers(client, session.id, chosen);
+    const after = await listServers(client, session.threadId, chosen);
     return INTRO + serversText(after, new Map([...restarted].map((s) => [s, "restarted"])));
   } catch (err) {
     reports?.stop();

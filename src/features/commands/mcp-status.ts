@@ -99,7 +99,7 @@ export function failureText(what: string, err: unknown): string {
 export async function mcpStatusText(session: AcpSession, services: AgentServices): Promise<string> {
   try {
     const client = await session.ensureAttached();
-    return serversText(await listServers(client, session.id));
+    return serversText(await listServers(client, session.threadId));
   } catch (err) {
     services.log.warn({ err: String(err), sessionId: session.id }, "mcpServerStatus/list failed");
     return failureText("list the MCP servers", err);

@@ -109,8 +109,8 @@ export function modesFeature(memoryDir = path.join(codexHomeOf(), "codex-cli-acp
     describe(session) {
       return { modes: modeState(session) };
     },
-    threadDeleted(threadId, services) {
-      return memoryOf(services).remember(threadId, undefined);
+    sessionDeleted(sessionId, services) {
+      return memoryOf(services).remember(sessionId, undefined);
     },
   };
 }
