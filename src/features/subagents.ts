@@ -79,8 +79,10 @@ export function subagentsFeature(): SessionFeature {
         }
         // What the parent asked it: a user message there (the session's own are the client's).
         const asked = n.method === "item/completed" && n.params.item.type === "userMessage" ? replayTurns([{ id: n.params.turnId, status: "completed", items: [n.params.item] }]) : [];
-        for (const update of [...asked, ...translator.translate(n)]) {
-          written = written.then(() => services.client().notify(acp.methods.client.session.update, { sessionId: threadId, update })).catch(() => undefined);
+        // A command's card waits for what it changed (editor-files/command-cards.ts), as the session's own do.
+        const ended = n.method === "item/completed" ? n.params.item : undefined;
+        for (const update of session.withEndings([...asked, ...translator.translate(n)], ended, ended && translator.viewOf(ended.id)?.content)) {
+          written = written.then(async () => services.client().notify(acp.methods.client.session.update, { sessionId: threadId, update: await update })).catch(() => undefined);
         }
         if (n.method === "turn/completed") translators.delete(threadId);
       };

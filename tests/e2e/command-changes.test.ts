@@ -11,6 +11,7 @@ import type * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import { textResponse, toolCall, toolCallResponse } from "../../tools/fake-model/index.js";
 import { startAdapter, type Adapter } from "../support/adapter.js";
 import { startV2Adapter, type V2Adapter } from "../support/adapter-v2.js";
+import { waitFor } from "../support/wait-for.js";
 
 const MCP_SERVER = path.resolve(import.meta.dirname, "../support/stdio-mcp-server.mjs");
 const FS_CAPS: acp.ClientCapabilities = { fs: { readTextFile: true, writeTextFile: true } };
@@ -119,6 +120,28 @@ describe("a command's changes on its card (Auto, a client with fs)", () => {
     expect(diffsOf(done)).toEqual([{ type: "diff", path: path.join(w, "out.txt"), oldText: null, newText: "generated\n" }]);
     expect(textsOf(done)).toContain(`${path.join(w, "notes.txt")}: changed (not named in the command`);
     expect(textsOf(done)).not.toContain("node_modules");
+  });
+});
+
+describe("a subagent's command", () => {
+  it("shows what it changed on the subagent's own card", async () => {
+    // The parent's next request and the subagent's first race for the next response: each pair is
+    // the same for both. The command appends, so whoever runs it changes the file.
+    const spawn = { items: [{ type: "function_call" as const, namespace: "multi_agent_v1", name: "spawn_agent", arguments: { message: "append a line" }, callId: "spawn-1" }] };
+    const append = sh("echo line >> sub.txt", "sub-cmd");
+    adapter = await startAdapter({ setupClient: editorClient(new Map()), responses: [spawn, append, append, textResponse("done"), textResponse("done"), textResponse("done")] });
+    await adapter.initialize({ ...FS_CAPS, subagents: {} } as acp.ClientCapabilities);
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "use a subagent");
+    const file = path.join(adapter.workspace, "sub.txt");
+    const childCard = (): ToolUpdate | undefined => {
+      for (const [id, updates] of adapter!.updates) if (id !== sessionId) return completion(updates, "sub-cmd");
+      return undefined;
+    };
+    await waitFor(() => childCard() !== undefined, "the subagent's command card to complete");
+    const diffs = diffsOf(childCard());
+    expect(diffs.map((d) => d.path)).toEqual([file]);
+    expect(diffs[0]!.newText).toMatch(/line\n$/);
   });
 });
 

@@ -3,7 +3,7 @@
 // to a new app-server child when the previous one died (Codex keeps the rollout on disk and
 // `thread/resume` reloads it; a thread never prompted is replaced: session-threads.ts). Prompts run
 // as turns through turn-runner.ts; turns.ts owns events.
-import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
+import type { PromptResponse, ToolCallContent } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest } from "../errors.js";
 import type { AppServerClient, CodexHost, CodexNotification, CodexServerRequest, UserInput, v2 } from "../../codex/index.js";
 import { ThreadEventTranslator, type ClientDisplay, type Item, type SessionUpdate } from "../../bridge/index.js";
@@ -217,6 +217,11 @@ export class AcpSession {
     return Object.assign(own, ...[...this.listeners.sizes].map((report) => report()));
   }
 
+  /** `updates` with `ended`'s last one made once what features add to it is known (tool-call-endings.ts); subagents' cards too. */
+  withEndings(updates: SessionUpdate[], ended: Item | undefined, shown: ToolCallContent[] | undefined): Array<SessionUpdate | Promise<SessionUpdate>> {
+    return withEnding(updates, ended, this.listeners.toolCallEnding, shown, (err) => this.deps.log.warn({ sessionId: this.id, err: String(err) }, "a tool call's ending failed"));
+  }
+
   /** Sends an update in order with every other update of this session. */
   send(update: SessionUpdate): Promise<void> {
     return this.outbox.send(update);
@@ -385,9 +390,8 @@ export class AcpSession {
     const updates = this.translator.translate(n);
     if (n.method === "thread/tokenUsage/updated" && this.listeners.usageMeta.size > 0) addUsageMeta(updates, this.listeners.usageMeta, (err) => this.deps.log.warn({ sessionId: this.id, err }, "a usage_update _meta listener failed"));
     const ended = n.method === "item/completed" ? n.params.item : undefined;
-    const onError = (err: unknown): void => this.deps.log.warn({ sessionId: this.id, err: String(err) }, "a tool call's ending failed");
     // A failed send is the outbox's to report (the client is gone); nothing here waits on it.
-    for (const update of withEnding(updates, ended, this.listeners.toolCallEnding, ended && this.translator.viewOf(ended.id)?.content, onError)) void this.outbox.send(update);
+    for (const update of this.withEndings(updates, ended, ended && this.translator.viewOf(ended.id)?.content)) void this.outbox.send(update);
     if (n.method === "turn/completed") this.turns.completed(n.params);
   }
 }
