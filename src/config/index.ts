@@ -13,6 +13,7 @@ export const ENVIRONMENT = [
   ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while a turn waits on it is probed, restarted if the probe goes unanswered (default 30000; requests: 2 s)"],
   ["CODEX_ACP_REQUEST_TIMEOUT_MS", "longest wait for any answer from codex (default 120000)"],
   ["CODEX_ACP_FILE_TOOL_TIMEOUT_SEC", "how long Codex waits for one file-tool call, a permission prompt inside it included (default 3600); a call past it writes nothing"],
+  ["CODEX_ACP_SIGN_IN_TIMEOUT_MS", "how long a browser or device-code sign-in may take before it is cancelled with an error (default 600000: 10 minutes)"],
   ["OPENAI_API_KEY / CODEX_API_KEY", "API key the API-key sign-in methods use (`openai-api-key`, `api-key`, `codex-api-key`)"],
   ["DEFAULT_AUTH_REQUEST", "an authenticate request as JSON (e.g. {\"methodId\":\"openai-api-key\"}) the agent signs in with when a session needs it"],
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
@@ -29,6 +30,8 @@ export const DEFAULT_HANG_TIMEOUT_MS = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 /** Sessions per session/list page. */
 export const DEFAULT_SESSION_LIST_PAGE_SIZE = 50;
+/** How long a browser or device-code sign-in may take (ms): then it is cancelled, with an error. */
+export const DEFAULT_SIGN_IN_TIMEOUT_MS = 10 * 60_000;
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig {
   const hangMs = positiveInt(env.CODEX_ACP_HANG_TIMEOUT_MS);
@@ -39,6 +42,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig 
 /** Sessions per session/list page: CODEX_ACP_SESSION_LIST_PAGE_SIZE, or the default. */
 export function sessionListPageSize(env: NodeJS.ProcessEnv = process.env): number {
   return positiveInt(env.CODEX_ACP_SESSION_LIST_PAGE_SIZE) ?? DEFAULT_SESSION_LIST_PAGE_SIZE;
+}
+
+/** How long a browser or device-code sign-in may take: CODEX_ACP_SIGN_IN_TIMEOUT_MS, or the default. */
+export function signInTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  return positiveInt(env.CODEX_ACP_SIGN_IN_TIMEOUT_MS) ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
 }
 
 export type IgnoredSetting = { variable: string; value: string; using: string };
@@ -54,6 +62,7 @@ export function ignoredSettings(env: NodeJS.ProcessEnv = process.env): IgnoredSe
     ["CODEX_ACP_REQUEST_TIMEOUT_MS", (raw) => positiveInt(raw) !== undefined, DEFAULT_REQUEST_TIMEOUT_MS],
     ["CODEX_ACP_FILE_TOOL_TIMEOUT_SEC", (raw) => positiveNumber(raw) !== undefined, DEFAULT_FILE_TOOL_TIMEOUT_SEC],
     ["CODEX_ACP_SESSION_LIST_PAGE_SIZE", (raw) => positiveInt(raw) !== undefined, DEFAULT_SESSION_LIST_PAGE_SIZE],
+    ["CODEX_ACP_SIGN_IN_TIMEOUT_MS", (raw) => positiveInt(raw) !== undefined, DEFAULT_SIGN_IN_TIMEOUT_MS],
   ];
   return checks.flatMap(([variable, usable, fallback]) => {
     const value = env[variable];

@@ -3,6 +3,7 @@
 // auth/status) registered on the agent once it exists.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { CodexHost } from "../codex/index.js";
+import { signInTimeoutMs } from "../config/index.js";
 import type { Agent, SignInGate } from "../core/agent.js";
 import { authRequired, toRequestError } from "../core/errors.js";
 import type { Logger } from "../log/index.js";
@@ -71,7 +72,7 @@ export function createSignIn(host: CodexHost, log: Logger, env: NodeJS.ProcessEn
   return {
     gate,
     register(agent) {
-      authenticate = createAuthenticate(agent, credentials);
+      authenticate = createAuthenticate(agent, credentials, { env, timeoutMs: signInTimeoutMs(env) });
       registerAuthRequests(agent, authenticate);
       registerAuthStatus(agent, credentials);
     },

@@ -1,6 +1,7 @@
 // Which sign-in methods the editor is offered, and which ids `authenticate` accepts: ours, and
 // the ids the other Codex adapters advertise, so a client written for one of them works unchanged.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { noBrowserHere } from "./browser.js";
 
 export const AUTH = {
   apiKey: "openai-api-key",
@@ -59,12 +60,22 @@ export function runsInTerminal(method: AuthMethodId): boolean {
   return method === AUTH.terminal || method === AUTH.terminalDeviceCode;
 }
 
-/** Whether a browser can likely be opened here (not over SSH, a display on Linux, NO_BROWSER unset). */
-export function browserLikely(env: NodeJS.ProcessEnv = process.env, platform = process.platform): boolean {
-  if (env.NO_BROWSER) return false;
+/** Whether a browser can likely be opened here (not over SSH, a display, NO_BROWSER unset): the browser method is offered then. */
+export function browserLikely(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): boolean {
   if (env.SSH_CONNECTION || env.SSH_TTY) return false;
-  if (platform === "linux") return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
-  return true;
+  return noBrowserHere(env, platform) === undefined;
+}
+
+/**
+ * The other ways to sign in that work for this client without a browser on this machine, as a
+ * sentence's end naming each (the method the user tried, `except`, left out).
+ */
+export function otherWaysToSignIn(caps: acp.ClientCapabilities, except?: AuthMethodId): string {
+  const ways: string[] = [];
+  if (caps.elicitation?.url && except !== AUTH.deviceCode) ways.push(`the device code (\`${AUTH.deviceCode}\`: a page to open on any device, and a one-time code)`);
+  ways.push(`an API key (\`${AUTH.apiKey}\`: the editor's, or OPENAI_API_KEY / CODEX_API_KEY in the agent's environment)`);
+  ways.push("`codex-cli-acp login --device-auth` in a terminal (`npx codex-cli-acp login --device-auth` without a global install)");
+  return `sign in with ${ways.slice(0, -1).join(", ")} or ${ways.at(-1)}`;
 }
 
 /** The sign-in methods for this client: each only where it can work. */

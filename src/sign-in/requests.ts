@@ -3,71 +3,63 @@
 // account/logout). Browser sign-in opens the URL Codex gives with the platform's opener; device
 // code shows its page and code to the user through a URL elicitation; terminal methods are run by
 // the editor, never here.
-import { spawn } from "node:child_process";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import type { AppServerClient } from "../codex/index.js";
 import type { Agent } from "../core/agent.js";
-import { acceptedMethodIds, AUTH, routeOf, runsInTerminal, TERMINAL_LOGIN, type SignInRoute } from "./methods.js";
+import type { Logger } from "../log/index.js";
+import { noBrowserHere, openInBrowser } from "./browser.js";
+import { acceptedMethodIds, AUTH, authMethods, otherWaysToSignIn, routeOf, runsInTerminal, TERMINAL_LOGIN, type SignInRoute } from "./methods.js";
 import type { CredentialCheck } from "./credentials.js";
 import { signOut } from "../core/codex-ops.js";
 import { authRequired, invalidParams, invalidRequest, shown, toRequestError, withoutSecrets } from "../core/errors.js";
 
-/** How long a browser or device-code sign-in may take. */
-const LOGIN_TIMEOUT_MS = 10 * 60_000;
-
 const loginCompletedSchema = z.looseObject({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() });
 const apiKeyMetaSchema = z.looseObject({ "api-key": z.looseObject({ apiKey: z.string().min(1) }) });
 
-/**
- * The program that opens an https `url` in the user's browser on `platform`, or undefined for
- * anything else: the URL comes from codex and goes to a program that opens any scheme. No shell
- * on any host: on Windows url.dll's handler (through rundll32) gets the address as one argument,
- * where `cmd /c start` would read a `&` in its query as a second command. The address is
- * normalised (spaces and quotes percent-encoded), so it needs no quoting on Windows either.
- */
-export function browserCommand(url: string, platform: NodeJS.Platform = process.platform): { file: string; args: string[] } | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  if (parsed.protocol !== "https:") return undefined;
-  if (platform === "darwin") return { file: "open", args: [parsed.href] };
-  if (platform === "win32") return { file: "rundll32", args: ["url.dll,FileProtocolHandler", parsed.href] };
-  return { file: "xdg-open", args: [parsed.href] };
+/** What bounds a sign-in: the time it may take, the opener's failure (a browser sign-in), and what to say instead. */
+type LoginBounds = { timeoutMs: number; openerFailed?: Promise<string>; otherWays: string; log: Logger };
+
+/** A duration as a person reads it: "10 minutes", "1.5 s". */
+export function spokenDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return ms === 60_000 ? "1 minute" : `${ms / 60_000} minutes`;
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
-/** Opens an https URL in the user's browser, detached; false when the URL is refused. */
-function openInBrowser(url: string): boolean {
-  const command = browserCommand(url);
-  if (!command) return false;
-  const child = spawn(command.file, command.args, { detached: true, stdio: "ignore", windowsHide: true, shell: false });
-  child.on("error", () => undefined);
-  child.unref();
-  return true;
+/** Ends Codex's sign-in `loginId` (and the local server it runs for a browser sign-in), and logs Codex's answer. */
+function cancelLogin(client: AppServerClient, loginId: string, log: Logger, why: string): void {
+  client.call("account/login/cancel", { loginId }).then(
+    (answer) => log.info({ why, status: answer.status }, "Codex's sign-in cancelled"),
+    (err: unknown) => log.debug({ why, err: String(err) }, "Codex's sign-in could not be cancelled (codex stopped?)"),
+  );
 }
 
 /**
- * Resolves when Codex reports the end of sign-in `loginId`; a cancel, the time limit or codex
- * exiting end the wait (and Codex's login, which would otherwise keep its local server running).
+ * Resolves when Codex reports the end of sign-in `loginId`; a cancel, the time limit, the opener
+ * failing or codex exiting end the wait (and Codex's login, which would otherwise keep its local
+ * server running): the client is never left waiting on a sign-in nobody can finish.
  */
-function loginCompleted(client: AppServerClient, loginId: string, signal: AbortSignal): Promise<{ success: boolean; error: string | null }> {
+function loginCompleted(client: AppServerClient, loginId: string, signal: AbortSignal, bounds: LoginBounds): Promise<{ success: boolean; error: string | null }> {
   return new Promise((resolve, reject) => {
-    const giveUp = (message: string) => () => {
-      void client.call("account/login/cancel", { loginId }).catch(() => undefined);
+    const giveUp = (why: string, message: string) => () => {
+      cancelLogin(client, loginId, bounds.log, why);
       reject(authRequired(message));
     };
-    if (signal.aborted) return giveUp("The sign-in was cancelled")();
-    const timer = setTimeout(() => finish(giveUp("The sign-in did not complete within 10 minutes; try again")), LOGIN_TIMEOUT_MS);
+    const cancelled = giveUp("cancelled by the client", "The sign-in was cancelled");
+    if (signal.aborted) return cancelled();
+    const limit = spokenDuration(bounds.timeoutMs);
+    const timer = setTimeout(
+      () => finish(giveUp("time limit", `The sign-in did not complete within ${limit} (CODEX_ACP_SIGN_IN_TIMEOUT_MS) and was cancelled: try again, or ${bounds.otherWays}`)),
+      bounds.timeoutMs,
+    );
+    void bounds.openerFailed?.then((what) => finish(giveUp("no browser", `Could not open a browser for the sign-in (${what}): ${bounds.otherWays}`)));
     void client.exited.then(() => finish(() => reject(authRequired("Codex stopped during the sign-in; try again"))));
     const stop = client.onNotification((method, params) => {
       if (method !== "account/login/completed") return;
       const done = loginCompletedSchema.safeParse(params);
       if (done.success && (done.data.loginId === loginId || done.data.loginId === null)) finish(() => resolve(done.data));
     });
-    const onAbort = (): void => finish(giveUp("The sign-in was cancelled"));
+    const onAbort = (): void => finish(cancelled);
     signal.addEventListener("abort", onAbort);
     let done = false;
     function finish(then: () => void): void {
@@ -84,7 +76,10 @@ function loginCompleted(client: AppServerClient, loginId: string, signal: AbortS
 /** Signs in as an authenticate request asks (`requestId`: the request a device-code page belongs to). */
 export type Authenticate = (params: acp.AuthenticateRequest, requestId: acp.RequestId | undefined, signal: AbortSignal) => Promise<void>;
 
-export function createAuthenticate(agent: Agent, credentials: CredentialCheck): Authenticate {
+/** The agent's environment (API keys, the display) and how long a browser or device-code sign-in may take. */
+export type AuthenticateOptions = { env: NodeJS.ProcessEnv; timeoutMs: number };
+
+export function createAuthenticate(agent: Agent, credentials: CredentialCheck, { env, timeoutMs }: AuthenticateOptions): Authenticate {
   const { host, log } = agent.services;
   const busy = (): boolean => [...agent.state.sessions.values()].some((s) => s.promptRunning);
 
@@ -93,9 +88,11 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck): 
     // has its authUrl and loginId, a device-code one its verificationUrl, userCode and loginId.
     const asked = method === AUTH.browser ? "chatgpt" : "chatgptDeviceCode";
     const started = await c.call("account/login/start", { type: asked });
+    let openerFailed: Promise<string> | undefined;
     if (started.type === "chatgpt") {
-      if (!openInBrowser(started.authUrl)) {
-        void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
+      openerFailed = openInBrowser(started.authUrl);
+      if (!openerFailed) {
+        cancelLogin(c, started.loginId, log, "not https");
         throw authRequired("Codex gave a sign-in address that is not https; not opened");
       }
       log.info("browser sign-in started");
@@ -121,7 +118,7 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck): 
           },
         )
         .then((shown) => {
-          if (!shown) void c.call("account/login/cancel", { loginId: started.loginId }).catch(() => undefined);
+          if (!shown) cancelLogin(c, started.loginId, log, "the page was not shown");
         });
     } else {
       // Another kind of sign-in (a newer Codex's, or none started): nothing to wait for; saying
@@ -129,7 +126,8 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck): 
       throw authRequired(`Codex answered the ${asked} sign-in with a ${started.type} one; try again, or sign in with ${TERMINAL_LOGIN}`);
     }
     try {
-      const done = await loginCompleted(c, started.loginId, signal);
+      const otherWays = otherWaysToSignIn(agent.services.clientCapabilities(), method);
+      const done = await loginCompleted(c, started.loginId, signal, { timeoutMs, otherWays, log, ...(openerFailed ? { openerFailed } : {}) });
       if (!done.success) throw authRequired(`Sign-in failed${done.error ? `: ${done.error}` : ""}`);
     } finally {
       if (started.type === "chatgptDeviceCode") void agent.services.client().notify(acp.methods.client.elicitation.complete, { elicitationId: started.loginId }).catch(() => undefined);
@@ -141,7 +139,7 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck): 
     const fromEditor = apiKeyMetaSchema.safeParse(params._meta);
     if (fromEditor.success) return fromEditor.data["api-key"].apiKey;
     const names = route.keyFrom ?? [];
-    const fromEnv = names.map((name) => process.env[name]?.trim()).find((value) => value);
+    const fromEnv = names.map((name) => env[name]?.trim()).find((value) => value);
     if (!fromEnv) throw authRequired(`Give an API key: the editor's api-key field, or ${names.join(" / ")} in the agent's environment (not set)`);
     return fromEnv;
   }
@@ -156,6 +154,16 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck): 
     // Without a page to show, the user would never see the code (and Codex would be asked for one for nothing).
     if (route.method === AUTH.deviceCode && !agent.services.clientCapabilities().elicitation?.url) {
       throw invalidRequest("The device-code sign-in shows its page through URL elicitation, which this client does not declare; pick another method");
+    }
+    // Nobody could finish it (agent-shell asks for it right after initialize, offered or not): said at once, with what works here.
+    const noBrowser = route.method === AUTH.browser ? noBrowserHere(env) : undefined;
+    if (noBrowser) {
+      const caps = agent.services.clientCapabilities();
+      const others = authMethods(caps, env).filter((m) => m.id !== AUTH.browser);
+      log.info({ methodId: params.methodId, why: noBrowser }, "browser sign-in refused: no browser here");
+      throw authRequired(`No browser can be opened for the ChatGPT sign-in: ${noBrowser}. Instead, ${otherWaysToSignIn(caps, AUTH.browser)}`, {
+        authMethods: others.map((m) => m.id),
+      });
     }
     try {
       const c = await host.client();

@@ -99,7 +99,8 @@ describe("the other adapters' method ids", () => {
     const opened = path.join(bin, "opened.txt");
     await writeFile(path.join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
     await chmod(path.join(bin, "xdg-open"), 0o755);
-    adapter = await startAdapter({ env: { ...SIGNED_IN_PROVIDER, PATH: `${bin}:${process.env.PATH ?? ""}` } });
+    // A display: without one the browser sign-in is refused before it starts (tests/e2e/auth.test.ts).
+    adapter = await startAdapter({ env: { ...SIGNED_IN_PROVIDER, DISPLAY: ":0", NO_BROWSER: "", PATH: `${bin}:${process.env.PATH ?? ""}` } });
     await adapter.initialize({});
     const stop = new AbortController();
     const signingIn = adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chat-gpt" }, { cancellationSignal: stop.signal });

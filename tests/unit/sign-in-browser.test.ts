@@ -3,7 +3,8 @@
 // browser is offered at all. The platform is passed in; nothing is opened here.
 import { describe, expect, it } from "vitest";
 import { browserLikely } from "../../src/sign-in/methods.js";
-import { browserCommand } from "../../src/sign-in/requests.js";
+import { browserCommand, hasDisplay, noBrowserHere } from "../../src/sign-in/browser.js";
+import { spokenDuration } from "../../src/sign-in/requests.js";
 
 const URL_WITH_QUERY = "https://auth.openai.com/oauth/authorize?client_id=app&redirect_uri=http%3A%2F%2Flocalhost%3A1455&state=a&b";
 
@@ -40,5 +41,35 @@ describe("browserLikely", () => {
     expect(browserLikely({}, "linux")).toBe(false);
     expect(browserLikely({ WAYLAND_DISPLAY: "wayland-0" }, "linux")).toBe(true);
     expect(browserLikely({ DISPLAY: ":0", SSH_TTY: "/dev/pts/1" }, "linux")).toBe(false);
+    expect(browserLikely({}, "freebsd")).toBe(false);
+    expect(browserLikely({ DISPLAY: ":0" }, "openbsd")).toBe(true);
+  });
+});
+
+describe("hasDisplay / noBrowserHere (a browser sign-in asked for anyway is refused at once where nobody could finish it)", () => {
+  it("macOS and Windows have a display; Linux and the BSDs need X11 or Wayland, over SSH too (X forwarding)", () => {
+    for (const platform of ["darwin", "win32"] as const) expect(hasDisplay({}, platform)).toBe(true);
+    for (const platform of ["linux", "freebsd", "openbsd"] as const) {
+      expect(hasDisplay({}, platform)).toBe(false);
+      expect(hasDisplay({ DISPLAY: "", WAYLAND_DISPLAY: "" }, platform)).toBe(false);
+      expect(hasDisplay({ SSH_CONNECTION: "1.2.3.4 5 6.7.8.9 22" }, platform)).toBe(false);
+      expect(hasDisplay({ DISPLAY: "localhost:10.0", SSH_CONNECTION: "1.2.3.4 5 6.7.8.9 22" }, platform)).toBe(true);
+      expect(hasDisplay({ WAYLAND_DISPLAY: "wayland-0" }, platform)).toBe(true);
+    }
+  });
+  it("says why: no display, or NO_BROWSER; nothing where a browser can be tried", () => {
+    expect(noBrowserHere({}, "linux")).toMatch(/no display/);
+    expect(noBrowserHere({ DISPLAY: ":0", NO_BROWSER: "1" }, "linux")).toMatch(/NO_BROWSER/);
+    expect(noBrowserHere({ DISPLAY: ":0" }, "linux")).toBeUndefined();
+    expect(noBrowserHere({}, "darwin")).toBeUndefined();
+  });
+});
+
+describe("spokenDuration (the sign-in's time limit in its error)", () => {
+  it("minutes when whole, else seconds", () => {
+    expect(spokenDuration(600_000)).toBe("10 minutes");
+    expect(spokenDuration(60_000)).toBe("1 minute");
+    expect(spokenDuration(1500)).toBe("1.5 s");
+    expect(spokenDuration(90_000)).toBe("90 s");
   });
 });
