@@ -5,7 +5,8 @@
 // process, in the next turn of whichever session runs one first. A thread's warning is shown in
 // its session at once, unless it repeats a global one already shown (Codex says "unknown
 // setting" both ways). An ACP `notice` when the client shows notices, else a line of agent text.
-// A restarted codex repeats its warnings; one already shown is not shown again.
+// A restarted codex repeats its warnings; one already shown is not shown again. A notice that asks
+// nothing of the user (bubblewrap is not on PATH, so Codex uses its bundled copy) is logged only.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { noticeUpdate, type SessionUpdate } from "../bridge/index.js";
@@ -60,6 +61,17 @@ export function warningIn(method: string, params: unknown): { warning: Warning; 
   return undefined;
 }
 
+/**
+ * Whether a warning only says what Codex does by itself, with nothing for the user to do: that
+ * bubblewrap (bwrap) is not on PATH and Codex uses the copy bundled with it (every agent process on
+ * a Linux without the package: a card in every first session, in acpx every run). Matched on the
+ * words, not the sentence: both names of the sandbox, and the bundled (vendored) copy.
+ */
+export function asksNothing(warning: Warning): boolean {
+  const text = `${warning.title}\n${warning.description ?? ""}`;
+  return /\b(?:bubblewrap|bwrap)\b/i.test(text) && /\b(?:bundled|vendored)\b/i.test(text);
+}
+
 export function codexWarningsFeature(): SessionFeature {
   /** Every global warning shown or queued (title and details): a restarted codex repeats them. */
   const seen = new Set<string>();
@@ -81,6 +93,7 @@ export function codexWarningsFeature(): SessionFeature {
       host.onNotification((method, params) => {
         const heard = warningIn(method, params);
         if (!heard || heard.threadId !== null) return;
+        if (asksNothing(heard.warning)) return log.info({ warning: heard.warning.title }, "codex noted (not shown: nothing to do)");
         // The whole warning is its identity: two "Invalid configuration" with other details are two.
         const key = `${heard.warning.title}\n${heard.warning.description ?? ""}`;
         if (seen.has(key)) return;
@@ -98,6 +111,7 @@ export function codexWarningsFeature(): SessionFeature {
         if (n.method !== "warning") return;
         const heard = warningIn(n.method, n.params);
         if (!heard) return;
+        if (asksNothing(heard.warning)) return services.log.info({ warning: heard.warning.title }, "codex noted (not shown: nothing to do)");
         if (!texts.has(heard.warning.text)) return show(session, services, [heard.warning]);
         // A repeat of a global warning: shown here if it was still waiting for a turn.
         const waiting = unshown.findIndex((w) => w.text === heard.warning.text);

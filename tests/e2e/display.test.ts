@@ -1,6 +1,8 @@
 // Issue 12, visibility: what the client declares it can show (notices, compactions, plan
 // documents) decides how Codex's warnings, compactions and proposed plans reach it, against the
 // real codex and the fake model. Without a capability the same information is agent text.
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
 import { rawUpdatesOf, startAdapter, type Adapter } from "../support/adapter.js";
@@ -107,5 +109,26 @@ describe("Codex's warnings that belong to no session", () => {
         content: [{ type: "content", content: { type: "text", text: expect.stringContaining("no_such_setting_for_the_test") } }],
       },
     ]);
+  });
+});
+
+describe("Codex's notice that bubblewrap is not on PATH (issue 49: noise that asks nothing of the user)", () => {
+  // Codex then uses its bundled bwrap: nothing to do, so no card in the first session of every
+  // agent process (in acpx, every run); the log keeps it at info.
+  const bwrapOnPath = (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, "bwrap")));
+  it.skipIf(process.platform !== "linux" || bwrapOnPath)("is logged, not shown: no card, no notice, no text; other warnings still are", async () => {
+    adapter = await startAdapter({ responses: [say("one")], extraConfig: "no_such_setting_for_the_test = true" });
+    await adapter.initialize({ session: {} });
+    const { sessionId } = await adapter.newSession();
+    await adapter.prompt(sessionId, "a");
+    const updates = rawUpdatesOf(adapter, sessionId);
+    expect(JSON.stringify(updates)).not.toMatch(/bubblewrap/i);
+    expect(updates.filter((u) => u.sessionUpdate === "tool_call").map((u) => u.title)).toEqual([expect.stringMatching(/unrecognized configuration setting/)]);
+    const logged = adapter
+      .stderr()
+      .split("\n")
+      .filter((line) => /bubblewrap/i.test(line) && line.includes('"msg":"codex noted'));
+    expect(logged.length, adapter.stderr()).toBe(1);
+    expect(logged[0]).toContain('"level":30');
   });
 });

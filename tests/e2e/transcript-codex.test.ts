@@ -16,7 +16,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-// Notices: a warning about this machine (no bubblewrap) is then a notice, which replay ignores.
+// Notices: a warning about this machine is then a notice, which replay ignores (Codex's bubblewrap
+// notice is only logged).
 const caps = { fs: { readTextFile: true, writeTextFile: true }, session: { notices: {} } };
 const lines = [
   {

@@ -193,9 +193,10 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
     initialize: (caps) =>
       agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        // Notices by default: a warning about this machine (Codex's "bubblewrap not found") is
-        // then a notice, not agent text in some test's first turn. A test about clients without
-        // notices passes its own `session` capabilities.
+        // Notices by default: a warning about this machine (a config.toml Codex could not read) is
+        // then a notice, not agent text in some test's first turn (Codex's "bubblewrap not found,
+        // using the bundled one" is only logged). A test about clients without notices passes its
+        // own `session` capabilities.
         clientCapabilities: { session: { notices: {} }, ...caps },
         clientInfo: { name: "test-client", version: "1.0.0" },
       }),

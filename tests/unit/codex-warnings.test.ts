@@ -1,6 +1,6 @@
 // Which of Codex's notifications are warnings for the user, and whether they belong to a thread.
 import { describe, expect, it } from "vitest";
-import { warningIn } from "../../src/features/codex-warnings.js";
+import { asksNothing, warningIn } from "../../src/features/codex-warnings.js";
 
 describe("Codex's warnings", () => {
   it("a deprecation names no thread: it is global, shown once like a config warning", () => {
@@ -20,5 +20,23 @@ describe("Codex's warnings", () => {
     expect(warningIn("warning", { threadId: null, message: "disk low" })).toMatchObject({ threadId: null });
     expect(warningIn("warning", { message: 3 })).toBeUndefined();
     expect(warningIn("item/started", { summary: "x" })).toBeUndefined();
+  });
+  it("Codex's notice that it uses its bundled bubblewrap asks nothing of the user (logged, not shown); other warnings do", () => {
+    // Codex 0.13x's words, then variants a later Codex may use.
+    for (const text of [
+      "Codex could not find bubblewrap on PATH. Install bubblewrap with your OS package manager. See the sandbox prerequisites: https://developers.openai.com/codex/concepts/sandboxing#prerequisites. Codex will use the bundled bubblewrap in the meantime.",
+      "Could not find system bwrap on PATH; Codex will use its bundled bubblewrap.",
+      "Bubblewrap (bwrap) is not installed: using the vendored copy bundled with Codex.",
+    ]) {
+      for (const [method, params] of [["configWarning", { summary: text }], ["warning", { threadId: null, message: text }], ["warning", { threadId: "t1", message: text }]] as const) {
+        const heard = warningIn(method, params);
+        expect(heard && asksNothing(heard.warning), `${method}: ${text}`).toBe(true);
+      }
+    }
+    // Not a notice that all is well: a sandbox that cannot run, or another warning.
+    for (const text of ["bubblewrap failed: no permission to create a user namespace; commands run without the sandbox", "Invalid configuration; using defaults.", "Codex will use the bundled ripgrep"]) {
+      const heard = warningIn("configWarning", { summary: text });
+      expect(heard && asksNothing(heard.warning), text).toBe(false);
+    }
   });
 });
