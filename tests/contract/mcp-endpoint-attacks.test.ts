@@ -151,3 +151,38 @@ describe("the MCP endpoint refuses", () => {
     await stillWorks();
   });
 });
+
+describe("the session's hook address (command-changes/hooks.ts)", () => {
+  /** A request to `path` on the server; the status and body. */
+  function hookRequest(path: string, opts: { method?: string; body?: string; host?: string } = {}): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = http.request({ host: "127.0.0.1", port: url().port, path, method: opts.method ?? "POST", headers: { host: opts.host ?? `127.0.0.1:${url().port}` } }, (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString()));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      req.end(opts.body);
+    });
+  }
+
+  it("answers its hooks only: bound, POST, one JSON object, from a loopback Host; the MCP token is no key to it, nor is another path", async () => {
+    const seen: unknown[] = [];
+    const hooked = await server.register("hooked");
+    server.bind("hooked", async () => ({ content: [] }), async (input) => (seen.push(input), "printed"));
+    expect(hooked.hook.path).toMatch(/^\/hook\/[0-9a-f]{48}$/);
+    expect(await hookRequest(hooked.hook.path, { body: JSON.stringify({ tool_use_id: "c1" }) })).toEqual({ status: 200, body: "printed" });
+    expect(seen).toEqual([{ tool_use_id: "c1" }]);
+    expect((await hookRequest(hooked.hook.path, { body: "{not json" })).status).toBe(400);
+    expect((await hookRequest(hooked.hook.path, { method: "GET" })).status).toBe(404);
+    expect((await hookRequest(hooked.hook.path, { body: "{}", host: "evil.example:80" })).status).toBe(403);
+    expect((await hookRequest(`/hook/${"0".repeat(48)}`, { body: "{}" })).status).toBe(404);
+    // The MCP endpoint's URL is not the hook's, and an endpoint without hooks has none.
+    expect((await hookRequest(endpoint.hook.path, { body: "{}" })).status).toBe(404);
+    // Gone with its session.
+    server.unregister("hooked");
+    expect((await hookRequest(hooked.hook.path, { body: "{}" })).status).toBe(404);
+    expect(seen).toHaveLength(1);
+    await stillWorks();
+  });
+});
