@@ -22,6 +22,9 @@ export type CodexRequests = {
   "thread/settings/update": { params: v2.ThreadSettingsUpdateParams; result: v2.ThreadSettingsUpdateResponse };
   "thread/backgroundTerminals/terminate": { params: v2.ThreadBackgroundTerminalsTerminateParams; result: v2.ThreadBackgroundTerminalsTerminateResponse };
   "thread/compact/start": { params: v2.ThreadCompactStartParams; result: v2.ThreadCompactStartResponse };
+  "thread/goal/get": { params: v2.ThreadGoalGetParams; result: v2.ThreadGoalGetResponse };
+  "thread/goal/set": { params: v2.ThreadGoalSetParams; result: v2.ThreadGoalSetResponse };
+  "thread/goal/clear": { params: v2.ThreadGoalClearParams; result: v2.ThreadGoalClearResponse };
   "turn/start": { params: v2.TurnStartParams; result: v2.TurnStartResponse };
   "turn/interrupt": { params: v2.TurnInterruptParams; result: v2.TurnInterruptResponse };
   "turn/steer": { params: v2.TurnSteerParams; result: v2.TurnSteerResponse };

@@ -37,6 +37,10 @@ import type { ThreadBackgroundTerminalsTerminateResponse } from "./v2/ThreadBack
 import type { ThreadCompactStartResponse } from "./v2/ThreadCompactStartResponse.js";
 import type { ThreadDeleteResponse } from "./v2/ThreadDeleteResponse.js";
 import type { ThreadForkResponse } from "./v2/ThreadForkResponse.js";
+import type { ThreadGoalClearResponse } from "./v2/ThreadGoalClearResponse.js";
+import type { ThreadGoalGetResponse } from "./v2/ThreadGoalGetResponse.js";
+import type { ThreadGoalSetResponse } from "./v2/ThreadGoalSetResponse.js";
+import type { ThreadGoalUpdatedNotification } from "./v2/ThreadGoalUpdatedNotification.js";
 import type { ThreadItemsListResponse } from "./v2/ThreadItemsListResponse.js";
 import type { ThreadListResponse } from "./v2/ThreadListResponse.js";
 import type { ThreadNameUpdatedNotification } from "./v2/ThreadNameUpdatedNotification.js";
@@ -77,6 +81,7 @@ export declare const notificationValidators: {
   readonly "mcpServer/startupStatus/updated": Validator<{ method: "mcpServer/startupStatus/updated"; params: McpServerStatusUpdatedNotification }>;
   readonly "model/rerouted": Validator<{ method: "model/rerouted"; params: ModelReroutedNotification }>;
   readonly "rawResponseItem/completed": Validator<{ method: "rawResponseItem/completed"; params: RawResponseItemCompletedNotification }>;
+  readonly "thread/goal/updated": Validator<{ method: "thread/goal/updated"; params: ThreadGoalUpdatedNotification }>;
   readonly "thread/name/updated": Validator<{ method: "thread/name/updated"; params: ThreadNameUpdatedNotification }>;
   readonly "thread/tokenUsage/updated": Validator<{ method: "thread/tokenUsage/updated"; params: ThreadTokenUsageUpdatedNotification }>;
   readonly "turn/completed": Validator<{ method: "turn/completed"; params: TurnCompletedNotification }>;
@@ -105,6 +110,9 @@ export declare const resultValidators: {
   readonly "thread/unsubscribe": Validator<ThreadUnsubscribeResponse>;
   readonly "thread/settings/update": Validator<ThreadSettingsUpdateResponse>;
   readonly "thread/compact/start": Validator<ThreadCompactStartResponse>;
+  readonly "thread/goal/get": Validator<ThreadGoalGetResponse>;
+  readonly "thread/goal/set": Validator<ThreadGoalSetResponse>;
+  readonly "thread/goal/clear": Validator<ThreadGoalClearResponse>;
   readonly "thread/backgroundTerminals/terminate": Validator<ThreadBackgroundTerminalsTerminateResponse>;
   readonly "turn/start": Validator<TurnStartResponse>;
   readonly "turn/interrupt": Validator<TurnInterruptResponse>;

@@ -167,6 +167,14 @@ let c_v_ThreadDeleteResponse;
 function v_ThreadDeleteResponse(x) { return (c_v_ThreadDeleteResponse ??= K7)(x); }
 let c_v_ThreadForkResponse;
 function v_ThreadForkResponse(x) { return (c_v_ThreadForkResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "instructionSources", array(v_LegacyAppPathString), 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1]))(x); }
+let c_v_ThreadGoalClearResponse;
+function v_ThreadGoalClearResponse(x) { return (c_v_ThreadGoalClearResponse ??= object(["cleared", K3, 1]))(x); }
+let c_v_ThreadGoalGetResponse;
+function v_ThreadGoalGetResponse(x) { return (c_v_ThreadGoalGetResponse ??= object(["goal", nullable(v_ThreadGoal), 0]))(x); }
+let c_v_ThreadGoalSetResponse;
+function v_ThreadGoalSetResponse(x) { return (c_v_ThreadGoalSetResponse ??= object(["goal", v_ThreadGoal, 1]))(x); }
+let c_v_ThreadGoalUpdatedNotification;
+function v_ThreadGoalUpdatedNotification(x) { return (c_v_ThreadGoalUpdatedNotification ??= object(["goal", v_ThreadGoal, 1, "threadId", K0, 1, "turnId", K1, 0]))(x); }
 let c_v_ThreadItemsListResponse;
 function v_ThreadItemsListResponse(x) { return (c_v_ThreadItemsListResponse ??= object(["backwardsCursor", K1, 0, "data", array(v_ThreadItemEntry), 1, "nextCursor", K1, 0]))(x); }
 let c_v_ThreadListResponse;
@@ -281,6 +289,8 @@ let c_v_SandboxPolicy;
 function v_SandboxPolicy(x) { return (c_v_SandboxPolicy ??= tagged("type", { "dangerFullAccess": object(["type", K0, 1]), "readOnly": object(["networkAccess", K3, 0, "type", K0, 1]), "externalSandbox": object(["networkAccess", v_NetworkAccess, 0, "type", K0, 1]), "workspaceWrite": object(["excludeSlashTmp", K3, 0, "excludeTmpdirEnvVar", K3, 0, "networkAccess", K3, 0, "type", K0, 1, "writableRoots", array(v_AbsolutePathBuf), 0]) }, 0))(x); }
 let c_v_Thread;
 function v_Thread(x) { return (c_v_Thread ??= object(["agentNickname", K1, 0, "agentRole", K1, 0, "attachedToThreadId", K1, 0, "canAcceptDirectInput", K4, 0, "cliVersion", K0, 1, "createdAt", K2, 1, "cwd", v_AbsolutePathBuf, 1, "daybreakEnabled", K4, 0, "environments", nullable(array(v_ThreadEnvironment)), 0, "ephemeral", K3, 1, "extra", nullable(v_ThreadExtra), 0, "forkedFromId", K1, 0, "gitInfo", nullable(v_GitInfo), 0, "historyMode", v_ThreadHistoryMode, 0, "id", K0, 1, "model", K1, 0, "modelProvider", K0, 1, "name", K1, 0, "originator", K1, 0, "parentThreadId", K1, 0, "path", K1, 0, "preview", K0, 1, "projectId", K1, 1, "reasoningEffort", nullable(v_ReasoningEffort), 0, "recencyAt", K5, 0, "section", nullable(v_ThreadSection), 0, "sectionEnteredAt", K5, 0, "sessionId", K0, 1, "source", v_SessionSource, 1, "status", v_ThreadStatus, 1, "threadSource", nullable(v_ThreadSource), 0, "turns", array(v_Turn), 1, "updatedAt", K2, 1]))(x); }
+let c_v_ThreadGoal;
+function v_ThreadGoal(x) { return (c_v_ThreadGoal ??= object(["createdAt", K2, 1, "objective", K0, 1, "status", v_ThreadGoalStatus, 1, "threadId", K0, 1, "timeUsedSeconds", K2, 1, "tokenBudget", K5, 0, "tokensUsed", K2, 1, "updatedAt", K2, 1]))(x); }
 let c_v_ThreadItemEntry;
 function v_ThreadItemEntry(x) { return (c_v_ThreadItemEntry ??= object(["completedAtMs", K5, 0, "item", v_ThreadItem, 1, "outputDeferred", K3, 0, "startedAtMs", K5, 0, "turnId", K0, 1]))(x); }
 let c_v_ThreadReadState;
@@ -497,6 +507,8 @@ let c_v_ThreadStatus;
 function v_ThreadStatus(x) { return (c_v_ThreadStatus ??= tagged("type", { "notLoaded": object(["type", K0, 1]), "idle": object(["type", K0, 1]), "systemError": object(["type", K0, 1]), "active": object(["activeFlags", array(v_ThreadActiveFlag), 1, "type", K0, 1]) }, 0))(x); }
 let c_v_ThreadSource;
 function v_ThreadSource(x) { return (c_v_ThreadSource ??= K0)(x); }
+let c_v_ThreadGoalStatus;
+function v_ThreadGoalStatus(x) { return (c_v_ThreadGoalStatus ??= K0)(x); }
 let c_v_ThreadUnreadPosition;
 function v_ThreadUnreadPosition(x) { return (c_v_ThreadUnreadPosition ??= tagged("type", { "threadStart": object(["type", K0, 1]), "turn": object(["turnId", K0, 1, "type", K0, 1]) }, 0))(x); }
 let c_v_Settings;
@@ -639,6 +651,7 @@ export const notificationValidators = Object.freeze({
   "mcpServer/startupStatus/updated": checker(envelope("mcpServer/startupStatus/updated", v_McpServerStatusUpdatedNotification)),
   "model/rerouted": checker(envelope("model/rerouted", v_ModelReroutedNotification)),
   "rawResponseItem/completed": checker(envelope("rawResponseItem/completed", v_RawResponseItemCompletedNotification)),
+  "thread/goal/updated": checker(envelope("thread/goal/updated", v_ThreadGoalUpdatedNotification)),
   "thread/name/updated": checker(envelope("thread/name/updated", v_ThreadNameUpdatedNotification)),
   "thread/tokenUsage/updated": checker(envelope("thread/tokenUsage/updated", v_ThreadTokenUsageUpdatedNotification)),
   "turn/completed": checker(envelope("turn/completed", v_TurnCompletedNotification)),
@@ -667,6 +680,9 @@ export const resultValidators = Object.freeze({
   "thread/unsubscribe": checker(v_ThreadUnsubscribeResponse),
   "thread/settings/update": checker(v_ThreadSettingsUpdateResponse),
   "thread/compact/start": checker(v_ThreadCompactStartResponse),
+  "thread/goal/get": checker(v_ThreadGoalGetResponse),
+  "thread/goal/set": checker(v_ThreadGoalSetResponse),
+  "thread/goal/clear": checker(v_ThreadGoalClearResponse),
   "thread/backgroundTerminals/terminate": checker(v_ThreadBackgroundTerminalsTerminateResponse),
   "turn/start": checker(v_TurnStartResponse),
   "turn/interrupt": checker(v_TurnInterruptResponse),
