@@ -285,7 +285,7 @@ export class AcpSession {
     this.keptByCodex = false;
   }
 
-  /** Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start) until it ends (turn-runner.ts). */
+  /** Runs one Codex turn started by `start` (turn/start, review/start, thread/compact/start, thread/goal/set) until it ends, or none if it returns NO_TURN (turn-runner.ts). */
   runTurn(what: string, start: (client: AppServerClient) => Promise<unknown>): Promise<PromptResponse> {
     return this.runner.run(what, async (client) => {
       const started = await start(client);

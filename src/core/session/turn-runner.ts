@@ -14,6 +14,12 @@ import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
 /** A cancel answers the prompt within this, whatever codex does (a hung codex must not keep the editor waiting). */
 const CANCEL_GRACE_MS = 900;
 
+/** Starts Codex answers before the turn exists: the turn is the next one Codex starts (turn/started names it). */
+const NAMED_BY_TURN_STARTED: ReadonlySet<string> = new Set(["thread/compact/start", "thread/goal/set"]);
+
+/** What a turn's start returns when Codex started no turn after all (a goal it does not work on now): the prompt ends there. */
+export const NO_TURN = Symbol("no Codex turn");
+
 /** What the runner needs of its session. */
 export type TurnRunnerHost = {
   readonly id: string;
@@ -70,13 +76,17 @@ export class TurnRunner {
     }
     // Every earlier turn is named (or never started) before this one starts: none can take its events.
     await this.turns.previousStart();
-    const turn = this.turns.begin(what !== "thread/compact/start", this.session.tokenTotals());
+    const turn = this.turns.begin(!NAMED_BY_TURN_STARTED.has(what), this.session.tokenTotals());
     this.session.turnStarting(what);
     try {
       const starting = this.session.attach().then(async (client) => {
         // Cancelled while the thread was being resumed: nothing to start.
         if (turn.cancelRequested) return turn.settle({ status: "interrupted" });
-        const answer = turnStartResponseSchema.safeParse(await start(client));
+        const answered = await start(client);
+        if (answered === NO_TURN) return turn.settle({ status: "completed" });
+        // A start that waited for Codex's turn/started: a cancel that came first interrupts it now.
+        if (!turn.namedByAnswer && turn.cancelRequested && turn.turnId) return void this.interrupt(client, turn);
+        const answer = turnStartResponseSchema.safeParse(answered);
         if (answer.success && this.turns.named(turn, answer.data.turn.id)) void this.interrupt(client, turn);
       });
       this.turns.starting(turn, starting);
