@@ -5,6 +5,7 @@
 // capability. The same live and in history.
 import type { SessionUpdate } from "./view.js";
 import type { Item } from "./view.js";
+import type { v2 } from "../codex/index.js";
 
 /** The client's display capabilities, read from its `initialize` request. */
 export type ClientDisplay = {
@@ -59,4 +60,22 @@ export function completedItemDisplay(item: Item, display: ClientDisplay): Sessio
     return [noticeUpdate(display, "info", "Context compacted.", undefined, `notice-${item.id}`)];
   }
   return undefined;
+}
+
+/** A goal's state as the Codex CLI names it. */
+export function goalStatusLabel(status: v2.ThreadGoalStatus): string {
+  switch (status) {
+    case "active":
+      return "active";
+    case "paused":
+      return "paused";
+    case "blocked":
+      return "blocked";
+    case "usageLimited":
+      return "stopped at the usage limit";
+    case "budgetLimited":
+      return "stopped at its token budget";
+    case "complete":
+      return "complete";
+  }
 }

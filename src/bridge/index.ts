@@ -5,5 +5,5 @@ export { askingCommandUpdate } from "./commands.js";
 export { MAX_DIFF_FILE_BYTES } from "./diff.js";
 export { turnUsage } from "./usage.js";
 export { textContent, type ItemOf, type SessionUpdate, type TextFiles } from "./view.js";
-export { noticeUpdate, type ClientDisplay } from "./display.js";
+export { goalStatusLabel, noticeUpdate, type ClientDisplay } from "./display.js";
 export { FILE_TOOLS_SERVER, DIFF_META_KEY } from "../editor-files/contract/index.js";

@@ -11,7 +11,7 @@ import { OUTPUT_TAIL_CHARS, cutOutput } from "./commands.js";
 import { snapshotFileChange } from "./file-changes.js";
 import { randomUUID } from "node:crypto";
 import { blockedToolCall } from "./hooks.js";
-import { completedItemDisplay, noticeUpdate, planDocument, type ClientDisplay } from "./display.js";
+import { completedItemDisplay, goalStatusLabel, noticeUpdate, planDocument, type ClientDisplay } from "./display.js";
 import { itemText } from "./item-text.js";
 import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from "./items.js";
 import { NativePatchWatcher } from "./native-patch.js";
@@ -51,6 +51,8 @@ export class ThreadEventTranslator {
   private readonly terminalStreamed = new Map<string, number>();
   private readonly nativePatches = new NativePatchWatcher();
   private readonly unknown = new Set<string>();
+  /** The thread's goal as Codex last said (kept across turns: only a change of it is shown). */
+  private goal: { objective: string; status: v2.ThreadGoalStatus } | undefined;
   private readonly now: () => number;
 
   constructor(private readonly opts: TranslatorOptions = {}) {
@@ -111,6 +113,12 @@ export class ThreadEventTranslator {
         return this.unfinishedCompactions(n.params.turn.status);
       case "hook/completed":
         return blockedToolCall(n.params.run);
+      case "thread/goal/updated":
+        return this.goalUpdated(n.params);
+      case "thread/goal/cleared":
+        // Only a client clears a goal (`/goal clear` says so itself).
+        this.goal = undefined;
+        return [];
       // Thread and turn lifecycle: the session and its features follow these, not the client.
       case "thread/started":
       case "thread/status/changed":
@@ -123,9 +131,7 @@ export class ThreadEventTranslator {
       case "thread/name/updated":
       case "thread/section/changed":
       case "thread/attachment/updated":
-      case "thread/goal/updated":
       case "thread/prediction/updated":
-      case "thread/goal/cleared":
       case "thread/queue/changed":
       case "thread/project/updated":
       case "thread/environment/connected":
@@ -211,6 +217,19 @@ export class ThreadEventTranslator {
 
   private notice(severity: "info" | "warning", title: string, description?: string | null): SessionUpdate {
     return noticeUpdate(this.display(), severity, title, description, `notice-${randomUUID()}`);
+  }
+
+  /**
+   * A goal whose objective or state Codex changed in a turn (the model's update_goal, a budget or
+   * usage limit): a notice. A change a client made (no turn: `/goal` answers for itself) and
+   * Codex's accounting of tokens and time are not shown.
+   */
+  private goalUpdated(p: v2.ThreadGoalUpdatedNotification): SessionUpdate[] {
+    const before = this.goal;
+    const { objective, status } = p.goal;
+    this.goal = { objective, status };
+    if (p.turnId === null || (before?.status === status && before.objective === objective)) return [];
+    return [this.notice(status === "blocked" || status.endsWith("Limited") ? "warning" : "info", `Goal ${goalStatusLabel(status)}`, objective)];
   }
 
   /** A proposed plan as it streams (plan documents only; without them it is agent text once complete). */

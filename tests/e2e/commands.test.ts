@@ -39,6 +39,7 @@ describe("slash commands", () => {
         { name: "review-branch", description: expect.any(String), input: { hint: expect.any(String) } },
         { name: "review-commit", description: expect.any(String), input: { hint: expect.any(String) } },
         { name: "plan", description: expect.any(String), input: { hint: expect.any(String) } },
+        { name: "goal", description: expect.any(String), input: { hint: expect.any(String) } },
       ],
     });
   });

@@ -102,3 +102,26 @@ describe("notices and plans", () => {
     expect(t.translate(note("error", { willRetry: false, error: { message: "fatal" } }))).toEqual([]);
   });
 });
+
+describe("goals", () => {
+  const goal = (status: string, objective = "Ship it", tokensUsed = 0) => ({ threadId: "t", objective, status, tokenBudget: null, tokensUsed, timeUsedSeconds: 0, createdAt: 1, updatedAt: 1 });
+  it("a change Codex makes in a turn is a notice; a client's change (no turn) and Codex's accounting are not shown; a clear forgets the goal", () => {
+    const t = new ThreadEventTranslator({ display: () => ({ notices: true }) });
+    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: null, goal: goal("active") }))).toEqual([]);
+    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u1", goal: goal("active", "Ship it", 110) }))).toEqual([]);
+    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u1", goal: goal("complete") }))).toEqual([{ sessionUpdate: "notice", severity: "info", title: "Goal complete", description: "Ship it" }]);
+    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u2", goal: goal("budgetLimited") }))).toEqual([
+      { sessionUpdate: "notice", severity: "warning", title: "Goal stopped at its token budget", description: "Ship it" },
+    ]);
+    expect(t.translate(note("thread/goal/cleared", { threadId: "t" }))).toEqual([]);
+    // After a clear (or in a session loaded with a goal), the first goal Codex reports is shown.
+    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u3", goal: goal("active", "Next") }))).toHaveLength(1);
+  });
+
+  it("without notices, Codex's change of the goal is a finished card", () => {
+    const t = new ThreadEventTranslator();
+    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u1", goal: goal("blocked") }))).toEqual([
+      { sessionUpdate: "tool_call", toolCallId: expect.stringMatching(/^notice-/), title: "Warning: Goal blocked", kind: "other", status: "completed", content: [{ type: "content", content: { type: "text", text: "Ship it" } }] },
+    ]);
+  });
+});

@@ -8,6 +8,7 @@ import { modeName } from "../../core/session/modes.js";
 import { setThreadName, signOut } from "../../core/codex-ops.js";
 import { mcpCommandText, type McpLogins } from "./mcp.js";
 import { listSkills, skillCommand, skillInput, skillsText, type Skill } from "./skills.js";
+import { GOAL_HINT, goalCommand } from "./goal.js";
 import type { AcpSession } from "../../core/session/session.js";
 
 const COMMANDS: acp.AvailableCommand[] = [
@@ -26,6 +27,7 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "review-branch", description: "Ask Codex to review this branch against a base branch", input: { hint: "base branch (default: main)" } },
   { name: "review-commit", description: "Ask Codex to review one commit", input: { hint: "commit sha" } },
   { name: "plan", description: "Plan mode: Codex explores, asks and proposes a plan without changing anything (/plan off to leave)", input: { hint: "optional: what to plan, or off" } },
+  { name: "goal", description: "Set a goal Codex keeps working toward, turn after turn, until it is done; pause, resume or clear it, or show it", input: { hint: GOAL_HINT } },
 ];
 
 const INIT_PROMPT = [
@@ -185,6 +187,8 @@ async function runCommand(
         .runLocal(async () => (toggle(), { stopReason: "end_turn" }))
         .then((switched) => (switched.stopReason === "cancelled" ? switched : runPrompt([{ type: "text", text: cmd.args, text_elements: [] }])));
     }
+    case "goal":
+      return goalCommand(session, cmd.args, answer, (text) => say(session, text));
     case "compact":
       return session.runTurn("thread/compact/start", (client) => client.call("thread/compact/start", { threadId: session.threadId }));
     default:
