@@ -23,8 +23,17 @@ const HeaderSchema = z.looseObject({
   fakeModel: z.looseObject({ responses: z.array(z.unknown()) }).optional(),
   /** Extra environment for the agent under test. Values may use the path placeholders. */
   env: z.record(z.string(), z.string()).optional(),
-  /** Files created (relative to the fresh workspace, <CWD>) before the agent starts. */
-  workspace: z.object({ files: z.record(z.string(), z.string()) }).optional(),
+  workspace: z
+    .object({
+      /** Files created (relative to the fresh workspace, <CWD>) before the agent starts. */
+      files: z.record(z.string(), z.string()).optional(),
+      /**
+       * Folders created before the agent starts: `<DIR_n>` a fresh folder beside the workspace (a
+       * folder of the recording's client outside its cwd), or a folder inside one (`<CWD>/sub`).
+       */
+      directories: z.array(z.string()).optional(),
+    })
+    .optional(),
   /**
    * Credentials and file contents were replaced by markers when recorded (redact.ts); `replay
    * --update` redacts what it writes back the same way.

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { log } from "../../src/log/index.js";
 import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
+import { ClientFolders } from "./client-folders.js";
 import { pathsToPlaceholders } from "./normalise.js";
 import { writePrivateFile } from "./private-file.js";
 import { redactCommand, redactTranscript, secretsOfEnvironment } from "./redact.js";
@@ -104,15 +105,17 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
       header.agent = { command: pathsToPlaceholders(options.command, sandbox.placeholders) as string[] };
       stderr.write(`record: fake model at ${String(sandbox.placeholders["<FAKE_MODEL_URL>"])}; workspace ${sandbox.workspace} (the session's cwd)\n`);
     }
-    /** What is written: with a sandbox, its paths and address as placeholders (it is gone after). */
-    const portable = <T>(value: T): T => (sandbox ? (pathsToPlaceholders(value, sandbox.placeholders) as T) : value);
+    // The folders the client names (its session's cwd, additionalDirectories): with a sandbox,
+    // written as placeholders like the sandbox's own paths; without, named in `header.paths`.
+    const folders = new ClientFolders(sandbox?.placeholders);
+    /** What is written: with a sandbox, its paths, the client's folders and the model's address as placeholders (they are gone after). */
+    const portable = <T>(value: T): T => pathsToPlaceholders(value, folders.placeholders) as T;
     const entries: TranscriptEntry[] = [];
     // The credentials of the agent's environment: an agent (or the model's printenv) may echo them.
     const environmentSecrets = options.keepSecrets ? [] : secretsOfEnvironment(sandbox ? sandbox.env : (options.env ?? process.env));
     /** Set when the agent never started: an earlier transcript of the same name is then left as it was. */
     let notStarted = false;
     let initializeSeen = false;
-    let cwdSeen = false;
     // Writes are serialised; each rewrites the file (transcripts are small) so a crash mid-session
     // still leaves a valid, parseable file up to the last flushed line.
     let writing: Promise<void> = Promise.resolve();
@@ -165,10 +168,10 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
           const capabilities = p.clientCapabilities ?? p.capabilities;
           if (capabilities && typeof capabilities === "object") header.clientCapabilities = capabilities as Record<string, unknown>;
         }
-        if ((method === "session/new" || method === "session/load") && !cwdSeen && !sandbox && typeof p.cwd === "string") {
-          cwdSeen = true;
-          header.paths = { "<CWD>": p.cwd };
-        }
+        folders.learn(entry.msg);
+        if (!sandbox && Object.keys(folders.named).length > 0) header.paths = { ...folders.named };
+        // A replay gives each folder a fresh one of its own.
+        if (folders.directories.length > 0) header.workspace = { ...header.workspace, directories: [...folders.directories] };
       }
       scheduleFlush();
     };

@@ -22,6 +22,8 @@ export function whatReplayDoes(transcript: Transcript, agentGiven: boolean): str
   if (env.length > 0) does.push(`set the agent's environment (${env.join(", ")})`);
   const files = Object.keys(header.workspace?.files ?? {}).length;
   if (files > 0) does.push(`write ${files} file(s) into the workspace${header.agent.cwd === "<CWD>" ? " and start the agent there" : ""}`);
+  const folders = header.workspace?.directories?.length ?? 0;
+  if (folders > 0) does.push(`create ${folders} folder(s) the recorded session names`);
   if (header.fakeModel) {
     does.push(`give the agent a scripted model (fakeModel, ${header.fakeModel.responses.length} responses), whose tool calls the agent carries out`);
     const extra = (header.fakeModel as { extraConfig?: unknown }).extraConfig;

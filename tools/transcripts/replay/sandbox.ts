@@ -1,12 +1,14 @@
-// Where a replay runs: a fresh directory with the workspace (seeded with the header's files) and,
-// when the header carries a fake model script, that model on 127.0.0.1 and a hermetic
-// CODEX_HOME. Also the placeholders (<CWD>, <CODEX_HOME>, ..., <FAKE_MODEL_URL>) that stand for
-// this run's paths and address. `record --fake-model` records in one too.
+// Where a replay runs: a fresh directory with the workspace (seeded with the header's files), the
+// recording client's other folders (<DIR_n>) and, when the header carries a fake model script,
+// that model on 127.0.0.1 and a hermetic CODEX_HOME. Also the placeholders (<CWD>, <DIR_n>,
+// <CODEX_HOME>, ..., <FAKE_MODEL_URL>) that stand for this run's paths and address.
+// `record --fake-model` records in one too.
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { log } from "../../../src/log/index.js";
 import type { Transcript } from "../format.js";
+import { EXTRA_FOLDER } from "../client-folders.js";
 import { placeholdersToPaths, type Placeholders } from "../normalise.js";
 
 export type Sandbox = {
@@ -63,6 +65,7 @@ export async function prepareSandbox(header: Transcript["header"], extraEnv: Rec
       env = { ...env, ...home.env };
     }
 
+    await createDirectories(header.workspace?.directories ?? [], runDir, placeholders);
     for (const [rel, content] of Object.entries(header.workspace?.files ?? {})) {
       const target = path.resolve(workspace, rel);
       if (!target.startsWith(workspace + path.sep)) throw new Error(`workspace file ${JSON.stringify(rel)} escapes the workspace`);
@@ -75,6 +78,26 @@ export async function prepareSandbox(header: Transcript["header"], extraEnv: Rec
   } catch (error) {
     await dispose();
     throw error;
+  }
+}
+
+/**
+ * The recording client's other folders, fresh (`<DIR_n>`: runDir/dir-n, a placeholder of this
+ * run), then the folders inside one (`<CWD>/sub`), which must stay inside this run's directory.
+ */
+async function createDirectories(directories: readonly string[], runDir: string, placeholders: Placeholders): Promise<void> {
+  for (const name of directories) {
+    const n = EXTRA_FOLDER.exec(name)?.[1];
+    if (n === undefined) continue;
+    const folder = path.join(runDir, `dir-${n}`);
+    await mkdir(folder, { recursive: true });
+    placeholders[name] = await withRealpath(folder);
+  }
+  for (const entry of directories) {
+    if (EXTRA_FOLDER.test(entry)) continue;
+    const target = path.resolve(placeholdersToPaths(entry, placeholders) as string);
+    if (!target.startsWith(runDir + path.sep)) throw new Error(`workspace directory ${JSON.stringify(entry)} is not inside the replay's folders`);
+    await mkdir(target, { recursive: true });
   }
 }
 
