@@ -11,8 +11,9 @@ const RECORD_USAGE = `  codex-cli-acp record --out FILE [--fake-model SCRIPT.jso
       size and sha256, so a replay still compares it); --keep-secrets writes them as they were.
       --fake-model runs the project's fake model with SCRIPT ({"responses": [...]}) and a
       hermetic CODEX_HOME for the agent, in a fresh workspace (printed on stderr: use it as
-      the session's cwd); the script goes into the header and this run's paths and the
-      model's address are stored as placeholders, so the transcript replays anywhere.
+      the session's cwd); the script goes into the header and this run's paths, the folders
+      the editor names and the model's address are stored as placeholders, so the transcript
+      replays anywhere.
 `;
 
 const REPLAY_USAGE = `  codex-cli-acp replay --trust [--update] [--timeout SECONDS] [--stop-after-eof SECONDS]
