@@ -1,21 +1,13 @@
 // Issue 49, item 9: the bin's subcommands each answer --help (-h) with their own usage, on stdout,
 // exit 0; a wrong argument of `login` is our usage error (stderr, exit 2), not the bundled codex's.
 // The shipped bin (dist/index.js), as a user runs it.
-import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { DIST_BIN } from "../support/adapter.js";
+import { runProcess, type ProcessResult } from "../support/run-process.js";
 
-function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // No codex to find: a subcommand's help or usage error must not start one.
-    const child = spawn(process.execPath, [DIST_BIN, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, CODEX_PATH: "/nonexistent/codex" } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+/** No codex to find: a subcommand's help or usage error must not start one. */
+function runBin(args: string[]): Promise<ProcessResult> {
+  return runProcess(process.execPath, [DIST_BIN, ...args], { env: { ...process.env, CODEX_PATH: "/nonexistent/codex" } });
 }
 
 describe("a subcommand's own help", () => {

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { runProcess, type ProcessResult } from "../support/run-process.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 /** The shipped bin, by absolute path: it runs from any folder, as a user's would. */
@@ -22,16 +23,8 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function run(args: string[], cwd: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], cwd: string): Promise<ProcessResult> {
+  return runProcess(process.execPath, [BIN, ...args], { cwd });
 }
 
 it("a --fake-model recording made in the editor's own folders replays green from another folder after they are gone", async () => {

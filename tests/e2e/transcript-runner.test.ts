@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript, type TranscriptEntry } from "../../tools/transcripts/format.js";
 import { runRecorder } from "../../tools/transcripts/record.js";
 import { formatReplayReport, replayTranscript } from "../../tools/transcripts/replay/index.js";
+import { runProcess, type ProcessResult } from "../support/run-process.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");
 const ECHO = ["node", "--import", "tsx", "tests/support/echo-agent.ts"];
@@ -22,16 +23,8 @@ let workspace: string;
 let rawAgentStdout: Buffer;
 const seen = { texts: [] as string[], permission: "", stopReasons: [] as string[] };
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(CLI[0]!, [...CLI.slice(1), ...args], { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function runCli(args: string[]): Promise<ProcessResult> {
+  return runProcess(CLI[0]!, [...CLI.slice(1), ...args], { cwd: repo });
 }
 
 async function editedCopy(name: string, edit: (entries: TranscriptEntry[]) => void): Promise<string> {
