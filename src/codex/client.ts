@@ -12,7 +12,7 @@ import { LineSplitter } from "../streams/index.js";
 import { processStopper, type ProcessStopper } from "../platform/index.js";
 import type { CodexNotification, CodexServerRequest } from "./messages.js";
 import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js";
-import { readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
+import { describeIssue, parseOrThrow, readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
 import { CodexExitedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
 import { ServerRequestsInFlight } from "./server-requests.js";
 import { jsonLineForCodex } from "./json.js";
@@ -27,7 +27,7 @@ export interface ThreadListener {
 }
 
 const STDERR_TAIL_LINES = 20;
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout };
+type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout; bytes: number };
 
 /** How long codex may take to answer, per method (ms); the rest use the default (DEFAULT_REQUEST_TIMEOUT_MS). Generous on purpose. */
 const DEADLINES_MS: Readonly<Record<string, number>> = { "turn/interrupt": 10_000 };
@@ -129,8 +129,9 @@ export class AppServerClient {
   request(method: string, params: unknown, schema?: z.ZodType, timeoutMs?: number): Promise<unknown> {
     if (this.exitInfo) return Promise.reject(new CodexExitedError(this.exitInfo));
     const id = this.nextId++;
-    const answer = this.awaitAnswer(id, method, timeoutMs ?? this.deadlineOf(method));
-    this.write({ id, method, params });
+    const line = `${jsonLineForCodex({ id, method, params })}\n`;
+    const answer = this.awaitAnswer(id, method, timeoutMs ?? this.deadlineOf(method), line.length);
+    this.child.stdin?.write(line);
     return answer.then((result) => (schema ? parseOrThrow(schema, result, method) : result));
   }
 
@@ -139,14 +140,14 @@ export class AppServerClient {
   }
 
   /** The answer to request `id`, or a rejection when it is past `deadline` ms. */
-  private awaitAnswer(id: number, method: string, deadline: number): Promise<unknown> {
+  private awaitAnswer(id: number, method: string, deadline: number, bytes = 0): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         reject(new CodexRpcError(`codex did not answer ${method} within ${Math.round(deadline / 1000)} s`, -32603));
       }, deadline);
       timer.unref();
-      this.pending.set(id, { resolve, reject, method, timer });
+      this.pending.set(id, { resolve, reject, method, timer, bytes });
     });
   }
 
@@ -165,6 +166,11 @@ export class AppServerClient {
   /** Requests still waiting for codex's answer. */
   get pendingCount(): number {
     return this.pending.size;
+  }
+
+  /** The size of the requests still waiting for codex's answer (the work it was sent; UTF-16 units, about bytes). */
+  get pendingBytes(): number {
+    return [...this.pending.values()].reduce((sum, p) => sum + p.bytes, 0);
   }
 
   /** How long codex has printed nothing (0 while its output is held: then it is not being read). */
@@ -209,7 +215,7 @@ export class AppServerClient {
     const read = readResult(method, result);
     if (read.kind === "invalid") {
       this.log.warn({ method, path: read.issue.path, issue: read.issue.message }, "codex answered with a result Codex's schema does not describe");
-      throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${describe(read.issue)}`, -32603);
+      throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${describeIssue(read.issue)}`, -32603);
     }
     return read.value;
   }
@@ -219,12 +225,12 @@ export class AppServerClient {
     this.write(params === undefined ? { method } : { method, params });
   }
 
-  /** Routes notifications and server requests carrying this thread id to `listener`. */
   /** Whether something listens to the thread (a session open on it). */
   hasThread(threadId: string): boolean {
     return this.threads.has(threadId);
   }
 
+  /** Routes notifications and server requests carrying this thread id to `listener`. */
   attachThread(threadId: string, listener: ThreadListener): () => void {
     this.threads.set(threadId, listener);
     return () => {
@@ -347,7 +353,7 @@ export class AppServerClient {
       // Answered at once: Codex would otherwise wait on it (a turn held until it times out).
       if (read.kind === "invalid") this.reportUnreadable(method, read.issue);
       else this.reportOnce(method, () => this.log.warn({ method }, "codex sent a request this version does not know; refused"));
-      const error = read.kind === "invalid" ? { code: -32602, message: `codex-cli-acp cannot read this ${method}: ${describe(read.issue)}` } : { code: -32601, message: `codex-cli-acp does not know ${method}` };
+      const error = read.kind === "invalid" ? { code: -32602, message: `codex-cli-acp cannot read this ${method}: ${describeIssue(read.issue)}` } : { code: -32601, message: `codex-cli-acp does not know ${method}` };
       this.write({ id, error });
       return;
     }
@@ -383,17 +389,4 @@ export class AppServerClient {
     this.pending.clear();
     this.log.info({ reason: info.reason }, "codex app-server exited");
   }
-}
-
-function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, -32603);
-  }
-  return parsed.data;
-}
-
-/** An issue as one line: where (a JSON pointer into the message's params or result) and what. */
-function describe(issue: ValidationIssue): string {
-  return `${issue.path || "(the whole value)"} ${issue.message}`;
 }

@@ -2,7 +2,7 @@ export { AppServerClient, type ThreadListener } from "./client.js";
 export { CodexExitedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
 export { configOverrides, deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
 export { codexHomeOf, configFingerprint, configReadParams } from "./config-files.js";
-export { CodexHost, type CodexHostOptions } from "./host.js";
+export { CodexHost, type CodexHostOptions } from "./host/host.js";
 export { userTurnsHooksOff, UserConfigReader, type ConfigSource } from "./user-config.js";
 export { locateCodex, type CodexCommand } from "./locate.js";
 export * from "./schemas.js";

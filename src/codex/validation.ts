@@ -19,6 +19,8 @@ import {
 } from "./generated/validators.js";
 import type { CheckedNotification, CheckedNotificationMethod, CheckedRequestMethod, CheckedServerRequest, CodexNotification, CodexServerRequest, ServerRequestMessage } from "./messages.js";
 import type { CodexMethod, CodexRequests } from "./requests.js";
+import type { z } from "zod";
+import { CodexRpcError } from "./errors.js";
 
 export type { ValidationIssue } from "./generated/validators.js";
 
@@ -70,4 +72,18 @@ export function readResult<M extends CodexMethod>(method: M, result: unknown): E
   const validate = results[method];
   const issues: ValidationIssue[] = [];
   return validate(result, issues) ? { kind: "read", value: result } : { kind: "invalid", issue: firstIssue(issues) };
+}
+
+/** An issue as one line: where (a JSON pointer into the message's params or result) and what. */
+export function describeIssue(issue: ValidationIssue): string {
+  return `${issue.path || "(the whole value)"} ${issue.message}`;
+}
+
+/** What `schema` reads of a result, or a CodexRpcError saying it is not what was expected. */
+export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, -32603);
+  }
+  return parsed.data;
 }

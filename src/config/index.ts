@@ -10,7 +10,7 @@ export const ENVIRONMENT = [
   ["CODEX_ACP_LOG_LEVEL", "trace | debug | info | warn | error (default: info)"],
   ["CODEX_ACP_LOG_FILE", "write logs to this file instead of stderr"],
   ["CODEX_ACP_SESSION_LIST_PAGE_SIZE", "sessions per session/list page (default 50)"],
-  ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while a turn waits on it is probed, restarted if the probe goes unanswered (default 30000; requests: 2 s)"],
+  ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while a turn waits on it is probed, restarted if the probe goes unanswered while codex does no work (default 30000; requests: 2 s)"],
   ["CODEX_ACP_REQUEST_TIMEOUT_MS", "longest wait for any answer from codex (default 120000)"],
   ["CODEX_ACP_FILE_TOOL_TIMEOUT_SEC", "how long Codex waits for one file-tool call, a permission prompt inside it included (default 3600); a call past it writes nothing"],
   ["CODEX_ACP_SIGN_IN_TIMEOUT_MS", "how long a browser or device-code sign-in may take before it is cancelled with an error (default 600000: 10 minutes)"],

@@ -2,7 +2,7 @@
 // (nothing global is changed). What the real hosts do is not run here: see README "Platforms".
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { batchFileLaunch, isInsidePath, isWindowsDevicePath, normalizedDirectory, pathsOf, processStopper, quoteWindowsArgument } from "../../src/platform/index.js";
+import { batchFileLaunch, isInsidePath, isWindowsDevicePath, normalizedDirectory, pathsOf, processActivity, processStopper, quoteWindowsArgument } from "../../src/platform/index.js";
 
 describe("pathsOf", () => {
   it("is win32's path module on Windows and POSIX's elsewhere (this host's on Linux)", () => {
@@ -218,5 +218,43 @@ describe("batchFileLaunch", () => {
   it("refuses a line break, which cmd.exe would end the command at", () => {
     expect(() => batchFileLaunch("C:\\x\\codex.cmd", ["-c", "a=1\nb=2"])).toThrow(/line break/);
     expect(() => batchFileLaunch("C:\\x\\codex.cmd", ["x\r"])).toThrow(/line break/);
+  });
+});
+
+describe("processActivity", () => {
+  // proc(5): "pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime ..."
+  const stat = (comm: string, state: string, utime: number, stime: number): string =>
+    `4242 (${comm}) ${state} 1 4242 4242 0 -1 4194560 1200 0 0 0 ${utime} ${stime} 0 0 20 0 12 0 5000 100000 2000\n`;
+  const reader = (text: string | undefined) => (file: string) => (file === "/proc/4242/stat" ? text : undefined);
+
+  it("Linux: the state and the CPU time of all threads, from /proc/<pid>/stat", () => {
+    expect(processActivity(4242, "linux", reader(stat("codex", "S", 120, 30)))).toEqual({ stopped: false, cpuTicks: 150 });
+    expect(processActivity(4242, "linux", reader(stat("codex", "R", 7, 0)))).toEqual({ stopped: false, cpuTicks: 7 });
+    // A name with spaces and parentheses does not shift the fields.
+    expect(processActivity(4242, "linux", reader(stat("a) (b c", "D", 1, 2)))).toEqual({ stopped: false, cpuTicks: 3 });
+  });
+
+  it("Linux: stopped (SIGSTOP, a tracer) and exited-unreaped processes are stopped", () => {
+    for (const state of ["T", "t", "Z", "X"]) expect(processActivity(4242, "linux", reader(stat("codex", state, 5, 5)))?.stopped).toBe(true);
+  });
+
+  it("Linux: nothing known when the file cannot be read or makes no sense", () => {
+    expect(processActivity(4242, "linux", reader(undefined))).toBeUndefined();
+    expect(processActivity(4242, "linux", reader("garbage"))).toBeUndefined();
+    expect(processActivity(4242, "linux", reader("4242 (codex) S 1"))).toBeUndefined();
+  });
+
+  it("macOS and Windows: nothing known (no /proc), nothing read", () => {
+    for (const platform of ["darwin", "win32"] as const) {
+      let read = 0;
+      expect(processActivity(4242, platform, () => (read++, stat("codex", "T", 1, 1)))).toBeUndefined();
+      expect(read).toBe(0);
+    }
+  });
+
+  it("this host (Linux): this process is running and has used CPU time", () => {
+    const self = processActivity(process.pid);
+    expect(self?.stopped).toBe(false);
+    expect(self?.cpuTicks).toBeGreaterThan(0);
   });
 });

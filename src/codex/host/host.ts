@@ -1,17 +1,18 @@
 // Owns the current `codex app-server` child. One child serves every ACP session;
 // when it dies, the next caller of `client()` gets a fresh, initialized one.
 import type { ChildProcess } from "node:child_process";
-import type { Logger } from "../log/index.js";
-import { deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
-import { AppServerClient } from "./client.js";
-import { CodexExitedError, CodexStartError, type ExitInfo } from "./errors.js";
-import { locateCodex, type CodexCommand } from "./locate.js";
-import { initializeParams, type CodexClientInfo, type EarlyConfigRead, type PrestartedCodex } from "./spawn.js";
-import type * as v2 from "./generated/v2/index.js";
-import { initializeResultSchema } from "./schemas.js";
-import { markPhase } from "../log/timings.js";
-import { UserConfigReader } from "./user-config.js";
-import { DEFAULT_HANG_TIMEOUT_MS } from "../config/index.js";
+import type { Logger } from "../../log/index.js";
+import { deriveCatalogWithoutNativePatch, type DerivedCatalog } from "../catalog.js";
+import { AppServerClient } from "../client.js";
+import { CodexExitedError, CodexStartError, type ExitInfo } from "../errors.js";
+import { locateCodex, type CodexCommand } from "../locate.js";
+import { initializeParams, type CodexClientInfo, type EarlyConfigRead, type PrestartedCodex } from "../spawn.js";
+import type * as v2 from "../generated/v2/index.js";
+import { initializeResultSchema } from "../schemas.js";
+import { markPhase } from "../../log/timings.js";
+import { UserConfigReader } from "../user-config.js";
+import { DEFAULT_HANG_TIMEOUT_MS } from "../../config/index.js";
+import { probeCodex } from "./watchdog.js";
 
 export type CodexHostOptions = {
   command?: CodexCommand;
@@ -29,7 +30,7 @@ export type CodexHostOptions = {
 
 /** Silence while a request of ours waits on codex before it is probed (ms). */
 const REQUEST_QUIET_MS = 2_000;
-/** How long the probe may go unanswered before codex is declared hung (ms). */
+/** How long the probe may go unanswered before codex is judged (watchdog.ts): hung, or working and given another window (ms). */
 const PROBE_DEADLINE_MS = 5_000;
 
 export class CodexHost {
@@ -226,13 +227,15 @@ export class CodexHost {
 
   /**
    * Codex health: while something waits on codex and codex has said nothing for a while, it is
-   * asked a cheap question; unanswered (within PROBE_DEADLINE_MS at most), the child is treated as
-   * dead (killed; sessions end their turn with a clear error and resume on a new child with the
-   * next prompt; a session being opened is opened there). A stopped or deadlocked codex looks so.
-   * "A while" is `hangMs` for a running turn (a model may think for long) and while codex starts,
-   * but at most REQUEST_QUIET_MS when a request of ours waits: codex answers requests in
-   * milliseconds, and answers the probe even while it works on a long one (checked during a
-   * 300 MB thread/resume), so session/new never waits `hangMs`.
+   * asked a cheap question; unanswered within a window (PROBE_DEADLINE_MS at most) and doing no
+   * work (watchdog.ts: stopped, or no CPU time used; where that cannot be seen, past a grace that
+   * grows with the requests sent), the child is treated as dead (killed; sessions end their turn
+   * with a clear error and resume on a new child with the next prompt; a session being opened is
+   * opened there). A stopped or deadlocked codex looks so; a codex working on a huge request is
+   * waited for (up to MAX_BUSY_MS). "A while" is `hangMs` for a running turn (a model may think
+   * for long) and while codex starts, but at most REQUEST_QUIET_MS when a request of ours waits:
+   * codex answers requests in milliseconds, and answers the probe even while it works on a long
+   * one (checked during a 300 MB thread/resume), so session/new never waits `hangMs`.
    */
   private watch(): void {
     const hangMs = this.opts.hangMs ?? DEFAULT_HANG_TIMEOUT_MS;
@@ -245,18 +248,23 @@ export class CodexHost {
       if (!requestWaits && !this.busy()) return;
       if (client.silentForMs < (requestWaits ? Math.min(hangMs, REQUEST_QUIET_MS) : hangMs)) return;
       this.probing = true;
-      const silentMs = client.silentForMs;
-      client
-        .request("thread/loaded/list", { limit: 1 }, undefined, Math.min(hangMs, PROBE_DEADLINE_MS))
-        .then(
-          () => undefined,
-          () => {
-            if (!client.alive || client.silentForMs < silentMs) return;
-            const reason = `codex stopped responding (nothing for ${Math.round(client.silentForMs / 1000)} s)`;
-            this.log.error({ codexPid: client.pid }, `${reason}; killing it, the next prompt resumes on a new one`);
-            client.kill("SIGKILL", reason);
-          },
-        )
+      const probedAt = Date.now();
+      let busy = false;
+      const onBusy = (why: string): void => {
+        busy = true;
+        this.log.info({ codexPid: client.pid, pendingBytes: client.pendingBytes }, `codex is silent but not hung: ${why}; waiting for it`);
+      };
+      probeCodex(client, { windowMs: Math.min(hangMs, PROBE_DEADLINE_MS), onBusy })
+        .then((verdict) => {
+          if (!verdict.hung) {
+            if (busy) this.log.info({ codexPid: client.pid, ms: Date.now() - probedAt }, `codex answered after working silently (${verdict.why})`);
+            return;
+          }
+          if (!client.alive) return;
+          const reason = `codex stopped responding (nothing for ${Math.round(client.silentForMs / 1000)} s)`;
+          this.log.error({ codexPid: client.pid, why: verdict.why }, `${reason}; killing it, the next prompt resumes on a new one`);
+          client.kill("SIGKILL", reason);
+        })
         .finally(() => {
           this.probing = false;
         });
