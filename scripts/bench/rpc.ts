@@ -61,6 +61,12 @@ export class LinePeer {
     this.child.stdin!.write(line.endsWith("\n") ? line : `${line}\n`);
   }
 
+  /** writeRaw, resolving once the pipe takes more (megabytes of lines written at once fail with ENOBUFS otherwise). */
+  async writeRawDrained(line: string): Promise<void> {
+    const stdin = this.child.stdin!;
+    if (!stdin.write(line.endsWith("\n") ? line : `${line}\n`)) await new Promise((resolve) => stdin.once("drain", resolve));
+  }
+
   /** Calls `fn` for every incoming message until the returned function is called. */
   watch(fn: (m: Msg) => void): () => void {
     this.watchers.add(fn);

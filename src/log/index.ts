@@ -4,6 +4,7 @@
 // Never log file contents, tokens or prompts at info level: use debug for payloads.
 import { format } from "node:util";
 import pino, { type Logger } from "pino";
+import { textHead } from "../text/index.js";
 
 export type { Logger };
 
@@ -21,6 +22,7 @@ function createLogger(): Logger {
     {
       level,
       base: { pid: process.pid },
+      formatters: { log: boundedFields },
       redact: {
         paths: ["token", "*.token", "apiKey", "*.apiKey", "authorization", "*.authorization", "headers.authorization"],
         censor: "[redacted]",
@@ -33,6 +35,29 @@ function createLogger(): Logger {
 }
 
 export const log: Logger = createLogger();
+
+/** The longest text a log field keeps (UTF-16 units). */
+const MAX_FIELD_CHARS = 2000;
+
+/**
+ * A log record's fields with each long text cut to MAX_FIELD_CHARS and its length said (here and
+ * one level down): a value the client sent may be megabytes (a 20 MB session id in a cancel for an
+ * unknown session was logged whole, and its 60 MB encoding buffer left the C heap 20-40 MiB larger
+ * for good).
+ */
+export function boundedFields(record: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key in record) {
+    const value = record[key];
+    let bounded = value;
+    if (typeof value === "string" && value.length > MAX_FIELD_CHARS) bounded = `${textHead(value, MAX_FIELD_CHARS)}… (${value.length} chars)`;
+    else if (depth === 0 && value !== null && typeof value === "object" && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) {
+      bounded = boundedFields(value as Record<string, unknown>, 1);
+    }
+    if (bounded !== value) (out ??= { ...record })[key] = bounded;
+  }
+  return out ?? record;
+}
 
 /**
  * Sends what libraries print with console.* (the ACP SDK reports a bad notification that way)

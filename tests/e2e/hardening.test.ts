@@ -193,6 +193,12 @@ describe("a huge value the agent refuses", () => {
     }
     const cwd = (await adapter.agent.request(acp.methods.agent.session.new, { cwd: `/${huge}`, mcpServers: [] }).catch((e: unknown) => e)) as { message: string };
     expect(cwd.message).toMatch(/cwd is not an existing directory: \/x+… \(200001 characters\)$/);
+    // Nor logged whole (issue 49 item 6): a cancel for an unknown session, a request with a wrong version.
+    await adapter.agent.notify(acp.methods.agent.session.cancel, { sessionId: huge });
+    adapter.writeRaw(JSON.stringify({ jsonrpc: "1.0", id: huge, method: "session/new" }));
+    await adapter.agent.request("nope/after", {}).catch(() => undefined);
+    expect(adapter.stderr()).toContain(`… (${huge.length} chars)`);
+    expect(Math.max(...adapter.stderr().split("\n").map((l) => l.length))).toBeLessThan(5_000);
   });
 });
 

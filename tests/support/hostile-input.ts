@@ -33,3 +33,22 @@ export function hostileExtremes(): string[] {
     JSON.stringify({ jsonrpc: "2.0", id: "huge", method: "session/prompt", params: { sessionId: "none", prompt: [{ type: "text", text: "x".repeat(50 * 1024 * 1024) }] } }),
   ];
 }
+
+/**
+ * Large lines under the agent's 30 MiB limit, so read and parsed whole (issue 49 item 6's storm
+ * had forty of 20 MB): a prompt to no session, a session/new with a huge cwd, a request cut off
+ * inside a string (not JSON), a cancel of a huge session id. `i` picks the kind.
+ */
+export function hostileLargeLine(i: number, bytes = 20 * 1024 * 1024): string {
+  const text = "x".repeat(bytes);
+  switch (i % 4) {
+    case 0:
+      return JSON.stringify({ jsonrpc: "2.0", id: `large-${i}`, method: "session/prompt", params: { sessionId: "none", prompt: [{ type: "text", text }] } });
+    case 1:
+      return JSON.stringify({ jsonrpc: "2.0", id: `large-${i}`, method: "session/new", params: { cwd: text, mcpServers: [] } });
+    case 2:
+      return `{"jsonrpc":"2.0","id":"large-${i}","method":"session/prompt","params":{"text":"${text}`;
+    default:
+      return JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: text } });
+  }
+}

@@ -79,9 +79,8 @@ describe("LimitedLines' long-line block", () => {
 
   // Garbage waits for a major GC, and a lone storm of input may not bring one for minutes: a
   // dropped 30 MiB line held 30 MiB of RSS until then (issue 14's fuzz test). The block gives
-  // its pages back the moment the line is dropped or handed on (shrunk to nothing: V8 returns a
-  // shrunk buffer's pages at once), whatever the GC does. (The RSS this saves is the bench's to
-  // measure.)
+  // its pages back the moment the line is dropped (shrunk to nothing: V8 returns a shrunk
+  // buffer's pages at once), whatever the GC does. (The RSS this saves is the bench's to measure.)
   it("gives a dropped line's memory back at once", () => {
     const watched = watchBlocks();
     let tooLong = 0;
@@ -94,7 +93,7 @@ describe("LimitedLines' long-line block", () => {
     expect(limited.heldBytes).toBe(0);
   });
 
-  it("keeps only the handed-on copy of a long line it kept", () => {
+  it("hands a long line on in its block, cut to the line, and assembles the next in a new one", () => {
     const watched = watchBlocks();
     const lines: Uint8Array[] = [];
     const limited = new LimitedLines(MAX, () => {}, (line) => lines.push(line), { copy: true });
@@ -102,10 +101,20 @@ describe("LimitedLines' long-line block", () => {
     limited.write(Buffer.from("\n"));
     expect(lines[0]!.byteLength).toBe(16 * 1024 * 1024 + 1);
     expect(lines[0]![16 * 1024 * 1024 - 1]).toBe(0x78);
-    // The line itself (16 MiB) is the consumer's, in memory of its own; the assembly block is not kept beside it.
+    // No copy: the line is the block (V8's pages, given back when it is collected, where a copy in
+    // a plain ArrayBuffer came from malloc and stayed on the C heap), shrunk to the line's bytes.
     expect(watched.largest()).toBeGreaterThanOrEqual(16 * 1024 * 1024);
-    expect(sizes(watched.blocks)).toEqual([0]);
-    expect(watched.blocks.has(lines[0]!.buffer as ArrayBuffer)).toBe(false);
+    expect(watched.blocks.has(lines[0]!.buffer as ArrayBuffer)).toBe(true);
+    expect((lines[0]!.buffer as ArrayBuffer).resizable).toBe(true);
+    expect(sizes(watched.blocks)).toEqual([16 * 1024 * 1024 + 1]);
+    // The next long line is assembled elsewhere: the one handed on stays as it was.
+    const second = Buffer.alloc(64 * 1024, 0x79);
+    for (let i = 0; i < 8 * 16; i++) limited.write(second);
+    limited.write(Buffer.from("\n"));
+    expect(lines[1]!.byteLength).toBe(8 * 1024 * 1024 + 1);
+    expect(lines[1]!.buffer).not.toBe(lines[0]!.buffer);
+    expect(lines[0]![0]).toBe(0x78);
+    expect(lines[0]!.byteLength).toBe(16 * 1024 * 1024 + 1);
   });
 });
 
