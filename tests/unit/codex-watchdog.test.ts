@@ -17,9 +17,12 @@ describe("judgeUnansweredProbe", () => {
     expect(judgeUnansweredProbe({ ...base, before: undefined, now: stopped(100), pendingBytes: 50 * 1024 * 1024 }).hung).toBe(true);
   });
 
-  it("with /proc: CPU time that advanced over the window is work; none is a hang", () => {
+  it("with /proc: CPU time that advanced over the window is work; none in two windows in a row is a hang, in one is a wait for a CPU", () => {
     expect(judgeUnansweredProbe({ ...base, before: running(100), now: running(101) })).toMatchObject({ hung: false, why: expect.stringContaining("working") });
     expect(judgeUnansweredProbe({ ...base, before: running(100), now: running(100) })).toMatchObject({ hung: true, why: "it used no CPU time meanwhile" });
+    expect(judgeUnansweredProbe({ ...base, before: running(100), now: running(100), idleWindows: 2 })).toMatchObject({ hung: true, why: "it used no CPU time meanwhile" });
+    // On a machine busier than its cores a working codex can wait a whole window for a CPU.
+    expect(judgeUnansweredProbe({ ...base, before: running(100), now: running(100), idleWindows: 1 })).toMatchObject({ hung: false, why: expect.stringContaining("waiting for a CPU") });
     // A huge request does not excuse a codex that does nothing.
     expect(judgeUnansweredProbe({ ...base, before: running(100), now: running(100), pendingBytes: 50 * 1024 * 1024 }).hung).toBe(true);
   });
@@ -88,6 +91,13 @@ describe("probeCodex", () => {
     expect(said).toHaveLength(1);
     expect(said[0]).toContain("working");
     expect(codex.asked).toBe(1);
+  });
+
+  it("a codex starved of CPU for one window (a busy machine) is waited for; it then answers", async () => {
+    // No CPU time seen at all; the answer comes in the second window.
+    const codex = fakeCodex(15);
+    const verdict = await probeCodex(codex, { windowMs: 10, activity: () => running(5) });
+    expect(verdict).toEqual({ hung: false, why: "it answered" });
   });
 
   it("a codex that stops working (its CPU time stalls) while the probe waits is hung", async () => {

@@ -23,7 +23,16 @@ export type UnansweredProbe = {
   /** Bytes of the requests codex has not answered (the work sent it). */
   pendingBytes: number;
   maxBusyMs?: number;
+  /** Windows in a row, this one included, in which its CPU time did not advance (with /proc). */
+  idleWindows?: number;
 };
+
+/**
+ * Windows in a row without CPU time before a codex that is not stopped counts as hung: on a
+ * machine busier than its cores, a working codex can wait a whole window for a CPU (a CI run beside
+ * another killed one mid-turn); a deadlocked one stays idle window after window.
+ */
+export const IDLE_WINDOWS = 2;
 
 /** The extra wait (ms) for `bytes` of unanswered requests, where codex's work cannot be seen. */
 export function workGraceMs(bytes: number, maxBusyMs = MAX_BUSY_MS): number {
@@ -38,7 +47,8 @@ export function judgeUnansweredProbe(p: UnansweredProbe): SilenceVerdict {
   if (waitedMs >= maxBusyMs) return { hung: true, why: `it answered nothing for ${Math.round(waitedMs / 1000)} s` };
   if (p.before && p.now) {
     const used = p.now.cpuTicks - p.before.cpuTicks;
-    return used > 0 ? { hung: false, why: `it is working (${used * 10} ms of CPU time in ${p.windowMs} ms)` } : { hung: true, why: "it used no CPU time meanwhile" };
+    if (used > 0) return { hung: false, why: `it is working (${used * 10} ms of CPU time in ${p.windowMs} ms)` };
+    return (p.idleWindows ?? IDLE_WINDOWS) >= IDLE_WINDOWS ? { hung: true, why: "it used no CPU time meanwhile" } : { hung: false, why: "it used no CPU time in one window (it may be waiting for a CPU)" };
   }
   const graceMs = workGraceMs(p.pendingBytes, maxBusyMs);
   return (p.rounds - 1) * p.windowMs < graceMs
@@ -80,6 +90,7 @@ export async function probeCodex(codex: ProbedCodex, opts: ProbeOptions): Promis
   );
   let before = sample();
   let busySaid = false;
+  let idleWindows = 0;
   for (let rounds = 1; ; rounds++) {
     const windowStart = Date.now();
     await Promise.race([answer, new Promise((resolve) => setTimeout(resolve, opts.windowMs).unref())]);
@@ -88,9 +99,10 @@ export async function probeCodex(codex: ProbedCodex, opts: ProbeOptions): Promis
     // Alive, and the probe past its own deadline (MAX_BUSY_MS and a window).
     if (outcome === "failed") return { hung: true, why: `it answered nothing for ${Math.round(maxBusyMs / 1000)} s` };
     const now = sample();
+    idleWindows = before && now && now.cpuTicks === before.cpuTicks ? idleWindows + 1 : 0;
     // It spoke meanwhile (or its output is held, unread): alive, its answer queued behind its work.
     if (codex.silentForMs >= Date.now() - windowStart) {
-      const verdict = judgeUnansweredProbe({ before, now, rounds, windowMs: opts.windowMs, pendingBytes: codex.pendingBytes, maxBusyMs });
+      const verdict = judgeUnansweredProbe({ before, now, rounds, windowMs: opts.windowMs, pendingBytes: codex.pendingBytes, maxBusyMs, idleWindows });
       if (verdict.hung) return verdict;
       if (!busySaid) opts.onBusy?.(verdict.why);
       busySaid = true;
