@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 0;
   }
   if (first === "record" || first === "replay") return runTranscriptTool(argv);
-  if (first === "login") return (await import("./sign-in/terminal-login.js")).runLogin(argv.slice(1));
+  if (first === "login") return (await import("./sign-in/terminal-login.js")).runLogin(argv.slice(1), (text) => process.stdout.write(text));
   if (first !== undefined) {
     process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${await help()}`);
     return 2;

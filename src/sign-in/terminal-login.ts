@@ -31,11 +31,14 @@ export function parseLoginArgs(args: readonly string[]): LoginArgs {
   return { codexArgs: ["login", ...args] };
 }
 
-/** Runs `codex-cli-acp login ARGS`; resolves with the exit code. */
-export async function runLogin(args: readonly string[]): Promise<number> {
+/**
+ * Runs `codex-cli-acp login ARGS`; resolves with the exit code. `printUsage` is the bin's: only it
+ * writes the terminal's stdout (in the agent, stdout carries ACP).
+ */
+export async function runLogin(args: readonly string[], printUsage: (text: string) => void): Promise<number> {
   const parsed = parseLoginArgs(args);
   if ("help" in parsed) {
-    process.stdout.write(LOGIN_USAGE);
+    printUsage(LOGIN_USAGE);
     return 0;
   }
   if ("error" in parsed) {
