@@ -37,7 +37,7 @@ export async function fileState(file: string): Promise<FileState> {
   if (!st.isFile()) return { kind: "other", what: st.isDirectory() ? "folder" : st.isSymbolicLink() ? "link" : "special file" };
   const base = { kind: "file" as const, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
   if (st.size > MAX_TEXT_BYTES) return { ...base, why: "large" };
-  const bytes = await readUpTo(file, MAX_TEXT_BYTES);
+  const bytes = await readUpTo(file, Math.min(st.size, MAX_TEXT_BYTES), MAX_TEXT_BYTES);
   if (bytes === undefined) return { kind: "other", what: "unreadable" };
   if (bytes.length > MAX_TEXT_BYTES) return { ...base, why: "large" };
   if (bytes.includes(0)) return { ...base, why: "binary" };
@@ -48,17 +48,26 @@ export async function fileState(file: string): Promise<FileState> {
   }
 }
 
-/** At most `max + 1` bytes of the file (one more tells it grew past the limit meanwhile); O_NOFOLLOW, so a link swapped in is not read. */
-async function readUpTo(file: string, max: number): Promise<Buffer | undefined> {
+/**
+ * The file's bytes, read into a buffer of its size as lstat saw it (`expected`) and grown up to
+ * `max + 1` (one more tells it grew past the limit meanwhile); O_NOFOLLOW, so a link swapped in is not read.
+ */
+async function readUpTo(file: string, expected: number, max: number): Promise<Buffer | undefined> {
   let handle;
   try {
     handle = await open(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
-    const buf = Buffer.alloc(max + 1);
+    let buf = Buffer.alloc(expected + 1);
     let got = 0;
-    while (got < buf.length) {
+    for (;;) {
       const { bytesRead } = await handle.read(buf, got, buf.length - got, got);
       if (bytesRead === 0) break;
       got += bytesRead;
+      if (got < buf.length) continue;
+      // Longer than it was at the lstat: read on, up to one byte past the limit.
+      if (buf.length > max) break;
+      const grown = Buffer.alloc(Math.min(buf.length * 2, max + 1));
+      buf.copy(grown, 0, 0, got);
+      buf = grown;
     }
     return buf.subarray(0, got);
   } catch {

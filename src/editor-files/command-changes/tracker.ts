@@ -53,11 +53,6 @@ export class CommandChanges {
     await before;
   }
 
-  /** Whether the command `callId` was looked at before it ran (and has not been reported yet). */
-  watching(callId: string): boolean {
-    return this.pending.has(callId) || this.reports.has(callId);
-  }
-
   /**
    * What the command changed, once it has ended (the same answer to every caller: its card and
    * the hook after it); undefined for a command not looked at before it ran.
