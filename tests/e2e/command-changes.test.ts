@@ -46,6 +46,19 @@ function editorClient(buffers: Map<string, string>): (app: acp.ClientApp) => voi
 
 const sh = (cmd: string, callId: string) => toolCallResponse("exec_command", { cmd }, { callId });
 
+/** A workspace holding `files`, one prompt in which the model runs `cmd`: the workspace and the update that completed the command's card. */
+async function oneCommand(files: Record<string, string>, cmd: string, callId: string): Promise<{ w: string; done: ToolUpdate | undefined }> {
+  adapter = await startAdapter({ setupClient: editorClient(new Map()) });
+  const w = adapter.workspace;
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(w, name), text);
+  adapter.fake.enqueue(sh(cmd, callId));
+  adapter.fake.enqueue(textResponse("done"));
+  await adapter.initialize(FS_CAPS);
+  const { sessionId } = await adapter.newSession();
+  expect((await adapter.prompt(sessionId, "run it")).stopReason).toBe("end_turn");
+  return { w, done: completion(adapter.updatesOf(sessionId), callId) };
+}
+
 describe("a command's changes on its card (Auto, a client with fs)", () => {
   it("sed -i and a redirect show as diffs before the card completes; a buffer held unsaved is said on the card and to the model; a command that changes nothing shows none", async () => {
     const buffers = new Map<string, string>();
@@ -87,16 +100,7 @@ describe("a command's changes on its card (Auto, a client with fs)", () => {
   });
 
   it("rm and mv name the deleted file and the new one; a binary file is named without its text", async () => {
-    adapter = await startAdapter({ setupClient: editorClient(new Map()) });
-    const w = adapter.workspace;
-    await writeFile(path.join(w, "old.txt"), "to be removed\n");
-    await writeFile(path.join(w, "a.txt"), "moving\n");
-    adapter.fake.enqueue(sh("rm old.txt && mv a.txt b.txt && printf 'x\\000y' > blob.bin", "several"));
-    adapter.fake.enqueue(textResponse("done"));
-    await adapter.initialize(FS_CAPS);
-    const { sessionId } = await adapter.newSession();
-    expect((await adapter.prompt(sessionId, "shuffle files")).stopReason).toBe("end_turn");
-    const done = completion(adapter.updatesOf(sessionId), "several");
+    const { w, done } = await oneCommand({ "old.txt": "to be removed\n", "a.txt": "moving\n" }, "rm old.txt && mv a.txt b.txt && printf 'x\\000y' > blob.bin", "several");
     const diffs = diffsOf(done);
     expect(diffs).toContainEqual(expect.objectContaining({ path: path.join(w, "old.txt"), oldText: "to be removed\n", newText: "" }));
     expect(diffs).toContainEqual(expect.objectContaining({ path: path.join(w, "a.txt"), oldText: "moving\n", newText: "" }));
@@ -106,17 +110,9 @@ describe("a command's changes on its card (Auto, a client with fs)", () => {
   });
 
   it("a file the command does not name: one it creates is shown whole, one it changes is named; ignored folders are not watched", async () => {
-    adapter = await startAdapter({ setupClient: editorClient(new Map()) });
-    const w = adapter.workspace;
-    await writeFile(path.join(w, "notes.txt"), "first line\n");
-    await writeFile(path.join(w, "gen.sh"), "echo generated > out.txt\nsed -i s/first/changed/ notes.txt\nmkdir -p node_modules && echo dep > node_modules/dep.js\n");
-    adapter.fake.enqueue(sh("sh gen.sh", "script-1"));
-    adapter.fake.enqueue(textResponse("done"));
-    await adapter.initialize(FS_CAPS);
-    const { sessionId } = await adapter.newSession();
-    expect((await adapter.prompt(sessionId, "run the script")).stopReason).toBe("end_turn");
+    const gen = "echo generated > out.txt\nsed -i s/first/changed/ notes.txt\nmkdir -p node_modules && echo dep > node_modules/dep.js\n";
+    const { w, done } = await oneCommand({ "notes.txt": "first line\n", "gen.sh": gen }, "sh gen.sh", "script-1");
     expect(await readFile(path.join(w, "out.txt"), "utf8")).toBe("generated\n");
-    const done = completion(adapter.updatesOf(sessionId), "script-1");
     expect(diffsOf(done)).toEqual([{ type: "diff", path: path.join(w, "out.txt"), oldText: null, newText: "generated\n" }]);
     expect(textsOf(done)).toContain(`${path.join(w, "notes.txt")}: changed (not named in the command`);
     expect(textsOf(done)).not.toContain("node_modules");

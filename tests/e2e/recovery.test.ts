@@ -19,6 +19,14 @@ afterEach(async () => {
 /** The kinds of update that carry the conversation (not titles, modes, commands, usage). */
 const HISTORY = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
 
+/** The history a load replayed: each message's kind and text, from the `seen`th update on. */
+const replayedSince = (a: Adapter, sessionId: string, seen: number): Array<[string, string]> =>
+  a
+    .updatesOf(sessionId)
+    .slice(seen)
+    .filter((u) => HISTORY.has(u.sessionUpdate))
+    .map((u) => [u.sessionUpdate, "content" in u && !Array.isArray(u.content) && u.content?.type === "text" ? u.content.text : ""]);
+
 const inputOf = (a: Adapter, index: number) => JSON.stringify(a.fake.requests[index]!.body.input);
 
 describe("recovery after the codex child dies", () => {
@@ -92,11 +100,7 @@ describe("recovery after the codex child dies", () => {
 
     const seen = adapter.updatesOf(sessionId).length;
     await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
-    const replayed = adapter
-      .updatesOf(sessionId)
-      .slice(seen)
-      .filter((u) => HISTORY.has(u.sessionUpdate))
-      .map((u) => [u.sessionUpdate, "content" in u && !Array.isArray(u.content) && u.content?.type === "text" ? u.content.text : ""]);
+    const replayed = replayedSince(adapter, sessionId, seen);
     expect(replayed).toEqual([
       ["user_message_chunk", "kept question"],
       ["agent_message_chunk", "kept answer"],
@@ -122,11 +126,7 @@ describe("recovery after the codex child dies", () => {
     const seen = adapter.updatesOf(sessionId).length;
     const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe("read-only");
-    const replayed = adapter
-      .updatesOf(sessionId)
-      .slice(seen)
-      .filter((u) => HISTORY.has(u.sessionUpdate))
-      .map((u) => [u.sessionUpdate, "content" in u && !Array.isArray(u.content) && u.content?.type === "text" ? u.content.text : ""]);
+    const replayed = replayedSince(adapter, sessionId, seen);
     expect(replayed).toEqual([
       ["user_message_chunk", "hello after the crash"],
       ["agent_message_chunk", "first answer"],
