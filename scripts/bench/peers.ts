@@ -44,7 +44,7 @@ export async function preparePeers(repo: string, env: NodeJS.ProcessEnv, codexPa
     const auth = path.join(env.CODEX_HOME, "auth.json");
     if (existsSync(auth)) await copyFile(auth, path.join(home, "auth.json"));
     peers.push({ name: "zed", label: `Zed's adapter ${version} (own codex)`, file: zedBin, args: [], env: { ...env, CODEX_HOME: home, RUST_LOG: "error" } });
-    notes.push("Zed's adapter runs the codex built into it, not the pinned 0.169 binary; its RSS includes that codex");
+    notes.push("Zed's adapter runs the codex built into it, not the pinned codex binary; its RSS includes that codex");
   } else notes.push(`${ZED}: no binary for ${process.platform}-${process.arch}`);
   return { peers, notes };
 }

@@ -192,6 +192,7 @@ export class ThreadEventTranslator {
       case "thread/realtime/sdp":
       case "thread/realtime/error":
       case "thread/realtime/closed":
+      case "thread/search/partial":
       case "windows/worldWritableWarning":
       case "windowsSandbox/setupCompleted":
         return [];

@@ -56,7 +56,6 @@ export type CodexServerAnswers = {
   "item/tool/call": v2.DynamicToolCallResponse;
   "account/chatgptAuthTokens/refresh": v2.ChatgptAuthTokensRefreshResponse;
   "attestation/generate": v2.AttestationGenerateResponse;
-  "currentTime/read": v2.CurrentTimeReadResponse;
   applyPatchApproval: ApplyPatchApprovalResponse;
   execCommandApproval: ExecCommandApprovalResponse;
 };
@@ -79,8 +78,6 @@ export function refusalFor(request: CodexServerRequest): CodexServerAnswer | und
       return { permissions: {}, scope: "turn" };
     case "item/tool/call":
       return { contentItems: [{ type: "inputText", text: "This tool is not available in this editor." }], success: false };
-    case "currentTime/read":
-      return { currentTimeAt: Math.floor(Date.now() / 1000) };
     case "applyPatchApproval":
     case "execCommandApproval":
       return { decision: { denied: { rejection: "No one could be asked to approve this." } } };
