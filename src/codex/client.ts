@@ -10,21 +10,13 @@ import { incomingMessageSchema, threadIdOf } from "./schemas.js";
 import type { z } from "zod";
 import { LineSplitter } from "../streams/index.js";
 import { processStopper, type ProcessStopper } from "../platform/index.js";
-import type { CodexNotification, CodexServerRequest } from "./messages.js";
+import type { ThreadListener } from "./messages.js";
 import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js";
 import { describeIssue, parseOrThrow, readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
-import { CodexExitedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
+import { CodexExitedError, CodexMethodUnsupportedError, CodexRpcError, CodexStartError, unknownMethodOf, type ExitInfo } from "./errors.js";
 import { ServerRequestsInFlight } from "./server-requests.js";
 import { jsonLineForCodex } from "./json.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../config/index.js";
-
-/** Receives what app-server says about one thread. */
-export interface ThreadListener {
-  /** One notification of Codex's schema: checked and typed where the adapter reads it (messages.ts). */
-  notification(n: CodexNotification): void;
-  /** Answers a server->client request (approvals, elicitations), checked and typed likewise; `withdrawn` fires when Codex settles it elsewhere. */
-  request(request: CodexServerRequest, withdrawn: AbortSignal): Promise<unknown>;
-}
 
 const STDERR_TAIL_LINES = 20;
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout; bytes: number };
@@ -42,6 +34,9 @@ export class AppServerClient {
   private readonly globalListeners = new Set<(method: string, params: unknown) => void>();
   /** Methods already reported as unreadable or unknown (once each: a stream of bad deltas is one line). */
   private readonly reported = new Set<string>();
+  /** Methods this codex answered as unknown (a codex of another version), and its version, which errors name. */
+  private readonly lacking = new Set<string>();
+  codexVersion: string | undefined;
   private nextId = 1;
   private exitInfo: ExitInfo | undefined;
   private lastOutputAt = Date.now();
@@ -128,6 +123,7 @@ export class AppServerClient {
   request<S extends z.ZodType>(method: string, params: unknown, schema: S, timeoutMs?: number): Promise<z.output<S>>;
   request(method: string, params: unknown, schema?: z.ZodType, timeoutMs?: number): Promise<unknown> {
     if (this.exitInfo) return Promise.reject(new CodexExitedError(this.exitInfo));
+    if (this.lacking.has(method)) return Promise.reject(new CodexMethodUnsupportedError(method, this.codexVersion));
     const id = this.nextId++;
     const line = `${jsonLineForCodex({ id, method, params })}\n`;
     const answer = this.awaitAnswer(id, method, timeoutMs ?? this.deadlineOf(method), line.length);
@@ -164,6 +160,9 @@ export class AppServerClient {
   }
 
   /** Requests still waiting for codex's answer. */
+  /** Whether this codex answered `method` as unknown (then every later call of it fails at once). */
+  lacks = (method: string): boolean => this.lacking.has(method);
+
   get pendingCount(): number {
     return this.pending.size;
   }
@@ -294,7 +293,11 @@ export class AppServerClient {
     clearTimeout(pending.timer);
     if ("error" in msg && msg.error) {
       const err = msg.error as { code: number; message: string; data?: unknown };
-      pending.reject(new CodexRpcError(err.message, err.code, err.data));
+      if (unknownMethodOf(err) === pending.method) {
+        this.lacking.add(pending.method);
+        this.log.info({ method: pending.method, codexVersion: this.codexVersion }, "this codex does not offer a method the adapter uses; what needs it is unavailable");
+        pending.reject(new CodexMethodUnsupportedError(pending.method, this.codexVersion));
+      } else pending.reject(new CodexRpcError(err.message, err.code, err.data));
     } else pending.resolve(msg.result);
   }
 

@@ -12,6 +12,26 @@ export class CodexRpcError extends Error {
   }
 }
 
+/**
+ * Codex answered that it has no such method: a codex of another version than the pinned one
+ * (CODEX_PATH) that lacks it. Learnt from the answer, never assumed from a version number.
+ */
+export class CodexMethodUnsupportedError extends CodexRpcError {
+  constructor(
+    readonly method: string,
+    version: string | undefined,
+  ) {
+    super(`this codex (${version ?? "unknown version"}) does not offer ${method}; it needs a codex that does (unset CODEX_PATH to run the pinned one)`, -32601);
+    this.name = "CodexMethodUnsupportedError";
+  }
+}
+
+/** The method an app-server error answer says it does not know ("unknown variant `x`"), if that is what it says. */
+export function unknownMethodOf(error: { code: number; message: string }): string | undefined {
+  if (error.code !== -32600) return undefined;
+  return /^Invalid request: unknown variant `([^`]+)`/.exec(error.message)?.[1];
+}
+
 /** Codex exited (or could not be spawned) before it answered `initialize`: a set-up problem, not a crash. */
 export class CodexStartError extends Error {
   constructor(

@@ -78,7 +78,12 @@ export const turnCompletedSchema = z.looseObject({ threadId: z.string(), turn: t
 
 
 /** What the adapter reads from codex's `initialize` answer. */
-export const initializeResultSchema = z.looseObject({ codexHome: z.string().optional() });
+export const initializeResultSchema = z.looseObject({ codexHome: z.string().optional(), userAgent: z.string().optional() });
+
+/** Codex's version in its initialize answer's user agent ("client/0.171.0 (os; arch) ..."). */
+export function codexVersionOf(userAgent: string | undefined): string | undefined {
+  return userAgent ? /\/(\d+\.\d+\.\d+[^\s]*)/.exec(userAgent)?.[1] : undefined;
+}
 
 export const accountResponseSchema = z.looseObject({
   account: z.looseObject({ type: z.string() }).nullable(),

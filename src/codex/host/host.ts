@@ -8,7 +8,7 @@ import { CodexExitedError, CodexStartError, type ExitInfo } from "../errors.js";
 import { locateCodex, type CodexCommand } from "../locate.js";
 import { initializeParams, type CodexClientInfo, type EarlyConfigRead, type PrestartedCodex } from "../spawn.js";
 import type * as v2 from "../generated/v2/index.js";
-import { initializeResultSchema } from "../schemas.js";
+import { codexVersionOf, initializeResultSchema } from "../schemas.js";
 import { markPhase } from "../../log/timings.js";
 import { UserConfigReader } from "../user-config.js";
 import { DEFAULT_HANG_TIMEOUT_MS } from "../../config/index.js";
@@ -97,8 +97,9 @@ export class CodexHost {
         (result) => {
           const init = initializeResultSchema.safeParse(result);
           if (init.success && init.data.codexHome) this.home = init.data.codexHome;
+          client.codexVersion = init.success ? codexVersionOf(init.data.userAgent) : undefined;
           client.notify("initialized");
-          markPhase(this.log, "codex initialized", { ms: Date.now() - startedAt });
+          markPhase(this.log, "codex initialized", { ms: Date.now() - startedAt, codexVersion: client.codexVersion });
           if (this.current?.client === client) this.current.initialized = true;
           return client;
         },
