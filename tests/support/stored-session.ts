@@ -31,6 +31,8 @@ export interface StoredSessionOptions {
   modelProvider?: string;
   /** Each turn's command: a read (`cat`, as Codex parses it; the default) or a run (`make`, a terminal card for clients that show them). */
   commands?: "read" | "run";
+  /** The moderation Codex stored on a turn's answer (0-based turn; as in 0.171's AgentMessage item), if any. */
+  moderation?: (turn: number) => unknown;
 }
 
 export interface StoredSession {
@@ -168,6 +170,11 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
     buf.push(line);
     bufLen += line.length;
     if (bufLen > 4 * 1024 * 1024) flush();
+  };
+
+  const moderationOf = (t: number) => {
+    const moderation = opts.moderation?.(t);
+    return moderation === undefined ? {} : { moderation };
   };
 
   const turnIds: string[] = [];
@@ -323,7 +330,7 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
       const msgId = `msg_t${t + 1}_answer`;
       const answer = `Turn ${t + 1} done: batch ${t + 1} produced ${output.split("\n").length - 1} lines (${outputBytes} bytes); nothing unusual in batch #${t + 1}.`;
       const a0 = at();
-      emit(at(), "event_msg", { type: "item_completed", thread_id: threadId, turn_id: turnId, item: { type: "AgentMessage", id: msgId, content: [{ type: "Text", text: answer }] }, started_at_ms: a0, completed_at_ms: ms });
+      emit(at(), "event_msg", { type: "item_completed", thread_id: threadId, turn_id: turnId, item: { type: "AgentMessage", id: msgId, content: [{ type: "Text", text: answer }], ...moderationOf(t) }, started_at_ms: a0, completed_at_ms: ms });
       emitItem(at(), {
         type: "message",
         status: "completed",

@@ -66,6 +66,8 @@ export const scriptedResponseSchema = z.strictObject({
   usage: usageSchema.optional(),
   /** HTTP headers of the answer (stream or error), e.g. Codex's rate-limit headers (rateLimitHeaders). */
   headers: z.record(z.string(), z.string()).optional(),
+  /** A `response.metadata` event's `metadata`, sent before the items (e.g. openai_chatgpt_moderation_metadata). */
+  metadata: z.record(z.string(), z.unknown()).optional(),
 });
 
 export const fakeModelScriptSchema = z.strictObject({
@@ -89,6 +91,7 @@ export type ScriptedResponse = {
   closeEarly?: boolean;
   usage?: ScriptedUsage;
   headers?: Record<string, string>;
+  metadata?: Record<string, unknown>;
 };
 
 export type FakeModelScript = { responses: ScriptedResponse[] };

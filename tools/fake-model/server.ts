@@ -85,6 +85,9 @@ export function responseEvents(
     type: "response.created",
     response: { id: responseId, object: "response", status: "in_progress", output: [] },
   });
+  // What the ChatGPT backend adds to a stream (Codex 0.171 relays its moderation metadata as
+  // turn/moderationMetadata).
+  if (scripted.metadata !== undefined) events.push({ type: "response.metadata", metadata: scripted.metadata });
   const doneItems: unknown[] = [];
   (scripted.items ?? []).forEach((item, outputIndex) => {
     const itemEvents = itemToEvents(item, outputIndex, `${ids.itemPrefix}_${outputIndex}`);
