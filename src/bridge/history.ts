@@ -10,7 +10,7 @@ import type { ContentBlock, ToolCallStatus } from "@agentclientprotocol/sdk/unst
 import type { SessionUpdate } from "./view.js";
 import { z } from "zod";
 import { asToolItem, completedItemUpdate, describeItem, type Item, type ToolItem } from "./items.js";
-import { itemText } from "./item-text.js";
+import { itemText, moderatedMessage } from "./item-text.js";
 import { completedItemDisplay, type ClientDisplay } from "./display.js";
 import type { ItemOf } from "./view.js";
 
@@ -98,6 +98,9 @@ function replayItem(item: Item, entry: HistoryEntry, opts: ReplayOptions = {}): 
       // messages, plans, thoughts, reviews as text (item-text.ts).
       const shown = completedItemDisplay(item, opts.display ?? {});
       if (shown) return shown;
+      // A hidden or blocked answer (Codex 0.171's display modes) as live: item-text.ts.
+      const moderated = item.type === "agentMessage" ? moderatedMessage(item, opts.display ?? {}, 0) : undefined;
+      if (moderated) return moderated;
       const text = itemText(item);
       if (text) return textUpdate(text.kind, text.text, item.id);
       const tool = asToolItem(item, onUnknown(opts));

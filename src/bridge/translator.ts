@@ -12,7 +12,7 @@ import { snapshotFileChange } from "./file-changes.js";
 import { randomUUID } from "node:crypto";
 import { blockedToolCall } from "./hooks.js";
 import { completedItemDisplay, goalStatusLabel, noticeUpdate, planDocument, type ClientDisplay } from "./display.js";
-import { itemText } from "./item-text.js";
+import { itemText, moderatedMessage } from "./item-text.js";
 import { asToolItem, completedItemUpdate, describeItem, type ItemContext } from "./items.js";
 import { NativePatchWatcher } from "./native-patch.js";
 import { terminalOutput, terminalOutputDelta } from "./terminal.js";
@@ -323,6 +323,11 @@ export class ThreadEventTranslator {
       // The last streamed snapshot was already the whole plan: nothing new to send.
       if (completed.type === "plan" && streamed?.sent === completed.text) return [];
       return shown;
+    }
+    if (completed.type === "agentMessage" && completed.moderation?.display) {
+      const streamed = this.streamed.get(completed.id) ?? 0;
+      this.streamed.set(completed.id, Math.max(streamed, completed.text.length));
+      return moderatedMessage(completed, this.display(), streamed) ?? [];
     }
     const text = itemText(completed);
     if (text) return this.unstreamedText(completed.id, text.text, text.kind);
