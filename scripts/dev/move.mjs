@@ -5,7 +5,7 @@
 // Every relative specifier in src/, tools/, tests/ and scripts/ (`from "…"`, `import("…")`,
 // `export … from "…"`) is resolved against the importing file's old place, mapped through the
 // moves, and written relative to the file's new place. Repository-relative strings that name a
-// moved file ("src/transcripts/cli-main.ts") are mapped too. Then `git mv` does the moves.
+// moved file (such as "tools/transcripts/cli.ts") are mapped too. Then `git mv` does the moves.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";

@@ -176,7 +176,7 @@ function userMessage(item: ItemOf<"userMessage">, opts: ReplayOptions): ContentB
   return blocks;
 }
 
-// An embedded resource is sent to Codex as `<context ref="URI">\nTEXT\n</context>` (see acp/prompt.ts).
+// An embedded resource is sent to Codex as `<context ref="URI">\nTEXT\n</context>` (see src/core/prompt.ts).
 const CONTEXT_RE = /^<context ref="([^"]*)">\n([\s\S]*)\n<\/context>$/;
 
 function contextBlock(text: string): ContentBlock | undefined {

@@ -233,7 +233,7 @@ export function completedItemUpdate(
   };
 }
 
-/** What a collab tool call does, in words (the subagents themselves are cards of their own: acp/subagents.ts). */
+/** What a collab tool call does, in words (the subagents themselves are cards of their own: src/features/subagents.ts). */
 function collabTitle(item: ItemOf<"collabAgentToolCall">): string {
   const n = item.receiverThreadIds.length;
   const them = n > 1 ? `${n} subagents` : "a subagent";

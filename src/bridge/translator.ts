@@ -154,7 +154,7 @@ export class ThreadEventTranslator {
       case "item/mcpToolCall/progress":
       case "model/verification":
       case "model/safetyBuffering/updated":
-      // Codex's warnings: acp/codex-warnings.ts (a thread's warning often repeats a global one,
+      // Codex's warnings: src/features/codex-warnings.ts (a thread's warning often repeats a global one,
       // and a deprecation names no thread).
       case "configWarning":
       case "deprecationNotice":

@@ -34,7 +34,7 @@ export type AgentState = {
 export type AgentOptions = {
   host: CodexHost;
   log: Logger;
-  /** Session capabilities, in order (see features.ts). */
+  /** Session capabilities, in order (the list: sessionFeatures in src/app.ts). */
   features?: SessionFeature[];
   /** Sign-in: the methods offered and the credential check before a session opens (src/sign-in). */
   signIn?: SignInGate;

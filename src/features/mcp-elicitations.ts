@@ -1,6 +1,6 @@
 // Other MCP servers asking the user (MCP elicitation: a form, or a page to open) -> ACP
 // `elicitation/create` when the client supports that mode, the answer back in Codex's shape.
-// (Codex's own tool-call approvals arrive the same way and are answered in approvals.ts.)
+// (Codex's own tool-call approvals arrive the same way and are answered in src/features/approvals/.)
 // A form is passed on only when every field has an ACP equivalent; else, as when the client
 // cannot show it, the request is declined, so the server is never answered with a guess.
 import * as acp from "@agentclientprotocol/sdk/unstable";

@@ -6,7 +6,7 @@
 // the SDK blocked the event loop for ~33 ms and added ~6 MiB (measured: scripts/bench and an
 // import timing), and that import landed on the critical path of the first session/new or the
 // first prompt, whichever met Codex's MCP handshake. The SDK's client still checks this server in
-// tests/contract (mcp-tools, mcp-endpoint-attacks); tests/contract/mcp-protocol checks the wire.
+// tests/contract (mcp-tools, mcp-endpoint-attacks); tests/contract/mcp-protocol.test.ts checks the wire.
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";

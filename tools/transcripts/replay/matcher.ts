@@ -2,7 +2,7 @@
 // order, notifications by method and session in order, non-JSON lines in order; compares each
 // pair after normalisation, validates every message against the ACP schema, answers agent
 // requests with the recorded answers, and turns recorded client messages into live ones.
-// No processes and no timers: it is fed entries and says what to send (tests/unit/replay-matcher).
+// No processes and no timers: it is fed entries and says what to send (tests/unit/replay-matcher.test.ts).
 import { log } from "../../../src/log/index.js";
 import type { LocatedEntry, TranscriptEntry } from "../format.js";
 import {
