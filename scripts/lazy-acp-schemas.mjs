@@ -1,9 +1,10 @@
 // The ACP SDK's zod schemas, built on first use instead of when the agent loads (issue 30).
 //
 // The SDK's generated `zod.gen.js` builds every schema of the protocol at its top level: 252 for
-// ACP v1, 262 for v2, ~30 ms of the agent's ~75 ms top level (measured per module,
-// docs/performance.md), while a session's start parses a handful of messages. esbuild cannot defer
-// a module's top level, so this rewrites each generated `export const zName = <expression>;` to
+// ACP v1, 262 for v2, ~30 ms of the agent's ~75 ms top level (measured per module, in a copy of
+// the bundle that marks the end of each module's top level), while a session's start parses a
+// handful of messages. esbuild cannot defer a module's top level, so this rewrites each generated
+// `export const zName = <expression>;` to
 // `export const zName = __lazySchema(() => <expression>);`: a zod lazy schema, which builds its
 // inner schema at its first parse and forwards what unions, objects and optionals ask of it
 // (propValues, optin, optout), so each parse gives the same result; wrapped in a proxy that hands
