@@ -1,5 +1,5 @@
-// The layout rules of the constitution and DESIGN.md, checked on the source: small files, no
-// import cycles, one line splitter, no hidden async context, few casts in the pure bridge.
+// The layout rules of the constitution and docs/architecture.md, checked on the source: small
+// files, no import cycles, one line splitter, no hidden async context, few casts in the pure bridge.
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,6 @@
 // src/platform: the Windows and macOS branches, run here on Linux with the platform passed in
-// (nothing global is changed). What the real hosts do is not run here: see README "Platforms".
+// (nothing global is changed). What the real hosts do is not run here: see docs/architecture.md,
+// "Platforms".
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { batchFileLaunch, isInsidePath, isWindowsDevicePath, normalizedDirectory, pathsOf, processActivity, processStopper, quoteWindowsArgument } from "../../src/platform/index.js";
