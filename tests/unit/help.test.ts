@@ -1,6 +1,6 @@
 // --help as a user meets it: it fits a terminal, its Zed entry is valid JSON with this
 // installation's absolute paths, its synopsis works when followed literally, and it lists every
-// environment variable the README's table lists.
+// environment variable docs/configuration.md's table lists.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -39,11 +39,11 @@ describe("--help", () => {
       agentCommand: ["node", "x.js"],
     });
   });
-  it("lists every environment variable, as the README's table does", () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+  it("lists every environment variable, as docs/configuration.md's table does", () => {
+    const doc = readFileSync(path.resolve(import.meta.dirname, "../../docs/configuration.md"), "utf8");
     for (const [name] of ENVIRONMENT) {
       expect(text).toContain(name);
-      for (const one of name.split(" / ")) expect(readme, one).toContain(`\`${one}\``);
+      for (const one of name.split(" / ")) expect(doc, one).toContain(`\`${one}\``);
     }
   });
 });

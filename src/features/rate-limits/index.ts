@@ -12,7 +12,7 @@ import type { AcpSession } from "../../core/session/session.js";
 import { AccountLimits, rateLimitsUpdatedSchema, type LimitAlert } from "./limits.js";
 import { alertText, statusLines } from "./text.js";
 
-/** The key of usage_update's `_meta` that carries the limits, by limit id (README: "What the editor gets"). */
+/** The key of usage_update's `_meta` that carries the limits, by limit id (docs/protocol.md). */
 export const RATE_LIMITS_META_KEY = "codex-cli-acp/rateLimits";
 
 export function rateLimitsFeature(): SessionFeature {
