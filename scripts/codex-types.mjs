@@ -69,6 +69,7 @@ const RESULTS = {
   "thread/goal/get": "ThreadGoalGetResponse",
   "thread/goal/set": "ThreadGoalSetResponse",
   "thread/goal/clear": "ThreadGoalClearResponse",
+  "thread/sample": "ThreadSampleResponse",
   "thread/backgroundTerminals/terminate": "ThreadBackgroundTerminalsTerminateResponse",
   "turn/start": "TurnStartResponse",
   "turn/interrupt": "TurnInterruptResponse",

@@ -25,6 +25,7 @@ export type CodexRequests = {
   "thread/goal/get": { params: v2.ThreadGoalGetParams; result: v2.ThreadGoalGetResponse };
   "thread/goal/set": { params: v2.ThreadGoalSetParams; result: v2.ThreadGoalSetResponse };
   "thread/goal/clear": { params: v2.ThreadGoalClearParams; result: v2.ThreadGoalClearResponse };
+  "thread/sample": { params: v2.ThreadSampleParams; result: v2.ThreadSampleResponse };
   "turn/start": { params: v2.TurnStartParams; result: v2.TurnStartResponse };
   "turn/interrupt": { params: v2.TurnInterruptParams; result: v2.TurnInterruptResponse };
   "turn/steer": { params: v2.TurnSteerParams; result: v2.TurnSteerResponse };

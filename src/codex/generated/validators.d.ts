@@ -46,6 +46,7 @@ import type { ThreadListResponse } from "./v2/ThreadListResponse.js";
 import type { ThreadNameUpdatedNotification } from "./v2/ThreadNameUpdatedNotification.js";
 import type { ThreadReadResponse } from "./v2/ThreadReadResponse.js";
 import type { ThreadResumeResponse } from "./v2/ThreadResumeResponse.js";
+import type { ThreadSampleResponse } from "./v2/ThreadSampleResponse.js";
 import type { ThreadSetNameResponse } from "./v2/ThreadSetNameResponse.js";
 import type { ThreadSettingsUpdateResponse } from "./v2/ThreadSettingsUpdateResponse.js";
 import type { ThreadStartResponse } from "./v2/ThreadStartResponse.js";
@@ -113,6 +114,7 @@ export declare const resultValidators: {
   readonly "thread/goal/get": Validator<ThreadGoalGetResponse>;
   readonly "thread/goal/set": Validator<ThreadGoalSetResponse>;
   readonly "thread/goal/clear": Validator<ThreadGoalClearResponse>;
+  readonly "thread/sample": Validator<ThreadSampleResponse>;
   readonly "thread/backgroundTerminals/terminate": Validator<ThreadBackgroundTerminalsTerminateResponse>;
   readonly "turn/start": Validator<TurnStartResponse>;
   readonly "turn/interrupt": Validator<TurnInterruptResponse>;

@@ -185,6 +185,8 @@ let c_v_ThreadReadResponse;
 function v_ThreadReadResponse(x) { return (c_v_ThreadReadResponse ??= object(["readState", nullable(v_ThreadReadState), 0, "thread", v_Thread, 1]))(x); }
 let c_v_ThreadResumeResponse;
 function v_ThreadResumeResponse(x) { return (c_v_ThreadResumeResponse ??= object(["activePermissionProfile", nullable(v_ActivePermissionProfile), 0, "approvalPolicy", v_AskForApproval, 1, "approvalsReviewer", v_ApprovalsReviewer, 1, "collaborationMode", nullable(v_CollaborationMode), 0, "cwd", v_AbsolutePathBuf, 1, "disabledPluginIds", array(K0), 0, "initialTurnsPage", nullable(v_TurnsPage), 0, "instructionSources", array(v_LegacyAppPathString), 0, "itemsBackwardsCursor", K1, 0, "model", K0, 1, "modelProvider", K0, 1, "multiAgentMode", v_MultiAgentMode, 0, "reasoningEffort", nullable(v_ReasoningEffort), 0, "runtimeWorkspaceRoots", array(v_AbsolutePathBuf), 0, "sandbox", v_SandboxPolicy, 1, "serviceTier", K1, 0, "thread", v_Thread, 1, "turnsBackwardsCursor", K1, 0]))(x); }
+let c_v_ThreadSampleResponse;
+function v_ThreadSampleResponse(x) { return (c_v_ThreadSampleResponse ??= object(["cachedInputTokens", K5, 0, "inputTokens", K5, 0, "outputTokens", K5, 0, "responseId", K0, 1, "sourceTurnId", K0, 1, "text", K1, 0]))(x); }
 let c_v_ThreadSetNameResponse;
 function v_ThreadSetNameResponse(x) { return (c_v_ThreadSetNameResponse ??= K7)(x); }
 let c_v_ThreadSettingsUpdateResponse;
@@ -693,6 +695,7 @@ export const resultValidators = Object.freeze({
   "thread/goal/get": checker(v_ThreadGoalGetResponse),
   "thread/goal/set": checker(v_ThreadGoalSetResponse),
   "thread/goal/clear": checker(v_ThreadGoalClearResponse),
+  "thread/sample": checker(v_ThreadSampleResponse),
   "thread/backgroundTerminals/terminate": checker(v_ThreadBackgroundTerminalsTerminateResponse),
   "turn/start": checker(v_TurnStartResponse),
   "turn/interrupt": checker(v_TurnInterruptResponse),
