@@ -22,6 +22,7 @@ import { registerSessionAdmin } from "./stored-sessions/admin.js";
 import { createSignIn } from "./sign-in/index.js";
 import { registerSessionArchive } from "./stored-sessions/archive.js";
 import { titlesFeature } from "./features/titles.js";
+import { promptSuggestionsFeature } from "./features/prompt-suggestions.js";
 import { approvalsFeature } from "./features/approvals/index.js";
 import { commandsFeature } from "./features/commands/index.js";
 import { configOptionsFeature } from "./features/config-options/index.js";
@@ -67,7 +68,7 @@ const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature(), directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), providersFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), rateLimitsFeature(), subagentsFeature()];
+  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature(), directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), providersFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), rateLimitsFeature(), subagentsFeature(), promptSuggestionsFeature()];
 }
 
 

@@ -39,6 +39,12 @@ export type ThreadSettings = {
    * The file tools need them to show a native apply_patch that Codex rejected, which has no item.
    */
   rawEvents?: boolean;
+  /**
+   * Not Codex's: after each completed turn, ask the model for the message the user is likely to
+   * send next (features/prompt-suggestions.ts). Off unless the user turns it on (a config option):
+   * each costs a model call. Never sent to Codex as such.
+   */
+  promptSuggestions?: boolean;
 };
 
 type JsonObject = { [key: string]: JsonValue };

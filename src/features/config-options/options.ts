@@ -1,7 +1,7 @@
 // Session config options: the mode (mirrors session modes), Codex's collaboration mode (plan or
-// default), the model, the reasoning effort (the efforts the chosen model supports) and the speed
-// (its service tiers). A choice applies from the next turn: turn/start carries them from the
-// session's settings.
+// default), the model, the reasoning effort (the efforts the chosen model supports), the speed
+// (its service tiers) and prompt suggestions (on or off). A choice applies from the next turn:
+// turn/start carries them from the session's settings.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { invalidParams, shown } from "../../core/errors.js";
 import type { AgentServices } from "../../core/feature-api.js";
@@ -78,7 +78,24 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
       });
     }
   }
+  options.push(suggestionsOption(session, state));
   return options;
+}
+
+const SUGGESTIONS_ID = "prompt_suggestions";
+
+/** Prompt suggestions (features/prompt-suggestions.ts): a switch where the client takes booleans, else an off/on choice. Off unless turned on. */
+function suggestionsOption(session: AcpSession, state: ConfigState): acp.SessionConfigOption {
+  const on = session.settings.promptSuggestions === true;
+  const common = {
+    id: SUGGESTIONS_ID,
+    name: "Prompt suggestions",
+    description: "After each turn, suggest the message you are likely to send next (one more model call per turn)",
+    // Not a category the spec names: custom ones take a leading underscore.
+    category: "_prompt_suggestions",
+  };
+  if (state.booleans) return { ...common, type: "boolean", currentValue: on };
+  return { ...common, type: "select", currentValue: on ? "on" : "off", options: [{ value: "off", name: "Off" }, { value: "on", name: "On" }] };
 }
 
 /** Codex's word for no particular service tier. */
@@ -132,6 +149,7 @@ export function modelSettings(session: AcpSession, model: Model | undefined, slu
 /** session/set_config_option. */
 export async function setConfigOption(session: AcpSession, state: ConfigState, configId: string, value: unknown, services: AgentServices): Promise<acp.SessionConfigOption[]> {
   if (typeof value === "boolean" && configId === "service_tier") value = booleanTier(session, state, value);
+  if (typeof value === "boolean" && configId === SUGGESTIONS_ID) value = value ? "on" : "off";
   if (typeof value !== "string") throw invalidParams({ configId }, `The option "${shown(configId)}" takes a value id (a string)`);
   switch (configId) {
     case "mode":
@@ -169,6 +187,10 @@ export async function setConfigOption(session: AcpSession, state: ConfigState, c
       session.update({ settings: { serviceTier: value } });
       break;
     }
+    case SUGGESTIONS_ID:
+      if (value !== "on" && value !== "off") throw invalidParams({ value }, `Prompt suggestions are "on" or "off"; not "${shown(value)}"`);
+      session.update({ settings: { promptSuggestions: value === "on" } });
+      break;
     default:
       throw invalidParams({ configId }, `Unknown config option "${shown(configId)}"; available: ${configOptions(session, state).map((o) => o.id).join(", ")}`);
   }
