@@ -292,10 +292,10 @@ describe("modes", () => {
 });
 
 describe("config options", () => {
-  it("session/new lists mode, collaboration mode, model (from model/list), reasoning effort (the model's efforts) and speed", async () => {
+  it("session/new lists mode, collaboration mode, model (from model/list), reasoning effort (the model's efforts), speed and prompt suggestions", async () => {
     const { session } = await start([]);
     const byId = Object.fromEntries((session.configOptions ?? []).map((o) => [o.id, o]));
-    expect(Object.keys(byId)).toEqual(["mode", "collaboration_mode", "model", "reasoning_effort", "service_tier"]);
+    expect(Object.keys(byId)).toEqual(["mode", "collaboration_mode", "model", "reasoning_effort", "service_tier", "prompt_suggestions"]);
     expect(byId.mode).toMatchObject({ type: "select", category: "mode", currentValue: "auto" });
     expect(byId.model).toMatchObject({ type: "select", category: "model", currentValue: "fake-model" });
     // The spec names mode, model and thought_level; any other category takes a leading underscore.
