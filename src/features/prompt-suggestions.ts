@@ -66,18 +66,21 @@ export function promptSuggestionsFeature(): SessionFeature {
 
   const suggest = async (session: AcpSession, state: SuggestionState, turnId: string, services: AgentServices): Promise<void> => {
     const generation = ++state.generation;
+    let answer: string | null;
     try {
       const client = await services.host.client();
-      const answer = await client.call("thread/sample", { threadId: session.threadId, expectedTurnId: turnId, prompt: SUGGESTION_PROMPT });
-      if (generation !== state.generation || session.isClosed) return;
-      const text = suggestionOf(answer.text);
-      services.log.debug({ sessionId: session.id, suggested: text !== null }, "prompt suggestion");
-      await publish(session, state, text);
+      answer = (await client.call("thread/sample", { threadId: session.threadId, expectedTurnId: turnId, prompt: SUGGESTION_PROMPT })).text;
     } catch (err) {
       const level = state.warned ? "debug" : "warn";
       state.warned = true;
       services.log[level]({ sessionId: session.id, err: String(err) }, "no prompt suggestion: codex could not sample the thread");
+      return;
     }
+    if (generation !== state.generation || session.isClosed) return;
+    const text = suggestionOf(answer);
+    services.log.debug({ sessionId: session.id, suggested: text !== null }, "prompt suggestion");
+    // A failed send is the session's outbox's to report (the client is gone).
+    await publish(session, state, text).catch(() => undefined);
   };
 
   return {
