@@ -3,7 +3,7 @@
 // from @agentclientprotocol/sdk. Every stdout line is also kept raw, so tests can
 // check that stdout carries nothing but JSON-RPC.
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
@@ -21,6 +21,8 @@ export type AdapterOptions = {
   extraConfig?: string;
   /** The user's own config.toml settings (top-level keys: approval_policy, sandbox_mode, model_reasoning_effort, ...). */
   userConfig?: string;
+  /** Files written into CODEX_HOME before the agent starts, by name (e.g. a profile's `<name>.config.toml`). */
+  codexFiles?: Record<string, string>;
   /** A made-up ChatGPT sign-in served by the fake model (createCodexHome's chatgptSignIn). */
   chatgptSignIn?: boolean;
   env?: Record<string, string>;
@@ -74,6 +76,7 @@ export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProces
   const fake = opts.fake ?? (await startFakeModel(opts.responses ?? []));
   if (opts.fake && opts.responses) fake.enqueue(...opts.responses);
   const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig, userConfig: opts.userConfig, ...(opts.chatgptSignIn ? { chatgptSignIn: true } : {}) }));
+  for (const [name, text] of Object.entries(opts.codexFiles ?? {})) await writeFile(path.join(home.codexHome, name), text);
   const workspace = opts.workspace ?? (await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-ws-"))));
   const child = spawn(process.execPath, [opts.bin ?? DIST_BIN], {
     env: { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", ...opts.env },
