@@ -153,7 +153,7 @@ describe("profiles", () => {
     };
     const session = await open(1, { files, extraConfig: ["[profiles.dup]", 'model_reasoning_effort = "high"', ""].join("\n") });
     const { sessionId } = session;
-    expect(option(session.configOptions, "profile")?.options).toEqual(expect.arrayContaining([expect.objectContaining({ value: "far" }), expect.objectContaining({ value: "broken" })]));
+    expect(option(session.configOptions, "profile")).toHaveProperty("options", expect.arrayContaining([expect.objectContaining({ value: "far" }), expect.objectContaining({ value: "broken" })]));
 
     const far = await refusalOf(setOption(sessionId, "profile", "far"));
     expect(far).toContain('"far"');
@@ -163,7 +163,7 @@ describe("profiles", () => {
     const broken = await refusalOf(setOption(sessionId, "profile", "broken"));
     expect(broken).toContain('"broken"');
     expect(broken).toContain("broken.config.toml");
-    expect(broken).toMatch(/line 1/);
+    expect(broken).toMatch(/line \d+/);
 
     // As `codex --profile dup` says: the legacy table of that name in config.toml must go first.
     const dup = await refusalOf(setOption(sessionId, "profile", "dup"));

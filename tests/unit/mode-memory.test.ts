@@ -1,5 +1,5 @@
 // The mode a stored thread was left in, kept where Codex's settings cannot tell it
-// (src/features/modes/mode-memory.ts): one small file per thread, written whole or not at all,
+// (src/features/modes/mode-memory.ts, on the core's ThreadMemory): one small file per thread, written whole or not at all,
 // read back; a thread id that is not one is never a path; a broken store costs the memory only.
 import { mkdtemp, readdir, rm, writeFile, mkdir } from "node:fs/promises";
 import os from "node:os";

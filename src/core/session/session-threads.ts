@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { CodexRpcError, type AppServerClient } from "../../codex/index.js";
+import { CodexRpcError, type AppServerClient, type v2 } from "../../codex/index.js";
 import type { Logger } from "../../log/index.js";
 import { threadParams, type ThreadSettings } from "./thread-config.js";
 
@@ -88,4 +88,17 @@ export async function reattachThread(client: AppServerClient, session: Reattachi
     await threads?.replaced(session.id, started.thread.id);
     return started.thread.id;
   }
+}
+
+/**
+ * Starts a session's thread anew with `settings`, in place of one Codex keeps nothing of yet (never
+ * prompted): what only thread/start takes (a profile's model provider) applies from its first
+ * turn. The new thread is kept in `threads` as the session's; the old one is let go.
+ */
+export async function startThreadAnew(client: AppServerClient, session: Reattaching, threads: SessionThreads | undefined, log: Logger): Promise<v2.ThreadStartResponse> {
+  const started = await client.call("thread/start", threadParams(session.settings));
+  await threads?.replaced(session.id, started.thread.id);
+  void client.call("thread/unsubscribe", { threadId: session.threadId }).catch(() => undefined);
+  log.info({ sessionId: session.id, threadId: started.thread.id }, "the session's thread, never prompted, started anew with its new settings");
+  return started;
 }

@@ -11,7 +11,7 @@ import { diskFiles } from "./disk-files.js";
 import type { Logger } from "../../log/index.js";
 import { markPhase } from "../../log/timings.js";
 import { collaborationParams, keptTurnParams, type KeptTurnParams, type ThreadSettings } from "./thread-config.js";
-import { reattachThread, type SessionThreads } from "./session-threads.js";
+import { reattachThread, startThreadAnew, type SessionThreads } from "./session-threads.js";
 import type { ThreadTurns } from "./turns.js";
 import { TurnRunner } from "./turn-runner.js";
 import { ChildItems } from "./child-items.js";
@@ -154,6 +154,16 @@ export class AcpSession {
     return this.threadSettings.cwd;
   }
 
+  /** Starts the thread anew with `settings` while Codex keeps nothing of it (never prompted): what only thread/start takes applies. Undefined (nothing done) once Codex keeps it: a turn ran or is running. */
+  async startAnew(settings: ThreadSettings): Promise<v2.ThreadStartResponse | undefined> {
+    if (this.keptByCodex || this.promptRunning) return undefined;
+    const client = await this.ensureAttached();
+    const started = await startThreadAnew(client, { id: this.id, threadId: this.currentThread, settings, keptByCodex: false }, this.deps.threads, this.deps.log);
+    this.currentThread = started.thread.id;
+    this.bind(client, this.deps.host.currentGeneration);
+    return started;
+  }
+
   get isClosed(): boolean {
     return this.closed;
   }
@@ -186,11 +196,7 @@ export class AcpSession {
     for (const n of early) this.onNotification(n); // said while the thread resumed (open-thread.ts)
   }
 
-  /**
-   * Routes a thread this session's turns spawned (a subagent) to `listener`, and answers the
-   * requests it sends (approvals, questions) as this session's, where they would otherwise be
-   * refused as unknown. Until the session closes or moves to another codex child.
-   */
+  /** Routes a thread this session's turns spawned (a subagent) to `listener`, and answers its requests (approvals, questions) as this session's, where they would otherwise be refused as unknown; until the session closes or moves to another codex child. */
   adoptThread(threadId: string, listener: (n: CodexNotification) => void): void {
     if (!this.boundClient || this.adopted.has(threadId) || threadId === this.currentThread) return;
     this.adopted.set(threadId, this.boundClient.attachThread(threadId, { notification: listener, request: (request, withdrawn) => this.deps.answerServerRequest(this, request, withdrawn) }));
@@ -264,11 +270,7 @@ export class AcpSession {
     });
   }
 
-  /**
-   * Codex's review of the thread (/review). review/start carries no settings, so the mode, model
-   * and effort chosen since the last turn reach Codex first (thread/settings/update): else the
-   * review's commands would run in the previous mode's sandbox.
-   */
+  /** Codex's review of the thread (/review). review/start carries no settings, so the mode, model and effort chosen since the last turn reach Codex first (thread/settings/update): else the review's commands would run in the previous mode's sandbox. */
   review(target: v2.ReviewTarget): Promise<PromptResponse> {
     return this.runTurn("review/start", async (client) => {
       await client.call("thread/settings/update", { threadId: this.currentThread, ...keptTurnParams(this.settings) });
@@ -276,10 +278,7 @@ export class AcpSession {
     });
   }
 
-  /**
-   * A thread that starts now (not a fork): it has used no tokens (its first turn's usage is all of
-   * its totals), and Codex keeps nothing of it until a turn starts.
-   */
+  /** A thread that starts now (not a fork): it has used no tokens (its first turn's usage is all of its totals), and Codex keeps nothing of it until a turn starts. */
   startedEmpty(): void {
     this.tokenTotals ??= { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
     this.keptByCodex = false;

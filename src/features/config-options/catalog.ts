@@ -73,6 +73,8 @@ export type ConfigState = {
    * taken back even where the catalog does not list it (a local model, the "minimal" effort).
    */
   own?: { model?: string; effort?: string; serviceTier?: string };
+  /** The profiles in Codex's home (<name>.config.toml), and the session's ("none" for none): no option without any. */
+  profiles?: { names: string[]; current: string };
 };
 
 export function modelEntry(state: ConfigState, slug: string | undefined): Model | undefined {

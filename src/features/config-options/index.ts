@@ -1,18 +1,23 @@
 // The session's choices: config options (mode, collaboration mode, model, reasoning effort,
-// speed; options.ts) and the legacy model selector for clients without them (legacy-models.ts),
-// both made from what Codex lists (catalog.ts) and the session's settings.
+// speed; options.ts; and the Codex profile: profiles.ts, profile-choice.ts, kept per thread) and
+// the legacy model selector for clients without them (legacy-models.ts), made from what Codex
+// lists (catalog.ts), the user's Codex configuration and profiles, and the session's settings.
+import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
+import { codexHomeOf } from "../../codex/index.js";
 import type { SessionFeature } from "../../core/feature-api.js";
 import type { AcpSession } from "../../core/session/session.js";
 import { listCollaborationModes, listModels, modelEntry, type Catalogs, type CollaborationModeChoice, type ConfigState, type Model } from "./catalog.js";
 import { installSetModel, modelState } from "./legacy-models.js";
 import { configOptions, setConfigOption } from "./options.js";
+import { ProfileFeature } from "./profile-feature.js";
 
 const storedModelSchema = z.looseObject({ model: z.string().nullish(), reasoningEffort: z.string().nullish() });
 
 /** Puts `configOptions` and (for clients that may not read them) `models` in the session response, answers session/set_config_option and session/set_model, and tells the client when the mode changes elsewhere. */
-export function configOptionsFeature(): SessionFeature {
+export function configOptionsFeature(codexHome = codexHomeOf()): SessionFeature {
+  const profiles = new ProfileFeature(path.join(codexHome, "codex-cli-acp", "session-profiles"), codexHome);
   const catalogs: Catalogs<Model> = new WeakMap();
   const collaborationCatalogs: Catalogs<CollaborationModeChoice> = new WeakMap();
   const states = new WeakMap<AcpSession, ConfigState>();
@@ -29,10 +34,19 @@ export function configOptionsFeature(): SessionFeature {
     install(app, agent) {
       app.onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
         const session = agent.sessionOf(params.sessionId);
-        const configOptions = await setConfigOption(session, stateOf(session), params.configId, params.value, agent.services);
-        return { configOptions };
+        if (params.configId === "profile" && typeof params.value === "string") {
+          await profiles.choose(session, stateOf(session), params.value, agent.services);
+          return { configOptions: configOptions(session, stateOf(session)) };
+        }
+        return { configOptions: await setConfigOption(session, stateOf(session), params.configId, params.value, agent.services) };
       });
       installSetModel(app, agent, stateOf);
+    },
+    prepare(opening, services) {
+      return profiles.prepare(opening, services);
+    },
+    abandon(opening) {
+      profiles.abandon(opening);
     },
     async attach(session, opening, services) {
       const declared = services.clientCapabilities().session?.configOptions;
@@ -57,6 +71,7 @@ export function configOptionsFeature(): SessionFeature {
       }
       const { model, effort, serviceTier } = session.settings;
       state.own = { ...(model ? { model } : {}), ...(effort ? { effort } : {}), ...(serviceTier ? { serviceTier } : {}) };
+      await profiles.attach(session, opening, state, services);
       // The mode or the collaboration mode changed elsewhere (session/set_mode, /plan): tell the client.
       let collaborationMode = session.settings.collaborationMode;
       session.onChange((change) => {
@@ -72,6 +87,9 @@ export function configOptionsFeature(): SessionFeature {
     },
     detach(session) {
       states.delete(session);
+    },
+    sessionDeleted(sessionId, services) {
+      return profiles.sessionDeleted(sessionId, services);
     },
   };
 }

@@ -78,6 +78,18 @@ export function configOptions(session: AcpSession, state: ConfigState): acp.Sess
       });
     }
   }
+  if (state.profiles && state.profiles.names.length > 0) {
+    const { names, current } = state.profiles;
+    options.push({
+      id: "profile",
+      name: "Profile",
+      description: "A Codex profile ($CODEX_HOME/<name>.config.toml), applied to this session as codex --profile <name> applies it",
+      category: "_profile",
+      type: "select",
+      currentValue: current,
+      options: [{ value: "none", name: "None", description: "config.toml's own settings" }, ...[...new Set([...names, current])].filter((n) => n !== "none").map((n) => ({ value: n, name: n }))],
+    });
+  }
   options.push(suggestionsOption(session, state));
   return options;
 }
