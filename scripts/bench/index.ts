@@ -293,18 +293,18 @@ const rows: string[][] = [["measure", ...COLUMNS.map((s) => LABEL[s]!), ...other
 for (const [name, s] of Object.entries(samples)) {
   const unit = name.startsWith("chunks") ? "/s" : name.endsWith("(us)") ? " us" : " ms";
   const fmt = (v: number) => (Number.isNaN(v) ? "-" : unit === "/s" ? `${Math.round(v).toLocaleString("en-US")}${unit}` : `${v.toFixed(1)}${unit}`);
-  const med = (side: Side) => (s[side]?.length ? median(s[side]!) : NaN);
+  const med = (side: Side) => (s[side]?.length ? median(s[side]) : NaN);
   rows.push([name, ...COLUMNS.map((side) => fmt(med(side))), ...others.map((o) => (Number.isNaN(med(o)) ? "-" : (med("adapter-fs") / med(o)).toFixed(2)))]);
 }
 /** A row only some sides have (the rest "-"), with no ratios. */
 const sideRow = (name: string, cell: (side: Side) => string | undefined): string[] => [name, ...COLUMNS.map((side) => cell(side) ?? "-"), ...others.map(() => "-")];
-rows.push(sideRow("peak RSS (adapter process; codex child excluded)", (side) => (rss[side] === undefined ? undefined : `${rss[side]!.toFixed(1)} MB`)));
-rows.push(sideRow("RSS after the streams (adapter process; codex child excluded)", (side) => (rssNow[side] === undefined ? undefined : `${rssNow[side]!.toFixed(1)} MB`)));
+rows.push(sideRow("peak RSS (adapter process; codex child excluded)", (side) => (rss[side] === undefined ? undefined : `${rss[side].toFixed(1)} MB`)));
+rows.push(sideRow("RSS after the streams (adapter process; codex child excluded)", (side) => (rssNow[side] === undefined ? undefined : `${rssNow[side].toFixed(1)} MB`)));
 if (LONG_TURNS > 0) {
-  rows.push(sideRow(`RSS after ${LONG_TURNS} more turns in one session (its process; codex child excluded)`, (side) => (longRss[side] ? `${longRss[side]!.after.toFixed(1)} MB` : undefined)));
-  rows.push(sideRow(`RSS growth over those ${LONG_TURNS} turns`, (side) => (longRss[side] ? `${(longRss[side]!.after - longRss[side]!.before).toFixed(1)} MB` : undefined)));
+  rows.push(sideRow(`RSS after ${LONG_TURNS} more turns in one session (its process; codex child excluded)`, (side) => (longRss[side] ? `${longRss[side].after.toFixed(1)} MB` : undefined)));
+  rows.push(sideRow(`RSS growth over those ${LONG_TURNS} turns`, (side) => (longRss[side] ? `${(longRss[side].after - longRss[side].before).toFixed(1)} MB` : undefined)));
 }
-rows.push(sideRow("prompt with one shell command -> result", (side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]!).toFixed(1)} ms` : undefined)));
+rows.push(sideRow("prompt with one shell command -> result", (side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]).toFixed(1)} ms` : undefined)));
 rows.push(sideRow("session/cancel -> prompt result (median of 5)", (side) => (side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : undefined)));
 
 let timeline: string[] = [];

@@ -64,13 +64,13 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
         })
         .onRequest(v1.methods.client.elicitation.create, async ({ params }) => {
           if (!client) return { action: "cancel" };
-          return (await client.request(v2.methods.client.elicitation.create, params as v2.CreateElicitationRequest)) as v1.CreateElicitationResponse;
+          return await client.request(v2.methods.client.elicitation.create, params as v2.CreateElicitationRequest);
         })
         .onNotification(v1.methods.client.elicitation.complete, ({ params }) => {
-          void client?.notify(v2.methods.client.elicitation.complete, params as v2.CompleteElicitationNotification).catch(() => undefined);
+          void client?.notify(v2.methods.client.elicitation.complete, params).catch(() => undefined);
         })
         .onNotification(v1.methods.client.auth.statusUpdate, ({ params }) => {
-          void client?.notify("auth/status_update", params as v2.AuthStatusUpdateNotification).catch(() => undefined);
+          void client?.notify("auth/status_update", params).catch(() => undefined);
         })
         .onNotification("*", ({ method, params }) => {
           // The agent's own extension notifications (`_...`) reach a v2 client as they are.
@@ -104,7 +104,7 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
         })
         .onRequest(v2.methods.agent.auth.login, async ({ params }) => (await core.request(v1.methods.agent.authenticate, { methodId: params.methodId, ...(params._meta ? { _meta: params._meta } : {}) })) ?? {})
         .onRequest(v2.methods.agent.auth.logout, async ({ params }) => (await core.request(v1.methods.agent.logout, params)) ?? {})
-        .onRequest("auth/status", async ({ params }) => (await core.request(v1.methods.agent.auth.status, params)) as v2.AuthStatusResponse)
+        .onRequest("auth/status", async ({ params }) => await core.request<v2.AuthStatusResponse>(v1.methods.agent.auth.status, params))
         .onRequest(v2.methods.agent.session.new, async ({ params }) => {
           v2.assertSupportedMcpServers(params.mcpServers, mcpTransports);
           const answer = await core.request(v1.methods.agent.session.new, { ...openParams(params) });
@@ -166,7 +166,7 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
           sessions.delete(params.sessionId);
           return (await core.request(v1.methods.agent.session.delete, params)) ?? {};
         })
-        .onRequest(v2.methods.agent.session.list, async ({ params }) => (await core.request(v1.methods.agent.session.list, params as v1.ListSessionsRequest)) as v2.ListSessionsResponse)
+        .onRequest(v2.methods.agent.session.list, async ({ params }) => await core.request<v2.ListSessionsResponse>(v1.methods.agent.session.list, params))
         .onRequest("session/archive", async ({ params }) => (await core.request(v1.methods.agent.session.archive, params)) ?? {})
         .onRequest("session/unarchive", async ({ params }) => (await core.request(v1.methods.agent.session.unarchive, params)) ?? {})
         .onRequest("session/set_title", async ({ params }) => (await core.request(v1.methods.agent.session.setTitle, params)) ?? {})
@@ -174,10 +174,10 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
           const answer = await core.request(v1.methods.agent.session.status, params);
           const session = sessions.get(params.sessionId);
           const { sessionUpdate: _tag, ...state } = session?.snapshot() ?? { sessionUpdate: "state_update", state: "idle" };
-          return { ...answer, state } as v2.SessionStatusResponse;
+          return { ...answer, state };
         })
-        .onRequest("providers/list", async ({ params }) => (await core.request(v1.methods.agent.providers.list, params)) as v2.ListProvidersResponse)
-        .onRequest("providers/set", async ({ params }) => (await core.request(v1.methods.agent.providers.set, params as v1.SetProviderRequest)) ?? {})
+        .onRequest("providers/list", async ({ params }) => await core.request<v2.ListProvidersResponse>(v1.methods.agent.providers.list, params))
+        .onRequest("providers/set", async ({ params }) => (await core.request(v1.methods.agent.providers.set, params)) ?? {})
         .onRequest("providers/disable", async ({ params }) => (await core.request(v1.methods.agent.providers.disable, params)) ?? {})
         .onRequest(v2.methods.agent.toolCall.cancel, ({ params }) => withdraw(known(params.sessionId), params.toolCallId, "tool call"))
         .onRequest(v2.methods.agent.terminal.cancel, ({ params }) => withdraw(known(params.sessionId), params.terminalId, "terminal"))

@@ -18,7 +18,7 @@ export function toV1ClientCapabilities(caps: v2.ClientCapabilities | undefined):
     plan: {},
     session: { notices: {}, compaction: {}, configOptions: { boolean: {} } },
     ...(caps?.auth ? { auth: caps.auth as v1.ClientCapabilities["auth"] } : {}),
-    ...(caps?.elicitation ? { elicitation: caps.elicitation as v1.ClientCapabilities["elicitation"] } : {}),
+    ...(caps?.elicitation ? { elicitation: caps.elicitation } : {}),
     // Zed's terminals, which map to v2's; never the deltas convention, whose output has no v2 form.
     _meta: { ...caps?._meta, terminal_output: true, terminal_output_delta: false },
   };
@@ -41,7 +41,7 @@ function toV2Capabilities(caps: v1.AgentCapabilities): v2.AgentCapabilities {
     mcp: { stdio: {}, ...(caps.mcpCapabilities?.http ? { http: {} } : {}) },
     ...(s.delete ? { delete: {} } : {}),
     ...(s.additionalDirectories ? { additionalDirectories: {} } : {}),
-    ...(s.systemPrompt ? { systemPrompt: s.systemPrompt as v2.SessionCapabilities["systemPrompt"] } : {}),
+    ...(s.systemPrompt ? { systemPrompt: s.systemPrompt } : {}),
     ...(s.fork ? { fork: {} } : {}),
     ...(s.archive ? { archive: {} } : {}),
     ...(s.status ? { status: {} } : {}),
@@ -74,7 +74,7 @@ function toV2AuthMethod(method: v1.AuthMethod): v2.AuthMethod {
 export function toV2ConfigOptions(options: readonly v1.SessionConfigOption[]): v2.SessionConfigOption[] {
   return options.map((option) => {
     const { id, ...rest } = option;
-    if (rest.type !== "select") return { ...rest, configId: id } as v2.SessionConfigOption;
+    if (rest.type !== "select") return { ...rest, configId: id };
     const grouped = rest.options.map((o) => ("group" in o ? (({ group, ...g }) => ({ ...g, groupId: group }))(o) : o));
     return { ...rest, configId: id, options: grouped } as v2.SessionConfigOption;
   });

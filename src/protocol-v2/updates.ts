@@ -98,7 +98,7 @@ export class SessionUpdateMapper {
       sessionUpdate: "tool_call_update",
       ...(mappedContent !== undefined ? { content: mappedContent } : {}),
       ...meta(rest),
-    } as v2.SessionUpdate;
+    };
     // An output chunk alone is the terminal's: no tool call change to send with it.
     const changesToolCall = Object.keys(fields).some((k) => k !== "toolCallId") || content !== undefined || rest !== undefined;
     // The terminal begins before the tool call that shows it, and ends after its last output.
@@ -139,7 +139,7 @@ function fileOperationsOf(rawInput: unknown): ReadonlyMap<string, FileOperation>
 const meta = (value: Record<string, unknown> | null | undefined): { _meta?: Record<string, unknown> } => (value && Object.keys(value).length > 0 ? { _meta: value } : {});
 
 function toV2Content(content: v1.ToolCallContent, hint: ChangeHint): v2.ToolCallContent {
-  return content.type === "diff" ? toV2Diff(content, hint) : (content as v2.ToolCallContent);
+  return content.type === "diff" ? toV2Diff(content, hint) : content;
 }
 
 /** The terminal conventions our bridge writes in a tool call's `_meta` (src/bridge/terminal.ts). */

@@ -65,7 +65,7 @@ describe.each(BACKENDS)("write races [%s]", (backend) => {
         fs.renameSync(path.join(ws, "sub"), path.join(ws, "sub-was"));
         fs.symlinkSync(outside, path.join(ws, "sub"));
       }
-      return realStat(p as string, opts as never) as never;
+      return realStat(p, opts as never);
     });
   }
 
@@ -98,10 +98,10 @@ describe.each(BACKENDS)("write races [%s]", (backend) => {
         fs.renameSync(path.join(ws, "sub"), path.join(ws, "sub-was"));
         fs.symlinkSync(outside, path.join(ws, "sub"));
       }
-      const made = await realMkdir(p as string, opts as never);
+      const made = await realMkdir(p, opts as never);
       // Looked at as each folder is made: a rollback that removes it again by its path would hide it.
       madeOutside.push(...fs.readdirSync(outside));
-      return made as never;
+      return made;
     });
     const e = await toolError(() => fa.applyPatch({ input: P(`*** Add File: ${target}`, "+payload") }, { cwd: ws }));
     expect(swapped).toBe(true);

@@ -175,7 +175,7 @@ describe("configuration mistakes", () => {
 describe("a huge value the agent refuses", () => {
   it("is not echoed whole in the error (a 200 KB mode id, model or config option id): the message stays short and still lists the choices", async () => {
     adapter = await startAdapter({});
-    await adapter.initialize({ session: { configOptions: {} } } as acp.ClientCapabilities);
+    await adapter.initialize({ session: { configOptions: {} } });
     const { sessionId } = await adapter.newSession();
     const huge = "x".repeat(200_000);
     const refusals = await Promise.all([

@@ -101,7 +101,7 @@ describe("legacy models", () => {
     const resumed = await adapter!.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter!.workspace, mcpServers: [] });
     expect(modelsOf(resumed)?.currentModelId).toBe("gpt-5.5/xhigh");
     // A fork runs on what Codex gives the new thread; its models say the same as its config options.
-    const fork = (await adapter!.agent.request("session/fork", { sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
+    const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", { sessionId, cwd: adapter!.workspace, mcpServers: [] });
     const forkOption = (id: string) => fork.configOptions?.find((o) => o.id === id)?.currentValue;
     expect(modelsOf(fork)?.currentModelId).toBe(`${String(forkOption("model"))}/${String(forkOption("reasoning_effort"))}`);
     await adapter!.agent.request(acp.methods.agent.session.close, { sessionId });

@@ -77,16 +77,16 @@ describe("modes", () => {
     adapter = await startAdapter({ responses: [write("in.txt", "w1"), done, write("auto.txt", "w2"), done], setupClient, workspace });
     await adapter.initialize();
     const session = await adapter.newSession();
-    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "review-edits" });
-    expect((await adapter!.prompt(session.sessionId, "write in the workspace")).stopReason).toBe("end_turn");
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "review-edits" });
+    expect((await adapter.prompt(session.sessionId, "write in the workspace")).stopReason).toBe("end_turn");
     expect(existsSync(file("in.txt"))).toBe(false);
     expect(asked).toHaveLength(1);
     expect(asked[0]?.toolCall.title).toBe(`Create ${file("in.txt")} (for your review)`);
     expect(asked[0]?.options.map((o) => o.kind)).toEqual(["allow_once", "reject_once"]);
     expect(asked[0]?.toolCall.content).toEqual([{ type: "diff", path: file("in.txt"), oldText: null, newText: "x\n" }]);
     // In Auto the same write inside the workspace is not asked about.
-    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "auto" });
-    expect((await adapter!.prompt(session.sessionId, "again")).stopReason).toBe("end_turn");
+    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "auto" });
+    expect((await adapter.prompt(session.sessionId, "again")).stopReason).toBe("end_turn");
     expect(await readFile(file("auto.txt"), "utf8")).toBe("x\n");
     expect(asked).toHaveLength(1);
     await rm(workspace, { recursive: true, force: true });

@@ -27,13 +27,13 @@ async function listedAll(archived?: string): Promise<Array<acp.SessionInfo & { a
   const all: Array<acp.SessionInfo & { archived?: boolean | null }> = [];
   let cursor: string | null | undefined;
   do {
-    const page = (await adapter!.agent.request("session/list", { ...(archived ? { archived } : {}), ...(cursor ? { cursor } : {}) })) as acp.ListSessionsResponse;
+    const page = await adapter!.agent.request<acp.ListSessionsResponse>("session/list", { ...(archived ? { archived } : {}), ...(cursor ? { cursor } : {}) });
     all.push(...page.sessions);
     cursor = page.nextCursor;
   } while (cursor);
   return all;
 }
-const statusOf = async (sessionId: string) => ((await adapter!.agent.request("session/status", { sessionId })) as { status: string }).status;
+const statusOf = async (sessionId: string) => (await adapter!.agent.request<{ status: string }>("session/status", { sessionId })).status;
 const UNKNOWN_ID = "01a00000-0000-7000-8000-000000000000";
 
 /** A session that answered `first` to its first prompt and is now streaming an answer that never ends. */
@@ -50,7 +50,7 @@ async function sourceOfAFork(): Promise<{ sessionId: string; fork: string }> {
   await start("Noted: 42.", "fork answer", "It was 42.");
   const source = await adapter!.newSession();
   await adapter!.prompt(source.sessionId, "remember the number 42");
-  const fork = (await adapter!.agent.request("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
+  const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] });
   await adapter!.prompt(fork.sessionId, "in the fork");
   return { sessionId: source.sessionId, fork: fork.sessionId };
 }
@@ -252,7 +252,7 @@ describe("session management", () => {
     await start("Noted: 42.", "It was 42.", "source again");
     const source = await adapter!.newSession();
     await adapter!.prompt(source.sessionId, "remember the number 42");
-    const fork = (await adapter!.agent.request("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] })) as acp.NewSessionResponse;
+    const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] });
     expect(fork).toMatchObject({ sessionId: expect.any(String), modes: { currentModeId: "auto" } });
     expect(fork.sessionId).not.toBe(source.sessionId);
     expect((await adapter!.prompt(fork.sessionId, "what was the number?")).stopReason).toBe("end_turn");

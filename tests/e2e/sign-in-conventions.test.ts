@@ -32,7 +32,7 @@ const keyUsed = (index?: number): string | undefined => {
   const requests = adapter!.fake.requests;
   return requests[(index ?? requests.length) - 1]?.headers.authorization?.replace(/^Bearer /, "");
 };
-const authStatus = () => adapter!.agent.request("auth/status", {}) as Promise<AuthStatusResponse>;
+const authStatus = () => adapter!.agent.request<AuthStatusResponse>("auth/status", {});
 /** The ACP error a request was answered with. */
 async function refusalOf(request: Promise<unknown>): Promise<acp.RequestError & { data?: Record<string, unknown> }> {
   const err = await request.then(() => undefined, (e: unknown) => e);

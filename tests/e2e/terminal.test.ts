@@ -19,7 +19,7 @@ const TERMINALS: acp.ClientCapabilities = { _meta: { terminal_output: true } };
 const DELTAS: acp.ClientCapabilities = { _meta: { terminal_output_delta: true } };
 type Chunk = { terminal_id: string; data: string };
 type Meta = { terminal_info?: { terminal_id: string; cwd: string }; terminal_output?: Chunk; terminal_output_delta?: Chunk; terminal_exit?: { terminal_id: string; exit_code: number | null; signal: null } };
-const metaOf = (u: acp.SessionUpdate): Meta => ("_meta" in u && u._meta ? (u._meta as Meta) : {});
+const metaOf = (u: acp.SessionUpdate): Meta => ("_meta" in u && u._meta ? u._meta : {});
 
 async function run(caps: acp.ClientCapabilities, cmd: string, files: Record<string, string> = {}) {
   adapter = await startAdapter();

@@ -84,8 +84,8 @@ export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProces
     ...(opts.inWorkspace ? { cwd: workspace } : {}),
   });
   let stderr = "";
-  child.stderr!.setEncoding("utf8");
-  child.stderr!.on("data", (c: string) => {
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (c: string) => {
     stderr += c;
     if (stderr.length > 2_000_000) stderr = stderr.slice(-1_000_000);
   });
@@ -94,7 +94,7 @@ export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProces
   let partial = "";
   const readable = new ReadableStream<Uint8Array>({
     start(controller) {
-      child.stdout!.on("data", (chunk: Buffer) => {
+      child.stdout.on("data", (chunk: Buffer) => {
         partial += chunk.toString("utf8");
         let nl: number;
         while ((nl = partial.indexOf("\n")) >= 0) {
@@ -115,7 +115,7 @@ export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProces
           /* the client closed the connection; late output (e.g. a deferred notification) is only kept raw */
         }
       });
-      child.stdout!.on("end", () => {
+      child.stdout.on("end", () => {
         try {
           controller.close();
         } catch {
@@ -126,10 +126,10 @@ export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProces
   });
   const writable = new WritableStream<Uint8Array>({
     write(chunk) {
-      return new Promise<void>((resolve, reject) => child.stdin!.write(chunk, (err) => (err ? reject(err) : resolve())));
+      return new Promise<void>((resolve, reject) => child.stdin.write(chunk, (err) => (err ? reject(err) : resolve())));
     },
   });
-  child.stdin!.on("error", () => undefined);
+  child.stdin.on("error", () => undefined);
   return {
     fake,
     home,
@@ -150,7 +150,7 @@ export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProces
         });
       }),
     stop: async () => {
-      child.stdin!.end();
+      child.stdin.end();
       const exited = new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) resolve();
         else child.once("exit", () => resolve());

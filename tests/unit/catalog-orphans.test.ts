@@ -14,7 +14,7 @@ afterEach(async () => {
 
 /** A pid no process has now (one that ran and ended). */
 function endedPid(): number {
-  return spawnSync(process.execPath, ["-e", "0"]).pid!;
+  return spawnSync(process.execPath, ["-e", "0"]).pid;
 }
 
 describe("removeOrphanedCatalogDirs", () => {

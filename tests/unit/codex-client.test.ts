@@ -68,8 +68,8 @@ describe("AppServerClient", () => {
     const client = new AppServerClient(child, log);
     clients.push(client);
     // With no listener, emit("error") throws: that is what would end the process.
-    expect(() => child.stdout!.emit("error", new Error("EPIPE-like"))).not.toThrow();
-    expect(() => child.stderr!.emit("error", new Error("EPIPE-like"))).not.toThrow();
+    expect(() => child.stdout.emit("error", new Error("EPIPE-like"))).not.toThrow();
+    expect(() => child.stderr.emit("error", new Error("EPIPE-like"))).not.toThrow();
     await expect(client.request("ping", {})).resolves.toEqual({ ok: true });
   });
 

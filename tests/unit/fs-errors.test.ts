@@ -83,7 +83,7 @@ describe("read errors (local backend, injected)", () => {
     const realOpen = fsp.open.bind(fsp);
     vi.spyOn(fsp, "open").mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
       const fh = await realOpen(...args);
-      fh.read = (() => Promise.reject(errno("EIO"))) as typeof fh.read;
+      fh.read = (() => Promise.reject(errno("EIO")));
       return fh;
     });
     expect(await caught(createLocalFiles().read({ path: f }))).toEqual({ code: -32603, message: `Cannot read ${f}: EIO` });

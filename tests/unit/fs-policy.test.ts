@@ -134,7 +134,7 @@ describe("workspace roots on a case-insensitive volume (macOS's default, Windows
         onDisk = real(path.join(onDisk, entry));
       }
       return onDisk;
-    }) as typeof fs.realpathSync.native);
+    }));
   }
 
   it("a path spelled in another case is inside its root (existing file, new file, new folder), and a sibling is still outside", () => {

@@ -34,7 +34,7 @@ describe("page sizes over items of uneven weight", () => {
     ["outputs alternating 1 byte and 2 MB", (t: number) => (t % 2 ? 2_000_000 : 1)],
   ])("%s: no page carries more than a few times the target", async (_name, outputOf) => {
     const codex = codexOf(120, outputOf);
-    const history = new HistoryReplay({ threadId: "th", send: async () => undefined, replay: { cwd: "/w" } as never, log: pino({ level: "silent" }) });
+    const history = new HistoryReplay({ threadId: "th", send: async () => undefined, replay: { cwd: "/w" }, log: pino({ level: "silent" }) });
     history.start(Promise.resolve(codex.client));
     await history.finish(codex.client);
     expect(history.sent.items).toBe(480);

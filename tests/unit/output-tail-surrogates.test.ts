@@ -41,7 +41,7 @@ describe("output tails of non-BMP text", () => {
   });
   it("a replayed command's update is well-formed JSON for a Rust reader", () => {
     const item = { type: "commandExecution", id: "call_1", command: "cat x", cwd: "/w", status: "completed", commandActions: [], aggregatedOutput: `${"🙂".repeat(OUTPUT_TAIL_CHARS)}b`, exitCode: 0, durationMs: 1, processId: null, source: "agent" };
-    const updates = replayEntries([{ item, turnId: "t1", turnEnded: true, newestTurn: false }], { cwd: "/w", display: {} } as never);
+    const updates = replayEntries([{ item, turnId: "t1", turnEnded: true, newestTurn: false }], { cwd: "/w", display: {} });
     const line = JSON.stringify(updates);
     // A lone trailing surrogate escape: serde_json's "lone leading surrogate in hex escape".
     expect(/(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.exec(line)?.[0]).toBeUndefined();

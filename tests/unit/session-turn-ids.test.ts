@@ -53,7 +53,7 @@ function sessionOn(codex: ReturnType<typeof heldCodex>) {
 async function settledOrPending<T>(p: Promise<T>): Promise<T | "pending"> {
   const marker = Symbol("pending");
   const raced = await Promise.race([p, new Promise<typeof marker>((r) => setImmediate(() => r(marker)))]);
-  return raced === marker ? "pending" : (raced as T);
+  return raced === marker ? "pending" : raced;
 }
 
 describe("a cancel before Codex has answered turn/start", () => {

@@ -76,7 +76,7 @@ describe("the settings a turn/start carries", () => {
         throw new Error("refused");
       }
       return call(method as never, params as never);
-    }) as typeof client.call;
+    });
     await expect(prompt()).rejects.toThrow();
     await prompt();
     expect(turnStarts.map(settingsIn)).toEqual([ALL, ALL]);

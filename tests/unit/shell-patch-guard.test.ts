@@ -169,7 +169,7 @@ describe("a call a hook blocked", () => {
       durationMs: 3n,
       entries: [{ kind: "feedback", text: GUARD_REASON }],
       ...over,
-    }) as v2.HookRunSummary;
+    });
 
   it("ours is one failed edit card with the reason; a user's hook is a generic failed card; a hook that let the call run is nothing", () => {
     expect(blockedToolCall(run({}))).toEqual([

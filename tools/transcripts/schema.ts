@@ -121,7 +121,7 @@ async function build(version: AcpSchemaVersion): Promise<AcpValidator> {
   const ajvMod = (await import("ajv/dist/2020.js")) as unknown as { default: typeof import("ajv/dist/2020.js").default };
   const formatsMod = (await import("ajv-formats")) as unknown as { default: typeof import("ajv-formats").default };
   const ajv = new ajvMod.default({ strict: false, allErrors: true, validateFormats: true });
-  formatsMod.default(ajv as never);
+  formatsMod.default(ajv);
   const int = (bits: number, signed: boolean) => ({
     type: "number" as const,
     validate: (n: number) =>

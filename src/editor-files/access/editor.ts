@@ -22,7 +22,7 @@ const METHOD_NOT_FOUND = -32601;
 
 /** True when the client answered JSON-RPC "Method not found": it lacks the method it advertised. */
 export function isMethodNotFound(err: unknown): boolean {
-  return typeof err === "object" && err !== null && "code" in err && (err as { code: unknown }).code === METHOD_NOT_FOUND;
+  return typeof err === "object" && err !== null && "code" in err && err.code === METHOD_NOT_FOUND;
 }
 
 /**

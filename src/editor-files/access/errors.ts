@@ -33,7 +33,7 @@ export class FileToolError extends Error {
 
 export function errnoCode(err: unknown): string | undefined {
   if (typeof err === "object" && err !== null && "code" in err) {
-    const c = (err as { code: unknown }).code;
+    const c = err.code;
     return typeof c === "string" ? c : undefined;
   }
   return undefined;
