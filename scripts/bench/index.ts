@@ -2,7 +2,7 @@
 // plain `codex app-server` measured in the same run with the same fake model, with a client that
 // advertises fs capabilities as Zed does (fs) and with one that advertises none (no caps).
 // Prints figures; asserts nothing (tests never assert times).
-import { readFile, mkdtemp, realpath, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";

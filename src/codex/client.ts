@@ -13,7 +13,7 @@ import { processStopper, type ProcessStopper } from "../platform/index.js";
 import type { ThreadListener } from "./messages.js";
 import { refusalFor, type CodexMethod, type CodexRequests } from "./requests.js";
 import { describeIssue, parseOrThrow, readNotification, readResult, readServerRequest, type ValidationIssue } from "./validation.js";
-import { CodexExitedError, CodexMethodUnsupportedError, CodexRpcError, CodexStartError, unknownMethodOf, type ExitInfo } from "./errors.js";
+import { CodexExitedError, CodexMethodUnsupportedError, CodexRpcError, unknownMethodOf, type ExitInfo } from "./errors.js";
 import { ServerRequestsInFlight } from "./server-requests.js";
 import { jsonLineForCodex } from "./json.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../config/index.js";

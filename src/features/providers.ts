@@ -20,8 +20,6 @@ import type { AcpSession } from "../core/session/session.js";
 export const OPENAI_API_URL = "https://api.openai.com/v1";
 /** What Codex speaks to every provider: OpenAI's Responses API (this version refuses `wire_api = "chat"`). */
 const API_TYPE: acp.LlmProtocol = "openai";
-/** Codex's id of its built-in OpenAI provider, which its config cannot redefine (only `openai_base_url`). */
-const BUILT_IN_OPENAI = "openai";
 /** The only hosts plain http may reach: a key sent in clear stays on this machine. */
 const LOOPBACK_HOSTS: readonly string[] = ["127.0.0.1", "[::1]", "localhost"];
 const MAX_HEADERS = 64;

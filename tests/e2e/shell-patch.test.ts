@@ -113,7 +113,7 @@ describe("apply_patch through the shell, with the editor's write capability", ()
 
   for (const trusted of [false, true]) {
     it(`a project's .codex/config.toml with [features] hooks = false does not turn the guard off (${trusted ? "trusted" : "untrusted"} project)`, async () => {
-      const { ed, setupClient } = editor();
+      const { setupClient } = editor();
       adapter = await startAdapter({ setupClient });
       const ws = adapter.workspace;
       if (trusted) await appendFile(path.join(adapter.home.codexHome, "config.toml"), `\n[projects."${ws}"]\ntrust_level = "trusted"\n`);

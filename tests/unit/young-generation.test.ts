@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { keepYoungGenerationSmall, youngGeneration } from "../../src/startup/young-generation.js";
+import { youngGeneration } from "../../src/startup/young-generation.js";
 
 const KEPT = "--semi-space-growth-factor=1";
 

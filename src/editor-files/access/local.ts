@@ -6,7 +6,7 @@ import { constants, type Stats } from "node:fs";
 // The default export (the fs.promises object) is used on purpose: unit tests can spy on it.
 import fsp from "node:fs/promises";
 import path from "node:path";
-import { binaryFile, FileToolError, isADirectory, mapReadError, mapWriteError, notAFile, pathChanged } from "./errors.js";
+import { binaryFile, isADirectory, mapReadError, mapWriteError, notAFile, pathChanged } from "./errors.js";
 import { windowResult, type LineSlice, type Window } from "./lines.js";
 import { inPinnedDir, pinDir, type PinnedDir } from "./pinned-dir.js";
 

@@ -3,7 +3,7 @@
 // Unknown `/x` text is an ordinary prompt for the model.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserInput, v2 } from "../../codex/index.js";
-import type { AgentHandle, AgentServices, SessionFeature } from "../../core/feature-api.js";
+import type { AgentHandle, SessionFeature } from "../../core/feature-api.js";
 import { modeName } from "../../core/session/modes.js";
 import { setThreadName, signOut } from "../../core/codex-ops.js";
 import { mcpCommandText, type McpLogins } from "./mcp.js";
