@@ -112,7 +112,7 @@ type Agent = typeof import("./serve.js");
  * compiled are in it (V8 compiles a function when first called).
  */
 function loadAgent(young: YoungGeneration): CachedScript {
-  const loaded = loadWithCodeCache(fileURLToPath(new URL("./agent.js", import.meta.url)), { cacheDir: privateCacheDir(), asLoaded: young.asLoaded });
+  const loaded = loadWithCodeCache(fileURLToPath(new URL("./agent.js", import.meta.url)), { cacheDir: privateCacheDir(), asLoaded: (make) => young.asLoaded(make) });
   markEarlyPhase(`agent loaded (code cache ${loaded.cache})`);
   setTimeout(() => loaded.keepCompiledCode(), KEEP_COMPILED_CODE_AFTER_MS).unref();
   return loaded;

@@ -32,7 +32,7 @@ async function withinBeforeWait(looked: Promise<void>): Promise<void> {
   clearTimeout(timer);
 }
 
-export type CommandCards = { hooks: HookHandler; stop(): void };
+export type CommandCards = { hooks: HookHandler; stop: () => void };
 
 /** Starts tracking `session`'s commands; `editorText` reads a file's text in the editor (when the client serves reads). */
 export function commandCards(session: AcpSession, log: Logger, editorText?: (path: string) => Promise<string | undefined>): CommandCards {

@@ -189,7 +189,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
         );
       };
       const editor = editorFiles(session, services);
-      const read = editor.readTextFile;
+      const read = editor.readTextFile?.bind(editor);
       const cards = commandCards(session, services.log, read && ((path) => read({ path }).then((r) => r.content)));
       state.stopCommands = cards.stop;
       srv.bind(opening.key, caller, cards.hooks);

@@ -210,7 +210,7 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
         prompt: typeof text === "string" ? [{ type: "text", text }] : text,
       }),
     writeRaw: (line) => child.stdin!.write(line.endsWith("\n") ? line : `${line}\n`),
-    waitForLine: proc.waitForLine,
+    waitForLine: (pred, timeoutMs) => proc.waitForLine(pred, timeoutMs),
     close: async () => {
       connection.close();
       await proc.stop();

@@ -64,6 +64,7 @@ describe("LimitedLines' long-line block", () => {
   const watchBlocks = (): { blocks: Set<ArrayBuffer>; largest: () => number } => {
     const blocks = new Set<ArrayBuffer>();
     let largest = 0;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- the original, called with its buffer as `this` below
     const resize = ArrayBuffer.prototype.resize;
     vi.spyOn(ArrayBuffer.prototype, "resize").mockImplementation(function (this: ArrayBuffer, bytes?: number) {
       if (this.maxByteLength === MAX) {

@@ -16,13 +16,13 @@ export type LastAnswers<T> = {
   /** The client's messages as read; ends once the input has ended and every request read was answered, or after the bound. */
   readable: ReadableStream<T>;
   /** Tells of a response the agent sent, by its id. */
-  answered(id: unknown): void;
+  answered: (id: unknown) => void;
 };
 
 export type LastAnswersOptions = {
   log: Logger;
   /** The input has ended with requests unanswered: stop what would keep them long (running turns). */
-  onEnd(): void;
+  onEnd: () => void;
   boundMs?: number;
 };
 

@@ -46,7 +46,7 @@ export type CallOptions = {
   call?: unknown;
   signal?: AbortSignal;
   /** A patch that failed half way is about to put back the files it wrote (each a write the editor may ask about). */
-  onRollback?(r: { files: string[]; reason: string }): Promise<void>;
+  onRollback?: (r: { files: string[]; reason: string }) => Promise<void>;
 };
 
 export interface FileAccess {

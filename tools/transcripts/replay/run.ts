@@ -72,7 +72,7 @@ export class ReplayRun {
     let dispose: (() => Promise<void>) | undefined;
     try {
       const sandbox = await prepareSandbox(this.transcript.header, this.opts.env);
-      dispose = sandbox.dispose;
+      dispose = () => sandbox.dispose();
       this.livePlaceholders = sandbox.placeholders;
       this.matcher = new Matcher({
         recording: this.recording,
