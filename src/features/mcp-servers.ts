@@ -195,7 +195,7 @@ export function mcpServersFeature(): SessionFeature {
         opening.settings.config = withMcpServers(opening.settings.config, added);
         services.log.info({ servers: Object.keys(added) }, "client MCP servers added to the thread");
       }
-      startup.prepare(opening, services);
+      await startup.prepare(opening, services);
     },
   };
 }

@@ -268,7 +268,9 @@ export class CodexHost {
         })
         .finally(() => {
           this.probing = false;
-        });
+        })
+        // Otherwise last-resort.ts would log it: a probe that throws must not look like a crash.
+        .catch((err: unknown) => this.log.error({ codexPid: client.pid, err: String(err) }, "the hang check failed; it runs again at the next silence"));
     }, Math.max(100, Math.min(1000, hangMs / 4)));
     this.watchdog.unref();
   }
