@@ -98,7 +98,11 @@ export class FolderWatch {
     watcher.on("error", () => this.unwatch(dir));
     this.watchers.set(dir, watcher);
     const known = new Set<string>();
-    for (const e of entries) if (this.nameCount < MAX_NAMES) (known.add(e.name), this.nameCount++);
+    for (const e of entries) {
+      if (this.nameCount >= MAX_NAMES) break;
+      known.add(e.name);
+      this.nameCount++;
+    }
     this.names.set(dir, known);
     return entries.filter((e) => e.isDirectory() && !this.ignored.has(e.name)).map((e) => path.join(dir, e.name));
   }
@@ -123,7 +127,10 @@ export class FolderWatch {
     // Keep the listing current (a name created or removed), and watch a folder made meanwhile.
     void lstat(full).then(
       (st) => {
-        if (known && !known.has(name) && this.nameCount < MAX_NAMES) (known.add(name), this.nameCount++);
+        if (known && !known.has(name) && this.nameCount < MAX_NAMES) {
+          known.add(name);
+          this.nameCount++;
+        }
         if (st.isDirectory()) void this.watchFolder(full).then((subs) => subs.forEach((s) => void this.watchFolder(s)));
       },
       () => {
