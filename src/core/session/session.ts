@@ -220,7 +220,7 @@ export class AcpSession {
       cancelHooks: this.listeners.cancel.size,
       ...this.turns.sizes,
     };
-    return Object.assign(own, ...[...this.listeners.sizes].map((report) => report()));
+    return Object.assign(own, ...[...this.listeners.sizes].map((report) => report())) as Record<string, number>;
   }
 
   /** `updates` with `ended`'s last one made once what features add to it is known (tool-call-endings.ts); subagents' cards too. */
