@@ -38,6 +38,10 @@ export default defineConfig(
       "no-control-regex": "off",
       // String(x) of a value narrowed from unknown (a rejection reason, a form's answer) is how it is logged or compared here.
       "@typescript-eslint/no-base-to-string": "off",
+      // A stream rejects with the reason it was aborted with, whatever that is (streams/reused-writer-stream.ts).
+      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingUnknown: true }],
+      // Empty cases grouped under a comment (bridge/translator.ts's lists of methods it ignores) do not fall through.
+      "no-fallthrough": ["error", { allowEmptyCase: true }],
       // `string | "cancel"` names the special value a string may take: documentation, not a mistake.
       "@typescript-eslint/no-redundant-type-constituents": "off",
     },

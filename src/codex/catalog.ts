@@ -48,6 +48,7 @@ function run(command: CodexCommand, args: string[], env: NodeJS.ProcessEnv): Pro
       launch.file,
       launch.args,
       { env, maxBuffer: 64 * 1024 * 1024, timeout: DEBUG_MODELS_TIMEOUT_MS, windowsHide: true, ...launchOptions(launch) },
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- ExecFileException is an Error; Node's types build it with Omit<>, which hides that
       (err, stdout) => (err ? reject(err) : resolve(stdout)),
     );
   });
