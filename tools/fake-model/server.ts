@@ -34,6 +34,7 @@ export interface RecordedRequest {
   path: string;
   headers: Record<string, string>;
   /** The parsed JSON body (undefined when it did not parse). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read what codex sent as loose JSON (body.input.at(-1).content), the shape being what they check
   body: any;
   /** The scripted response that answered it, or undefined for the empty-queue fallback or a refused key. */
   scripted: ScriptedResponse | undefined;
@@ -268,7 +269,7 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     const raw = await readBody(req);
     if (req.method === "POST" && path.endsWith("/responses")) {
-      let body: any;
+      let body: unknown;
       try {
         body = raw.length > 0 ? JSON.parse(raw) : undefined;
       } catch {

@@ -18,7 +18,7 @@ export const EXTRA_FOLDER = /^<DIR_([1-9]\d{0,3})>$/;
 export function foldersOf(msg: Record<string, unknown>): string[] {
   if (typeof msg.method !== "string" || !OPENING_METHODS.has(msg.method)) return [];
   const params = msg.params !== null && typeof msg.params === "object" ? (msg.params as Record<string, unknown>) : {};
-  const extra = Array.isArray(params.additionalDirectories) ? params.additionalDirectories : [];
+  const extra: unknown[] = Array.isArray(params.additionalDirectories) ? params.additionalDirectories : [];
   return [params.cwd, ...extra].filter((f): f is string => typeof f === "string" && path.isAbsolute(f) && path.parse(f).root !== f);
 }
 

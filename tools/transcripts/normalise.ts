@@ -114,8 +114,8 @@ export class IdMap {
   private maps(category: string): [Map<string, string>, Map<string, string>] {
     let f = this.forward.get(category);
     let r = this.reverse.get(category);
-    if (!f) this.forward.set(category, (f = new Map()));
-    if (!r) this.reverse.set(category, (r = new Map()));
+    if (!f) this.forward.set(category, (f = new Map<string, string>()));
+    if (!r) this.reverse.set(category, (r = new Map<string, string>()));
     return [f, r];
   }
 

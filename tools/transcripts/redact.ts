@@ -179,7 +179,7 @@ function redactHeaderLine(line: string, found: Findings): string {
 function redactArgs(args: unknown, found: Findings): unknown {
   if (!Array.isArray(args)) return args;
   const flag = (arg: unknown): string | undefined => (typeof arg === "string" ? /^--?([\w-]+)$/.exec(arg)?.[1] : undefined);
-  return args.map((arg, i) => {
+  return args.map((arg: unknown, i) => {
     if (typeof arg !== "string") return arg;
     const before = flag(args[i - 1]);
     if (before !== undefined && isHeaderFlag(before)) return redactHeaderLine(arg, found);
@@ -205,7 +205,7 @@ function redactPairs(list: unknown, env: boolean, found: Findings): unknown {
   const valueOf = (name: string, value: string): string => (looksLikeCredential(name, env) ? found.secret(value) : SECRET_MARKER);
   if (isObject(list)) return Object.fromEntries(Object.entries(list).map(([name, value]) => [name, typeof value === "string" ? valueOf(name, value) : SECRET_MARKER]));
   if (!Array.isArray(list)) return list;
-  return list.map((item) => {
+  return list.map((item: unknown) => {
     const pair = nameValueSchema.safeParse(item);
     return pair.success ? { ...pair.data, value: valueOf(pair.data.name, pair.data.value) } : item;
   });
