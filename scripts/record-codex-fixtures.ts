@@ -106,7 +106,7 @@ async function record(name: string, scenario: Scenario): Promise<void> {
       .filter((n) => !/^(account|remoteControl|mcpServer|thread\/status|thread\/readState|thread\/started|configWarning)/.test(n.method))
       // Raw items that are not tool calls (instructions, messages) are large and say nothing here.
       .filter((n) => n.method !== "rawResponseItem/completed" || /tool_call/.test(JSON.stringify((n.params as { item?: { type?: string } }).item?.type ?? "")));
-    const portable = JSON.parse(JSON.stringify({ notifications: kept, turns: turns.data }).split(ws).join("<WS>"));
+    const portable: unknown = JSON.parse(JSON.stringify({ notifications: kept, turns: turns.data }).split(ws).join("<WS>"));
     writeFileSync(path.join(out, `${name}.json`), `${JSON.stringify(portable, null, 1)}\n`);
     process.stderr.write(`recorded ${name}: ${kept.length} notifications\n`);
   } finally {

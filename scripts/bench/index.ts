@@ -341,7 +341,7 @@ try {
   process.stderr.write(`file-tool bench skipped: ${err instanceof Error ? err.message : String(err)}\n`);
 }
 
-let huge: string[] = [];
+let huge: string[];
 try {
   const { benchHugeSession } = await import("./huge-session.js");
   huge = await benchHugeSession({ codexPath: CODEX, bin: BIN, ...(BASELINE ? { baseline: BASELINE } : {}), peers, caps: ZED_CAPS });

@@ -125,12 +125,11 @@ describe("ACP v2", () => {
   });
 
   it("tool_call/cancel withdraws a command waiting on its permission: the client's request is cancelled, the command does not run, the turn goes on", async () => {
-    let cancelSeen: Promise<unknown> | undefined;
     const { a, sessionId } = await v2Session([{ items: [escalated("echo late > late.txt", "c5")] }, done], () => new Promise<string>(() => undefined));
     const idle = a.turn(sessionId, "write late");
     await waitFor(() => a.asked.length === 1, "the permission request");
     expect(ofKind(a.updatesOf(sessionId), "tool_call_update").filter((u) => u.toolCallId === "c5").at(-1)).toMatchObject({ capabilities: { cancel: {} } });
-    cancelSeen = a.waitForLine((m) => m.method === "$/cancel_request");
+    const cancelSeen = a.waitForLine((m) => m.method === "$/cancel_request");
     expect(await a.agent.request("tool_call/cancel", { sessionId, toolCallId: "c5" })).toEqual({});
     await cancelSeen;
     expect((await idle).idle).toMatchObject({ state: "idle" });

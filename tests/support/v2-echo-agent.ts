@@ -41,7 +41,7 @@ async function runTurn(client: acp.AgentContext, sessionId: string, prompt: acp.
     });
     await update({ sessionUpdate: "state_update", state: "running" });
     await update({ sessionUpdate: "tool_call_update", toolCallId, status: "completed" });
-    await say(` permission: ${res.outcome.outcome === "selected" ? res.outcome.optionId : res.outcome.outcome}`);
+    await say(` permission: ${String(res.outcome.outcome === "selected" ? res.outcome.optionId : res.outcome.outcome)}`);
   }
   await update({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
 }
