@@ -1,6 +1,8 @@
 // typescript-eslint with type information: the rules that catch bugs the compiler lets through
 // (a promise nobody awaits or catches, a method passed without its `this`, an unsafe any).
 // No stylistic rules: formatting is a formatter's job, not the linter's.
+// `npm run lint` keeps a cache (node_modules/.cache/eslint/): an unchanged file is not linted again,
+// even when a file it imports changed its types; `npx eslint .` (or a fresh clone, as CI has) lints everything.
 import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
 import globals from "globals";
