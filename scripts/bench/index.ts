@@ -2,6 +2,7 @@
 // plain `codex app-server` measured in the same run with the same fake model, with a client that
 // advertises fs capabilities as Zed does (fs) and with one that advertises none (no caps).
 // Prints figures; asserts nothing (tests never assert times).
+import { statSync } from "node:fs";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -304,6 +305,9 @@ if (LONG_TURNS > 0) {
   rows.push(sideRow(`RSS after ${LONG_TURNS} more turns in one session (its process; codex child excluded)`, (side) => (longRss[side] ? `${longRss[side].after.toFixed(1)} MB` : undefined)));
   rows.push(sideRow(`RSS growth over those ${LONG_TURNS} turns`, (side) => (longRss[side] ? `${(longRss[side].after - longRss[side].before).toFixed(1)} MB` : undefined)));
 }
+/** What a start loads: the bin and the agent bundle beside it (the transcript runner and lazy chunks are not loaded). */
+const bundleKiB = (bin: string): string => `${((statSync(bin).size + statSync(path.join(path.dirname(bin), "agent.js")).size) / 1024).toFixed(0)} KiB`;
+rows.push(sideRow("bundle loaded at start (dist/index.js + agent.js)", (side) => (side === "adapter-fs" ? bundleKiB(BIN) : side === "baseline-fs" ? bundleKiB(BASELINE!) : undefined)));
 rows.push(sideRow("prompt with one shell command -> result", (side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]).toFixed(1)} ms` : undefined)));
 rows.push(sideRow("session/cancel -> prompt result (median of 5)", (side) => (side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : undefined)));
 
