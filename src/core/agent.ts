@@ -17,18 +17,14 @@ import { SessionThreads } from "./session/session-threads.js";
 import { codexHomeOf } from "../codex/index.js";
 import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, shown, toRequestError, withoutSecrets } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
+import { mergeCapabilities, restoreSession, withdrawSession, type AgentState, type CapabilityPart, type ReadonlyAgentState } from "./agent-state.js";
+
+export type { AgentState, CapabilityPart, ReadonlyAgentState } from "./agent-state.js";
 
 /** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
 export const DEFAULT_SETTINGS: Omit<ThreadSettings, "cwd"> = {
   approvalPolicy: "on-request",
   sandbox: "workspace-write",
-};
-
-export type AgentState = {
-  clientCapabilities: acp.ClientCapabilities;
-  /** What initialize advertises; feature modules that register handlers amend it (only what works). */
-  agentCapabilities: acp.AgentCapabilities;
-  sessions: Map<string, AcpSession>;
 };
 
 export type AgentOptions = {
@@ -61,7 +57,14 @@ const NO_SIGN_IN: SignInGate = { methods: () => [], warm: () => undefined, requi
 
 export type Agent = {
   app: acp.AgentApp;
-  state: AgentState;
+  /** Read-only outside the core: changed through advertise, withdrawSession and restoreSession. */
+  state: ReadonlyAgentState;
+  /** Adds to what initialize advertises, as a feature's capability hooks do (stored sessions, sign-in: made after the agent). */
+  advertise(part: CapabilityPart): void;
+  /** Takes an open session out of reach (a close or delete under way): a prompt sent meanwhile is refused as for a closed session. */
+  withdrawSession(session: AcpSession): void;
+  /** Puts back a session withdrawSession took out (its delete failed), unless it closed meanwhile or another took its id. */
+  restoreSession(session: AcpSession): void;
   services: AgentServices;
   /** `sessionId`: the stored session to load or resume; `admitted`: the opening may go on (session/new's sign-in check, run while the features prepare). */
   openSession(opening: SessionOpening, sessionId?: string, admitted?: Promise<void>): Promise<{ session: AcpSession; response: SessionResponsePart }>;
@@ -100,11 +103,9 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
   const updatesAfter = new Map<string, Promise<void>>();
   // Two features claiming one Codex request is a mistake to see now, not when Codex first asks.
   const router = new RequestRouter(features);
-  // Each feature advertises its own session capabilities; none reaches into another's.
-  for (const feature of features) {
-    if (feature.sessionCapabilities) state.agentCapabilities.sessionCapabilities = { ...state.agentCapabilities.sessionCapabilities, ...feature.sessionCapabilities() };
-    if (feature.agentCapabilities) Object.assign(state.agentCapabilities, feature.agentCapabilities());
-  }
+  // Each feature advertises its own capabilities; none reaches into another's.
+  const advertise = (part: CapabilityPart): void => mergeCapabilities(state.agentCapabilities, part);
+  for (const feature of features) advertise(feature);
   let clientContext: acp.AgentContext | undefined;
   const services: AgentServices = {
     host,
@@ -340,7 +341,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
   /** Closes a session and lets features release what they hold for it. */
   async function closeSession(session: AcpSession): Promise<void> {
     session.close();
-    if (state.sessions.get(session.id) === session) state.sessions.delete(session.id);
+    withdrawSession(state.sessions, session);
     for (const feature of features) await feature.detach?.(session, services);
   }
 
@@ -358,7 +359,9 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
     await threads.forget(sessionId);
     for (const feature of features) await feature.sessionDeleted?.(sessionId, services);
   };
-  return { app, state, services, openSession, closeSession, sessionDeleted, threads, threadOf, describeSession, validateCwd, sessionOf, holdUpdates };
+  const withdraw = (session: AcpSession): void => withdrawSession(state.sessions, session);
+  const restore = (session: AcpSession): void => restoreSession(state.sessions, session);
+  return { app, state, advertise, withdrawSession: withdraw, restoreSession: restore, services, openSession, closeSession, sessionDeleted, threads, threadOf, describeSession, validateCwd, sessionOf, holdUpdates };
 }
 
 async function validateCwd(cwd: string): Promise<string> {

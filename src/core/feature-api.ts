@@ -107,7 +107,8 @@ export type AgentServices = {
   /** The connected client, for requests such as session/request_permission and fs/*. */
   client(): acp.AgentContext;
   clientCapabilities(): acp.ClientCapabilities;
-  sessions: Map<string, AcpSession>;
+  /** The open sessions, by id (the core's table, read-only to the features). */
+  sessions: ReadonlyMap<string, AcpSession>;
 };
 
 /** Merges the features' parts of a session answer; a field two features both return is a defect, not a silent override. */

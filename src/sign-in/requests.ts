@@ -198,7 +198,7 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck, {
 }
 
 export function registerAuthRequests(agent: Agent, authenticate: Authenticate): void {
-  agent.state.agentCapabilities.auth = { ...agent.state.agentCapabilities.auth, logout: {} };
+  agent.advertise({ agentCapabilities: () => ({ auth: { logout: {} } }) });
   agent.app
     .onRequest(acp.methods.agent.authenticate, async ({ params, requestId, signal }) => {
       await authenticate(params, requestId, signal);

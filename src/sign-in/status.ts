@@ -44,7 +44,7 @@ export function authStatusOf(state: CredentialState): acp.AuthStatusResponse {
  */
 export function registerAuthStatus(agent: Agent, credentials: CredentialCheck): void {
   const { log } = agent.services;
-  agent.state.agentCapabilities.auth = { ...agent.state.agentCapabilities.auth, status: {} };
+  agent.advertise({ agentCapabilities: () => ({ auth: { status: {} } }) });
   let listening = false;
   let lastSent: string | undefined;
   // One status at a time, in order: a later change never overtakes an earlier one.

@@ -36,7 +36,7 @@ export function registerSessionAdmin(agent: Agent, stored: StoredSessions): void
   const { log } = agent.services;
   // fork and title are unstable capabilities: typed here, carried as is.
   const unstable: Pick<acp.SessionCapabilities, "fork" | "title"> = { fork: {}, title: {} };
-  agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...unstable };
+  agent.advertise({ sessionCapabilities: () => unstable });
 
   agent.app
     .onRequest(FORK_METHOD, forkParamsSchema, async ({ params }) => {

@@ -23,7 +23,7 @@ export function registerSessionArchive(agent: Agent, stored: StoredSessions): vo
   const { threads } = stored;
   // archive and status are unstable capabilities: typed here, carried as is.
   const capabilities: Pick<acp.SessionCapabilities, "delete" | "archive" | "status"> = { delete: {}, archive: {}, status: {} };
-  agent.state.agentCapabilities.sessionCapabilities = { ...agent.state.agentCapabilities.sessionCapabilities, ...capabilities };
+  agent.advertise({ sessionCapabilities: () => capabilities });
 
   /** The session open here, if it is. */
   const openHere = (sessionId: string) => {
@@ -46,9 +46,9 @@ export function registerSessionArchive(agent: Agent, stored: StoredSessions): vo
       // Deleting from here on: a prompt sent meanwhile is refused as for a closed session (as
       // during session/close); its running turn ends now, the session itself once Codex let it go.
       const open = openHere(sessionId);
-      if (open) agent.state.sessions.delete(sessionId);
+      if (open) agent.withdrawSession(open);
       const keepOpen = (): void => {
-        if (open && !open.isClosed && !agent.state.sessions.has(sessionId)) agent.state.sessions.set(sessionId, open);
+        if (open) agent.restoreSession(open);
       };
       await open?.cancel();
       const threadId = open?.threadId ?? (await threads.threadOf(sessionId));

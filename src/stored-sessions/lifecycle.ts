@@ -49,15 +49,11 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): St
   const { host, log } = agent.services;
   const listPageSize = opts.listPageSize ?? sessionListPageSize();
 
-  agent.state.agentCapabilities.loadSession = true;
-  agent.state.agentCapabilities.sessionCapabilities = {
-    ...agent.state.agentCapabilities.sessionCapabilities,
-    list: {},
-    resume: {},
-    close: {},
+  agent.advertise({
+    agentCapabilities: () => ({ loadSession: true }),
     // Extra workspace roots on new, load and resume (src/features/directories.ts).
-    additionalDirectories: {},
-  };
+    sessionCapabilities: () => ({ list: {}, resume: {}, close: {}, additionalDirectories: {} }),
+  });
 
   const client = (): Promise<AppServerClient> => codexClient(host);
   const threads = new StoredThreads(host, agent, new DeletedThreads(opts.deletedDir ?? path.join(codexHomeOf(), "codex-cli-acp", "deleted-sessions")));
@@ -190,7 +186,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): St
       const attachedTo = host.currentPid;
       // Closing from here on: a prompt sent meanwhile is refused as for a closed session, not queued
       // behind the running one (it would run a whole turn, tools and all, once that one ended).
-      if (agent.state.sessions.get(session.id) === session) agent.state.sessions.delete(session.id);
+      agent.withdrawSession(session);
       if (session.promptRunning) {
         // End the running prompt as cancelled (Codex confirms the interrupt) before letting go.
         await session.cancel();

@@ -73,6 +73,29 @@ describe("source layout", () => {
     expect(crossings).toEqual([]);
   });
 
+  it("the agent's state is written only by the core: others read it, and change it through the core's methods", () => {
+    // Capabilities go through the feature API (agentCapabilities/sessionCapabilities, or
+    // agent.advertise); the session table through agent.withdrawSession/restoreSession.
+    const writes = [
+      /\bagent\.state\.[\w.]+\s*(?:[-+*/]?=(?!=)|\+\+|--)/,
+      /\.state\.(?:agentCapabilities|clientCapabilities|sessions)\b[\w.]*\s*[-+*/]?=(?!=)/,
+      /\b(?:state|services)\.sessions\.(?:set|delete|clear)\(/,
+      /Object\.assign\(\s*[\w.]*state\.agentCapabilities/,
+    ];
+    // Comments out, their lines kept (so the offenders' line numbers are the file's).
+    const code = (f: string): string => (text.get(f) ?? "").replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, "")).replace(/\/\/.*$/gm, "");
+    const offenders = files
+      .filter((f) => !rel(f).startsWith("src/core/"))
+      .flatMap((f) =>
+        code(f)
+          .split("\n")
+          .map((line, i) => ({ line, at: `${rel(f)}:${i + 1}` }))
+          .filter(({ line }) => writes.some((w) => w.test(line)))
+          .map(({ at }) => at),
+      );
+    expect(offenders).toEqual([]);
+  });
+
   it("has no import cycles", () => {
     const graph = new Map(files.map((f) => [f, importsOf(f)]));
     const cycles: string[] = [];
