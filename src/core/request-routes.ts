@@ -3,19 +3,22 @@
 // (by the server that asks, or as a tool approval), and the most specific claim answers. Two
 // features claiming one route is an error when the agent is made, so the answer never depends on
 // the order of the feature list.
-import { toolApprovalMetaSchema, type CodexServerAnswer, type CodexServerRequest } from "../codex/index.js";
+import { toolApprovalMetaSchema, type CodexServerAnswer, type CodexServerAnswers, type CodexServerRequest } from "../codex/index.js";
 import type { AgentServices, RequestRoute, SessionFeature } from "./feature-api.js";
 import type { AcpSession } from "./session/session.js";
 
-type Method = CodexServerRequest["method"];
+type Method = CodexServerRequest["method"] & keyof CodexServerAnswers;
 type RequestOf<M extends Method> = Extract<CodexServerRequest, { method: M }>;
 /** An elicitation's narrower routes: one MCP server's, or Codex's approval of an MCP tool call. */
 export type RouteQualifier = "toolApproval" | { server: string };
 
-/** Claims `method` (narrowed by `qualifier`) for `answer`, which gets the request typed by its method. */
+/**
+ * Claims `method` (narrowed by `qualifier`) for `answer`, which gets the request typed by its
+ * method and must give that request's own answer (not any request's).
+ */
 export function route<M extends Method>(
   method: M,
-  answer: (session: AcpSession, request: RequestOf<M>, services: AgentServices, withdrawn: AbortSignal) => Promise<CodexServerAnswer>,
+  answer: (session: AcpSession, request: RequestOf<M>, services: AgentServices, withdrawn: AbortSignal) => Promise<CodexServerAnswers[M]>,
   qualifier?: RouteQualifier,
 ): RequestRoute {
   const key = qualifier === undefined ? method : qualifier === "toolApproval" ? `${method}#toolApproval` : `${method}#server=${qualifier.server}`;

@@ -52,3 +52,12 @@ describe("RequestRouter", () => {
     expect(router.answer(session, { method: "item/tool/requestUserInput", params: { threadId: "t", turnId: "u", itemId: "i", questions: [] } } as unknown as CodexServerRequest, services, new AbortController().signal)).toBeUndefined();
   });
 });
+
+describe("route", () => {
+  it("types a route's answer by its own request (tsc checks this file: an answer of another request is an error)", async () => {
+    const approval = route("item/commandExecution/requestApproval", async () => ({ decision: "decline" }));
+    // @ts-expect-error a question's answer is not a command approval's
+    const wrong = route("item/commandExecution/requestApproval", async () => ({ answers: {} }));
+    expect([approval.key, wrong.key]).toEqual(["item/commandExecution/requestApproval", "item/commandExecution/requestApproval"]);
+  });
+});
