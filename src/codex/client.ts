@@ -277,28 +277,23 @@ export class AppServerClient {
       this.log.warn({ issues: parsed.error.issues.slice(0, 3) }, "codex app-server sent an invalid JSON-RPC message; ignored");
       return;
     }
-    const msg = parsed.data as Record<string, unknown>;
-    if ("method" in msg && typeof msg.method === "string") {
-      const params: unknown = msg.params ?? {};
-      if ("id" in msg && msg.id !== undefined) this.onServerRequest(msg.id as number | string, msg.method, params);
-      else this.onServerNotification(msg.method, params);
+    if (parsed.kind === "request") return this.onServerRequest(parsed.data.id, parsed.data.method, parsed.data.params ?? {});
+    if (parsed.kind === "notification") return this.onServerNotification(parsed.data.method, parsed.data.params ?? {});
+    const { id } = parsed.data;
+    const pending = typeof id === "number" ? this.pending.get(id) : undefined;
+    if (typeof id !== "number" || !pending) {
+      this.log.warn({ id }, "response to an unknown request id; ignored");
       return;
     }
-    const pending = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
-    if (!pending) {
-      this.log.warn({ id: msg.id }, "response to an unknown request id; ignored");
-      return;
-    }
-    this.pending.delete(msg.id as number);
+    this.pending.delete(id);
     clearTimeout(pending.timer);
-    if ("error" in msg && msg.error) {
-      const err = msg.error as { code: number; message: string; data?: unknown };
-      if (unknownMethodOf(err) === pending.method) {
-        this.lacking.add(pending.method);
-        this.log.info({ method: pending.method, codexVersion: this.codexVersion }, "this codex does not offer a method the adapter uses; what needs it is unavailable");
-        pending.reject(new CodexMethodUnsupportedError(pending.method, this.codexVersion));
-      } else pending.reject(new CodexRpcError(err.message, err.code, err.data));
-    } else pending.resolve(msg.result);
+    if (parsed.kind !== "error") return pending.resolve(parsed.data.result);
+    const err = parsed.data.error;
+    if (unknownMethodOf(err) === pending.method) {
+      this.lacking.add(pending.method);
+      this.log.info({ method: pending.method, codexVersion: this.codexVersion }, "this codex does not offer a method the adapter uses; what needs it is unavailable");
+      pending.reject(new CodexMethodUnsupportedError(pending.method, this.codexVersion));
+    } else pending.reject(new CodexRpcError(err.message, err.code, err.data));
   }
 
   private onServerNotification(method: string, params: unknown): void {

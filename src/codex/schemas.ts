@@ -7,33 +7,51 @@ const id = z.union([z.number(), z.string()]);
 
 const rpcErrorSchema = z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() });
 
-const responseSchema = z.union([
-  z.looseObject({ id, result: z.unknown() }),
-  z.looseObject({ id, error: rpcErrorSchema }),
-]);
+const resultSchema = z.looseObject({ id, result: z.unknown() });
+const errorSchema = z.looseObject({ id, error: rpcErrorSchema });
 const requestSchema = z.looseObject({ id, method: z.string(), params: z.unknown().optional() });
 const notificationSchema = z.looseObject({ method: z.string(), params: z.unknown().optional() });
 
+/** One incoming message, checked, and which of the four it is. */
+export type IncomingMessage =
+  | { kind: "result"; data: z.infer<typeof resultSchema> }
+  | { kind: "error"; data: z.infer<typeof errorSchema> }
+  | { kind: "request"; data: z.infer<typeof requestSchema> }
+  | { kind: "notification"; data: z.infer<typeof notificationSchema> };
+type Reading = ({ success: true } & IncomingMessage) | { success: false; error: z.ZodError };
+
 /**
- * Validates one incoming message. The schema is chosen by shape first (method? id?), so
+ * Validates one incoming message. The schema is chosen by shape first (method? id? error?), so
  * the hot path (thousands of deltas a second) never builds failed-branch issues.
  */
 export const incomingMessageSchema = {
-  safeParse(raw: unknown) {
+  safeParse(raw: unknown): Reading {
     const m = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
-    if (!("method" in m)) return responseSchema.safeParse(raw);
-    if ("id" in m) return requestSchema.safeParse(raw);
+    if (!("method" in m)) {
+      // An answer with an error (set: `error: null` beside a result is a result) fails its request.
+      if (m.error) {
+        const read = errorSchema.safeParse(raw);
+        return read.success ? { success: true, kind: "error", data: read.data } : read;
+      }
+      const read = resultSchema.safeParse(raw);
+      return read.success ? { success: true, kind: "result", data: read.data } : read;
+    }
+    if ("id" in m) {
+      const read = requestSchema.safeParse(raw);
+      return read.success ? { success: true, kind: "request", data: read.data } : read;
+    }
     // Every streamed delta is a notification: its envelope (a string `method`) is checked in place,
     // where an object schema copied every message (with the thread routing's copy, a tenth of
     // what a delta allocated: scripts/bench/alloc.ts).
-    return isNotificationEnvelope(m) ? { success: true as const, data: m } : notificationSchema.safeParse(raw);
+    if (isNotificationEnvelope(m)) return { success: true, kind: "notification", data: m };
+    const read = notificationSchema.safeParse(raw);
+    return read.success ? { success: true, kind: "notification", data: read.data } : read;
   },
 };
 
 function isNotificationEnvelope(m: Record<string, unknown>): m is z.infer<typeof notificationSchema> {
   return notificationSchema.shape.method.safeParse(m.method).success;
 }
-export type IncomingMessage = z.infer<typeof responseSchema> | z.infer<typeof requestSchema> | z.infer<typeof notificationSchema>;
 
 /**
  * The thread a notification or request is about, for per-thread routing (read by hand, as
