@@ -150,8 +150,8 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     attach(session: AcpSession, opening: SessionOpening, services: AgentServices): void {
       const srv = getServer(services);
       const calls = new FileToolCalls(session.items);
-      const state: FileToolsSession = { session, access: undefined as unknown as FileAccess, alwaysAllow: false, calls, running: new Set(), unlisten: () => undefined, stopCommands: () => undefined };
-      state.access = createFileAccess({
+      // The policy asks through the session's state (its "always allow"), made just below: asked only once a call runs.
+      const access = createFileAccess({
         editor: editorFiles(session, services),
         logger: services.log,
         policy: {
@@ -160,6 +160,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
           ask: ({ changes, call, signal }) => askWrite(state, services, changes, call, signal),
         },
       });
+      const state: FileToolsSession = { session, access, alwaysAllow: false, calls, running: new Set(), unlisten: () => undefined, stopCommands: () => undefined };
       const listener = (n: CodexNotification): void => calls.observe(n);
       // A cancelled turn gives up its file-tool calls too: a prompt they wait on is withdrawn and
       // nothing is written after the cancel.
