@@ -7,20 +7,23 @@ import type { AcpSession } from "./session/session.js";
 
 export type Choice<T> = { option: acp.PermissionOption; answer: T };
 
-/**
- * Asks the client and resolves with the chosen answer: `onError` when the client fails or
- * answers with an option it was not offered, `cancelled` when the prompt is cancelled (the turn's
- * cancel, or `withdraw`).
- */
+/** A permission question: the tool call it is about, the choices offered (their answers type it), and the answers when none is chosen. */
+export type PermissionQuestion<T> = {
+  toolCall: acp.ToolCallUpdate;
+  choices: Choice<T>[];
+  /** The answer when the client fails, or answers with an option it was not offered. */
+  onError: NoInfer<T>;
+  /** The answer when the prompt is cancelled (the turn's cancel, or `withdraw`). */
+  cancelled: NoInfer<T>;
+  /** Withdraws the question when it fires (the call it belongs to was given up on). */
+  withdraw?: AbortSignal | undefined;
+};
+
+/** Asks the client and resolves with the chosen answer (or `onError`, `cancelled`: PermissionQuestion). */
 export async function askPermission<T>(
   session: AcpSession,
   services: AgentServices,
-  toolCall: acp.ToolCallUpdate,
-  choices: Choice<T>[],
-  onError: T,
-  cancelled: T,
-  /** Withdraws the question when it fires (the call it belongs to was given up on). */
-  withdraw?: AbortSignal,
+  { toolCall, choices, onError, cancelled, withdraw }: PermissionQuestion<T>,
 ): Promise<{ answer: T; optionId?: string }> {
   try {
     const asked = await askClient(session, withdraw, (signal) =>

@@ -358,19 +358,17 @@ async function askWrite(state: FileToolsSession, services: AgentServices, change
     locations: changes.map((c) => ({ path: c.path, line: 1 })),
     content: changes.map((c) => ({ type: "diff", path: c.path, oldText: c.oldText, newText: c.newText })),
   };
-  const { answer } = await askPermission(
-    session,
-    services,
+  const { answer } = await askPermission<"once" | "always" | "no">(session, services, {
     toolCall,
-    [
-      { option: { optionId: "allow_once", name: "Allow", kind: "allow_once" }, answer: "once" as const },
+    choices: [
+      { option: { optionId: "allow_once", name: "Allow", kind: "allow_once" }, answer: "once" },
       ...(!onlyOutside ? [] : [{ option: { optionId: "allow_always", name: "Always allow writes outside the workspace for this session", kind: "allow_always" as const }, answer: "always" as const }]),
-      { option: { optionId: "reject_once", name: "Reject", kind: "reject_once" }, answer: "no" as const },
+      { option: { optionId: "reject_once", name: "Reject", kind: "reject_once" }, answer: "no" },
     ],
-    "no" as const,
-    "no" as const,
-    signal,
-  );
+    onError: "no",
+    cancelled: "no",
+    withdraw: signal,
+  });
   if (answer === "always") state.alwaysAllow = true;
   return answer !== "no";
 }

@@ -75,7 +75,7 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
     rawInput: view?.rawInput ?? { command: shown, cwd: params.cwd ?? null },
     content: [text(`${why}\n\n$ ${shown}`)],
   };
-  const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel", withdrawn);
+  const { answer, optionId } = await ask(session, services, { toolCall, choices, onError: "decline", cancelled: "cancel", withdraw: withdrawn });
   if (optionId === OPTION.session && command) state.commands.add(remembered);
   services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "command approval answered");
   return { decision: answer };
@@ -95,7 +95,7 @@ async function permissionsApproval(session: AcpSession, params: v2.PermissionsRe
     content: [text(`Codex asks for${params.reason ? ` (${params.reason})` : ""}:\n${wanted.join("\n") || "- (nothing it could name)"}`)],
   };
   const refused = choices.at(-1)!.answer;
-  const { answer, optionId } = await ask(session, services, toolCall, choices, refused, refused, withdrawn);
+  const { answer, optionId } = await ask(session, services, { toolCall, choices, onError: refused, cancelled: refused, withdraw: withdrawn });
   services.log.info({ sessionId: session.id, itemId: params.itemId, optionId: optionId ?? "cancelled" }, "permissions request answered");
   return answer;
 }
@@ -135,7 +135,7 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
           ],
         }),
   };
-  const { answer, optionId } = await ask(session, services, toolCall, choices, "decline", "cancel", withdrawn);
+  const { answer, optionId } = await ask(session, services, { toolCall, choices, onError: "decline", cancelled: "cancel", withdraw: withdrawn });
   if (optionId === OPTION.session) for (const p of paths) state.paths.add(p);
   services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "patch approval answered");
   return { decision: answer };
@@ -171,7 +171,7 @@ async function mcpToolApproval(session: AcpSession, state: ApprovalState, server
     rawInput: meta.tool_params ?? item?.arguments ?? {},
     content: [text(`Codex asks to call the tool ${tool} of the MCP server ${server}.`)],
   };
-  const { answer, optionId } = await ask(session, services, toolCall, choices, choices[2]!.answer, { action: "cancel", content: null, _meta: null }, withdrawn);
+  const { answer, optionId } = await ask(session, services, { toolCall, choices, onError: choices[2]!.answer, cancelled: { action: "cancel", content: null, _meta: null }, withdraw: withdrawn });
   if (optionId === OPTION.session) state.mcpTools.add(key);
   services.log.info({ sessionId: session.id, server, tool, optionId: optionId ?? "cancelled" }, "MCP tool approval answered");
   return answer;
