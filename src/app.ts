@@ -37,6 +37,7 @@ import { subagentsFeature } from "./features/subagents.js";
 import { systemPromptFeature } from "./features/system-prompt.js";
 import { providersFeature } from "./features/providers.js";
 import { rateLimitsFeature } from "./features/rate-limits/index.js";
+import { JsonRpcCode } from "./json-rpc/index.js";
 
 /** A message with a request id that is not a JSON-RPC 2.0 request: it must be answered, with that id. */
 const idOfInvalidRequest = z
@@ -58,7 +59,7 @@ function answeringInvalidRequests(send: (line: string) => void, log: Logger): Tr
       }
       const why = invalid.data.jsonrpc !== "2.0" ? `"jsonrpc" must be "2.0"` : `"method" must be a string`;
       log.warn({ id: invalid.data.id }, `invalid request from the client: ${why}`);
-      send(JSON.stringify({ jsonrpc: "2.0", id: invalid.data.id, error: { code: -32600, message: `Invalid Request: ${why}` } }));
+      send(JSON.stringify({ jsonrpc: "2.0", id: invalid.data.id, error: { code: JsonRpcCode.InvalidRequest, message: `Invalid Request: ${why}` } }));
     },
   });
 }
@@ -97,7 +98,7 @@ export async function serveStdio(host: CodexHost, log: Logger, young: YoungGener
   );
   const tooLong = (): void => {
     log.warn({ limit: MAX_MESSAGE_BYTES }, "a message from the client is over the size limit; refused");
-    stdout.sendLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32600, message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes` } }));
+    stdout.sendLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: JsonRpcCode.InvalidRequest, message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes` } }));
   };
   // Editors give us a pipe; a file or a terminal on stdin goes through Node's own stream.
   const input =

@@ -17,6 +17,7 @@ import { CodexExitedError, CodexMethodUnsupportedError, CodexRpcError, unknownMe
 import { ServerRequestsInFlight } from "./server-requests.js";
 import { jsonLineForCodex } from "./json.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../config/index.js";
+import { JsonRpcCode } from "../json-rpc/index.js";
 
 const STDERR_TAIL_LINES = 20;
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout; bytes: number };
@@ -140,7 +141,7 @@ export class AppServerClient {
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new CodexRpcError(`codex did not answer ${method} within ${Math.round(deadline / 1000)} s`, -32603));
+        reject(new CodexRpcError(`codex did not answer ${method} within ${Math.round(deadline / 1000)} s`, JsonRpcCode.InternalError));
       }, deadline);
       timer.unref();
       this.pending.set(id, { resolve, reject, method, timer, bytes });
@@ -214,7 +215,7 @@ export class AppServerClient {
     const read = readResult(method, result);
     if (read.kind === "invalid") {
       this.log.warn({ method, path: read.issue.path, issue: read.issue.message }, "codex answered with a result Codex's schema does not describe");
-      throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${describeIssue(read.issue)}`, -32603);
+      throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${describeIssue(read.issue)}`, JsonRpcCode.InternalError);
     }
     return read.value;
   }
@@ -351,7 +352,7 @@ export class AppServerClient {
       // Answered at once: Codex would otherwise wait on it (a turn held until it times out).
       if (read.kind === "invalid") this.reportUnreadable(method, read.issue);
       else this.reportOnce(method, () => this.log.warn({ method }, "codex sent a request this version does not know; refused"));
-      const error = read.kind === "invalid" ? { code: -32602, message: `codex-cli-acp cannot read this ${method}: ${describeIssue(read.issue)}` } : { code: -32601, message: `codex-cli-acp does not know ${method}` };
+      const error = read.kind === "invalid" ? { code: JsonRpcCode.InvalidParams, message: `codex-cli-acp cannot read this ${method}: ${describeIssue(read.issue)}` } : { code: JsonRpcCode.MethodNotFound, message: `codex-cli-acp does not know ${method}` };
       this.write({ id, error });
       return;
     }
@@ -363,7 +364,7 @@ export class AppServerClient {
       const refusal = refusalFor(request);
       this.log.warn({ method }, "codex request for no known thread; declined");
       if (refusal !== undefined) this.write({ id, result: refusal });
-      else this.write({ id, error: { code: -32601, message: `codex-cli-acp cannot answer ${method} here` } });
+      else this.write({ id, error: { code: JsonRpcCode.MethodNotFound, message: `codex-cli-acp cannot answer ${method} here` } });
       return;
     }
     const answering = this.inFlight.begin(id);
@@ -372,7 +373,7 @@ export class AppServerClient {
       (err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
         this.log.warn({ method, err: message }, "answering a codex request failed");
-        this.write({ id, error: { code: -32603, message } });
+        this.write({ id, error: { code: JsonRpcCode.InternalError, message } });
       },
     ).finally(answering.done);
   }

@@ -21,6 +21,7 @@ import type { CheckedNotification, CheckedNotificationMethod, CheckedRequestMeth
 import type { CodexMethod, CodexRequests } from "./requests.js";
 import type { z } from "zod";
 import { CodexRpcError } from "./errors.js";
+import { JsonRpcCode } from "../json-rpc/index.js";
 
 export type { ValidationIssue } from "./generated/validators.js";
 
@@ -83,7 +84,7 @@ export function describeIssue(issue: ValidationIssue): string {
 export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, -32603);
+    throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, JsonRpcCode.InternalError);
   }
   return parsed.data;
 }

@@ -15,9 +15,10 @@ import type { AcpSession, SessionDeps, ThreadSettings } from "./session/session.
 import { openThread, type StoredIds } from "./session/open-thread.js";
 import { SessionThreads } from "./session/session-threads.js";
 import { codexHomeOf } from "../codex/index.js";
-import { AUTH_REQUIRED, invalidParams, RequestError, sessionNotFound, shown, toRequestError, withoutSecrets } from "./errors.js";
+import { invalidParams, RequestError, sessionNotFound, shown, toRequestError, withoutSecrets } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
 import { mergeCapabilities, restoreSession, withdrawSession, type AgentState, type CapabilityPart, type ReadonlyAgentState } from "./agent-state.js";
+import { AcpCode, JsonRpcCode } from "../json-rpc/index.js";
 
 export type { AgentState, CapabilityPart, ReadonlyAgentState } from "./agent-state.js";
 
@@ -200,7 +201,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
         // A config.toml codex cannot parse sends it back to its defaults (OpenAI's sign-in): the
         // file is what to fix, and signing in would only lead to the same error after.
         const problem = await host.userConfig.problem(cwd);
-        throw problem === undefined ? refusal : new RequestError(-32603, `Codex cannot read its configuration: ${withoutSecrets(problem)}; fix it and try again`);
+        throw problem === undefined ? refusal : new RequestError(JsonRpcCode.InternalError, `Codex cannot read its configuration: ${withoutSecrets(problem)}; fix it and try again`);
       });
       const { session, response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() }, undefined, signedIn);
       markPhase(log, "session/new answered");
@@ -241,7 +242,7 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
    * signs in, and the same session goes on.
    */
   const signInAgainIfRefused = (err: unknown): unknown => {
-    if (!(err instanceof RequestError) || err.code !== AUTH_REQUIRED) return err;
+    if (!(err instanceof RequestError) || err.code !== AcpCode.AuthRequired) return err;
     signIn.refused?.();
     const data = typeof err.data === "object" && err.data !== null ? err.data : {};
     return new RequestError(err.code, err.message, { ...data, authMethods: signIn.methods(state.clientCapabilities).map((m) => m.id) });

@@ -1,11 +1,11 @@
 // The one place errors become ACP (JSON-RPC) errors: named factories for what the agent says
 // itself, and toRequestError for what it meets (Codex crashes, Codex errors, anything else).
-// Codes: JSON-RPC's own (-32600/-32602/-32603) and ACP's (-32000 auth required, -32002 resource
-// not found).
+// Codes: JSON-RPC's own and ACP's (auth required, resource not found), named in src/json-rpc.
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { CodexExitedError, CodexRpcError, CodexStartError } from "../codex/index.js";
 import { replaceSecretText } from "../log/secret-text.js";
 import { textHead } from "../text/cut.js";
+import { AcpCode, JsonRpcCode } from "../json-rpc/index.js";
 
 export { RequestError };
 
@@ -30,20 +30,17 @@ export function invalidRequest(message: string): RequestError {
 
 /** A session that is not open (or not stored), as ACP wants it: -32002 with data.sessionId. */
 export function sessionNotFound(sessionId: string, why: string): RequestError {
-  return new RequestError(-32002, `Session not found: ${why}`, { sessionId });
+  return new RequestError(AcpCode.ResourceNotFound, `Session not found: ${why}`, { sessionId });
 }
 
-/** ACP's code for "sign in first". */
-export const AUTH_REQUIRED = -32000;
-
-/** The client must sign in first (ACP's -32000), with what to do. */
+/** The client must sign in first (ACP's AuthRequired), with what to do. */
 export function authRequired(message: string, data?: Record<string, unknown>): RequestError {
   return RequestError.authRequired(data, message);
 }
 
 /** The agent failed doing what was asked; `data` carries what helps a client explain it. */
 export function internalError(message: string, data?: Record<string, unknown>): RequestError {
-  return new RequestError(-32603, message, data);
+  return new RequestError(JsonRpcCode.InternalError, message, data);
 }
 
 /**
@@ -75,7 +72,7 @@ export function toRequestError(err: unknown): RequestError {
   if (err instanceof CodexStartError) return internalError(err.message, { stderr: [...err.stderr] });
   if (err instanceof CodexExitedError) return internalError(codexStoppedMessage(err.exit.reason));
   // What the client sent is what Codex refused (a prompt over its length limit): the client's to fix.
-  if (err instanceof CodexRpcError && err.code === -32602 && isInputError(err.data)) return invalidParams(err.data, `Codex: ${err.message}`);
+  if (err instanceof CodexRpcError && err.code === JsonRpcCode.InvalidParams && isInputError(err.data)) return invalidParams(err.data, `Codex: ${err.message}`);
   if (err instanceof CodexRpcError) return internalError(`Codex: ${err.message}`);
   return internalError(err instanceof Error ? err.message : String(err));
 }

@@ -10,6 +10,7 @@ import type { CodexNotification, v2 } from "../codex/index.js";
 import { clientDisplay } from "../core/agent.js";
 import type { SessionFeature } from "../core/feature-api.js";
 import { textHead } from "../text/index.js";
+import { JsonRpcCode } from "../json-rpc/index.js";
 
 /** Idle subagents kept routed with their card; older idle ones are let go (a later message to one starts a new card). */
 const MAX_IDLE_SUBAGENTS = 32;
@@ -106,7 +107,7 @@ export function subagentsFeature(): SessionFeature {
         if (!announcesChildren()) return;
         const idle =
           ended?.status === "failed"
-            ? { state: "idle", stopReason: "error", error: { code: -32603, message: ended.error ?? "the subagent's turn failed" } }
+            ? { state: "idle", stopReason: "error", error: { code: JsonRpcCode.InternalError, message: ended.error ?? "the subagent's turn failed" } }
             : { state: "idle", stopReason: ended?.status === "interrupted" ? "cancelled" : "end_turn" };
         send({ sessionUpdate: "subagent_update", sessionId: threadId, title: card.title, state: running ? { state: "running" } : idle });
       };

@@ -9,6 +9,7 @@ import type { Logger } from "../log/index.js";
 import { toV1Initialize, toV1McpServers, toV1SetConfigOption, toV2ConfigOptions, toV2Initialize, toV2SessionAnswer } from "./shapes.js";
 import { V2Session, type PromptEnd } from "./turn-state.js";
 import { toV2Permission } from "./permissions.js";
+import { JsonRpcCode } from "../json-rpc/index.js";
 
 /** A connector the SDK's protocol router hands a v2 client's connection to. */
 export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
@@ -223,5 +224,5 @@ function openParams(params: { cwd: string; additionalDirectories?: string[]; mcp
 
 function errorObject(err: unknown): { code: number; message: string; data?: unknown } {
   if (err instanceof v1.RequestError) return { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) };
-  return { code: -32603, message: err instanceof Error ? err.message : String(err) };
+  return { code: JsonRpcCode.InternalError, message: err instanceof Error ? err.message : String(err) };
 }

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
 import { isoTime, threadTitle } from "../core/session/titles.js";
 import { invalidParams, shown } from "../core/errors.js";
+import { JsonRpcCode } from "../json-rpc/index.js";
 
 const threadListResponseSchema = z.looseObject({
   data: z.array(threadSchema),
@@ -58,7 +59,7 @@ export async function listSessions(client: AppServerClient, params: acp.ListSess
         threadListResponseSchema,
       );
     } catch (err) {
-      if (part.cursor && err instanceof CodexRpcError && err.code !== -32603) {
+      if (part.cursor && err instanceof CodexRpcError && err.code !== JsonRpcCode.InternalError) {
         throw acp.RequestError.invalidParams({ cursor: params.cursor }, `Invalid cursor: ${err.message}`);
       }
       // As it is: the caller asks a new codex once when this one died (readFromCodex).

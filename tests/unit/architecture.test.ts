@@ -96,6 +96,22 @@ describe("source layout", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("JSON-RPC error codes are named in one place (src/json-rpc), not written as bare numbers", () => {
+    // The file tools' own codes are their contract's table (contracts/*.md), named there.
+    const named = new Set(["src/json-rpc/error-codes.ts", "src/editor-files/access/errors.ts"]);
+    const code = (f: string): string => (text.get(f) ?? "").replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, "")).replace(/\/\/.*$/gm, "");
+    const bare = files
+      .filter((f) => !named.has(rel(f)))
+      .flatMap((f) =>
+        code(f)
+          .split("\n")
+          .map((line, i) => ({ line, at: `${rel(f)}:${i + 1}` }))
+          .filter(({ line }) => /-32[0-9]{3}\b/.test(line))
+          .map(({ at }) => at),
+      );
+    expect(bare).toEqual([]);
+  });
+
   it("has no import cycles", () => {
     const graph = new Map(files.map((f) => [f, importsOf(f)]));
     const cycles: string[] = [];

@@ -9,6 +9,7 @@ import path from "node:path";
 import { ErrorCode, FileToolError, isADirectory, notAFile, notFound } from "./errors.js";
 import { statIfExists } from "./local.js";
 import { textHead } from "../../text/index.js";
+import { JsonRpcCode } from "../../json-rpc/index.js";
 
 /** What the editor offers (ACP fs/* semantics). An absent member means the capability is absent. */
 export interface EditorFiles {
@@ -18,11 +19,9 @@ export interface EditorFiles {
   writeTextFile?(p: { path: string; content: string }, signal?: AbortSignal): Promise<void>;
 }
 
-const METHOD_NOT_FOUND = -32601;
-
 /** True when the client answered JSON-RPC "Method not found": it lacks the method it advertised. */
 export function isMethodNotFound(err: unknown): boolean {
-  return typeof err === "object" && err !== null && "code" in err && err.code === METHOD_NOT_FOUND;
+  return typeof err === "object" && err !== null && "code" in err && err.code === JsonRpcCode.MethodNotFound;
 }
 
 /**

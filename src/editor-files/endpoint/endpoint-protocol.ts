@@ -14,6 +14,7 @@ import type { Logger } from "../../log/index.js";
 import { markPhase } from "../../log/timings.js";
 import { writeHttpError } from "./http-error.js";
 import type { ToolDefinition, ToolResult } from "./tools.js";
+import { JsonRpcCode, McpHttpCode } from "../../json-rpc/index.js";
 
 /**
  * Runs one tool call. `signal` fires when the call is given up on: Codex dropped the HTTP request
@@ -54,10 +55,6 @@ const cancelledParamsSchema = z.looseObject({ requestId: idSchema, reason: z.str
 type Request = z.infer<typeof requestSchema>;
 type RpcError = { code: number; message: string };
 
-const INVALID_PARAMS = -32602;
-const METHOD_NOT_FOUND = -32601;
-const INTERNAL_ERROR = -32603;
-
 class RpcFailure extends Error {
   constructor(readonly code: number, message: string) {
     super(message);
@@ -75,7 +72,7 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     switch (request.method) {
       case "initialize": {
         const params = initializeParamsSchema.safeParse(request.params);
-        if (!params.success) throw new RpcFailure(INVALID_PARAMS, `Invalid initialize params: ${params.error.issues[0]?.message ?? "invalid"}`);
+        if (!params.success) throw new RpcFailure(JsonRpcCode.InvalidParams, `Invalid initialize params: ${params.error.issues[0]?.message ?? "invalid"}`);
         const asked = params.data.protocolVersion;
         markPhase(opts.log, "file tools: codex's MCP initialize answered");
         return {
@@ -91,12 +88,12 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
         return { tools: [...opts.tools] };
       case "tools/call": {
         const params = callToolParamsSchema.safeParse(request.params);
-        if (!params.success) throw new RpcFailure(INVALID_PARAMS, `Invalid tools/call params: ${params.error.issues[0]?.message ?? "invalid"}`);
+        if (!params.success) throw new RpcFailure(JsonRpcCode.InvalidParams, `Invalid tools/call params: ${params.error.issues[0]?.message ?? "invalid"}`);
         opts.log.debug({ tool: params.data.name, mcpSession: session }, "mcp tools/call");
         return opts.call(params.data.name, params.data.arguments ?? {}, signal);
       }
       default:
-        throw new RpcFailure(METHOD_NOT_FOUND, `Method not found: ${request.method}`);
+        throw new RpcFailure(JsonRpcCode.MethodNotFound, `Method not found: ${request.method}`);
     }
   }
 
@@ -113,7 +110,7 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     try {
       reply = { result: await dispatch(request, session, controller.signal) };
     } catch (err) {
-      const code = err instanceof RpcFailure ? err.code : INTERNAL_ERROR;
+      const code = err instanceof RpcFailure ? err.code : JsonRpcCode.InternalError;
       reply = { error: { code, message: err instanceof Error ? err.message : String(err) } };
     } finally {
       res.off("close", dropped);
@@ -145,17 +142,17 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     }
     if (req.method === "DELETE") {
       if (session === undefined) return writeHttpError(res, 400, "Bad Request: no session id");
-      if (!sessions.delete(session)) return writeHttpError(res, 404, "Session not found", -32001);
+      if (!sessions.delete(session)) return writeHttpError(res, 404, "Session not found", McpHttpCode.SessionNotFound);
       res.writeHead(200).end();
       return;
     }
-    if (Array.isArray(body)) return writeHttpError(res, 400, "Invalid Request: batches are not supported", -32600);
+    if (Array.isArray(body)) return writeHttpError(res, 400, "Invalid Request: batches are not supported", JsonRpcCode.InvalidRequest);
     const request = requestSchema.safeParse(body);
     if (request.success && request.data.method === "initialize") {
       return answer(res, request.data, undefined, { "mcp-session-id": randomUUID() });
     }
     if (session === undefined) return writeHttpError(res, 400, "Bad Request: no valid session id");
-    if (!sessions.has(session)) return writeHttpError(res, 404, "Session not found", -32001);
+    if (!sessions.has(session)) return writeHttpError(res, 404, "Session not found", McpHttpCode.SessionNotFound);
     const version = req.headers["mcp-protocol-version"];
     if (typeof version === "string" && !MCP_PROTOCOL_VERSIONS.includes(version)) {
       return writeHttpError(res, 400, `Bad Request: unsupported protocol version ${version}`);
@@ -169,7 +166,7 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
       res.writeHead(202).end();
       return;
     }
-    return writeHttpError(res, 400, "Invalid Request: not a JSON-RPC 2.0 message", -32600);
+    return writeHttpError(res, 400, "Invalid Request: not a JSON-RPC 2.0 message", JsonRpcCode.InvalidRequest);
   }
 
   /** `notifications/cancelled` for a running call of this MCP session: it is given up. */

@@ -12,6 +12,7 @@ import { writeHttpError } from "./http-error.js";
 import { createEndpointProtocol, type EndpointProtocol, type ToolCaller } from "./endpoint-protocol.js";
 import { errorToolResult, toolDefinitions, type ToolDefinition, type ToolResult } from "./tools.js";
 import { PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "../contract/index.js";
+import { JsonRpcCode } from "../../json-rpc/index.js";
 
 /**
  * Largest request body accepted, checked before anything is buffered (Content-Length first, then
@@ -249,7 +250,7 @@ export class FileToolsServer {
       try {
         body = JSON.parse(raw.toString("utf8"));
       } catch {
-        return writeHttpError(res, 400, "Parse error", -32700);
+        return writeHttpError(res, 400, "Parse error", JsonRpcCode.ParseError);
       }
     }
     endpoint.protocol ??= createEndpointProtocol({
@@ -298,8 +299,8 @@ async function callBound(endpoint: Endpoint, name: string, args: unknown, signal
     caller = await Promise.race([newest.caller, timeout]);
   }
   clearTimeout(timer);
-  if (caller === undefined || caller === "timeout" || endpoint.closed) return errorToolResult(-32603, "The editor session of this tool is not available");
-  if (!endpoint.tools.some((t) => t.name === name)) return errorToolResult(-32601, `Unknown tool: ${name}`);
+  if (caller === undefined || caller === "timeout" || endpoint.closed) return errorToolResult(JsonRpcCode.InternalError, "The editor session of this tool is not available");
+  if (!endpoint.tools.some((t) => t.name === name)) return errorToolResult(JsonRpcCode.MethodNotFound, `Unknown tool: ${name}`);
   return caller(name, args, signal);
 }
 

@@ -10,6 +10,7 @@ import {
   type WriteResult,
 } from "../access/index.js";
 import { DIFF_META_KEY, PATCH_TOOL, READ_TOOL, UNSAVED_META_KEY, WRITE_TOOL, type DiffMeta, type FileToolName } from "../contract/index.js";
+import { JsonRpcCode } from "../../json-rpc/index.js";
 
 export type ToolDefinition = {
   name: FileToolName;
@@ -111,10 +112,10 @@ export async function callFileTool(files: FileAccess, name: string, args: unknow
       const { files: changed } = await files.applyPatch(args as never, ctx);
       return patchToolResult(changed);
     }
-    return errorToolResult(-32601, `Unknown tool: ${name}`);
+    return errorToolResult(JsonRpcCode.MethodNotFound, `Unknown tool: ${name}`);
   } catch (err) {
     if (err instanceof FileToolError) return errorToolResult(err.code, err.message);
-    return errorToolResult(-32603, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+    return errorToolResult(JsonRpcCode.InternalError, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 

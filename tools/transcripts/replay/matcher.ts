@@ -21,6 +21,7 @@ import { RepeatedSnapshots, idKey, isAdvisory, kindOf, labelOf, sessionIdOf, str
 import { NegotiatedSchema } from "./protocol.js";
 import type { RecordedAgent, RecordingIndex } from "./recording.js";
 import type { Mismatch } from "./types.js";
+import { JsonRpcCode } from "../../../src/json-rpc/index.js";
 
 export type MatcherDeps = {
   recording: RecordingIndex;
@@ -212,7 +213,7 @@ export class Matcher {
     const rec = this.deps.recording.requests.get(method)?.[k];
     if (!rec) {
       this.deps.fail({ kind: "unexpected", summary: `unexpected ${labelOf(entry)} (the recording has ${k} of them)`, actual: msg, detail: `message: ${show(msg, 2000)}` });
-      if (!this.deps.aborted()) this.deps.send({ jsonrpc: "2.0", id: msg.id, error: { code: -32603, message: "replay: this request is not in the transcript" } });
+      if (!this.deps.aborted()) this.deps.send({ jsonrpc: "2.0", id: msg.id, error: { code: JsonRpcCode.InternalError, message: "replay: this request is not in the transcript" } });
       return;
     }
     this.compare(rec, msg, "request");
