@@ -3,7 +3,8 @@
 // account/logout's answer: a session/new in between found the old account (a flaky e2e showed it).
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import { CodexHost } from "../../src/codex/index.js";
+import { CodexHost, type v2 } from "../../src/codex/index.js";
+import { FakeCodexClient, type Partly } from "../support/fake-codex-client.js";
 import { CredentialCheck } from "../../src/sign-in/credentials.js";
 
 describe("CredentialCheck after this agent's own sign-out", () => {
@@ -11,9 +12,9 @@ describe("CredentialCheck after this agent's own sign-out", () => {
     const log = pino({ level: "silent" });
     const host = new CodexHost({ clientInfo: { name: "t", title: "t", version: "1" } }, log);
     let reads = 0;
-    const accounts = [{ account: { type: "apiKey" }, requiresOpenaiAuth: true }, { account: null, requiresOpenaiAuth: true }];
-    const client = { call: async () => accounts[Math.min(reads++, 1)] };
-    Object.assign(host, { client: async () => client });
+    const accounts: Array<Partly<v2.GetAccountResponse>> = [{ account: { type: "apiKey" }, requiresOpenaiAuth: true }, { account: null, requiresOpenaiAuth: true }];
+    const codex = new FakeCodexClient({ answers: { "account/read": () => accounts[Math.min(reads++, 1)]! } });
+    Object.assign(host, { client: async () => codex.client });
     const check = new CredentialCheck(host, log);
     let told = 0;
     check.onChange(() => void told++);

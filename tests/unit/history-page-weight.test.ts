@@ -5,26 +5,31 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { HISTORY_PAGE_TARGET_CHARS, HistoryReplay } from "../../src/stored-sessions/history-replay.js";
-import type { AppServerClient } from "../../src/codex/index.js";
+import type { v2 } from "../../src/codex/index.js";
+import { FakeCodexClient, type Partly } from "../support/fake-codex-client.js";
 
 function codexOf(turns: number, outputOf: (t: number) => number) {
-  const entries = Array.from({ length: turns }, (_, t) => [
+  const entries = Array.from({ length: turns }, (_, t): Array<Partly<v2.ThreadItemsListResponse["data"][number]>> => [
     { turnId: `t${t}`, item: { type: "userMessage", id: `u${t}`, content: [{ type: "text", text: `turn ${t}` }] } },
     { turnId: `t${t}`, item: { type: "reasoning", id: `r${t}`, summary: ["thinking"], content: [] } },
     { turnId: `t${t}`, item: { type: "commandExecution", id: `c${t}`, command: "cat x", cwd: "/w", status: "completed", commandActions: [], aggregatedOutput: "o".repeat(outputOf(t)), exitCode: 0 } },
     { turnId: `t${t}`, item: { type: "agentMessage", id: `a${t}`, text: `done ${t}` } },
   ]).flat();
   const pages: number[] = [];
-  const client = {
-    async call(method: string, params: { sortDirection: string; limit: number; cursor?: string }) {
-      if (method !== "thread/items/list") return { data: [{ id: `t${turns - 1}`, status: "completed" }] };
-      const ordered = params.sortDirection === "desc" ? [...entries].reverse() : entries;
-      const from = params.cursor ? Number(params.cursor) : 0;
-      const data = ordered.slice(from, from + params.limit);
-      if (params.sortDirection === "asc") pages.push(data.reduce((n, e) => n + ("aggregatedOutput" in e.item ? (e.item.aggregatedOutput?.length ?? 0) : 0), 0));
-      return { data, nextCursor: from + params.limit < ordered.length ? String(from + params.limit) : null };
+  const codex = new FakeCodexClient({
+    answers: {
+      "thread/turns/list": () => ({ data: [{ id: `t${turns - 1}`, status: "completed" }] }),
+      "thread/items/list": (params) => {
+        const ordered = params.sortDirection === "desc" ? [...entries].reverse() : entries;
+        const from = params.cursor ? Number(params.cursor) : 0;
+        const limit = params.limit ?? 0;
+        const data = ordered.slice(from, from + limit);
+        if (params.sortDirection === "asc") pages.push(data.reduce((n, e) => n + (e.item && "aggregatedOutput" in e.item ? (e.item.aggregatedOutput?.length ?? 0) : 0), 0));
+        return { data, nextCursor: from + limit < ordered.length ? String(from + limit) : null };
+      },
     },
-  } as unknown as AppServerClient;
+  });
+  const client = codex.client;
   return { client, pages };
 }
 

@@ -5,39 +5,46 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { FIRST_HISTORY_PAGE_ITEMS, HISTORY_PAGE_ITEMS, HISTORY_PAGE_TARGET_CHARS, HistoryReplay } from "../../src/stored-sessions/history-replay.js";
+import { FakeCodexClient, type Partly } from "../support/fake-codex-client.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
-import { CodexRpcError, type AppServerClient } from "../../src/codex/index.js";
+import { CodexRpcError, type v2 } from "../../src/codex/index.js";
 
-type Turn = { id: string; status: string; items: unknown[] };
+/** A turn as Codex stores it, with only the fields the replay reads. */
+type Turn = Partly<v2.Turn> & { id: string; items: Array<Partly<v2.ThreadItem>> };
 const turn = (n: number): Turn => ({ id: `t${n}`, status: "completed", items: [{ type: "userMessage", id: `u${n}`, content: [{ type: "text", text: `turn ${n}` }] }] });
 
 /** A thread of `count` turns served in pages; `fail(call)` may throw for a given call. */
 function fakeCodex(turns: Turn[], fail: (method: string, params: Record<string, unknown>) => Error | undefined = () => undefined) {
-  const calls: string[] = [];
-  const client = {
-    async call(method: string, params: Record<string, unknown>, schema?: { parse(x: unknown): unknown }) {
-      calls.push(`${method} ${JSON.stringify(params)}`);
-      const err = fail(method, params);
-      if (err) throw err;
-      let result: unknown;
-      if (method === "thread/read") result = { thread: { id: "th", cwd: "/ws", turns } };
-      else if (method === "thread/items/list") {
+  const failing = <P extends Record<string, unknown>, R>(method: string, answer: (params: P) => R) => (params: P): R => {
+    const err = fail(method, params);
+    if (err) throw err;
+    return answer(params);
+  };
+  const fake = new FakeCodexClient({
+    answers: {
+      "thread/read": failing("thread/read", () => ({ thread: { id: "th", cwd: "/ws", turns } })),
+      "thread/items/list": failing("thread/items/list", (params) => {
         const entries = turns.flatMap((t) => t.items.map((item) => ({ turnId: t.id, item, startedAtMs: null, completedAtMs: null })));
         const ordered = params.sortDirection === "desc" ? entries.reverse() : entries;
         const from = params.cursor ? Number(params.cursor) : 0;
         const limit = Number(params.limit);
-        result = { data: ordered.slice(from, from + limit), nextCursor: from + limit < ordered.length ? String(from + limit) : null, backwardsCursor: null };
-      } else {
+        return { data: ordered.slice(from, from + limit), nextCursor: from + limit < ordered.length ? String(from + limit) : null, backwardsCursor: null };
+      }),
+      "thread/turns/list": failing("thread/turns/list", (params) => {
         const limit = Number(params.limit);
         const ordered = params.sortDirection === "desc" ? [...turns].reverse() : turns;
         const from = params.cursor ? Number(params.cursor) : 0;
         const data = ordered.slice(from, from + limit).map((t) => (params.itemsView === "notLoaded" ? { ...t, items: [] } : t));
-        result = { data, nextCursor: from + limit < ordered.length ? String(from + limit) : null };
-      }
-      return schema ? schema.parse(result) : result;
+        return { data, nextCursor: from + limit < ordered.length ? String(from + limit) : null };
+      }),
     },
-  } as unknown as AppServerClient;
-  return { client, calls };
+  });
+  return {
+    client: fake.client,
+    get calls(): string[] {
+      return fake.calls.map((c) => `${c.method} ${JSON.stringify(c.params)}`);
+    },
+  };
 }
 
 function replay(pageSize = 2, historyMode?: "legacy" | "paginated") {
@@ -192,7 +199,7 @@ describe("history replay", () => {
   });
 
   it("the tools of a turn still running (the newest, in progress) keep their state; older ones never finish", async () => {
-    const tool = (id: string) => ({ type: "commandExecution", id, command: "sleep 100", cwd: "/ws", status: "inProgress", commandActions: [], aggregatedOutput: null, exitCode: null });
+    const tool = (id: string): Partly<v2.ThreadItem> => ({ type: "commandExecution", id, command: "sleep 100", cwd: "/ws", status: "inProgress", commandActions: [], aggregatedOutput: null, exitCode: null });
     const codex = fakeCodex([
       { id: "t1", status: "interrupted", items: [tool("old")] },
       { id: "t2", status: "inProgress", items: [tool("live")] },

@@ -15,6 +15,7 @@ import { AcpSession, type ThreadSettings } from "../../src/core/session/session.
 import { FileToolsServer } from "../../src/editor-files/endpoint/index.js";
 import type { CodexServerRequest } from "../../src/codex/index.js";
 import { RequestRouter } from "../../src/core/request-routes.js";
+import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
 const silent = pino({ level: "silent" });
 type CallResult = { isError?: boolean; structuredContent?: Record<string, unknown> };
@@ -47,13 +48,9 @@ function newSession(id: string, settings: ThreadSettings): AcpSession {
 
 /** A session with a prompt running on a stand-in codex that answers turn/start and nothing more. */
 function sessionWithRunningPrompt(id: string, settings: ThreadSettings): { session: AcpSession; prompt: Promise<unknown> } {
-  const codex = {
-    pid: 1,
-    attachThread: () => () => undefined,
-    call: async (method: string) => (method === "turn/start" ? { turn: { id: "turn-1", status: "inProgress" } } : {}),
-  };
-  const session = new AcpSession(id, settings, { host: { client: async () => codex, currentGeneration: 1 } as never, log: silent, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
-  session.bind(codex as never, 1);
+  const codex = new FakeCodexClient({ answers: { "turn/start": () => ({ turn: { id: "turn-1", status: "inProgress" } }) } });
+  const session = new AcpSession(id, settings, { host: fakeHost(codex), log: silent, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+  session.bind(codex.client, 1);
   return { session, prompt: session.prompt([{ type: "text", text: "write it", text_elements: [] }]) };
 }
 

@@ -4,11 +4,11 @@
 import { pino } from "pino";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import type { AgentServices } from "../../src/core/feature-api.js";
 import { AcpSession } from "../../src/core/session/session.js";
 import { mcpLoginText, type McpLogins } from "../../src/features/commands/mcp-login.js";
 import { note } from "../support/codex-messages.js";
+import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
 const URL_OF_PAGE = "https://auth.example/authorize?state=s";
 
@@ -16,24 +16,18 @@ function setUp(caps: acp.ClientCapabilities = {}) {
   const updates: acp.SessionUpdate[] = [];
   const asked: Array<{ method: string; params: unknown; signal?: AbortSignal }> = [];
   const exitListeners = new Set<(exit: unknown, generation: number) => void>();
-  let thread: ThreadListener | undefined;
-  const codex = {
-    attachThread: (_id: string, listener: ThreadListener) => ((thread = listener), () => undefined),
-    call: async (method: string) => (method === "mcpServer/oauth/login" ? { authorizationUrl: URL_OF_PAGE, loginId: "L1" } : {}),
-  } as unknown as AppServerClient;
-  const host = {
-    client: async () => codex,
-    currentGeneration: 1,
+  const codex = new FakeCodexClient({ answers: { "mcpServer/oauth/login": () => ({ authorizationUrl: URL_OF_PAGE, loginId: "L1" }) } });
+  const host = fakeHost(codex, {
     onExit: (listener: (exit: unknown, generation: number) => void) => (exitListeners.add(listener), () => void exitListeners.delete(listener)),
-  };
-  const session = new AcpSession("t1", { cwd: "/ws" }, { host: host as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void updates.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
-  session.bind(codex, 1);
+  });
+  const session = new AcpSession("t1", { cwd: "/ws" }, { host, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void updates.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+  session.bind(codex.client, 1);
   const client = {
     // The user never answers: the question stays open until it is withdrawn.
     request: (method: string, params: unknown, options?: { cancellationSignal?: AbortSignal }) => (asked.push({ method, params, signal: options?.cancellationSignal }), new Promise(() => undefined)),
     notify: async (method: string, params: unknown) => void asked.push({ method, params }),
   };
-  const services = { host: host as never, log: pino({ level: "silent" }), client: () => client as unknown as acp.AgentContext, clientCapabilities: () => caps, sessions: new Map() } satisfies AgentServices;
+  const services = { host, log: pino({ level: "silent" }), client: () => client as unknown as acp.AgentContext, clientCapabilities: () => caps, sessions: new Map() } satisfies AgentServices;
   const logins: McpLogins = new Map();
   const card = (): { status?: string | null; text?: string } => {
     const last = updates.filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update").at(-1);
@@ -41,7 +35,7 @@ function setUp(caps: acp.ClientCapabilities = {}) {
     return { status: last && "status" in last ? last.status : undefined, text: content?.type === "content" && content.content.type === "text" ? content.content.text : undefined };
   };
   const leftBehind = () => ({ threadListeners: session.trackerSizes().threadListeners, exitListeners: exitListeners.size, logins: logins.size, timers: vi.getTimerCount() });
-  return { session, services, logins, updates, asked, exitListeners, card, leftBehind, notify: (method: string, params: Record<string, unknown>) => thread!.notification(note(method, params)) };
+  return { session, services, logins, updates, asked, exitListeners, card, leftBehind, notify: (method: string, params: Record<string, unknown>) => codex.emit(note(method, params)) };
 }
 
 beforeEach(() => void vi.useFakeTimers());

@@ -3,30 +3,22 @@
 // and keeps it for good when the resume fails (a refused load leaves it as it was).
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
-import type { AppServerClient, CodexHost, ThreadListener } from "../../src/codex/index.js";
+import type { ThreadListener, v2 } from "../../src/codex/index.js";
 import type { SessionOpening } from "../../src/core/feature-api.js";
 import { openThread } from "../../src/core/session/open-thread.js";
 import type { SessionDeps } from "../../src/core/session/session.js";
 import { note } from "../support/codex-messages.js";
+import { FakeCodexClient, fakeHost, type Partly } from "../support/fake-codex-client.js";
 
 /** A codex client whose thread/resume the test answers, with app-server's one listener per thread. */
-function standInClient(resume: () => Promise<unknown>) {
-  const threads = new Map<string, ThreadListener>();
-  const client = {
-    hasThread: (id: string) => threads.has(id),
-    attachThread: (id: string, listener: ThreadListener) => {
-      threads.set(id, listener);
-      return () => void (threads.get(id) === listener && threads.delete(id));
-    },
-    call: async (method: string) => (method === "thread/resume" ? resume() : {}),
-  } as unknown as AppServerClient;
-  const host = { client: async () => client, currentGeneration: 1 } as unknown as CodexHost;
-  return { client, host, threads };
+function standInClient(resume: () => Promise<Partly<v2.ThreadResumeResponse>>) {
+  const codex = new FakeCodexClient({ answers: { "thread/resume": resume } });
+  return { host: fakeHost(codex), threads: codex.threads };
 }
 
 const deps = (sent: unknown[]): SessionDeps => ({ host: {} as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
 const loading = (): SessionOpening => ({ kind: "load", request: {} as never, settings: { cwd: "/ws" }, key: "k" });
-const resumed = { thread: { id: "t1" }, model: "m", approvalPolicy: "on-request", sandbox: { type: "readOnly", networkAccess: false } };
+const resumed: Partly<v2.ThreadResumeResponse> = { thread: { id: "t1" }, model: "m", approvalPolicy: "on-request", sandbox: { type: "readOnly", networkAccess: false } };
 
 describe("openThread on a resume", () => {
   it("a failed resume of a thread a session here listens to leaves that session listening", async () => {

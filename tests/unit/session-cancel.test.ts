@@ -5,37 +5,35 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
-import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { codexItem, note } from "../support/codex-messages.js";
+import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
 describe("a cancel Codex confirms at once", () => {
   it("leaves the next turn alone: its compaction is not marked interrupted by the first cancel's fallback", async () => {
     const sent: SessionUpdate[] = [];
-    let listener: ThreadListener | undefined;
     let turns = 0;
     const started: Array<() => void> = [];
     /** Resolves once the n-th turn/start was sent. */
     const turnStarted = (n: number): Promise<void> => (turns >= n ? Promise.resolve() : new Promise((resolve) => started.push(() => turns >= n && resolve())));
     const completed = (turnId: string, status: string) =>
       note("turn/completed", { threadId: "t1", turn: { id: turnId, status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: 1, durationMs: 1 } });
-    const client = {
-      pid: 1,
-      attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined),
-      call: async (method: string) => {
-        if (method === "turn/start") {
+    const codex = new FakeCodexClient({
+      answers: {
+        "turn/start": () => {
           const id = `turn-${++turns}`;
           for (const wake of started.splice(0)) wake();
           return { turn: { id, status: "inProgress" } };
-        }
+        },
         // Codex confirms the interrupt at once.
-        if (method === "turn/interrupt") queueMicrotask(() => listener!.notification(completed("turn-1", "interrupted")));
-        return {};
+        "turn/interrupt": () => {
+          queueMicrotask(() => codex.emit(completed("turn-1", "interrupted")));
+          return {};
+        },
       },
-    } as unknown as AppServerClient;
-    const host = { client: async () => client, currentGeneration: 1 };
-    const session = new AcpSession("t1", { cwd: "/ws" }, { host: host as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({ compaction: true }), answerServerRequest: async () => ({}) });
-    session.bind(client, 1);
+    });
+    const session = new AcpSession("t1", { cwd: "/ws" }, { host: fakeHost(codex), log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({ compaction: true }), answerServerRequest: async () => ({}) });
+    session.bind(codex.client, 1);
 
     const first = session.prompt([{ type: "text", text: "one", text_elements: [] }]);
     await turnStarted(1);
@@ -44,12 +42,12 @@ describe("a cancel Codex confirms at once", () => {
 
     const second = session.prompt([{ type: "text", text: "two", text_elements: [] }]);
     await turnStarted(2);
-    listener!.notification(note("item/started", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
+    codex.emit(note("item/started", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
     // Past the first cancel's grace period (900 ms): its fallback, had it been left armed, would
     // fire now. Waiting out a real timer is the scenario, not a synchronisation.
     await new Promise((r) => setTimeout(r, 1200));
-    listener!.notification(note("item/completed", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
-    listener!.notification(completed("turn-2", "completed"));
+    codex.emit(note("item/completed", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
+    codex.emit(completed("turn-2", "completed"));
     expect((await second).stopReason).toBe("end_turn");
     await session.flush();
     expect(sent.filter((u) => u.sessionUpdate === "compaction_update")).toEqual([

@@ -3,17 +3,17 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
-import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { codexItem, note } from "../support/codex-messages.js";
+import { FakeCodexClient } from "../support/fake-codex-client.js";
 
 describe("a compaction in a turn that ends unannounced", () => {
   it("is closed as failed when the codex child dies", async () => {
     const sent: SessionUpdate[] = [];
     const session = new AcpSession("t1", { cwd: "/ws" }, { host: {} as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({ compaction: true }), answerServerRequest: async () => ({}) });
-    let listener: ThreadListener | undefined;
-    session.bind({ attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined) } as unknown as AppServerClient, 1);
-    listener!.notification(note("item/started", { threadId: "t1", turnId: "u", item: codexItem({ type: "contextCompaction", id: "c1" }) }));
+    const codex = new FakeCodexClient();
+    session.bind(codex.client, 1);
+    codex.emit(note("item/started", { threadId: "t1", turnId: "u", item: codexItem({ type: "contextCompaction", id: "c1" }) }));
     session.childExited(1, "killed");
     await session.flush();
     expect(sent).toEqual([

@@ -4,9 +4,9 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
-import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { note } from "../support/codex-messages.js";
+import { FakeCodexClient } from "../support/fake-codex-client.js";
 
 describe("a session's thread listeners", () => {
   it("one that throws is logged; the client still gets the update and the next listener still runs", async () => {
@@ -14,16 +14,15 @@ describe("a session's thread listeners", () => {
     const logged: string[] = [];
     const log = pino({ level: "warn" }, { write: (line: string) => void logged.push(line) });
     const session = new AcpSession("t1", { cwd: "/ws" }, { host: {} as never, log, sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
-    let listener: ThreadListener | undefined;
-    const client = { attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined) } as unknown as AppServerClient;
-    session.bind(client, 1);
+    const codex = new FakeCodexClient();
+    session.bind(codex.client, 1);
     const heard: string[] = [];
     session.on("notification", () => {
       throw new Error("feature bug");
     });
     session.on("notification", (n) => void heard.push(n.method));
 
-    listener!.notification(note("item/agentMessage/delta", { threadId: "t1", turnId: "u", itemId: "m1", delta: "hello" }));
+    codex.emit(note("item/agentMessage/delta", { threadId: "t1", turnId: "u", itemId: "m1", delta: "hello" }));
     await session.flush();
 
     expect(sent).toEqual([expect.objectContaining({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hello" } })]);
@@ -37,16 +36,16 @@ describe("a session's usage_update _meta", () => {
     const sent: SessionUpdate[] = [];
     const log = pino({ level: "silent" });
     const session = new AcpSession("t3", { cwd: "/ws" }, { host: {} as never, log, sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
-    let listener: ThreadListener | undefined;
-    session.bind({ attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined) } as unknown as AppServerClient, 1);
+    const codex = new FakeCodexClient();
+    session.bind(codex.client, 1);
     session.on("usageMeta", () => ({ "x/limits": { used: 5 } }));
     session.on("usageMeta", () => {
       throw new Error("feature bug");
     });
     session.on("usageMeta", () => undefined);
     const usage = { totalTokens: 10, inputTokens: 8, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 2, reasoningOutputTokens: 0 };
-    listener!.notification(note("thread/tokenUsage/updated", { threadId: "t3", turnId: "u", tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 } }));
-    listener!.notification(note("item/agentMessage/delta", { threadId: "t3", turnId: "u", itemId: "m1", delta: "hi" }));
+    codex.emit(note("thread/tokenUsage/updated", { threadId: "t3", turnId: "u", tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 } }));
+    codex.emit(note("item/agentMessage/delta", { threadId: "t3", turnId: "u", itemId: "m1", delta: "hi" }));
     await session.flush();
     expect(sent).toEqual([
       { sessionUpdate: "usage_update", used: 10, size: 1000, _meta: { "x/limits": { used: 5 } } },

@@ -6,7 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
-import { CodexRpcError, type AppServerClient } from "../../src/codex/index.js";
+import { CodexRpcError } from "../../src/codex/index.js";
+import { FakeCodexClient } from "../support/fake-codex-client.js";
 import { reattachThread, SessionThreads } from "../../src/core/session/session-threads.js";
 
 const log = pino({ level: "silent" });
@@ -17,27 +18,26 @@ afterEach(async () => {
 });
 
 /** A codex that has no rollout for any thread, and starts new ones as "t-new". */
-function codexWithoutRollouts(): { client: AppServerClient; calls: string[] } {
-  const calls: string[] = [];
-  const client = {
-    call: async (method: string, params: { threadId?: string }) => {
-      calls.push(method);
-      if (method === "thread/resume") throw new CodexRpcError(`no rollout found for thread id ${params.threadId}`, -32600);
-      if (method === "thread/start") return { thread: { id: "t-new" } };
-      return {};
+function codexWithoutRollouts(): FakeCodexClient {
+  const codex = new FakeCodexClient({
+    answers: {
+      "thread/resume": (params) => {
+        throw new CodexRpcError(`no rollout found for thread id ${params.threadId}`, -32600);
+      },
+      "thread/start": () => ({ thread: { id: "t-new" } }),
     },
-  } as unknown as AppServerClient;
-  return { client, calls };
+  });
+  return codex;
 }
 
 describe("session threads", () => {
   it("a never-prompted session whose resume fails goes on in a new thread, which this agent and the next find under the session's id", async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "cca-threads-"));
     const threads = new SessionThreads(dir, log);
-    const { client, calls } = codexWithoutRollouts();
-    const now = await reattachThread(client, { id: "s1", threadId: "s1", settings: { cwd: "/ws" }, keptByCodex: false }, threads, log);
+    const codex = codexWithoutRollouts();
+    const now = await reattachThread(codex.client, { id: "s1", threadId: "s1", settings: { cwd: "/ws" }, keptByCodex: false }, threads, log);
     expect(now).toBe("t-new");
-    expect(calls).toEqual(["thread/resume", "thread/start"]);
+    expect(codex.methods).toEqual(["thread/resume", "thread/start"]);
     expect(await threads.threadOf("s1")).toBe("t-new");
     const next = new SessionThreads(dir, log);
     expect(await next.threadOf("s1")).toBe("t-new");
@@ -49,9 +49,9 @@ describe("session threads", () => {
   });
 
   it("a thread Codex keeps a history of (loaded, forked, prompted) is not replaced: its resume error stands", async () => {
-    const { client, calls } = codexWithoutRollouts();
-    await expect(reattachThread(client, { id: "s1", threadId: "s1", settings: { cwd: "/ws" }, keptByCodex: true }, undefined, log)).rejects.toThrow("no rollout found");
-    expect(calls).toEqual(["thread/resume"]);
+    const codex = codexWithoutRollouts();
+    await expect(reattachThread(codex.client, { id: "s1", threadId: "s1", settings: { cwd: "/ws" }, keptByCodex: true }, undefined, log)).rejects.toThrow("no rollout found");
+    expect(codex.methods).toEqual(["thread/resume"]);
   });
 
   it("ids that are not thread ids never name a file", async () => {

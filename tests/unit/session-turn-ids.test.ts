@@ -6,26 +6,24 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
-import type { AppServerClient, ThreadListener, UserInput } from "../../src/codex/index.js";
+import type { CodexMethod, UserInput } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { note } from "../support/codex-messages.js";
+import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
-type Call = { method: string; params: Record<string, unknown>; answer(value: unknown): void; fail(err: Error): void };
+type Call = { method: CodexMethod; params: unknown; answer(value: unknown): void; fail(err: Error): void };
 
 /** A codex client whose every call waits until the test answers it. */
 function heldCodex() {
   const calls: Call[] = [];
   const waiters: Array<() => void> = [];
-  let listener: ThreadListener | undefined;
-  const client = {
-    pid: 1,
-    attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined),
-    call: (method: string, params: Record<string, unknown>) =>
+  const codex = new FakeCodexClient({
+    otherwise: ({ method, params }) =>
       new Promise((answer, fail) => {
         calls.push({ method, params, answer, fail });
         for (const wake of waiters.splice(0)) wake();
       }),
-  } as unknown as AppServerClient;
+  });
   /** The n-th call of `method` (1-based), once it is made. */
   const nth = async (method: string, n = 1): Promise<Call> => {
     for (;;) {
@@ -34,8 +32,8 @@ function heldCodex() {
       await new Promise<void>((wake) => waiters.push(wake));
     }
   };
-  const emit = (method: string, params: Record<string, unknown>) => listener!.notification(note(method, { threadId: "t1", ...params }));
-  return { client, calls, nth, emit };
+  const emit = (method: string, params: Record<string, unknown>) => codex.emit(note(method, { threadId: "t1", ...params }));
+  return { fake: codex, calls, nth, emit };
 }
 
 const turn = (id: string, status: string) => ({ id, status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: null, durationMs: null });
@@ -43,9 +41,8 @@ const text = (t: string): UserInput[] => [{ type: "text", text: t, text_elements
 
 function sessionOn(codex: ReturnType<typeof heldCodex>) {
   const sent: SessionUpdate[] = [];
-  const host = { client: async () => codex.client, currentGeneration: 1 };
-  const session = new AcpSession("t1", { cwd: "/ws" }, { host: host as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
-  session.bind(codex.client, 1);
+  const session = new AcpSession("t1", { cwd: "/ws" }, { host: fakeHost(codex.fake), log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+  session.bind(codex.fake.client, 1);
   return { session, sent };
 }
 

@@ -6,31 +6,31 @@
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
-import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import { note } from "../support/codex-messages.js";
+import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
 type Sent = Record<string, unknown>;
 
-function sessionWithCodex() {
+/** `refused`: how many turn/starts Codex refuses first. */
+function sessionWithCodex(refused = 0) {
   const turnStarts: Sent[] = [];
-  let listener: ThreadListener | undefined;
   let turns = 0;
-  const client = {
-    attachThread: (_id: string, l: ThreadListener) => ((listener = l), () => undefined),
-    call: async (method: string, params: Sent) => {
-      if (method !== "turn/start") return {};
-      turnStarts.push(params);
-      const turn = { id: `turn-${++turns}`, status: "inProgress" };
-      setImmediate(() => listener!.notification(note("turn/completed", { threadId: "t1", turn: { ...turn, status: "completed" } })));
-      return { turn };
+  const codex = new FakeCodexClient({
+    answers: {
+      "turn/start": (params) => {
+        turnStarts.push(params);
+        if (refused-- > 0) throw new Error("refused");
+        const id = `turn-${++turns}`;
+        setImmediate(() => codex.emit(note("turn/completed", { threadId: "t1", turn: { id, status: "completed" } })));
+        return { turn: { id, status: "inProgress" } };
+      },
     },
-  } as unknown as AppServerClient;
-  const host = { client: async () => client, currentGeneration: 1 };
+  });
   const log = pino({ level: "silent" });
-  const session = new AcpSession("t1", { cwd: "/ws", model: "m1", effort: "medium", approvalPolicy: "on-request" }, { host: host as never, log, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
-  session.bind(client, 1);
+  const session = new AcpSession("t1", { cwd: "/ws", model: "m1", effort: "medium", approvalPolicy: "on-request" }, { host: fakeHost(codex), log, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+  session.bind(codex.client, 1);
   const prompt = () => session.prompt([{ type: "text", text: "hi", text_elements: [] }]);
-  return { session, client, turnStarts, prompt };
+  return { session, client: codex.client, turnStarts, prompt };
 }
 
 const SETTING_KEYS = ["model", "effort", "approvalPolicy", "sandboxPolicy", "approvalsReviewer", "serviceTier"];
@@ -66,17 +66,7 @@ describe("the settings a turn/start carries", () => {
   });
 
   it("a turn/start Codex refused leaves them unsent: the next turn carries them", async () => {
-    const { client, turnStarts, prompt } = sessionWithCodex();
-    const call = client.call.bind(client);
-    let refuse = true;
-    client.call = (async (method: string, params: Sent) => {
-      if (method === "turn/start" && refuse) {
-        refuse = false;
-        turnStarts.push(params);
-        throw new Error("refused");
-      }
-      return call(method as never, params as never);
-    });
+    const { turnStarts, prompt } = sessionWithCodex(1);
     await expect(prompt()).rejects.toThrow();
     await prompt();
     expect(turnStarts.map(settingsIn)).toEqual([ALL, ALL]);

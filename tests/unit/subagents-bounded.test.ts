@@ -7,21 +7,17 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
 import { subagentsFeature } from "../../src/features/subagents.js";
-import type { AppServerClient, ThreadListener } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
 import { codexItem, note } from "../support/codex-messages.js";
+import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
 describe("a session that spawns many subagents", () => {
   it("keeps a bounded number of them routed, and what it keeps of a finished one is its card", async () => {
-    const routed = new Map<string, ThreadListener>();
-    const client = {
-      pid: 1,
-      attachThread: (id: string, l: ThreadListener) => (routed.set(id, l), () => routed.delete(id)),
-      call: async () => ({}),
-    } as unknown as AppServerClient;
+    const codex = new FakeCodexClient();
+    const routed = codex.threads;
     const sent: SessionUpdate[] = [];
-    const session = new AcpSession("parent", { cwd: "/ws" }, { host: { client: async () => client, currentGeneration: 1 } as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
-    session.bind(client, 1);
+    const session = new AcpSession("parent", { cwd: "/ws" }, { host: fakeHost(codex), log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+    session.bind(codex.client, 1);
     const notified: string[] = [];
     const services = { clientCapabilities: () => ({ subagents: {} }), client: () => ({ notify: async (_m: string, p: { sessionId: string }) => void notified.push(p.sessionId) }), log: pino({ level: "silent" }) };
     await subagentsFeature().attach!(session, {} as never, services as never);

@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFingerprint, UserConfigReader, userTurnsHooksOff, type ConfigSource } from "../../src/codex/index.js";
+import { configFingerprint, UserConfigReader, userTurnsHooksOff, type ConfigSource, type v2 } from "../../src/codex/index.js";
+import { FakeCodexClient, type Partly } from "../support/fake-codex-client.js";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -13,21 +14,23 @@ afterEach(async () => {
 
 /** A reader whose codex answers config/read with `answers` in turn (an Error: the call fails), counting the calls. */
 function codexAnswering(
-  answers: Array<Record<string, unknown> | Error>,
+  answers: Array<Partly<v2.ConfigReadResponse["config"]> | Error>,
   prefetched?: (cwd: string, fingerprint: string) => Promise<{ config: Record<string, unknown> }> | undefined,
 ): { reader: (home: string) => UserConfigReader; calls: () => number } {
   let calls = 0;
-  const client = {
-    call: async (method: string, params: unknown) => {
-      expect(method).toBe("config/read");
-      expect(params).toMatchObject({ includeLayers: true });
-      const answer = answers[Math.min(calls++, answers.length - 1)]!;
-      if (answer instanceof Error) throw answer;
-      return { config: answer };
+  const codex = new FakeCodexClient({
+    answers: {
+      "config/read": (params) => {
+        expect(params).toMatchObject({ includeLayers: true });
+        const answer = answers[Math.min(calls++, answers.length - 1)]!;
+        if (answer instanceof Error) throw answer;
+        return { config: answer };
+      },
     },
-  };
+    otherwise: ({ method }) => expect.unreachable(`codex was asked ${method}`),
+  });
   const log = { warn: () => undefined, debug: () => undefined };
-  const source = { client: async () => client, ...(prefetched ? { takePrefetchedConfig: prefetched } : {}) } as unknown as ConfigSource;
+  const source: ConfigSource = { client: async () => codex.client, ...(prefetched ? { takePrefetchedConfig: prefetched as ConfigSource["takePrefetchedConfig"] } : {}) };
   return { reader: (home: string) => new UserConfigReader(source, log, home), calls: () => calls };
 }
 
