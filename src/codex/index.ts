@@ -1,5 +1,4 @@
-export { AppServerClient } from "./client.js";
-export type { ThreadListener } from "./messages.js";
+export { AppServerClient, type ThreadListener } from "./client.js";
 export { CodexExitedError, CodexMethodUnsupportedError, CodexRpcError, CodexStartError, type ExitInfo } from "./errors.js";
 export { configOverrides, deriveCatalogWithoutNativePatch, type DerivedCatalog } from "./catalog.js";
 export { codexHomeOf, configFingerprint, configReadParams } from "./config-files.js";

@@ -24,11 +24,3 @@ export type CheckedServerRequest = Extract<ServerRequestMessage, { method: Check
 
 /** A server request as the adapter gets it: checked and typed, or another of Codex's with its params unknown (refused). */
 export type CodexServerRequest = CheckedServerRequest | { method: Exclude<ServerRequestMessage["method"], CheckedRequestMethod>; params: unknown };
-
-/** Receives what app-server says about one thread. */
-export interface ThreadListener {
-  /** One notification of Codex's schema: checked and typed where the adapter reads it (messages.ts). */
-  notification(n: CodexNotification): void;
-  /** Answers a server->client request (approvals, elicitations), checked and typed likewise; `withdrawn` fires when Codex settles it elsewhere. */
-  request(request: CodexServerRequest, withdrawn: AbortSignal): Promise<unknown>;
-}
