@@ -55,7 +55,7 @@ export class FakeCodexClient {
   async call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"], schema?: z.ZodType): Promise<unknown> {
     const call = { method, params };
     this.calls.push(call);
-    const answer = this.answers[method] as FakeAnswer<M> | undefined;
+    const answer = this.answers[method];
     const result = await (answer ? answer(params) : this.otherwise(call));
     return schema ? schema.parse(result) : result;
   }

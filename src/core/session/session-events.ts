@@ -211,7 +211,7 @@ export class SessionStream {
   sizes(others: Record<string, number>): Record<string, number> {
     const { notification, cancel, sizes } = this.listeners.sets;
     const own = { items: this.items.size, childItems: this.childItems.size, ...others, threadListeners: notification.size, cancelHooks: cancel.size };
-    return Object.assign(own, ...[...sizes].map((report) => report()));
+    return Object.assign(own, ...[...sizes].map((report) => report())) as Record<string, number>;
   }
 
   /** The turn runner's hooks that are the stream's (turn-runner.ts); `trackers` for the debug line at a turn's end. */
