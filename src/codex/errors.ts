@@ -1,4 +1,6 @@
 // How a call to codex, or codex itself, fails: what the client rejects with and the host reports.
+import { JsonRpcCode } from "../json-rpc/index.js";
+
 export type ExitInfo = { code: number | null; signal: string | null; reason: string };
 
 export class CodexRpcError extends Error {
@@ -21,14 +23,14 @@ export class CodexMethodUnsupportedError extends CodexRpcError {
     readonly method: string,
     version: string | undefined,
   ) {
-    super(`this codex (${version ?? "unknown version"}) does not offer ${method}; it needs a codex that does (unset CODEX_PATH to run the pinned one)`, -32601);
+    super(`this codex (${version ?? "unknown version"}) does not offer ${method}; it needs a codex that does (unset CODEX_PATH to run the pinned one)`, JsonRpcCode.MethodNotFound);
     this.name = "CodexMethodUnsupportedError";
   }
 }
 
 /** The method an app-server error answer says it does not know ("unknown variant `x`"), if that is what it says. */
 export function unknownMethodOf(error: { code: number; message: string }): string | undefined {
-  if (error.code !== -32600) return undefined;
+  if (error.code !== JsonRpcCode.InvalidRequest) return undefined;
   return /^Invalid request: unknown variant `([^`]+)`/.exec(error.message)?.[1];
 }
 

@@ -33,8 +33,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  /** The parsed JSON body (undefined when it did not parse). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read what codex sent as loose JSON (body.input.at(-1).content), the shape being what they check
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- The parsed JSON body (undefined when it did not parse): tests read it as loose JSON (body.input.at(-1).content), the shape being what they check
   body: any;
   /** The scripted response that answered it, or undefined for the empty-queue fallback or a refused key. */
   scripted: ScriptedResponse | undefined;

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { invalidParams, shown } from "../../core/errors.js";
 import type { AgentServices, SessionOpening } from "../../core/feature-api.js";
 import type { AcpSession } from "../../core/session/session.js";
-import { ThreadMemory } from "../../core/session/thread-memory.js";
+import { ThreadMemory } from "../../core/thread-memory.js";
 import type { ConfigState } from "./catalog.js";
 import { ProfileChoice } from "./profile-choice.js";
 import { listProfiles, NO_PROFILE, PROFILE_NAME, readProfile, threadKeysOf, type Profile } from "./profiles.js";
