@@ -2,7 +2,7 @@
 // Its own bundle (dist/agent.js, a CommonJS script): the bin loads it through V8's code cache
 // (src/startup), so the 1 MB of JavaScript it is made of is compiled once, not at every start.
 import { CODEX_CLIENT_INFO, ignoredSettings, type AdapterConfig } from "./config/index.js";
-import { logEarlyPhases, markPhase } from "./log/timings.js";
+import { logEarlyPhases, markPhase } from "./log/index.js";
 import { log } from "./log/index.js";
 import { CodexHost, type PrestartedCodex } from "./codex/index.js";
 import { serveStdio } from "./app.js";

@@ -9,7 +9,7 @@ import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
 import type { SessionUpdate } from "./view.js";
 import { describePatch } from "../editor-files/patch/index.js";
 import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../editor-files/contract/index.js";
-import { jsonFields } from "../codex/json.js";
+import { jsonFields } from "../codex/index.js";
 import { textContent, type ItemOf, type ToolCallView } from "./view.js";
 
 type McpItem = ItemOf<"mcpToolCall">;

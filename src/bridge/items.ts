@@ -9,7 +9,7 @@ import { describeCommand, outputTail } from "./commands.js";
 import { deltaCommandEnd, isTerminalCommand, terminalExit, terminalView } from "./terminal.js";
 import { describeFileChange, fileChangeDiffs } from "./file-changes.js";
 import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
-import { objectFields } from "../codex/json.js";
+import { objectFields } from "../codex/index.js";
 import { textContent as text, type FileBefore, type Item, type ItemOf, type TextFiles, type ToolCallView } from "./view.js";
 
 export type { Item, ToolCallView };

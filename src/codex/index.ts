@@ -13,3 +13,4 @@ export type { CheckedNotification, CheckedServerRequest, CodexNotification, Code
 export { refusalFor, toolApprovalMetaSchema, type CodexMethod, type CodexRequests, type CodexServerAnswer, type CodexServerAnswers, type ToolApprovalMeta } from "./requests.js";
 export type { JsonValue } from "./generated/serde_json/JsonValue.js";
 export type { ModeKind } from "./generated/ModeKind.js";
+export { jsonFields, objectFields } from "./json.js";

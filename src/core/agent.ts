@@ -6,7 +6,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { CodexExitedError, refusalFor, type CodexHost } from "../codex/index.js";
 import { VERSION } from "../config/index.js";
 import type { Logger } from "../log/index.js";
-import { markPhase } from "../log/timings.js";
+import { markPhase } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
 import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";

@@ -3,8 +3,8 @@
 // Codes: JSON-RPC's own and ACP's (auth required, resource not found), named in src/json-rpc.
 import { RequestError } from "@agentclientprotocol/sdk/unstable";
 import { CodexExitedError, CodexRpcError, CodexStartError } from "../codex/index.js";
-import { replaceSecretText } from "../log/secret-text.js";
-import { textHead } from "../text/cut.js";
+import { replaceSecretText } from "../log/index.js";
+import { textHead } from "../text/index.js";
 import { AcpCode, JsonRpcCode } from "../json-rpc/index.js";
 
 export { RequestError };

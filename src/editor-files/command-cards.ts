@@ -7,7 +7,7 @@
 import { z } from "zod";
 import type { HookHandler } from "./endpoint/index.js";
 import { CommandChanges, FolderWatch, modelNote, reportContent } from "./command-changes/index.js";
-import type { AcpSession } from "../core/session/session.js";
+import type { AcpSession } from "../core/index.js";
 import type { Logger } from "../log/index.js";
 import type { Item } from "../bridge/index.js";
 import { FILE_TOOLS_SERVER } from "./contract/index.js";

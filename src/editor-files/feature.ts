@@ -15,13 +15,13 @@ import { FileToolsServer, callFileTool, type ToolCaller } from "./endpoint/index
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "./contract/index.js";
 import { FileToolCalls } from "./tool-calls.js";
 import { userTurnsHooksOff, type CodexNotification } from "../codex/index.js";
-import type { AgentServices, SessionFeature, SessionOpening } from "../core/feature-api.js";
-import { route } from "../core/request-routes.js";
-import { askPermission } from "../core/permission.js";
+import type { AgentServices, SessionFeature, SessionOpening } from "../core/index.js";
+import { route } from "../core/index.js";
+import { askPermission } from "../core/index.js";
 import { withShellPatchGuard } from "./shell-patch-guard.js";
-import type { AcpSession } from "../core/session/session.js";
-import { withMcpServers } from "../core/session/thread-config.js";
-import { writeRuleOf } from "../core/session/modes.js";
+import type { AcpSession } from "../core/index.js";
+import { withMcpServers } from "../core/index.js";
+import { writeRuleOf } from "../core/index.js";
 import { commandCards } from "./command-cards.js";
 
 export { FILE_TOOLS_SERVER };

@@ -11,9 +11,9 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { noticeUpdate, type SessionUpdate } from "../bridge/index.js";
 import type { v2 } from "../codex/index.js";
-import { clientDisplay } from "../core/agent.js";
-import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import type { AcpSession } from "../core/session/session.js";
+import { clientDisplay } from "../core/index.js";
+import type { AgentServices, SessionFeature } from "../core/index.js";
+import type { AcpSession } from "../core/index.js";
 
 /** A warning as shown (title, details); `text` is Codex's own text (what repeats). */
 type Warning = { text: string; title: string; description?: string };

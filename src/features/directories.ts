@@ -4,9 +4,9 @@
 import { realpath, stat } from "node:fs/promises";
 import { isSystemPath } from "../editor-files/access/index.js";
 import path from "node:path";
-import { invalidParams } from "../core/errors.js";
-import type { SessionFeature, SessionOpening } from "../core/feature-api.js";
-import { sandboxPolicyOf } from "../core/session/modes.js";
+import { invalidParams } from "../core/index.js";
+import type { SessionFeature, SessionOpening } from "../core/index.js";
+import { sandboxPolicyOf } from "../core/index.js";
 
 /** The request's additional directories, checked: absolute paths of existing directories. */
 async function additionalDirectories(opening: SessionOpening): Promise<string[]> {

@@ -6,10 +6,10 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import type { v2 } from "../codex/index.js";
-import { askClient } from "../core/ask.js";
-import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import { route } from "../core/request-routes.js";
-import type { AcpSession } from "../core/session/session.js";
+import { askClient } from "../core/index.js";
+import type { AgentServices, SessionFeature } from "../core/index.js";
+import { route } from "../core/index.js";
+import type { AcpSession } from "../core/index.js";
 
 type Answer = v2.McpServerElicitationRequestResponse;
 const DECLINE: Answer = { action: "decline", content: null, _meta: null };

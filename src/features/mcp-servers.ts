@@ -5,10 +5,10 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { textContent } from "../bridge/index.js";
 import type { JsonValue } from "../codex/index.js";
-import type { AgentServices, SessionFeature, SessionOpening } from "../core/feature-api.js";
-import { withoutSecrets } from "../core/errors.js";
-import type { AcpSession } from "../core/session/session.js";
-import { mcpServerNames, withMcpServers } from "../core/session/thread-config.js";
+import type { AgentServices, SessionFeature, SessionOpening } from "../core/index.js";
+import { withoutSecrets } from "../core/index.js";
+import type { AcpSession } from "../core/index.js";
+import { mcpServerNames, withMcpServers } from "../core/index.js";
 
 /** A Codex config key for a server name: [a-zA-Z0-9_-] only, never empty, unique among `taken`. */
 export function safeServerName(name: string, taken: ReadonlySet<string>): string {

@@ -14,8 +14,8 @@
 // the official adapter); an answer that comes after the next prompt started is dropped.
 import { z } from "zod";
 import type { CodexNotification } from "../codex/index.js";
-import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import type { AcpSession } from "../core/session/session.js";
+import type { AgentServices, SessionFeature } from "../core/index.js";
+import type { AcpSession } from "../core/index.js";
 
 /** The `_meta` key of the update that carries the suggestion (the official adapters'; it names no vendor). */
 export const SUGGESTION_META_KEY = "promptSuggestions";

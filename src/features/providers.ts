@@ -12,9 +12,9 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexExitedError, type JsonValue, type v2 } from "../codex/index.js";
-import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import { invalidParams, invalidRequest, toRequestError } from "../core/errors.js";
-import type { AcpSession } from "../core/session/session.js";
+import type { AgentServices, SessionFeature } from "../core/index.js";
+import { invalidParams, invalidRequest, toRequestError } from "../core/index.js";
+import type { AcpSession } from "../core/index.js";
 
 /** Where Codex's built-in OpenAI provider sends requests when it shows no address of its own. */
 export const OPENAI_API_URL = "https://api.openai.com/v1";

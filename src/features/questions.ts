@@ -3,10 +3,10 @@
 // without form elicitation cannot be asked: the model is told so, in the shape Codex expects.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { v2 } from "../codex/index.js";
-import { askClient } from "../core/ask.js";
-import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import { route } from "../core/request-routes.js";
-import type { AcpSession } from "../core/session/session.js";
+import { askClient } from "../core/index.js";
+import type { AgentServices, SessionFeature } from "../core/index.js";
+import { route } from "../core/index.js";
+import type { AcpSession } from "../core/index.js";
 
 type Question = v2.ToolRequestUserInputQuestion;
 type Answers = v2.ToolRequestUserInputResponse;

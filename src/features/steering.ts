@@ -4,9 +4,9 @@
 // starts one. A plain session/prompt during a turn is queued instead (see AcpSession.runTurn).
 import { z } from "zod";
 import { CodexRpcError, type UserInput } from "../codex/index.js";
-import type { SessionFeature } from "../core/feature-api.js";
-import { toUserInput } from "../core/prompt.js";
-import type { AcpSession } from "../core/session/session.js";
+import type { SessionFeature } from "../core/index.js";
+import { toUserInput } from "../core/index.js";
+import type { AcpSession } from "../core/index.js";
 
 export const STEERING_METHOD = "_session/steering";
 

@@ -7,8 +7,8 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { ThreadEventTranslator, asToolItem, describeItem, replayTurns, textContent, type SessionUpdate } from "../bridge/index.js";
 import type { CodexNotification, v2 } from "../codex/index.js";
-import { clientDisplay } from "../core/agent.js";
-import type { SessionFeature } from "../core/feature-api.js";
+import { clientDisplay } from "../core/index.js";
+import type { SessionFeature } from "../core/index.js";
 import { textHead } from "../text/index.js";
 import { JsonRpcCode } from "../json-rpc/index.js";
 

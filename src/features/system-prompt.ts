@@ -7,8 +7,8 @@
 // mode or a content block this agent does not support is -32602 before anything is opened, as
 // the schema asks ("MUST return an error ... rather than treating it as append or override").
 import { z } from "zod";
-import { invalidParams, shown } from "../core/errors.js";
-import type { SessionFeature } from "../core/feature-api.js";
+import { invalidParams, shown } from "../core/index.js";
+import type { SessionFeature } from "../core/index.js";
 
 
 const systemPromptSchema = z.object({ mode: z.string(), content: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })) });

@@ -8,9 +8,9 @@
 // another Codex client on the same thread) replaces it and is always forwarded.
 // `session/list` uses the same derivation (see lifecycle.ts), so both views agree.
 import { threadSchema, type CodexNotification, type v2 } from "../codex/index.js";
-import type { AcpSession } from "../core/session/session.js";
-import type { AgentServices, SessionFeature } from "../core/feature-api.js";
-import { deriveTitle, isoTime, threadTitle } from "../core/session/titles.js";
+import type { AcpSession } from "../core/index.js";
+import type { AgentServices, SessionFeature } from "../core/index.js";
+import { deriveTitle, isoTime, threadTitle } from "../core/index.js";
 
 function firstText(content: readonly v2.UserInput[]): string | undefined {
   const texts = content.flatMap((c) => (c.type === "text" ? [c.text] : []));

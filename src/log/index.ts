@@ -102,3 +102,5 @@ function complaintKind(args: unknown[]): string | undefined {
   const method = second && typeof second === "object" && "method" in second && typeof second.method === "string" ? second.method : undefined;
   return method ? `${first} ${method}` : first;
 }
+export { logEarlyPhases, markEarlyPhase, markPhase } from "./timings.js";
+export { replaceSecretText } from "./secret-text.js";

@@ -5,7 +5,7 @@
 // marks made before the logger is loaded go into Node's user-timing buffer (performance.mark)
 // and are logged, with their own times, once it is.
 import { performance } from "node:perf_hooks";
-import type { Logger } from "./index.js";
+import type { Logger } from "pino";
 
 /** The prefix of the start-up marks kept in Node's buffer until the logger exists. */
 const EARLY = "codex-cli-acp:";

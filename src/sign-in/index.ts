@@ -4,8 +4,8 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { CodexHost } from "../codex/index.js";
 import { signInTimeoutMs } from "../config/index.js";
-import type { Agent, SignInGate } from "../core/agent.js";
-import { authRequired, toRequestError } from "../core/errors.js";
+import type { Agent, SignInGate } from "../core/index.js";
+import { authRequired, toRequestError } from "../core/index.js";
 import type { Logger } from "../log/index.js";
 import { CredentialCheck } from "./credentials.js";
 import { DEFAULT_AUTH_REQUEST, readDefaultAuthRequest } from "./default-request.js";

@@ -6,13 +6,13 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import type { AppServerClient } from "../codex/index.js";
-import type { Agent } from "../core/agent.js";
+import type { Agent } from "../core/index.js";
 import type { Logger } from "../log/index.js";
 import { noBrowserHere, openInBrowser } from "./browser.js";
 import { acceptedMethodIds, AUTH, authMethods, otherWaysToSignIn, routeOf, runsInTerminal, TERMINAL_LOGIN, type SignInRoute } from "./methods.js";
 import type { CredentialCheck } from "./credentials.js";
-import { signOut } from "../core/codex-ops.js";
-import { authRequired, invalidParams, invalidRequest, shown, toRequestError, withoutSecrets } from "../core/errors.js";
+import { signOut } from "../core/index.js";
+import { authRequired, invalidParams, invalidRequest, shown, toRequestError, withoutSecrets } from "../core/index.js";
 
 const loginCompletedSchema = z.looseObject({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() });
 const apiKeyMetaSchema = z.looseObject({ "api-key": z.looseObject({ apiKey: z.string().min(1) }) });

@@ -3,7 +3,7 @@
 // since (a refusal by the model provider). Display information only: never a key or a token.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { v2 } from "../codex/index.js";
-import type { Agent } from "../core/agent.js";
+import type { Agent } from "../core/index.js";
 import { usable, type CredentialCheck, type CredentialState } from "./credentials.js";
 
 /** How an account is shown: what it is, the user and the workspace, nothing that signs in. */

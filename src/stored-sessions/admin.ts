@@ -5,12 +5,12 @@ import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { existsSync } from "node:fs";
-import type { ThreadSettings } from "../core/session/session.js";
-import { DEFAULT_SETTINGS, type Agent } from "../core/agent.js";
-import { invalidParams } from "../core/errors.js";
+import type { ThreadSettings } from "../core/index.js";
+import { DEFAULT_SETTINGS, type Agent } from "../core/index.js";
+import { invalidParams } from "../core/index.js";
 import type { StoredSessions } from "./lifecycle.js";
-import { TITLE_MAX } from "../core/session/titles.js";
-import { setThreadName } from "../core/codex-ops.js";
+import { TITLE_MAX } from "../core/index.js";
+import { setThreadName } from "../core/index.js";
 
 const nameValue = z.object({ name: z.string(), value: z.string() });
 /** The MCP servers of a session request (stdio, http, sse), checked as the ACP schema has them. */

@@ -10,8 +10,8 @@
 // succeeds and the fork keeps its whole history; Codex deletes it after its last fork.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { CodexRpcError, type CodexHost } from "../codex/index.js";
-import type { Agent } from "../core/agent.js";
-import { internalError, sessionNotFound, toRequestError } from "../core/errors.js";
+import type { Agent } from "../core/index.js";
+import { internalError, sessionNotFound, toRequestError } from "../core/index.js";
 import type { Logger } from "../log/index.js";
 import type { StoredSessions } from "./lifecycle.js";
 import type { DeletedThreads } from "./deletions.js";

@@ -8,8 +8,8 @@ import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
 import { CodexRpcError, threadSchema, type AppServerClient } from "../codex/index.js";
-import { isoTime, threadTitle } from "../core/session/titles.js";
-import { invalidParams, shown } from "../core/errors.js";
+import { isoTime, threadTitle } from "../core/index.js";
+import { invalidParams, shown } from "../core/index.js";
 import { JsonRpcCode } from "../json-rpc/index.js";
 
 const threadListResponseSchema = z.looseObject({

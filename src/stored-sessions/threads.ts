@@ -6,8 +6,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { CodexExitedError, CodexRpcError, threadReadResponseSchema, type AppServerClient, type CodexHost, type Thread } from "../codex/index.js";
-import type { Agent } from "../core/agent.js";
-import { sessionNotFound, toRequestError } from "../core/errors.js";
+import type { Agent } from "../core/index.js";
+import { sessionNotFound, toRequestError } from "../core/index.js";
 import type { DeletedThreads } from "./deletions.js";
 
 /** A stored session's thread: its id (the one sent to Codex) and what Codex stores of it. */

@@ -57,6 +57,8 @@ describe("source layout", () => {
     // shared: the core reads SessionMode there, directories its whole-disk rule).
     const featureOf = (f: string): string | undefined => {
       const r = rel(f);
+      // src/features/index.ts lists the features for the composition root: it is none of them.
+      if (r === "src/features/index.ts") return undefined;
       const inFeatures = /^src\/features\/([^/.]+)/.exec(r);
       if (inFeatures) return `features/${inFeatures[1]}`;
       if (/^src\/editor-files\/[^/]+\.ts$/.test(r)) return "editor-files";
@@ -110,6 +112,29 @@ describe("source layout", () => {
           .map(({ at }) => at),
       );
     expect(bare).toEqual([]);
+  });
+
+  it("another top-level folder is reached through an index.ts of it (its public surface), never past one", () => {
+    const topOf = (f: string): string | undefined => {
+      const parts = path.relative(SRC, f).split(path.sep);
+      return parts.length > 1 ? parts[0] : undefined;
+    };
+    // Static imports only: a lazy import() names its module by path on purpose (the bin loads the
+    // login subcommand's module alone, not the folder's whole surface).
+    const staticImportsOf = (f: string): string[] =>
+      [...(text.get(f) ?? "").matchAll(/(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"/g)].map((m) => path.resolve(path.dirname(f), m[1]!.replace(/\.js$/, ".ts")));
+    // The bin is the exception: it loads only its start-up path (and, lazily, the login subcommand),
+    // so those import the few modules they run by path, not their folders' whole surfaces
+    // (tests/e2e/bundle.test.ts checks that the bin holds nothing else).
+    const binPath = new Set(["index.ts", "sign-in/terminal-login.ts"].map((f) => path.join(SRC, f)));
+    const past = files
+      .filter((f) => f.startsWith(SRC) && !binPath.has(f))
+      .flatMap((f) =>
+        staticImportsOf(f)
+          .filter((g) => g.startsWith(SRC) && topOf(g) !== undefined && topOf(g) !== topOf(f) && path.basename(g) !== "index.ts")
+          .map((g) => `${rel(f)} -> ${rel(g)}`),
+      );
+    expect(past).toEqual([]);
   });
 
   it("has no import cycles", () => {

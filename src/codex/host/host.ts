@@ -9,7 +9,7 @@ import { locateCodex, type CodexCommand } from "../locate.js";
 import { initializeParams, type CodexClientInfo, type EarlyConfigRead, type PrestartedCodex } from "../spawn.js";
 import type * as v2 from "../generated/v2/index.js";
 import { codexVersionOf, initializeResultSchema } from "../schemas.js";
-import { markPhase } from "../../log/timings.js";
+import { markPhase } from "../../log/index.js";
 import { UserConfigReader } from "../user-config.js";
 import { DEFAULT_HANG_TIMEOUT_MS } from "../../config/index.js";
 import { probeCodex } from "./watchdog.js";

@@ -8,7 +8,7 @@ import { childDiedMessage, internalError, invalidRequest } from "../errors.js";
 import type { AppServerClient, CodexHost, CodexNotification, CodexServerRequest, UserInput, v2 } from "../../codex/index.js";
 import type { ClientDisplay, Item, SessionUpdate } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
-import { markPhase } from "../../log/timings.js";
+import { markPhase } from "../../log/index.js";
 import { collaborationParams, keptTurnParams, type ThreadSettings } from "./thread-config.js";
 import { reattachThread, startThreadAnew, type SessionThreads } from "./session-threads.js";
 import type { ThreadTurns } from "./turns.js";

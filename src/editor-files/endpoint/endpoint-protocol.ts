@@ -11,7 +11,7 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { z } from "zod";
 import type { Logger } from "../../log/index.js";
-import { markPhase } from "../../log/timings.js";
+import { markPhase } from "../../log/index.js";
 import { writeHttpError } from "./http-error.js";
 import type { ToolDefinition, ToolResult } from "./tools.js";
 import { JsonRpcCode, McpHttpCode } from "../../json-rpc/index.js";

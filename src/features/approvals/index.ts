@@ -7,12 +7,12 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { askingCommandUpdate, asToolItem, describeItem, textContent as text, type Item, type ItemOf, type ToolCallView } from "../../bridge/index.js";
 import type { ToolApprovalMeta, v2 } from "../../codex/index.js";
-import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
-import { route } from "../../core/request-routes.js";
+import type { AgentServices, SessionFeature } from "../../core/index.js";
+import { route } from "../../core/index.js";
 import { toolApprovalMetaSchema } from "../../codex/index.js";
 import { commandChoices, describePermissions, fileChangeChoices, OPTION, permissionChoices } from "./options.js";
-import { askPermission as ask, type Choice } from "../../core/permission.js";
-import type { AcpSession } from "../../core/session/session.js";
+import { askPermission as ask, type Choice } from "../../core/index.js";
+import type { AcpSession } from "../../core/index.js";
 
 /** "Always" choices of one session: command texts, file paths, MCP server/tool pairs. */
 type ApprovalState = {

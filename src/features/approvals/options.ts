@@ -2,7 +2,7 @@
 // (`availableDecisions`, in Codex's order), so the editor never shows a choice Codex would not
 // honour. Pure: tests/unit/approval-options.test.ts.
 import type { v2 } from "../../codex/index.js";
-import type { Choice } from "../../core/permission.js";
+import type { Choice } from "../../core/index.js";
 import { textHead } from "../../text/index.js";
 
 type CommandDecision = v2.CommandExecutionApprovalDecision;

@@ -9,9 +9,9 @@
 import type { PromptResponse } from "@agentclientprotocol/sdk/unstable";
 import { CodexRpcError, type AppServerClient, type v2 } from "../../codex/index.js";
 import { goalStatusLabel } from "../../bridge/index.js";
-import type { AcpSession } from "../../core/session/session.js";
-import { NO_TURN } from "../../core/session/turn-runner.js";
-import { collaborationParams, keptTurnParams } from "../../core/session/thread-config.js";
+import type { AcpSession } from "../../core/index.js";
+import { NO_TURN } from "../../core/index.js";
+import { collaborationParams, keptTurnParams } from "../../core/index.js";
 
 export const GOAL_HINT = "<objective> | pause | resume | clear | (nothing: show the goal)";
 

@@ -3,13 +3,13 @@
 // Unknown `/x` text is an ordinary prompt for the model.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserInput, v2 } from "../../codex/index.js";
-import type { AgentHandle, SessionFeature } from "../../core/feature-api.js";
-import { modeName } from "../../core/session/modes.js";
-import { setThreadName, signOut } from "../../core/codex-ops.js";
+import type { AgentHandle, SessionFeature } from "../../core/index.js";
+import { modeName } from "../../core/index.js";
+import { setThreadName, signOut } from "../../core/index.js";
 import { mcpCommandText, type McpLogins } from "./mcp.js";
 import { listSkills, skillCommand, skillInput, skillsText, type Skill } from "./skills.js";
 import { GOAL_HINT, goalCommand } from "./goal.js";
-import type { AcpSession } from "../../core/session/session.js";
+import type { AcpSession } from "../../core/index.js";
 
 const COMMANDS: acp.AvailableCommand[] = [
   { name: "review", description: "Ask Codex to review the uncommitted changes (or what you describe)", input: { hint: "optional: what to review" } },

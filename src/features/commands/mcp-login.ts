@@ -11,8 +11,8 @@ import { randomUUID } from "node:crypto";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { textContent } from "../../bridge/index.js";
 import type { v2 } from "../../codex/index.js";
-import type { AgentServices } from "../../core/feature-api.js";
-import type { AcpSession } from "../../core/session/session.js";
+import type { AgentServices } from "../../core/index.js";
+import type { AcpSession } from "../../core/index.js";
 import { failureText } from "./mcp-status.js";
 
 /** How long a sign-in is waited for (Codex gives up on its callback sooner, and says so). */

@@ -5,8 +5,8 @@
 // started again and report `starting` then `ready`/`failed`, connected ones keep running and
 // report `ready`. So a name only picks the server to wait for and report.
 import type { v2 } from "../../codex/index.js";
-import type { AgentServices } from "../../core/feature-api.js";
-import type { AcpSession } from "../../core/session/session.js";
+import type { AgentServices } from "../../core/index.js";
+import type { AcpSession } from "../../core/index.js";
 import { failureText, listServers, serversText } from "./mcp-status.js";
 
 /** The longest wait for the servers to report after the reload (Codex's own start-up limit is shorter). */

@@ -1,8 +1,8 @@
 // `/mcp`: the session's MCP servers as Codex sees them (mcpServerStatus/list): state, tools, how
 // the server signs in, and what the user can do about a server that is not working.
 import type { AppServerClient, v2 } from "../../codex/index.js";
-import type { AgentServices } from "../../core/feature-api.js";
-import type { AcpSession } from "../../core/session/session.js";
+import type { AgentServices } from "../../core/index.js";
+import type { AcpSession } from "../../core/index.js";
 import { textHead } from "../../text/index.js";
 
 /** Codex's pages are followed this far (a session with more servers than this is not a real one). */

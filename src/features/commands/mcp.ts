@@ -1,6 +1,6 @@
 // `/mcp [reconnect [server] | login <server>]`: the session's MCP servers, and fixing them.
-import type { AgentServices } from "../../core/feature-api.js";
-import type { AcpSession } from "../../core/session/session.js";
+import type { AgentServices } from "../../core/index.js";
+import type { AcpSession } from "../../core/index.js";
 import { mcpLoginText, type McpLogins } from "./mcp-login.js";
 import { mcpReconnectText } from "./mcp-reconnect.js";
 import { mcpStatusText } from "./mcp-status.js";

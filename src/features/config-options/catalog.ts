@@ -3,7 +3,7 @@
 // once per app-server child.
 import { z } from "zod";
 import type { CodexHost, ModeKind } from "../../codex/index.js";
-import type { AgentServices } from "../../core/feature-api.js";
+import type { AgentServices } from "../../core/index.js";
 
 const modelSchema = z.looseObject({
   id: z.string(),

@@ -7,9 +7,9 @@
 // this is another view of the same settings, and a switch made here is told to their clients.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { z } from "zod";
-import { invalidParams, shown } from "../../core/errors.js";
-import type { AgentHandle, SessionModelState } from "../../core/feature-api.js";
-import type { AcpSession } from "../../core/session/session.js";
+import { invalidParams, shown } from "../../core/index.js";
+import type { AgentHandle, SessionModelState } from "../../core/index.js";
+import type { AcpSession } from "../../core/index.js";
 import { effortsOf, modelEntry, type ConfigState, type Model } from "./catalog.js";
 import { configOptions, modelSettings } from "./options.js";
 

@@ -3,10 +3,10 @@
 // (its service tiers) and prompt suggestions (on or off). A choice applies from the next turn:
 // turn/start carries them from the session's settings.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { invalidParams, shown } from "../../core/errors.js";
-import type { AgentServices } from "../../core/feature-api.js";
-import { availableModes, setMode } from "../../core/session/modes.js";
-import type { AcpSession, ThreadSettings } from "../../core/session/session.js";
+import { invalidParams, shown } from "../../core/index.js";
+import type { AgentServices } from "../../core/index.js";
+import { availableModes, setMode } from "../../core/index.js";
+import type { AcpSession, ThreadSettings } from "../../core/index.js";
 import { effortName, effortsOf, modelEntry, type ConfigState, type Model } from "./catalog.js";
 
 export function configOptions(session: AcpSession, state: ConfigState): acp.SessionConfigOption[] {

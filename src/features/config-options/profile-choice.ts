@@ -9,11 +9,11 @@
 // Codex next opens it (a load, a new codex), its provider never (Codex cannot change it).
 import type { JsonValue, v2 } from "../../codex/index.js";
 import { CodexRpcError } from "../../codex/index.js";
-import { invalidParams, shown } from "../../core/errors.js";
-import type { AgentServices } from "../../core/feature-api.js";
-import { CUSTOM_MODE, DEFAULT_MODE, modePreset, presetOfSettings, presetSettings, sandboxPolicyOf, setMode } from "../../core/session/modes.js";
-import type { AcpSession, ModeId, ThreadSettings } from "../../core/session/session.js";
-import type { OpenedPolicy } from "../../core/session/thread-config.js";
+import { invalidParams, shown } from "../../core/index.js";
+import type { AgentServices } from "../../core/index.js";
+import { CUSTOM_MODE, DEFAULT_MODE, modePreset, presetOfSettings, presetSettings, sandboxPolicyOf, setMode } from "../../core/index.js";
+import type { AcpSession, ModeId, ThreadSettings } from "../../core/index.js";
+import type { OpenedPolicy } from "../../core/index.js";
 import { modelEntry, type ConfigState } from "./catalog.js";
 import { modelSettings } from "./options.js";
 import { checkProfile, NO_PROFILE, refusal, threadKeysOf, turnValuesOf, type Profile, type TurnField, type TurnValues } from "./profiles.js";

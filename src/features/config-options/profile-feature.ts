@@ -6,10 +6,10 @@
 // given to the thread as Codex opens it, the option showing it; a profile gone (or broken) since is
 // dropped, with a warning.
 import { z } from "zod";
-import { invalidParams, shown } from "../../core/errors.js";
-import type { AgentServices, SessionOpening } from "../../core/feature-api.js";
-import type { AcpSession } from "../../core/session/session.js";
-import { ThreadMemory } from "../../core/thread-memory.js";
+import { invalidParams, shown } from "../../core/index.js";
+import type { AgentServices, SessionOpening } from "../../core/index.js";
+import type { AcpSession } from "../../core/index.js";
+import { ThreadMemory } from "../../core/index.js";
 import type { ConfigState } from "./catalog.js";
 import { ProfileChoice } from "./profile-choice.js";
 import { listProfiles, NO_PROFILE, PROFILE_NAME, readProfile, threadKeysOf, type Profile } from "./profiles.js";

@@ -12,9 +12,9 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { CodexRpcError, type JsonValue, type v2 } from "../../codex/index.js";
-import { invalidParams, shown, type RequestError } from "../../core/errors.js";
-import type { AgentServices } from "../../core/feature-api.js";
-import type { ThreadSettings } from "../../core/session/session.js";
+import { invalidParams, shown, type RequestError } from "../../core/index.js";
+import type { AgentServices } from "../../core/index.js";
+import type { ThreadSettings } from "../../core/index.js";
 
 /** The option's value for no profile (a profile of that name is not offered). */
 export const NO_PROFILE = "none";

@@ -8,9 +8,9 @@
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { codexHomeOf } from "../../codex/index.js";
-import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
-import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode, type ModePreset } from "../../core/session/modes.js";
-import type { ThreadSettings } from "../../core/session/session.js";
+import type { AgentServices, SessionFeature } from "../../core/index.js";
+import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode, type ModePreset } from "../../core/index.js";
+import type { ThreadSettings } from "../../core/index.js";
 import { ModeMemory } from "./mode-memory.js";
 
 /**

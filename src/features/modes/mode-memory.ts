@@ -4,7 +4,7 @@
 // folder it does not trust with the configuration's sandbox (read-only there), so Auto came back
 // as Read Only. The user's choice is kept per thread (the core's ThreadMemory, in session-modes/),
 // only while the thread is in such a mode (the modes feature decides which).
-import { ThreadMemory } from "../../core/thread-memory.js";
+import { ThreadMemory } from "../../core/index.js";
 
 type MemoryLog = ConstructorParameters<typeof ThreadMemory>[1];
 

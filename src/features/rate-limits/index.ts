@@ -6,9 +6,9 @@
 // level, in the session whose turn was running (else in the next turn that starts).
 import { randomUUID } from "node:crypto";
 import { noticeUpdate } from "../../bridge/index.js";
-import { clientDisplay } from "../../core/agent.js";
-import type { AgentServices, SessionFeature } from "../../core/feature-api.js";
-import type { AcpSession } from "../../core/session/session.js";
+import { clientDisplay } from "../../core/index.js";
+import type { AgentServices, SessionFeature } from "../../core/index.js";
+import type { AcpSession } from "../../core/index.js";
 import { AccountLimits, rateLimitsUpdatedSchema, type LimitAlert } from "./limits.js";
 import { alertText, statusLines } from "./text.js";
 

@@ -1,0 +1,2 @@
+// Public surface of src/editor-files: what other folders may use.
+export { fileToolsFeature } from "./feature.js";
