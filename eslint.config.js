@@ -31,7 +31,13 @@ export default defineConfig(
       // A leading _ names what is unused on purpose: a parameter a signature requires, a field taken out before a rest spread.
       "@typescript-eslint/no-unused-vars": [
         "error",
-        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", ignoreRestSiblings: true },
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          caughtErrorsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          ignoreRestSiblings: true,
+        },
       ],
       // `async` without `await` implements a Promise-returning contract so that a throw becomes a rejection
       // the caller handles (session.ts catches each beforeTurn hook's rejection): dropping it changes behaviour.

@@ -17,8 +17,19 @@ export default defineConfig({
     maxWorkers: 2,
     minWorkers: 1,
     projects: [
-      { extends: true, test: { name: "main", include: ["tests/**/*.test.ts"], exclude: MEMORY, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: "memory", include: MEMORY, poolOptions: { forks: { singleFork: true } }, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: "main", include: ["tests/**/*.test.ts"], exclude: MEMORY, sequence: { groupOrder: 0 } },
+      },
+      {
+        extends: true,
+        test: {
+          name: "memory",
+          include: MEMORY,
+          poolOptions: { forks: { singleFork: true } },
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

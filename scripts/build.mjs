@@ -16,7 +16,9 @@ const zodEnglishOnly = {
   name: "zod-english-only",
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](core|classic)[\\/]/.test(args.importer) ? { path: "zod-locales", namespace: "zod-english-only" } : undefined,
+      /[\\/]zod[\\/]v4[\\/](core|classic)[\\/]/.test(args.importer)
+        ? { path: "zod-locales", namespace: "zod-english-only" }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: "zod-english-only" }, () => ({
       contents: 'export { default as en } from "zod/v4/locales/en.js";',
@@ -90,10 +92,16 @@ const tools = await build({
   splitting: true,
   format: "esm",
   outExtension: { ".js": ".mjs" },
-  banner: { js: "import { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);" },
+  banner: {
+    js: "import { createRequire as __cjsRequire } from 'node:module'; const require = __cjsRequire(import.meta.url);",
+  },
 });
 // What each output is made of (tests/e2e/bundle.test.ts checks the agent's part); not shipped.
 await writeFile(
   new URL("../dist/meta.json", import.meta.url),
-  JSON.stringify(Object.fromEntries(["inputs", "outputs"].map((k) => [k, Object.assign({}, ...[agent, bin, tools].map((b) => b.metafile[k]))]))),
+  JSON.stringify(
+    Object.fromEntries(
+      ["inputs", "outputs"].map((k) => [k, Object.assign({}, ...[agent, bin, tools].map((b) => b.metafile[k]))]),
+    ),
+  ),
 );

@@ -109,7 +109,9 @@ function findNative() {
 /** method -> params type, read off a generated union (`{ "method": "x", ..., "params": T }`). */
 function methodsOf(unionFile) {
   const text = readFileSync(unionFile, "utf8");
-  return Object.fromEntries([...text.matchAll(/\{ "method": "([^"]+)",(?: id: \w+,)? "?params"?: (\w+)/g)].map((m) => [m[1], m[2]]));
+  return Object.fromEntries(
+    [...text.matchAll(/\{ "method": "([^"]+)",(?: id: \w+,)? "?params"?: (\w+)/g)].map((m) => [m[1], m[2]]),
+  );
 }
 
 function pick(all, methods, what) {
@@ -123,9 +125,14 @@ function pick(all, methods, what) {
 
 /** The definitions of the v2 bundle and of the server requests (v1 approvals live only there). */
 function schemaDefinitions(dir) {
-  const definitions = { ...JSON.parse(readFileSync(path.join(dir, "codex_app_server_protocol.v2.schemas.json"), "utf8")).definitions };
-  for (const [name, schema] of Object.entries(JSON.parse(readFileSync(path.join(dir, "ServerRequest.json"), "utf8")).definitions)) {
-    if (definitions[name] !== undefined && JSON.stringify(definitions[name]) !== JSON.stringify(schema)) throw new Error(`codex:types: two definitions of ${name}`);
+  const definitions = {
+    ...JSON.parse(readFileSync(path.join(dir, "codex_app_server_protocol.v2.schemas.json"), "utf8")).definitions,
+  };
+  for (const [name, schema] of Object.entries(
+    JSON.parse(readFileSync(path.join(dir, "ServerRequest.json"), "utf8")).definitions,
+  )) {
+    if (definitions[name] !== undefined && JSON.stringify(definitions[name]) !== JSON.stringify(schema))
+      throw new Error(`codex:types: two definitions of ${name}`);
     definitions[name] = schema;
   }
   return definitions;
@@ -134,8 +141,12 @@ function schemaDefinitions(dir) {
 const tmp = mkdtempSync(path.join(os.tmpdir(), "codex-types-"));
 const schemaDir = mkdtempSync(path.join(os.tmpdir(), "codex-schema-"));
 try {
-  execFileSync(codex, ["app-server", "generate-ts", "--experimental", "--out", tmp], { stdio: ["ignore", "ignore", "inherit"] });
-  execFileSync(codex, ["app-server", "generate-json-schema", "--experimental", "--out", schemaDir], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(codex, ["app-server", "generate-ts", "--experimental", "--out", tmp], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  execFileSync(codex, ["app-server", "generate-json-schema", "--experimental", "--out", schemaDir], {
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const version = execFileSync(codex, ["--version"], { encoding: "utf8" }).trim();
   const walk = (dir) => {
     for (const name of readdirSync(dir)) {
@@ -157,7 +168,10 @@ try {
     definitions: schemaDefinitions(schemaDir),
     tables: {
       notificationValidators: { entries: pick(notifications, CHECKED_NOTIFICATIONS, "notification"), envelope: true },
-      serverRequestValidators: { entries: pick(serverRequests, CHECKED_SERVER_REQUESTS, "server request"), envelope: true },
+      serverRequestValidators: {
+        entries: pick(serverRequests, CHECKED_SERVER_REQUESTS, "server request"),
+        envelope: true,
+      },
       resultValidators: { entries: RESULTS, envelope: false },
     },
     methodSets: { notificationMethods: Object.keys(notifications), serverRequestMethods: Object.keys(serverRequests) },
@@ -173,7 +187,9 @@ try {
   writeFileSync(path.join(tmp, "VERSION"), `${version}\n`);
   rmSync(out, { recursive: true, force: true });
   cpSync(tmp, out, { recursive: true });
-  process.stderr.write(`codex:types: ${version} -> ${path.relative(root, out)} (validators: ${Math.round(js.length / 1024)} KB)\n`);
+  process.stderr.write(
+    `codex:types: ${version} -> ${path.relative(root, out)} (validators: ${Math.round(js.length / 1024)} KB)\n`,
+  );
 } finally {
   rmSync(tmp, { recursive: true, force: true });
   rmSync(schemaDir, { recursive: true, force: true });

@@ -33,8 +33,33 @@
 // `T | null` (ts-rs writes an Option so; Codex's schema, like its deserializer, lets it be left
 // out): readers test such fields with `== null` or `??`, not `=== null`.
 
-const IGNORED = new Set(["$schema", "title", "description", "default", "format", "examples", "deprecated", "readOnly", "writeOnly"]);
-const UNDERSTOOD = new Set([...IGNORED, "$ref", "type", "enum", "const", "properties", "required", "additionalProperties", "items", "allOf", "anyOf", "oneOf", "minimum", "minLength"]);
+const IGNORED = new Set([
+  "$schema",
+  "title",
+  "description",
+  "default",
+  "format",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+]);
+const UNDERSTOOD = new Set([
+  ...IGNORED,
+  "$ref",
+  "type",
+  "enum",
+  "const",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "minimum",
+  "minLength",
+]);
 
 /** The checkers the tables are read by (emitted at the top of validators.js). */
 const RUNTIME = String.raw`
@@ -152,10 +177,15 @@ export function generateValidators({ definitions, tables, methodSets, typeImport
     ...Object.entries(tables).map(
       ([table, { entries, envelope }]) =>
         `export const ${table} = Object.freeze({\n${Object.entries(entries)
-          .map(([method, def]) => `  ${JSON.stringify(method)}: checker(${envelope ? `envelope(${JSON.stringify(method)}, ${entry.get(def)})` : entry.get(def)}),`)
+          .map(
+            ([method, def]) =>
+              `  ${JSON.stringify(method)}: checker(${envelope ? `envelope(${JSON.stringify(method)}, ${entry.get(def)})` : entry.get(def)}),`,
+          )
           .join("\n")}\n});`,
     ),
-    ...Object.entries(methodSets).map(([name, methods]) => `export const ${name} = new Set(${JSON.stringify([...methods].sort())});`),
+    ...Object.entries(methodSets).map(
+      ([name, methods]) => `export const ${name} = new Set(${JSON.stringify([...methods].sort())});`,
+    ),
     "",
   ].join("\n");
   const dts = [
@@ -169,7 +199,10 @@ export function generateValidators({ definitions, tables, methodSets, typeImport
     ...Object.entries(tables).map(
       ([table, { entries, envelope }]) =>
         `export declare const ${table}: {\n${Object.entries(entries)
-          .map(([method, def]) => `  readonly ${JSON.stringify(method)}: Validator<${envelope ? `{ method: ${JSON.stringify(method)}; params: ${def} }` : def}>;`)
+          .map(
+            ([method, def]) =>
+              `  readonly ${JSON.stringify(method)}: Validator<${envelope ? `{ method: ${JSON.stringify(method)}; params: ${def} }` : def}>;`,
+          )
           .join("\n")}\n};`,
     ),
     ...Object.keys(methodSets).map((name) => `export declare const ${name}: ReadonlySet<string>;`),
@@ -197,7 +230,8 @@ class Compiler {
   definition(name) {
     let fn = this.names.get(name);
     if (fn) return fn;
-    if (this.definitions[name] === undefined) throw new Error(`codex:types: no definition ${name} in Codex's JSON schema`);
+    if (this.definitions[name] === undefined)
+      throw new Error(`codex:types: no definition ${name} in Codex's JSON schema`);
     fn = `v_${name.replace(/[^A-Za-z0-9_$]/g, "_")}`;
     this.names.set(name, fn);
     this.queue.push({ fn, name });
@@ -233,12 +267,18 @@ class Compiler {
     if (schema === true || schema === undefined) return undefined;
     if (schema === false) return this.constant("false", 'type(() => false, "must be absent")');
     for (const key of Object.keys(schema)) {
-      if (!UNDERSTOOD.has(key)) throw new Error(`codex:types: ${where} uses the keyword ${key}, which scripts/codex-validators.mjs does not check`);
+      if (!UNDERSTOOD.has(key))
+        throw new Error(
+          `codex:types: ${where} uses the keyword ${key}, which scripts/codex-validators.mjs does not check`,
+        );
     }
     const checks = [];
     if (schema.$ref !== undefined) checks.push(this.definition(refName(schema.$ref)));
     let types = typesOf(schema);
-    const objectish = schema.properties !== undefined || schema.required !== undefined || (typeof schema.additionalProperties === "object" && schema.additionalProperties !== null);
+    const objectish =
+      schema.properties !== undefined ||
+      schema.required !== undefined ||
+      (typeof schema.additionalProperties === "object" && schema.additionalProperties !== null);
     const nullableShape = (kind) => types?.length === 2 && types.includes(kind) && types.includes("null");
     // An object's or array's own checker tests its type: the type test is left out then.
     let shape;
@@ -246,21 +286,24 @@ class Compiler {
       shape = this.object(schema, where);
       if (types === undefined) shape = this.whenObject(shape);
       else if (nullableShape("object")) shape = `nullable(${shape})`;
-      else if (!(types.length === 1 && types[0] === "object")) throw new Error(`codex:types: ${where}: properties on a value of type ${types.join("|")}`);
+      else if (!(types.length === 1 && types[0] === "object"))
+        throw new Error(`codex:types: ${where}: properties on a value of type ${types.join("|")}`);
       types = undefined;
     } else if (schema.items !== undefined) {
       if (Array.isArray(schema.items)) throw new Error(`codex:types: ${where} has tuple items, which are not checked`);
       shape = `array(${this.compile(schema.items, where) ?? 0})`;
       if (types === undefined) shape = this.whenArray(shape);
       else if (nullableShape("array")) shape = `nullable(${shape})`;
-      else if (!(types.length === 1 && types[0] === "array")) throw new Error(`codex:types: ${where}: items on a value of type ${types.join("|")}`);
+      else if (!(types.length === 1 && types[0] === "array"))
+        throw new Error(`codex:types: ${where}: items on a value of type ${types.join("|")}`);
       types = undefined;
     }
     if (types) checks.push(this.typeCheck(types));
     if (shape) checks.push(shape);
     if (schema.const !== undefined) checks.push(`equals(${JSON.stringify(schema.const)})`);
     if (schema.minimum !== undefined) checks.push(this.constant(`min${schema.minimum}`, `minimum(${schema.minimum})`));
-    if (schema.minLength !== undefined) checks.push(this.constant(`minLength${schema.minLength}`, `minLength(${schema.minLength})`));
+    if (schema.minLength !== undefined)
+      checks.push(this.constant(`minLength${schema.minLength}`, `minLength(${schema.minLength})`));
     for (const sub of schema.allOf ?? []) {
       const c = this.compile(sub, where);
       if (c) checks.push(c);
@@ -276,7 +319,10 @@ class Compiler {
 
   typeCheck(types) {
     const key = [...types].sort().join("|");
-    return this.constant(`type:${key}`, `type((x) => ${types.map((t) => TYPE_TESTS[t]?.("x") ?? unknownType(t)).join(" || ")}, ${JSON.stringify(`must be ${types.join(" or ")}`)})`);
+    return this.constant(
+      `type:${key}`,
+      `type((x) => ${types.map((t) => TYPE_TESTS[t]?.("x") ?? unknownType(t)).join(" || ")}, ${JSON.stringify(`must be ${types.join(" or ")}`)})`,
+    );
   }
 
   /** Object keywords apply to objects only: anything else passes them. */
@@ -319,14 +365,19 @@ class Compiler {
     if (resolved.every(isStringLike)) return this.typeCheck(["string"]);
     const tag = internalTag(resolved);
     if (tag) {
-      const cases = resolved.map((r, i) => `${JSON.stringify(r.properties[tag].enum[0])}: ${this.compile(variants[i], where) ?? "() => undefined"}`);
+      const cases = resolved.map(
+        (r, i) =>
+          `${JSON.stringify(r.properties[tag].enum[0])}: ${this.compile(variants[i], where) ?? "() => undefined"}`,
+      );
       const shared = sharedFields(resolved, tag);
       const sharedCheck = shared.required.length > 0 ? this.object(shared, where) : 0;
       return `tagged(${JSON.stringify(tag)}, { ${cases.join(", ")} }, ${sharedCheck})`;
     }
     const keys = externalKeys(resolved);
     if (keys) {
-      const cases = resolved.flatMap((r, i) => (isStringLike(r) ? [] : [`${JSON.stringify(keys[i])}: ${this.compile(variants[i], where) ?? "() => undefined"}`]));
+      const cases = resolved.flatMap((r, i) =>
+        isStringLike(r) ? [] : [`${JSON.stringify(keys[i])}: ${this.compile(variants[i], where) ?? "() => undefined"}`],
+      );
       return `keyed(${resolved.some(isStringLike)}, { ${cases.join(", ")} })`;
     }
     return `anyOf([${variants.map((v) => this.compile(v, where) ?? "() => undefined").join(", ")}])`;
@@ -360,7 +411,9 @@ function internalTag(variants) {
   for (const tag of first.required ?? []) {
     const values = variants.map((v) => {
       const p = v.properties?.[tag];
-      return v.required?.includes(tag) && p?.enum?.length === 1 && typeof p.enum[0] === "string" ? p.enum[0] : undefined;
+      return v.required?.includes(tag) && p?.enum?.length === 1 && typeof p.enum[0] === "string"
+        ? p.enum[0]
+        : undefined;
     });
     if (values.every((v) => v !== undefined) && new Set(values).size === values.length) return tag;
   }
@@ -376,7 +429,12 @@ function externalKeys(variants) {
   const keys = variants.map((v) => {
     if (isStringLike(v)) return null;
     const req = v.required ?? [];
-    return v.type === "object" && v.additionalProperties === false && req.length === 1 && Object.keys(v.properties ?? {}).length === 1 ? req[0] : undefined;
+    return v.type === "object" &&
+      v.additionalProperties === false &&
+      req.length === 1 &&
+      Object.keys(v.properties ?? {}).length === 1
+      ? req[0]
+      : undefined;
   });
   if (keys.some((k) => k === undefined)) return undefined;
   const named = keys.filter((k) => k !== null);
@@ -387,13 +445,25 @@ function externalKeys(variants) {
 function sharedFields(variants, tag) {
   const [first, ...rest] = variants;
   const same = (a, b) => JSON.stringify(meaningful(a)) === JSON.stringify(meaningful(b));
-  const required = (first.required ?? []).filter((name) => name !== tag && rest.every((v) => v.required?.includes(name) && same(v.properties?.[name], first.properties?.[name])));
-  return { type: "object", required, properties: Object.fromEntries(required.map((name) => [name, first.properties?.[name] ?? true])) };
+  const required = (first.required ?? []).filter(
+    (name) =>
+      name !== tag &&
+      rest.every((v) => v.required?.includes(name) && same(v.properties?.[name], first.properties?.[name])),
+  );
+  return {
+    type: "object",
+    required,
+    properties: Object.fromEntries(required.map((name) => [name, first.properties?.[name] ?? true])),
+  };
 }
 
 /** A schema without its annotations (what it checks, only). */
 function meaningful(schema) {
   if (Array.isArray(schema)) return schema.map(meaningful);
   if (schema === null || typeof schema !== "object") return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => !IGNORED.has(k)).map(([k, v]) => [k, k === "enum" || k === "required" ? v : meaningful(v)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => !IGNORED.has(k))
+      .map(([k, v]) => [k, k === "enum" || k === "required" ? v : meaningful(v)]),
+  );
 }

@@ -138,7 +138,9 @@ export const SCENARIOS: Record<string, Scenario> = {
 
   cancel: {
     // One chunk, then the stream hangs: the client cancels once it has seen that chunk.
-    fakeModel: { responses: [{ items: [{ type: "message", text: "Working on it", deltas: ["Working on it"] }], hang: true }] },
+    fakeModel: {
+      responses: [{ items: [{ type: "message", text: "Working on it", deltas: ["Working on it"] }], hang: true }],
+    },
     clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
@@ -153,8 +155,28 @@ export const SCENARIOS: Record<string, Scenario> = {
   "file-tools-editor": {
     fakeModel: {
       responses: [
-        { items: [{ type: "function_call", namespace: NS, name: "read_text_file", arguments: { path: "<CWD>/notes.txt" }, callId: "call_read" }] },
-        { items: [{ type: "function_call", namespace: NS, name: "write_text_file", arguments: { path: "<CWD>/notes.txt", content: "rewritten\n" }, callId: "call_write" }] },
+        {
+          items: [
+            {
+              type: "function_call",
+              namespace: NS,
+              name: "read_text_file",
+              arguments: { path: "<CWD>/notes.txt" },
+              callId: "call_read",
+            },
+          ],
+        },
+        {
+          items: [
+            {
+              type: "function_call",
+              namespace: NS,
+              name: "write_text_file",
+              arguments: { path: "<CWD>/notes.txt", content: "rewritten\n" },
+              callId: "call_write",
+            },
+          ],
+        },
         done,
       ],
     },
@@ -176,7 +198,10 @@ export const SCENARIOS: Record<string, Scenario> = {
               type: "function_call",
               namespace: NS,
               name: "apply_patch",
-              arguments: { input: "*** Begin Patch\n*** Update File: notes.txt\n@@\n-unsaved buffer\n+patched line\n*** Add File: docs/new.md\n+# New\n*** End Patch" },
+              arguments: {
+                input:
+                  "*** Begin Patch\n*** Update File: notes.txt\n@@\n-unsaved buffer\n+patched line\n*** Add File: docs/new.md\n+# New\n*** End Patch",
+              },
               callId: "call_patch",
             },
           ],
@@ -198,8 +223,28 @@ export const SCENARIOS: Record<string, Scenario> = {
   "file-tools-local": {
     fakeModel: {
       responses: [
-        { items: [{ type: "function_call", namespace: NS, name: "read_text_file", arguments: { path: "<CWD>/disk.txt" }, callId: "call_read" }] },
-        { items: [{ type: "function_call", namespace: NS, name: "write_text_file", arguments: { path: "<CWD>/created.txt", content: "hello\n" }, callId: "call_write" }] },
+        {
+          items: [
+            {
+              type: "function_call",
+              namespace: NS,
+              name: "read_text_file",
+              arguments: { path: "<CWD>/disk.txt" },
+              callId: "call_read",
+            },
+          ],
+        },
+        {
+          items: [
+            {
+              type: "function_call",
+              namespace: NS,
+              name: "write_text_file",
+              arguments: { path: "<CWD>/created.txt", content: "hello\n" },
+              callId: "call_write",
+            },
+          ],
+        },
         done,
       ],
     },
@@ -215,10 +260,7 @@ export const SCENARIOS: Record<string, Scenario> = {
 
   "command-approval": {
     fakeModel: {
-      responses: [
-        { items: [ESCALATED_WRITE] },
-        done,
-      ],
+      responses: [{ items: [ESCALATED_WRITE] }, done],
     },
     clientCapabilities: SHOWS_NOTICES,
     handlers: answerPermission("allow_once"),
@@ -234,7 +276,16 @@ export const SCENARIOS: Record<string, Scenario> = {
     // Read-only mode: every patch asks; the client rejects it.
     fakeModel: {
       responses: [
-        { items: [{ type: "custom_tool_call", name: "apply_patch", input: "*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new\n*** End Patch", callId: "call_patch" }] },
+        {
+          items: [
+            {
+              type: "custom_tool_call",
+              name: "apply_patch",
+              input: "*** Begin Patch\n*** Update File: a.txt\n@@\n-old\n+new\n*** End Patch",
+              callId: "call_patch",
+            },
+          ],
+        },
         done,
       ],
     },
@@ -264,11 +315,26 @@ export const SCENARIOS: Record<string, Scenario> = {
 
   "plan-mode": {
     // The client picks Codex's plan mode; the model answers with a proposed plan.
-    fakeModel: { responses: [{ items: [{ type: "message", text: "<proposed_plan>\n# Add a cache\n1. Measure.\n2. Cache the lookups.\n</proposed_plan>" }] }] },
+    fakeModel: {
+      responses: [
+        {
+          items: [
+            {
+              type: "message",
+              text: "<proposed_plan>\n# Add a cache\n1. Measure.\n2. Cache the lookups.\n</proposed_plan>",
+            },
+          ],
+        },
+      ],
+    },
     clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
-      await ctx.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: sid, configId: "collaboration_mode", value: "plan" });
+      await ctx.agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId: sid,
+        configId: "collaboration_mode",
+        value: "plan",
+      });
       expectStop(await prompt(ctx, sid, "plan a cache"), "end_turn");
     },
   },
@@ -282,7 +348,19 @@ export const SCENARIOS: Record<string, Scenario> = {
             {
               type: "function_call",
               name: "request_user_input",
-              arguments: { questions: [{ id: "color", header: "Color", question: "Which color?", options: [{ label: "Red (Recommended)", description: "warm" }, { label: "Blue", description: "cool" }] }] },
+              arguments: {
+                questions: [
+                  {
+                    id: "color",
+                    header: "Color",
+                    question: "Which color?",
+                    options: [
+                      { label: "Red (Recommended)", description: "warm" },
+                      { label: "Blue", description: "cool" },
+                    ],
+                  },
+                ],
+              },
               callId: "call_ask",
             },
           ],
@@ -296,14 +374,23 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
     async drive(ctx) {
       const sid = await newSession(ctx);
-      await ctx.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: sid, configId: "collaboration_mode", value: "plan" });
+      await ctx.agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId: sid,
+        configId: "collaboration_mode",
+        value: "plan",
+      });
       expectStop(await prompt(ctx, sid, "pick a color"), "end_turn");
     },
   },
 
   "queued-prompt": {
     // A second prompt sent while the first turn runs waits for it; both end end_turn, in order.
-    fakeModel: { responses: [{ items: [{ type: "message", text: "First answer." }], delayMs: 200 }, { items: [{ type: "message", text: "Second answer." }] }] },
+    fakeModel: {
+      responses: [
+        { items: [{ type: "message", text: "First answer." }], delayMs: 200 },
+        { items: [{ type: "message", text: "Second answer." }] },
+      ],
+    },
     clientCapabilities: SHOWS_NOTICES,
     async drive(ctx) {
       const sid = await newSession(ctx);
@@ -347,4 +434,3 @@ export const SCENARIOS: Record<string, Scenario> = {
     },
   },
 };
-

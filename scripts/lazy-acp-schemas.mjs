@@ -45,7 +45,8 @@ function statementEnd(rest) {
     const newline = rest.indexOf("\n", lineStart);
     const lineEnd = newline < 0 ? rest.length : newline;
     const line = rest.slice(lineStart, lineEnd);
-    if ((lineStart === 0 || !/^\s/.test(line)) && line.trimEnd().endsWith(";")) return lineStart + line.trimEnd().length - 1;
+    if ((lineStart === 0 || !/^\s/.test(line)) && line.trimEnd().endsWith(";"))
+      return lineStart + line.trimEnd().length - 1;
     lineStart = lineEnd + 1;
   }
   return -1;
@@ -61,7 +62,8 @@ export function lazifyZodSchemas(source, file = "zod.gen.js") {
   const heads = [...source.matchAll(EXPORT)];
   if (heads.length === 0) throw new Error(`${file}: no generated \`export const z...\` schemas found`);
   const exportsInFile = source.match(/^export /gm)?.length ?? 0;
-  if (exportsInFile !== heads.length) throw new Error(`${file}: ${exportsInFile - heads.length} export(s) not of the form \`export const zName = ...;\``);
+  if (exportsInFile !== heads.length)
+    throw new Error(`${file}: ${exportsInFile - heads.length} export(s) not of the form \`export const zName = ...;\``);
   const afterImport = zod.index + zod[0].length;
   if (afterImport > heads[0].index) throw new Error(`${file}: zod is imported after the first schema`);
   let out = source.slice(0, afterImport) + LAZY_SCHEMA + source.slice(afterImport, heads[0].index);
@@ -70,7 +72,8 @@ export function lazifyZodSchemas(source, file = "zod.gen.js") {
     const next = i + 1 < heads.length ? heads[i + 1].index : source.length;
     const rest = source.slice(start, next);
     const end = statementEnd(rest);
-    if (end < 0 || !ONLY_COMMENTS.test(rest.slice(end + 1))) throw new Error(`${file}: ${head[1]} does not end where the generator ends a schema`);
+    if (end < 0 || !ONLY_COMMENTS.test(rest.slice(end + 1)))
+      throw new Error(`${file}: ${head[1]} does not end where the generator ends a schema`);
     // Built lazily, a function would be called as a schema, and a second name in the statement
     // would be read before it is declared: neither is what the generator writes.
     if (/^\s*(?:\(|function\b|async\b)/.test(rest) || /,\s*[A-Za-z_$][\w$]*\s*=(?![=>])/.test(rest.slice(0, end))) {
@@ -88,9 +91,12 @@ export function lazifyZodSchemas(source, file = "zod.gen.js") {
 export const lazyAcpSchemas = {
   name: "lazy-acp-schemas",
   setup(b) {
-    b.onLoad({ filter: /[\\/]@agentclientprotocol[\\/]sdk[\\/]dist[\\/]v[12][\\/]unstable[\\/]schema[\\/]zod\.gen\.js$/ }, async (args) => {
-      const { readFile } = await import("node:fs/promises");
-      return { contents: lazifyZodSchemas(await readFile(args.path, "utf8"), args.path), loader: "js" };
-    });
+    b.onLoad(
+      { filter: /[\\/]@agentclientprotocol[\\/]sdk[\\/]dist[\\/]v[12][\\/]unstable[\\/]schema[\\/]zod\.gen\.js$/ },
+      async (args) => {
+        const { readFile } = await import("node:fs/promises");
+        return { contents: lazifyZodSchemas(await readFile(args.path, "utf8"), args.path), loader: "js" };
+      },
+    );
   },
 };

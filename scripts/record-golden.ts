@@ -32,7 +32,10 @@ const CLIENT_INFO = { name: "golden-client", version: "1.0.0" };
 type AgentChild = ChildProcessByStdio<Writable, Readable, null>;
 
 function streamTo(child: AgentChild) {
-  return { output: Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, input: Readable.toWeb(child.stdout) as ReadableStream<Uint8Array> };
+  return {
+    output: Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    input: Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+  };
 }
 
 async function driveV1(sc: V1Scenario, child: AgentChild, workspace: string): Promise<void> {
@@ -56,7 +59,9 @@ async function driveV1(sc: V1Scenario, child: AgentChild, workspace: string): Pr
       agent,
       workspace,
       waitForUpdate: (kind) =>
-        arrived.has(kind) ? Promise.resolve() : new Promise<void>((resolve) => seen.set(kind, [...(seen.get(kind) ?? []), resolve])),
+        arrived.has(kind)
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => seen.set(kind, [...(seen.get(kind) ?? []), resolve])),
     });
   });
 }
@@ -74,7 +79,11 @@ async function driveV2(sc: V2Scenario, child: AgentChild, workspace: string): Pr
   let initialized = false;
   try {
     await app.connectWith(acp2.ndJsonStream(output, input), async (agent) => {
-      await agent.request(acp2.methods.agent.initialize, { protocolVersion: 2, info: CLIENT_INFO, capabilities: sc.capabilities });
+      await agent.request(acp2.methods.agent.initialize, {
+        protocolVersion: 2,
+        info: CLIENT_INFO,
+        capabilities: sc.capabilities,
+      });
       initialized = true;
       await sc.drive({
         agent,
@@ -92,10 +101,16 @@ async function driveV2(sc: V2Scenario, child: AgentChild, workspace: string): Pr
 /** The protocolVersion of the agent's answer to `initialize` in a raw recording. */
 async function answeredVersion(raw: string): Promise<unknown> {
   const t = parseTranscript(await readFile(raw, "utf8"), raw);
-  const request = t.entries.find((e) => e.type === "message" && e.dir === "client->agent" && e.msg.method === "initialize");
+  const request = t.entries.find(
+    (e) => e.type === "message" && e.dir === "client->agent" && e.msg.method === "initialize",
+  );
   const id = request?.type === "message" ? request.msg.id : undefined;
-  const answer = t.entries.find((e) => e.type === "message" && e.dir === "agent->client" && e.msg.method === undefined && e.msg.id === id);
-  return answer?.type === "message" ? (answer.msg.result as { protocolVersion?: unknown } | undefined)?.protocolVersion : undefined;
+  const answer = t.entries.find(
+    (e) => e.type === "message" && e.dir === "agent->client" && e.msg.method === undefined && e.msg.id === id,
+  );
+  return answer?.type === "message"
+    ? (answer.msg.result as { protocolVersion?: unknown } | undefined)?.protocolVersion
+    : undefined;
 }
 
 async function recordScenario(name: string, sc: Scenario): Promise<string | { skipped: string }> {
@@ -106,7 +121,9 @@ async function recordScenario(name: string, sc: Scenario): Promise<string | { sk
     await mkdir(path.dirname(path.join(workspace, rel)), { recursive: true });
     await writeFile(path.join(workspace, rel), content);
   }
-  const script = parseFakeModelScript({ responses: placeholdersToPaths(sc.fakeModel.responses, { "<CWD>": workspace }) });
+  const script = parseFakeModelScript({
+    responses: placeholdersToPaths(sc.fakeModel.responses, { "<CWD>": workspace }),
+  });
   const model = await startFakeModel(script);
   const homeOpts: Parameters<typeof createCodexHome>[0] = { modelUrl: model.url, dir: path.join(runDir, "codex") };
   if (sc.fakeModel.approvalPolicy) homeOpts.approvalPolicy = sc.fakeModel.approvalPolicy;
@@ -117,11 +134,15 @@ async function recordScenario(name: string, sc: Scenario): Promise<string | { sk
     // `record` exactly as an editor would start it: its stdio is the editor's side of the pipe.
     // --keep-secrets: a golden's editor buffers are fixtures the replay must serve again (there
     // are no credentials: the fake model takes none).
-    const child = spawn(process.execPath, ["--import", "tsx", "tools/transcripts/cli-main.ts", "record", "--out", raw, "--keep-secrets", "--", ...AGENT], {
-      cwd: repo,
-      env: { ...process.env, ...home.env },
-      stdio: ["pipe", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "tools/transcripts/cli-main.ts", "record", "--out", raw, "--keep-secrets", "--", ...AGENT],
+      {
+        cwd: repo,
+        env: { ...process.env, ...home.env },
+        stdio: ["pipe", "pipe", "inherit"],
+      },
+    );
     const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     let refused: Error | undefined;
     let code: number | null = null;
@@ -135,7 +156,10 @@ async function recordScenario(name: string, sc: Scenario): Promise<string | { sk
     }
     if (refused) {
       const answered = await answeredVersion(raw);
-      if (answered !== undefined && answered !== 2) return { skipped: `the agent answered initialize with protocolVersion ${String(answered)}: it does not serve ACP v2 yet` };
+      if (answered !== undefined && answered !== 2)
+        return {
+          skipped: `the agent answered initialize with protocolVersion ${String(answered)}: it does not serve ACP v2 yet`,
+        };
       throw refused;
     }
     if (code !== 0) throw new Error(`record exited with ${String(code)}`);
@@ -159,7 +183,9 @@ async function recordScenario(name: string, sc: Scenario): Promise<string | { sk
       recordedAt: t.header.recordedAt,
     };
     const entries = t.entries.map(({ line: _line, ...e }) =>
-      e.type === "raw" ? { ...e, text: pathsToPlaceholders(e.text, placeholders) as string } : { ...e, msg: pathsToPlaceholders(e.msg, placeholders) as Record<string, unknown> },
+      e.type === "raw"
+        ? { ...e, text: pathsToPlaceholders(e.text, placeholders) as string }
+        : { ...e, msg: pathsToPlaceholders(e.msg, placeholders) as Record<string, unknown> },
     );
     const text = serializeTranscript(header, entries);
     for (const leak of [runDir, repo, os.homedir()]) {
@@ -175,7 +201,8 @@ async function recordScenario(name: string, sc: Scenario): Promise<string | { sk
 }
 
 const wanted = process.argv.slice(2);
-for (const name of wanted) if (!SCENARIOS[name]) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(", ")}`);
+for (const name of wanted)
+  if (!SCENARIOS[name]) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(", ")}`);
 await mkdir(OUT_DIR, { recursive: true });
 for (const [name, sc] of Object.entries(SCENARIOS)) {
   if (wanted.length > 0 && !wanted.includes(name)) continue;

@@ -8,7 +8,9 @@ import { recordTextTurn } from "../tests/support/record-session.js";
 const repo = path.resolve(import.meta.dirname, "..");
 
 /** One streamed text turn. */
-export const PEER_SCRIPT = { responses: [{ items: [{ type: "message", text: "Hello from the fake model, streamed in parts.", deltas: 4 }] }] };
+export const PEER_SCRIPT = {
+  responses: [{ items: [{ type: "message", text: "Hello from the fake model, streamed in parts.", deltas: 4 }] }],
+};
 
 const PEERS: Record<string, string[]> = {
   official: ["node", "--import", "tsx", "tests/peers/official.ts"],

@@ -41,7 +41,11 @@ import { JsonRpcCode } from "./json-rpc/index.js";
 
 /** A message with a request id that is not a JSON-RPC 2.0 request: it must be answered, with that id. */
 const idOfInvalidRequest = z
-  .looseObject({ id: z.union([z.string(), z.number()]), method: z.unknown().optional(), jsonrpc: z.unknown().optional() })
+  .looseObject({
+    id: z.union([z.string(), z.number()]),
+    method: z.unknown().optional(),
+    jsonrpc: z.unknown().optional(),
+  })
   .refine((m) => m.method !== undefined && (m.jsonrpc !== "2.0" || typeof m.method !== "string"));
 
 /**
@@ -59,7 +63,13 @@ function answeringInvalidRequests(send: (line: string) => void, log: Logger): Tr
       }
       const why = invalid.data.jsonrpc !== "2.0" ? `"jsonrpc" must be "2.0"` : `"method" must be a string`;
       log.warn({ id: invalid.data.id }, `invalid request from the client: ${why}`);
-      send(JSON.stringify({ jsonrpc: "2.0", id: invalid.data.id, error: { code: JsonRpcCode.InvalidRequest, message: `Invalid Request: ${why}` } }));
+      send(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: invalid.data.id,
+          error: { code: JsonRpcCode.InvalidRequest, message: `Invalid Request: ${why}` },
+        }),
+      );
     },
   });
 }
@@ -69,9 +79,26 @@ const MAX_MESSAGE_BYTES = 30 * 1024 * 1024;
 
 /** The capabilities of a session, in the order they run. */
 function sessionFeatures(): SessionFeature[] {
-  return [systemPromptFeature, fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }), titlesFeature(), mcpServersFeature(), modesFeature(), directoriesFeature(), approvalsFeature(), questionsFeature, mcpElicitationsFeature, configOptionsFeature(), providersFeature(), commandsFeature(), steeringFeature, codexWarningsFeature(), rateLimitsFeature(), subagentsFeature(), promptSuggestionsFeature()];
+  return [
+    systemPromptFeature,
+    fileToolsFeature({ toolTimeoutSec: fileToolTimeoutSec() }),
+    titlesFeature(),
+    mcpServersFeature(),
+    modesFeature(),
+    directoriesFeature(),
+    approvalsFeature(),
+    questionsFeature,
+    mcpElicitationsFeature,
+    configOptionsFeature(),
+    providersFeature(),
+    commandsFeature(),
+    steeringFeature,
+    codexWarningsFeature(),
+    rateLimitsFeature(),
+    subagentsFeature(),
+    promptSuggestionsFeature(),
+  ];
 }
-
 
 export async function serveStdio(host: CodexHost, log: Logger, young: YoungGeneration): Promise<void> {
   routeConsoleToLogger(log);
@@ -92,18 +119,34 @@ export async function serveStdio(host: CodexHost, log: Logger, young: YoungGener
       outputClosed();
     },
     (behind) => {
-      log.debug({ behind }, behind ? "the client is behind on our output; codex's output held" : "the client caught up; codex's output read again");
+      log.debug(
+        { behind },
+        behind
+          ? "the client is behind on our output; codex's output held"
+          : "the client caught up; codex's output read again",
+      );
       host.holdOutput(behind);
     },
   );
   const tooLong = (): void => {
     log.warn({ limit: MAX_MESSAGE_BYTES }, "a message from the client is over the size limit; refused");
-    stdout.sendLine(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: JsonRpcCode.InvalidRequest, message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes` } }));
+    stdout.sendLine(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: null,
+        error: {
+          code: JsonRpcCode.InvalidRequest,
+          message: `Invalid Request: a message is over ${MAX_MESSAGE_BYTES} bytes`,
+        },
+      }),
+    );
   };
   // Editors give us a pipe; a file or a terminal on stdin goes through Node's own stream.
   const input =
     readPipeLines(0, MAX_MESSAGE_BYTES, tooLong) ??
-    (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(limitLineLength(MAX_MESSAGE_BYTES, tooLong));
+    (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>).pipeThrough(
+      limitLineLength(MAX_MESSAGE_BYTES, tooLong),
+    );
   // The SDK reads and parses the input; what the connection sends is written by `stdout`.
   const { readable } = acp.ndJsonStream(stdout.bytes, input);
   const checked = readable.pipeThrough(answeringInvalidRequests((line) => stdout.sendLine(line), log));
@@ -112,14 +155,23 @@ export async function serveStdio(host: CodexHost, log: Logger, young: YoungGener
   const lastAnswers = holdEndForAnswers(checked, {
     log,
     onEnd: () => {
-      for (const session of agent.state.sessions.values()) void session.cancel().catch((err: unknown) => log.debug({ err: String(err) }, "a turn could not be cancelled at the end of the input"));
+      for (const session of agent.state.sessions.values())
+        void session
+          .cancel()
+          .catch((err: unknown) =>
+            log.debug({ err: String(err) }, "a turn could not be cancelled at the end of the input"),
+          );
     },
   });
   stdout.onAnswer(lastAnswers.answered);
   // A client that asks for ACP v2 is routed by the SDK's router to the v2 front; any other is served v1 directly.
   const served = peekInitialize(lastAnswers.readable).then(async ({ initialize, stream: messages }) => {
     const connection = asksForV2(initialize)
-      ? (await import("./protocol-v2/index.js")).connectNegotiated({ readable: messages, writable: stdout.messages }, agent.app, log)
+      ? (await import("./protocol-v2/index.js")).connectNegotiated(
+          { readable: messages, writable: stdout.messages },
+          agent.app,
+          log,
+        )
       : agent.app.connect({ readable: messages, writable: stdout.messages });
     await connection.closed;
   });

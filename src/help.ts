@@ -20,7 +20,9 @@ function wrap(text: string, indent: number, width: number): string {
 export function helpText(node: string, bin: string): string {
   const width = 100;
   const column = Math.max(...ENVIRONMENT.map(([name]) => name.length)) + 4;
-  const environment = ENVIRONMENT.map(([name, text]) => `  ${name.padEnd(column - 2)}${wrap(text, column, width)}`).join("\n");
+  const environment = ENVIRONMENT.map(
+    ([name, text]) => `  ${name.padEnd(column - 2)}${wrap(text, column, width)}`,
+  ).join("\n");
   const zed = {
     agent_servers: {
       "Codex CLI": { type: "custom", command: node, args: [bin], env: {}, default_config_options: { mode: "auto" } },

@@ -4,13 +4,18 @@
 import { fileURLToPath } from "node:url";
 import { CODEX_CLIENT_INFO, VERSION, privateCacheDir, readConfig } from "./config/index.js";
 import { markEarlyPhase } from "./log/timings.js";
-import { keepYoungGenerationSmall, loadWithCodeCache, youngGeneration, type CachedScript, type YoungGeneration } from "./startup/index.js";
+import {
+  keepYoungGenerationSmall,
+  loadWithCodeCache,
+  youngGeneration,
+  type CachedScript,
+  type YoungGeneration,
+} from "./startup/index.js";
 // Static, not imported on demand: two awaited imports held codex's spawn back 13-22 ms (bench
 // timeline "main" -> "codex spawned"); both are small and free of heavy dependencies.
 import { locateCodex } from "./codex/locate.js";
 import { prestartAppServer, type EarlyConfigRead, type PrestartedCodex } from "./codex/spawn.js";
 import { codexHomeOf, configFingerprint } from "./codex/config-files.js";
-
 
 /**
  * The folder an editor starts the agent in (Zed: the project's root), which its first session/new
@@ -50,7 +55,8 @@ async function main(argv: string[]): Promise<number | undefined> {
     return 0;
   }
   if (first === "record" || first === "replay") return runTranscriptTool(argv);
-  if (first === "login") return (await import("./sign-in/terminal-login.js")).runLogin(argv.slice(1), (text) => process.stdout.write(text));
+  if (first === "login")
+    return (await import("./sign-in/terminal-login.js")).runLogin(argv.slice(1), (text) => process.stdout.write(text));
   if (first !== undefined) {
     process.stderr.write(`codex-cli-acp: unknown argument ${JSON.stringify(first)}\n\n${await help()}`);
     return 2;
@@ -58,7 +64,10 @@ async function main(argv: string[]): Promise<number | undefined> {
   // V8's young generation stays at its first size unless a history load widens it (young-generation.ts).
   markEarlyPhase("main");
   // A person who ran it at a terminal: stdin carries ACP messages from an editor, not typing.
-  if (process.stdin.isTTY) process.stderr.write("codex-cli-acp: an ACP agent, waiting for an editor's messages on stdin. Point your editor at this command (codex-cli-acp --help shows how); Ctrl-C to quit.\n");
+  if (process.stdin.isTTY)
+    process.stderr.write(
+      "codex-cli-acp: an ACP agent, waiting for an editor's messages on stdin. Point your editor at this command (codex-cli-acp --help shows how); Ctrl-C to quit.\n",
+    );
   keepYoungGenerationSmall();
   // One per process: the agent widens it for a history load, and the code cache is written as loaded.
   const young = youngGeneration();
@@ -94,7 +103,10 @@ main(process.argv.slice(2)).then(
  */
 async function runTranscriptTool(argv: string[]): Promise<number> {
   const tool: unknown = await import(new URL("./transcripts.mjs", import.meta.url).href);
-  const run = tool && typeof tool === "object" && "runTranscriptCli" in tool && typeof tool.runTranscriptCli === "function" ? (tool.runTranscriptCli as (argv: string[]) => unknown) : undefined;
+  const run =
+    tool && typeof tool === "object" && "runTranscriptCli" in tool && typeof tool.runTranscriptCli === "function"
+      ? (tool.runTranscriptCli as (argv: string[]) => unknown)
+      : undefined;
   if (!run) {
     process.stderr.write("codex-cli-acp: this build has no transcript runner (dist/transcripts.mjs)\n");
     return 1;
@@ -112,7 +124,10 @@ type Agent = typeof import("./serve.js");
  * compiled are in it (V8 compiles a function when first called).
  */
 function loadAgent(young: YoungGeneration): CachedScript {
-  const loaded = loadWithCodeCache(fileURLToPath(new URL("./agent.js", import.meta.url)), { cacheDir: privateCacheDir(), asLoaded: (make) => young.asLoaded(make) });
+  const loaded = loadWithCodeCache(fileURLToPath(new URL("./agent.js", import.meta.url)), {
+    cacheDir: privateCacheDir(),
+    asLoaded: (make) => young.asLoaded(make),
+  });
   markEarlyPhase(`agent loaded (code cache ${loaded.cache})`);
   setTimeout(() => loaded.keepCompiledCode(), KEEP_COMPILED_CODE_AFTER_MS).unref();
   return loaded;
@@ -120,8 +135,11 @@ function loadAgent(young: YoungGeneration): CachedScript {
 
 /** The agent's exports, checked: a dist/ from another build (or a broken copy) says so instead of failing later. */
 function agentOf(exports: unknown): Agent {
-  if (typeof exports === "object" && exports !== null && "serve" in exports && typeof exports.serve === "function") return exports as Agent;
-  throw new Error("dist/agent.js exports no serve(): reinstall codex-cli-acp (this bin and the agent beside it are from different builds)");
+  if (typeof exports === "object" && exports !== null && "serve" in exports && typeof exports.serve === "function")
+    return exports as Agent;
+  throw new Error(
+    "dist/agent.js exports no serve(): reinstall codex-cli-acp (this bin and the agent beside it are from different builds)",
+  );
 }
 
 /** Long enough for an editor's initialize and first session/new (~0.3 s), short enough to happen in most processes. */

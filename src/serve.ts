@@ -13,7 +13,11 @@ import { z } from "zod";
  * Serves ACP on stdio with `prestarted` as codex, its initialize already sent (undefined: no binary
  * found; the host says why), and the bin's hold on V8's young generation (one per process).
  */
-export async function serve(config: AdapterConfig, prestarted: PrestartedCodex | undefined, young: YoungGeneration): Promise<void> {
+export async function serve(
+  config: AdapterConfig,
+  prestarted: PrestartedCodex | undefined,
+  young: YoungGeneration,
+): Promise<void> {
   // zod compiles a parser (new Function) for an object schema built while this is unset, at its
   // first parse. It is read when a schema is built: the ACP SDK's schemas, built at their first
   // parse (scripts/lazy-acp-schemas.mjs), are built after this and parse without one; those are the
@@ -39,7 +43,8 @@ export async function serve(config: AdapterConfig, prestarted: PrestartedCodex |
   // its file work (a private temp dir, the cached copy linked in) runs on libuv's threads while the
   // first messages are read, where it sat on the first session/new (bench timeline: prepared file-tools).
   void host.catalogWithoutNativePatch().catch(() => undefined);
-  for (const ignored of ignoredSettings()) log.warn(ignored, `${ignored.variable} cannot be used; using ${ignored.using}`);
+  for (const ignored of ignoredSettings())
+    log.warn(ignored, `${ignored.variable} cannot be used; using ${ignored.using}`);
   markPhase(log, "ACP side loaded");
   await serveStdio(host, log, young);
 }

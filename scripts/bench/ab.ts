@@ -50,5 +50,10 @@ try {
   await home.cleanup();
   await rm(workspace, { recursive: true, force: true });
 }
-console.log(`start-up A/B, medians of ${RUNS} interleaved runs (ms): spawn -> initialize | spawn -> first session ready | a second session/new`);
-for (const [bin, t] of times) console.log(`${median(t.init).toFixed(1).padStart(8)} ${median(t.ready).toFixed(1).padStart(8)} ${median(t.warm).toFixed(1).padStart(8)}  ${bin}`);
+console.log(
+  `start-up A/B, medians of ${RUNS} interleaved runs (ms): spawn -> initialize | spawn -> first session ready | a second session/new`,
+);
+for (const [bin, t] of times)
+  console.log(
+    `${median(t.init).toFixed(1).padStart(8)} ${median(t.ready).toFixed(1).padStart(8)} ${median(t.warm).toFixed(1).padStart(8)}  ${bin}`,
+  );

@@ -11,7 +11,11 @@ const out = process.env.CCA_ALLOC_OUT;
 const session = new inspector.Session();
 session.connect();
 session.post("HeapProfiler.enable");
-session.post("HeapProfiler.startSampling", { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+session.post("HeapProfiler.startSampling", {
+  samplingInterval: 256,
+  includeObjectsCollectedByMajorGC: true,
+  includeObjectsCollectedByMinorGC: true,
+});
 const gc = { scavenges: 0, scavengeMs: 0 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {

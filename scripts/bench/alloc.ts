@@ -31,7 +31,13 @@ export type AllocationOptions = {
 const PRELOAD = path.join(import.meta.dirname, "alloc-preload.cjs");
 
 /** One agent process: a session, `turns` turns of `deltas` deltas each, then the preload's figures. */
-async function measure(o: AllocationOptions, scratch: string, bin: string, turns: number, deltas: number): Promise<Figures> {
+async function measure(
+  o: AllocationOptions,
+  scratch: string,
+  bin: string,
+  turns: number,
+  deltas: number,
+): Promise<Figures> {
   const out = path.join(scratch, `figures-${deltas}.json`);
   // The code cache off: writing it (3 s in, or at exit) would land in one run and not the other.
   const env = { ...o.env, CODEX_ACP_LOG_LEVEL: "warn", CCA_ALLOC_OUT: out, NODE_DISABLE_COMPILE_CACHE: "1" };
@@ -43,7 +49,10 @@ async function measure(o: AllocationOptions, scratch: string, bin: string, turns
   const text = Array.from({ length: deltas }, (_, i) => `w${i % 10} `).join("");
   for (let turn = 0; turn < turns; turn++) {
     o.fake.enqueue({ items: [{ type: "message", text, deltas }] });
-    const answer = await peer.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "stream please" }] });
+    const answer = await peer.request("session/prompt", {
+      sessionId,
+      prompt: [{ type: "text", text: "stream please" }],
+    });
     if (answer.error) throw new Error(`${bin}: prompt failed: ${JSON.stringify(answer.error)}`);
   }
   await peer.close();
@@ -57,7 +66,9 @@ export async function benchAllocation(o: AllocationOptions): Promise<string[]> {
   const deltas = o.deltas ?? 5000;
   const scratch = await mkdtemp(path.join(os.tmpdir(), "cca-alloc-"));
   try {
-    const perBuild = new Map(o.builds.map((bin) => [bin, { bytes: [] as number[], scavenges: [] as number[], scavengeUs: [] as number[] }]));
+    const perBuild = new Map(
+      o.builds.map((bin) => [bin, { bytes: [] as number[], scavenges: [] as number[], scavengeUs: [] as number[] }]),
+    );
     // Builds interleaved, run after run: how deltas bunch into reads (and so what a delta costs)
     // follows the machine's load, which then weighs on every build alike.
     for (let run = 0; run < runs; run++) {
@@ -101,7 +112,15 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-alloc-ws-")));
   try {
     const numeric = (name: string): number | undefined => (process.env[name] ? Number(process.env[name]) : undefined);
-    const lines = await benchAllocation({ builds, fake, env: { ...process.env, ...home.env }, workspace, runs: numeric("ALLOC_RUNS"), turns: numeric("ALLOC_TURNS"), deltas: numeric("ALLOC_DELTAS") });
+    const lines = await benchAllocation({
+      builds,
+      fake,
+      env: { ...process.env, ...home.env },
+      workspace,
+      runs: numeric("ALLOC_RUNS"),
+      turns: numeric("ALLOC_TURNS"),
+      deltas: numeric("ALLOC_DELTAS"),
+    });
     process.stdout.write(`codex-cli-acp ${lines.join("\n")}\n`);
   } finally {
     await fake.close();

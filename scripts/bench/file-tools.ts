@@ -67,7 +67,11 @@ function diskBackedEditor(): EditorFiles & { writes: number } {
     writes: 0,
     async readTextFile(p: { path: string; line?: number; limit?: number }) {
       if (p.line === undefined && p.limit === undefined) return { content: await readFile(p.path, "utf8") };
-      const r = await disk.read({ path: p.path, ...(p.line !== undefined ? { line: p.line } : {}), ...(p.limit !== undefined ? { limit: p.limit } : {}) });
+      const r = await disk.read({
+        path: p.path,
+        ...(p.line !== undefined ? { line: p.line } : {}),
+        ...(p.limit !== undefined ? { limit: p.limit } : {}),
+      });
       return { content: r.content };
     },
     async writeTextFile(_p: { path: string; content: string }) {
@@ -93,14 +97,23 @@ export async function benchFileTools(): Promise<Row[]> {
 
     for (const backend of ["local", "client"] as Backend[]) {
       const editor = backend === "client" ? diskBackedEditor() : undefined;
-      const access = createFileAccess({ ...(editor ? { editor } : {}), logger: silent, policy: { mode: () => "full-access", roots: () => [dir] } });
+      const access = createFileAccess({
+        ...(editor ? { editor } : {}),
+        logger: silent,
+        policy: { mode: () => "full-access", roots: () => [dir] },
+      });
       const endpoint = await server.register(backend);
       server.bind(backend, (name, args) => callFileTool(access, name, args, { cwd: dir }));
       const client = new Client({ name: "bench", version: "1" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }),
+      );
       clients.push(client);
       const call = async (name: string, args: Record<string, unknown>): Promise<Record<string, unknown>> => {
-        const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; structuredContent?: Record<string, unknown> };
+        const r = (await client.callTool({ name, arguments: args })) as {
+          isError?: boolean;
+          structuredContent?: Record<string, unknown>;
+        };
         if (r.isError) throw new Error(`${name} failed: ${JSON.stringify(r.structuredContent)}`);
         return r.structuredContent ?? {};
       };
@@ -116,7 +129,12 @@ export async function benchFileTools(): Promise<Row[]> {
         times.push(m.ms);
         writeRss = Math.max(writeRss, m.rssGrowthMiB);
       }
-      rows.push({ name: `write_text_file 1 MiB [${backend}]`, value: round(median(times)), unit: "ms", note: `median of ${WRITE_RUNS}, through MCP; target < 100 ms` });
+      rows.push({
+        name: `write_text_file 1 MiB [${backend}]`,
+        value: round(median(times)),
+        unit: "ms",
+        note: `median of ${WRITE_RUNS}, through MCP; target < 100 ms`,
+      });
       rows.push({ name: `write_text_file 1 MiB peak RSS growth [${backend}]`, value: round(writeRss), unit: "MiB" });
 
       // Lines 1,000,000-1,000,099 of a 200 MiB file.
@@ -125,13 +143,24 @@ export async function benchFileTools(): Promise<Row[]> {
       for (let i = 0; i < READ_RUNS; i++) {
         const m = await measure(async () => {
           const r = await call("read_text_file", { path: big, line: 1_000_000, limit: 100 });
-          if (r.returned_lines !== 100 || r.total_lines !== BIG_LINES || r.next_line !== 1_000_100) throw new Error(`bad read: ${JSON.stringify({ ...r, content: undefined })}`);
+          if (r.returned_lines !== 100 || r.total_lines !== BIG_LINES || r.next_line !== 1_000_100)
+            throw new Error(`bad read: ${JSON.stringify({ ...r, content: undefined })}`);
         });
         readTimes.push(m.ms);
         readRss = Math.max(readRss, m.rssGrowthMiB);
       }
-      rows.push({ name: `read_text_file lines 1,000,000-1,000,099 of 200 MiB [${backend}]`, value: round(median(readTimes)), unit: "ms", note: `median of ${READ_RUNS}, through MCP` });
-      rows.push({ name: `read_text_file 200 MiB window peak RSS growth [${backend}]`, value: round(readRss), unit: "MiB", note: "contract: < 64 MiB" });
+      rows.push({
+        name: `read_text_file lines 1,000,000-1,000,099 of 200 MiB [${backend}]`,
+        value: round(median(readTimes)),
+        unit: "ms",
+        note: `median of ${READ_RUNS}, through MCP`,
+      });
+      rows.push({
+        name: `read_text_file 200 MiB window peak RSS growth [${backend}]`,
+        value: round(readRss),
+        unit: "MiB",
+        note: "contract: < 64 MiB",
+      });
 
       // apply_patch: 200 hunks over a 1 MiB file, alternately forward and back (the local file changes).
       const patched = path.join(dir, `patch-${backend}.txt`);
@@ -171,7 +200,15 @@ function patchFixture(): { text: string; forward: (file: string) => string; back
       const at = 10 + h * 80;
       const old = lines[at]!;
       const changed = `${old.slice(0, 9)}patched ${h}`;
-      body.push("@@", ` ${lines[at - 2]}`, ` ${lines[at - 1]}`, `-${dir === 1 ? old : changed}`, `+${dir === 1 ? changed : old}`, ` ${lines[at + 1]}`, ` ${lines[at + 2]}`);
+      body.push(
+        "@@",
+        ` ${lines[at - 2]}`,
+        ` ${lines[at - 1]}`,
+        `-${dir === 1 ? old : changed}`,
+        `+${dir === 1 ? changed : old}`,
+        ` ${lines[at + 1]}`,
+        ` ${lines[at + 2]}`,
+      );
     }
     return ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
   };
@@ -183,5 +220,8 @@ function round(v: number): number {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await benchFileTools()) process.stdout.write(`${row.name.padEnd(70)} ${String(row.value).padStart(8)} ${row.unit}${row.note ? `  (${row.note})` : ""}\n`);
+  for (const row of await benchFileTools())
+    process.stdout.write(
+      `${row.name.padEnd(70)} ${String(row.value).padStart(8)} ${row.unit}${row.note ? `  (${row.note})` : ""}\n`,
+    );
 }

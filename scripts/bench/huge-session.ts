@@ -25,7 +25,8 @@ type Load = { firstMs: number; doneMs: number; updateMB: number; rssGrowthMB: nu
 /** One session/load on a fresh ACP agent: time to its first update, to the answer, bytes, RSS growth. */
 async function loadOnce(peer: LinePeer, caps: unknown, sessionId: string, cwd: string): Promise<Load> {
   const init = await peer.request("initialize", { protocolVersion: 1, clientCapabilities: caps });
-  if (init.error) return { firstMs: NaN, doneMs: NaN, updateMB: 0, rssGrowthMB: NaN, cpuMs: NaN, error: JSON.stringify(init.error) };
+  if (init.error)
+    return { firstMs: NaN, doneMs: NaN, updateMB: 0, rssGrowthMB: NaN, cpuMs: NaN, error: JSON.stringify(init.error) };
   const before = await memoryMB(peer.child.pid!, "VmRSS");
   const cpuBefore = await cpuMs(peer.child.pid!);
   let first = NaN;
@@ -36,21 +37,33 @@ async function loadOnce(peer: LinePeer, caps: unknown, sessionId: string, cwd: s
     if (Number.isNaN(first)) first = performance.now() - t0;
     bytes += JSON.stringify(m).length;
   });
-  const timeout = new Promise<{ error: string }>((resolve) => setTimeout(() => resolve({ error: "timed out" }), LOAD_TIMEOUT_MS).unref());
+  const timeout = new Promise<{ error: string }>((resolve) =>
+    setTimeout(() => resolve({ error: "timed out" }), LOAD_TIMEOUT_MS).unref(),
+  );
   const r = await Promise.race([peer.request("session/load", { sessionId, cwd, mcpServers: [] }), timeout]);
   const doneMs = performance.now() - t0;
   stop();
   const peak = await memoryMB(peer.child.pid!, "VmHWM");
   const cpu = (await cpuMs(peer.child.pid!)) - cpuBefore;
   const error = "error" in r && r.error ? JSON.stringify(r.error).slice(0, 200) : undefined;
-  return { firstMs: first, doneMs, updateMB: bytes / 1e6, rssGrowthMB: peak - before, cpuMs: cpu, ...(error ? { error } : {}) };
+  return {
+    firstMs: first,
+    doneMs,
+    updateMB: bytes / 1e6,
+    rssGrowthMB: peak - before,
+    cpuMs: cpu,
+    ...(error ? { error } : {}),
+  };
 }
 
 /** Plain codex: thread/resume (no turns), then every page of turns with their items. */
 async function plainOnce(codexPath: string, env: NodeJS.ProcessEnv, threadId: string): Promise<Load> {
   const peer = new LinePeer(codexPath, ["app-server"], env, { jsonrpc: false });
   try {
-    await peer.request("initialize", { clientInfo: { name: "bench", title: null, version: "1" }, capabilities: { experimentalApi: true } });
+    await peer.request("initialize", {
+      clientInfo: { name: "bench", title: null, version: "1" },
+      capabilities: { experimentalApi: true },
+    });
     peer.notify("initialized");
     const cpuBefore = await cpuMs(peer.child.pid!);
     const t0 = performance.now();
@@ -59,13 +72,25 @@ async function plainOnce(codexPath: string, env: NodeJS.ProcessEnv, threadId: st
     let bytes = 0;
     let cursor: string | undefined;
     do {
-      const page = await peer.request("thread/turns/list", { threadId, itemsView: "full", sortDirection: "asc", limit: 100, ...(cursor ? { cursor } : {}) });
+      const page = await peer.request("thread/turns/list", {
+        threadId,
+        itemsView: "full",
+        sortDirection: "asc",
+        limit: 100,
+        ...(cursor ? { cursor } : {}),
+      });
       if (Number.isNaN(first)) first = performance.now() - t0;
       bytes += JSON.stringify(page).length;
       cursor = page.result?.data?.length ? (page.result?.nextCursor ?? undefined) : undefined;
     } while (cursor);
     const doneMs = performance.now() - t0;
-    return { firstMs: first, doneMs, updateMB: bytes / 1e6, rssGrowthMB: NaN, cpuMs: (await cpuMs(peer.child.pid!)) - cpuBefore };
+    return {
+      firstMs: first,
+      doneMs,
+      updateMB: bytes / 1e6,
+      rssGrowthMB: NaN,
+      cpuMs: (await cpuMs(peer.child.pid!)) - cpuBefore,
+    };
   } finally {
     await peer.close();
   }
@@ -79,11 +104,23 @@ async function zedHome(home: string): Promise<string> {
     await symlink(path.join(home, entry), path.join(dir, entry));
   }
   const config = await readFile(path.join(home, "config.toml"), "utf8");
-  await writeFile(path.join(dir, "config.toml"), config.split("\n").filter((l) => !l.startsWith("model_catalog_json")).join("\n"));
+  await writeFile(
+    path.join(dir, "config.toml"),
+    config
+      .split("\n")
+      .filter((l) => !l.startsWith("model_catalog_json"))
+      .join("\n"),
+  );
   return dir;
 }
 
-export async function benchHugeSession(opts: { codexPath: string; bin: string; baseline?: string; peers: PeerSide[]; caps: unknown }): Promise<string[]> {
+export async function benchHugeSession(opts: {
+  codexPath: string;
+  bin: string;
+  baseline?: string;
+  peers: PeerSide[];
+  caps: unknown;
+}): Promise<string[]> {
   if (process.env.BENCH_HUGE === "0") return ["huge session: left out (BENCH_HUGE=0)"];
   const fake = await startFakeModel([]);
   const home = await createCodexHome({ modelUrl: fake.url, approvalPolicy: "never" });
@@ -95,7 +132,9 @@ export async function benchHugeSession(opts: { codexPath: string; bin: string; b
     const stored = await makeStoredSession({ codexHome: home.codexHome, cwd, turns: TURNS, outputBytes: OUTPUT_BYTES });
     const generated = performance.now() - g0;
     const { resumeMs } = await primeStoredSession({ codexPath: opts.codexPath, env, threadId: stored.threadId });
-    process.stderr.write(`bench: huge session of ${TURNS} turns, ${(stored.bytes / 1e6).toFixed(0)} MB, generated in ${(generated / 1000).toFixed(1)} s, indexed in ${(resumeMs / 1000).toFixed(1)} s\n`);
+    process.stderr.write(
+      `bench: huge session of ${TURNS} turns, ${(stored.bytes / 1e6).toFixed(0)} MB, generated in ${(generated / 1000).toFixed(1)} s, indexed in ${(resumeMs / 1000).toFixed(1)} s\n`,
+    );
 
     type Side = { label: string; run: () => Promise<Load> };
     const acpSide = (label: string, file: string, args: string[], sideEnv: NodeJS.ProcessEnv): Side => ({
@@ -141,7 +180,13 @@ export async function benchHugeSession(opts: { codexPath: string; bin: string; b
       const done = median(ok.map((r) => r.doneMs));
       const growth = median(ok.map((r) => r.rssGrowthMB));
       lines.push(
-        `${side.label.padEnd(44)} ${`${median(ok.map((r) => r.firstMs)).toFixed(0)} ms`.padStart(12)} ${`${(done / 1000).toFixed(2)} s`.padStart(10)} ${(mb / (done / 1000)).toFixed(0).padStart(7)} ${median(ok.map((r) => r.updateMB)).toFixed(0).padStart(8)} ${(Number.isNaN(growth) ? "-" : `${growth.toFixed(0)} MiB`).padStart(11)} ${`${(median(ok.map((r) => r.cpuMs)) / 1000).toFixed(2)} s`.padStart(9)}${ok.length < runs.length ? `  (${runs.length - ok.length} failed: ${runs.find((r) => r.error)?.error})` : ""}`,
+        `${side.label.padEnd(44)} ${`${median(ok.map((r) => r.firstMs)).toFixed(0)} ms`.padStart(12)} ${`${(done / 1000).toFixed(2)} s`.padStart(10)} ${(mb / (done / 1000)).toFixed(0).padStart(7)} ${median(
+          ok.map((r) => r.updateMB),
+        )
+          .toFixed(0)
+          .padStart(
+            8,
+          )} ${(Number.isNaN(growth) ? "-" : `${growth.toFixed(0)} MiB`).padStart(11)} ${`${(median(ok.map((r) => r.cpuMs)) / 1000).toFixed(2)} s`.padStart(9)}${ok.length < runs.length ? `  (${runs.length - ok.length} failed: ${runs.find((r) => r.error)?.error})` : ""}`,
       );
     }
     return lines;

@@ -7,7 +7,13 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { createCodexHome, startFakeModel, defaultCodexPath, splitDeltas, type ScriptedResponse } from "../../tools/fake-model/index.js";
+import {
+  createCodexHome,
+  startFakeModel,
+  defaultCodexPath,
+  splitDeltas,
+  type ScriptedResponse,
+} from "../../tools/fake-model/index.js";
 import { startMcpStub } from "./mcp-stub.js";
 import { preparePeers } from "./peers.js";
 import { LinePeer, ZED_CAPS } from "./rpc.js";
@@ -47,7 +53,13 @@ const BIG_PIECES = new Set(splitDeltas(BIG_TEXT, STREAM_DELTAS));
 
 type Side = string;
 const { peers, notes } = await preparePeers(path.resolve(import.meta.dirname, "../.."), env, CODEX);
-const SIDES: Side[] = ["plain", "adapter", "adapter-fs", ...(BASELINE ? ["baseline-fs"] : []), ...peers.map((p) => p.name)];
+const SIDES: Side[] = [
+  "plain",
+  "adapter",
+  "adapter-fs",
+  ...(BASELINE ? ["baseline-fs"] : []),
+  ...peers.map((p) => p.name),
+];
 /**
  * The start-up and latency rows add plain codex whose threads have one HTTP MCP server that
  * answers at once (scripts/bench/mcp-stub.ts): codex waits for a new thread's MCP servers before
@@ -74,12 +86,17 @@ function start(side: Side, envOf: (e: NodeJS.ProcessEnv) => NodeJS.ProcessEnv = 
   const acp = { jsonrpc: true, cwd: workspace };
   if (peer) return new LinePeer(peer.file, peer.args, envOf(peer.env), acp);
   if (side === "baseline-fs") return new LinePeer(process.execPath, [BASELINE!], envOf(env), acp);
-  return isPlain(side) ? new LinePeer(CODEX, ["app-server"], envOf(env), { jsonrpc: false, cwd: workspace }) : new LinePeer(process.execPath, [BIN], envOf(env), acp);
+  return isPlain(side)
+    ? new LinePeer(CODEX, ["app-server"], envOf(env), { jsonrpc: false, cwd: workspace })
+    : new LinePeer(process.execPath, [BIN], envOf(env), acp);
 }
 
 async function handshake(peer: LinePeer, side: Side): Promise<void> {
   if (isPlain(side)) {
-    await peer.request("initialize", { clientInfo: { name: "bench", title: null, version: "1" }, capabilities: { experimentalApi: true } });
+    await peer.request("initialize", {
+      clientInfo: { name: "bench", title: null, version: "1" },
+      capabilities: { experimentalApi: true },
+    });
     peer.notify("initialized");
   } else {
     await peer.request("initialize", { protocolVersion: 1, clientCapabilities: side === "adapter" ? {} : ZED_CAPS });
@@ -90,8 +107,20 @@ async function openSession(peer: LinePeer, side: Side): Promise<string> {
   if (isPlain(side)) {
     // With a bearer header, as our file tools are configured: without one, codex looks for an
     // OAuth sign-in first (thread/start measured 30-58 ms instead of 13-23).
-    const mcp = side === "plain-mcp" ? { config: { mcp_servers: { bench_stub: { url: mcpStub.url, http_headers: { Authorization: "Bearer bench" } } } } } : {};
-    const r = await peer.request("thread/start", { cwd: workspace, approvalPolicy: "never", sandbox: "workspace-write", ...mcp });
+    const mcp =
+      side === "plain-mcp"
+        ? {
+            config: {
+              mcp_servers: { bench_stub: { url: mcpStub.url, http_headers: { Authorization: "Bearer bench" } } },
+            },
+          }
+        : {};
+    const r = await peer.request("thread/start", {
+      cwd: workspace,
+      approvalPolicy: "never",
+      sandbox: "workspace-write",
+      ...mcp,
+    });
     return r.result.thread.id as string;
   }
   const r = await peer.request("session/new", { cwd: workspace, mcpServers: [] });
@@ -100,7 +129,13 @@ async function openSession(peer: LinePeer, side: Side): Promise<string> {
 }
 
 /** Runs one turn; returns ms to the first text chunk, to the end, and the chunk count. */
-async function turn(peer: LinePeer, side: Side, id: string, text: string, pieces: ReadonlySet<string>): Promise<{ first: number; done: number; chunks: number; span: number }> {
+async function turn(
+  peer: LinePeer,
+  side: Side,
+  id: string,
+  text: string,
+  pieces: ReadonlySet<string>,
+): Promise<{ first: number; done: number; chunks: number; span: number }> {
   let first = -1;
   let last = 0;
   let chunks = 0;
@@ -108,14 +143,13 @@ async function turn(peer: LinePeer, side: Side, id: string, text: string, pieces
   let resolveDone!: () => void;
   const done = new Promise<void>((r) => (resolveDone = r));
   const stop = peer.watch((m) => {
-    const piece =
-      isPlain(side)
-        ? m.method === "item/agentMessage/delta"
-          ? m.params?.delta
-          : undefined
-        : m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk"
-          ? m.params.update.content?.text
-          : undefined;
+    const piece = isPlain(side)
+      ? m.method === "item/agentMessage/delta"
+        ? m.params?.delta
+        : undefined
+      : m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk"
+        ? m.params.update.content?.text
+        : undefined;
     if (typeof piece === "string" && pieces.has(piece)) {
       const now = performance.now();
       if (first < 0) first = now;
@@ -135,7 +169,6 @@ async function turn(peer: LinePeer, side: Side, id: string, text: string, pieces
   stop();
   return { first: first - t0, done: end - t0, chunks, span: last - first };
 }
-
 
 const samples: Record<string, Record<Side, number[]>> = {};
 const add = (k: string, side: Side, v: number) => {
@@ -183,7 +216,11 @@ for (let i = 0; i < RUNS; i++) {
       await new Promise((r) => setTimeout(r, USER_PAUSE_MS));
       return third;
     };
-    for (const which of ["new session's first", "running session", `new session's first, ${USER_PAUSE_MS} ms after it opened`] as const) {
+    for (const which of [
+      "new session's first",
+      "running session",
+      `new session's first, ${USER_PAUSE_MS} ms after it opened`,
+    ] as const) {
       const session = which.endsWith("opened") ? await typed() : id;
       fake.enqueue(smallAnswer);
       const r = await turn(peer, side, session, "hello", SMALL_PIECES);
@@ -256,7 +293,19 @@ const shellTurnMs: Record<string, number[]> = { adapter: [], "adapter-fs": [] };
 for (let i = 0; i < RUNS; i++) {
   for (const side of ["adapter", "adapter-fs"] as const) {
     const { peer, id } = open[side]!;
-    fake.enqueue({ items: [{ type: "function_call", name: "exec_command", arguments: { cmd: "echo bench" }, callId: `bench-sh-${side}-${i}` }] }, smallAnswer);
+    fake.enqueue(
+      {
+        items: [
+          {
+            type: "function_call",
+            name: "exec_command",
+            arguments: { cmd: "echo bench" },
+            callId: `bench-sh-${side}-${i}`,
+          },
+        ],
+      },
+      smallAnswer,
+    );
     const t0 = performance.now();
     const r = await peer.request("session/prompt", { sessionId: id, prompt: [{ type: "text", text: "run echo" }] });
     if (r.error) process.stderr.write(`warning: shell turn failed: ${JSON.stringify(r.error)}\n`);
@@ -293,28 +342,79 @@ const others = COLUMNS.filter((s) => s !== "adapter-fs" && s !== "adapter");
 const rows: string[][] = [["measure", ...COLUMNS.map((s) => LABEL[s]!), ...others.map((o) => `fs / ${o}`)]];
 for (const [name, s] of Object.entries(samples)) {
   const unit = name.startsWith("chunks") ? "/s" : name.endsWith("(us)") ? " us" : " ms";
-  const fmt = (v: number) => (Number.isNaN(v) ? "-" : unit === "/s" ? `${Math.round(v).toLocaleString("en-US")}${unit}` : `${v.toFixed(1)}${unit}`);
+  const fmt = (v: number) =>
+    Number.isNaN(v)
+      ? "-"
+      : unit === "/s"
+        ? `${Math.round(v).toLocaleString("en-US")}${unit}`
+        : `${v.toFixed(1)}${unit}`;
   const med = (side: Side) => (s[side]?.length ? median(s[side]) : NaN);
-  rows.push([name, ...COLUMNS.map((side) => fmt(med(side))), ...others.map((o) => (Number.isNaN(med(o)) ? "-" : (med("adapter-fs") / med(o)).toFixed(2)))]);
+  rows.push([
+    name,
+    ...COLUMNS.map((side) => fmt(med(side))),
+    ...others.map((o) => (Number.isNaN(med(o)) ? "-" : (med("adapter-fs") / med(o)).toFixed(2))),
+  ]);
 }
 /** A row only some sides have (the rest "-"), with no ratios. */
-const sideRow = (name: string, cell: (side: Side) => string | undefined): string[] => [name, ...COLUMNS.map((side) => cell(side) ?? "-"), ...others.map(() => "-")];
-rows.push(sideRow("peak RSS (adapter process; codex child excluded)", (side) => (rss[side] === undefined ? undefined : `${rss[side].toFixed(1)} MB`)));
-rows.push(sideRow("RSS after the streams (adapter process; codex child excluded)", (side) => (rssNow[side] === undefined ? undefined : `${rssNow[side].toFixed(1)} MB`)));
+const sideRow = (name: string, cell: (side: Side) => string | undefined): string[] => [
+  name,
+  ...COLUMNS.map((side) => cell(side) ?? "-"),
+  ...others.map(() => "-"),
+];
+rows.push(
+  sideRow("peak RSS (adapter process; codex child excluded)", (side) =>
+    rss[side] === undefined ? undefined : `${rss[side].toFixed(1)} MB`,
+  ),
+);
+rows.push(
+  sideRow("RSS after the streams (adapter process; codex child excluded)", (side) =>
+    rssNow[side] === undefined ? undefined : `${rssNow[side].toFixed(1)} MB`,
+  ),
+);
 if (LONG_TURNS > 0) {
-  rows.push(sideRow(`RSS after ${LONG_TURNS} more turns in one session (its process; codex child excluded)`, (side) => (longRss[side] ? `${longRss[side].after.toFixed(1)} MB` : undefined)));
-  rows.push(sideRow(`RSS growth over those ${LONG_TURNS} turns`, (side) => (longRss[side] ? `${(longRss[side].after - longRss[side].before).toFixed(1)} MB` : undefined)));
+  rows.push(
+    sideRow(`RSS after ${LONG_TURNS} more turns in one session (its process; codex child excluded)`, (side) =>
+      longRss[side] ? `${longRss[side].after.toFixed(1)} MB` : undefined,
+    ),
+  );
+  rows.push(
+    sideRow(`RSS growth over those ${LONG_TURNS} turns`, (side) =>
+      longRss[side] ? `${(longRss[side].after - longRss[side].before).toFixed(1)} MB` : undefined,
+    ),
+  );
 }
 /** What a start loads: the bin and the agent bundle beside it (the transcript runner and lazy chunks are not loaded). */
-const bundleKiB = (bin: string): string => `${((statSync(bin).size + statSync(path.join(path.dirname(bin), "agent.js")).size) / 1024).toFixed(0)} KiB`;
-rows.push(sideRow("bundle loaded at start (dist/index.js + agent.js)", (side) => (side === "adapter-fs" ? bundleKiB(BIN) : side === "baseline-fs" ? bundleKiB(BASELINE!) : undefined)));
-rows.push(sideRow("prompt with one shell command -> result", (side) => (shellTurnMs[side] ? `${median(shellTurnMs[side]).toFixed(1)} ms` : undefined)));
-rows.push(sideRow("session/cancel -> prompt result (median of 5)", (side) => (side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : undefined)));
+const bundleKiB = (bin: string): string =>
+  `${((statSync(bin).size + statSync(path.join(path.dirname(bin), "agent.js")).size) / 1024).toFixed(0)} KiB`;
+rows.push(
+  sideRow("bundle loaded at start (dist/index.js + agent.js)", (side) =>
+    side === "adapter-fs" ? bundleKiB(BIN) : side === "baseline-fs" ? bundleKiB(BASELINE!) : undefined,
+  ),
+);
+rows.push(
+  sideRow("prompt with one shell command -> result", (side) =>
+    shellTurnMs[side] ? `${median(shellTurnMs[side]).toFixed(1)} ms` : undefined,
+  ),
+);
+rows.push(
+  sideRow("session/cancel -> prompt result (median of 5)", (side) =>
+    side === "adapter-fs" ? `${median(cancelMs).toFixed(1)} ms` : undefined,
+  ),
+);
 
 let timeline: string[] = [];
 if (process.env.BENCH_TIMELINE !== "0") {
   const { benchTimeline } = await import("./timeline.js");
-  timeline = await benchTimeline({ bin: BIN, env, workspace, fake, caps: ZED_CAPS, answer: smallAnswer, pieces: SMALL_PIECES, runs: RUNS });
+  timeline = await benchTimeline({
+    bin: BIN,
+    env,
+    workspace,
+    fake,
+    caps: ZED_CAPS,
+    answer: smallAnswer,
+    pieces: SMALL_PIECES,
+    runs: RUNS,
+  });
 }
 
 // What a streamed delta allocates, ours and the baseline's (the steady figure behind CPU per delta).
@@ -329,7 +429,12 @@ let commands: string[] = [];
 if (process.env.BENCH_COMMANDS !== "0") {
   try {
     const { benchCommandWatch } = await import("./command-watch.js");
-    commands = await benchCommandWatch({ builds: [{ label: "codex-cli-acp", bin: BIN }, ...(BASELINE ? [{ label: "baseline", bin: BASELINE }] : [])], fake, env, runs: RUNS });
+    commands = await benchCommandWatch({
+      builds: [{ label: "codex-cli-acp", bin: BIN }, ...(BASELINE ? [{ label: "baseline", bin: BASELINE }] : [])],
+      fake,
+      env,
+      runs: RUNS,
+    });
   } catch (err) {
     commands = [`command bench failed: ${err instanceof Error ? err.message : String(err)}`];
   }
@@ -348,7 +453,13 @@ try {
 let huge: string[];
 try {
   const { benchHugeSession } = await import("./huge-session.js");
-  huge = await benchHugeSession({ codexPath: CODEX, bin: BIN, ...(BASELINE ? { baseline: BASELINE } : {}), peers, caps: ZED_CAPS });
+  huge = await benchHugeSession({
+    codexPath: CODEX,
+    bin: BIN,
+    ...(BASELINE ? { baseline: BASELINE } : {}),
+    peers,
+    caps: ZED_CAPS,
+  });
 } catch (err) {
   huge = [`huge session bench failed: ${err instanceof Error ? err.message : String(err)}`];
 }
@@ -365,13 +476,17 @@ if (process.env.BENCH_SOAK !== "0") {
 
 const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
 const out = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join("  ")).join("\n");
-process.stdout.write(`\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.version}; ${os.cpus().length} cores)\n${out}\n`);
+process.stdout.write(
+  `\ncodex-cli-acp bench (medians of ${RUNS}; node ${process.version}; ${os.cpus().length} cores)\n${out}\n`,
+);
 if (notes.length) process.stdout.write(`${notes.map((n) => `note: ${n}`).join("\n")}\n`);
 if (timeline.length) process.stdout.write(`\n${timeline.join("\n")}\n`);
 if (allocation.length) process.stdout.write(`\n${allocation.join("\n")}\n`);
 if (commands.length) process.stdout.write(`\n${commands.join("\n")}\n`);
 if (extra.length) {
-  process.stdout.write(`\nfile tools\n${extra.map((r) => `${r.name.padEnd(60)} ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ""}`).join("\n")}\n`);
+  process.stdout.write(
+    `\nfile tools\n${extra.map((r) => `${r.name.padEnd(60)} ${r.value.toFixed(1)} ${r.unit}${r.note ? `  (${r.note})` : ""}`).join("\n")}\n`,
+  );
 }
 
 if (huge.length) process.stdout.write(`\n${huge.join("\n")}\n`);

@@ -7,10 +7,20 @@ import { createServer, type Server } from "node:http";
 
 export type McpStub = { url: string; close(): Promise<void> };
 
-const TOOL = { name: "read_text_file", description: "Reads a file.", inputSchema: { type: "object", properties: { path: { type: "string" } } }, annotations: { readOnlyHint: true } };
+const TOOL = {
+  name: "read_text_file",
+  description: "Reads a file.",
+  inputSchema: { type: "object", properties: { path: { type: "string" } } },
+  annotations: { readOnlyHint: true },
+};
 
 function answerOf(method: string, params: { protocolVersion?: string } | undefined): unknown {
-  if (method === "initialize") return { protocolVersion: params?.protocolVersion ?? "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "bench-stub", version: "1" } };
+  if (method === "initialize")
+    return {
+      protocolVersion: params?.protocolVersion ?? "2025-06-18",
+      capabilities: { tools: {} },
+      serverInfo: { name: "bench-stub", version: "1" },
+    };
   if (method === "tools/list") return { tools: [TOOL] };
   return {};
 }
@@ -22,10 +32,19 @@ export async function startMcpStub(): Promise<McpStub> {
     req.on("end", () => {
       // No server-initiated stream (GET) and nothing to close (DELETE): only POSTed messages.
       if (req.method !== "POST") return void res.writeHead(405).end();
-      const msg = JSON.parse(Buffer.concat(parts).toString("utf8")) as { id?: number | string; method: string; params?: { protocolVersion?: string } };
+      const msg = JSON.parse(Buffer.concat(parts).toString("utf8")) as {
+        id?: number | string;
+        method: string;
+        params?: { protocolVersion?: string };
+      };
       if (msg.id === undefined) return void res.writeHead(202).end();
-      const headers = { "content-type": "application/json", ...(msg.method === "initialize" ? { "mcp-session-id": "bench" } : {}) };
-      res.writeHead(200, headers).end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: answerOf(msg.method, msg.params) }));
+      const headers = {
+        "content-type": "application/json",
+        ...(msg.method === "initialize" ? { "mcp-session-id": "bench" } : {}),
+      };
+      res
+        .writeHead(200, headers)
+        .end(JSON.stringify({ jsonrpc: "2.0", id: msg.id, result: answerOf(msg.method, msg.params) }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

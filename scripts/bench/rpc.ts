@@ -3,7 +3,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 
 /** What Zed advertises, which the bench's client advertises too: the editor's buffers for reads and writes, terminal cards. */
-export const ZED_CAPS = { fs: { readTextFile: true, writeTextFile: true }, terminal: true, _meta: { terminal_output: true } };
+export const ZED_CAPS = {
+  fs: { readTextFile: true, writeTextFile: true },
+  terminal: true,
+  _meta: { terminal_output: true },
+};
 
 type Msg = Record<string, unknown> & { id?: number | string; method?: string; params?: any; result?: any; error?: any };
 
@@ -64,7 +68,8 @@ export class LinePeer {
   /** writeRaw, resolving once the pipe takes more (megabytes of lines written at once fail with ENOBUFS otherwise). */
   async writeRawDrained(line: string): Promise<void> {
     const stdin = this.child.stdin!;
-    if (!stdin.write(line.endsWith("\n") ? line : `${line}\n`)) await new Promise((resolve) => stdin.once("drain", resolve));
+    if (!stdin.write(line.endsWith("\n") ? line : `${line}\n`))
+      await new Promise((resolve) => stdin.once("drain", resolve));
   }
 
   /** Calls `fn` for every incoming message until the returned function is called. */

@@ -37,7 +37,8 @@ async function fromLog(file: string): Promise<{ trackers: Record<string, number>
   let trackers: Record<string, number> = {};
   let faults = 0;
   for (const line of lines) {
-    if (line.includes('"msg":"turn ended"')) trackers = (JSON.parse(line) as { trackers: Record<string, number> }).trackers;
+    if (line.includes('"msg":"turn ended"'))
+      trackers = (JSON.parse(line) as { trackers: Record<string, number> }).trackers;
     if (line.includes("nobody caught") || line.includes("nobody handled")) faults++;
   }
   return { trackers, faults };
@@ -49,16 +50,31 @@ export async function benchSoak(): Promise<string[]> {
   const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-soak-ws-")));
   const logFile = path.join(workspace, "..", `cca-soak-${process.pid}.log`);
   await writeFile(path.join(workspace, "notes.txt"), "x\n".repeat(100));
-  const peer = new LinePeer(process.execPath, [BIN], { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", CODEX_ACP_LOG_FILE: logFile }, { jsonrpc: true });
+  const peer = new LinePeer(
+    process.execPath,
+    [BIN],
+    { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", CODEX_ACP_LOG_FILE: logFile },
+    { jsonrpc: true },
+  );
   const pid = peer.child.pid!;
   let sent = 0;
   let answered = 0;
   const unexpected: string[] = [];
   const prompt = async (sessionId: string, text: string, expected: string, onChunk?: () => void): Promise<void> => {
     sent++;
-    const stop = onChunk ? peer.watch((m) => m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk" && onChunk()) : () => undefined;
-    const timeout = new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), ANSWER_TIMEOUT_MS).unref());
-    const r = await Promise.race([peer.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }), timeout]);
+    const stop = onChunk
+      ? peer.watch(
+          (m) =>
+            m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk" && onChunk(),
+        )
+      : () => undefined;
+    const timeout = new Promise<"timeout">((resolve) =>
+      setTimeout(() => resolve("timeout"), ANSWER_TIMEOUT_MS).unref(),
+    );
+    const r = await Promise.race([
+      peer.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] }),
+      timeout,
+    ]);
     stop();
     if (r === "timeout") return void unexpected.push(`"${text}": no answer within ${ANSWER_TIMEOUT_MS / 1000} s`);
     answered++;
@@ -94,16 +110,32 @@ export async function benchSoak(): Promise<string[]> {
       } else if (turn % 10 === 6) {
         // A second prompt sent while the first runs waits its turn.
         fake.enqueue({ ...say(`first ${turn}`), delayMs: 30 }, say(`second ${turn}`));
-        await Promise.all([prompt(sessionId, `first ${turn}`, "end_turn"), prompt(sessionId, `queued ${turn}`, "end_turn")]);
+        await Promise.all([
+          prompt(sessionId, `first ${turn}`, "end_turn"),
+          prompt(sessionId, `queued ${turn}`, "end_turn"),
+        ]);
         turn++;
       } else if (turn % 10 === 8) {
         // A command that edits one file, creates one and deletes another: its card carries the diffs (issue 48).
         const cmd = `sed -i 's/x/y/' notes.txt && echo ${turn} > t${turn % 3}.txt && rm -f t${(turn + 1) % 3}.txt`;
-        fake.enqueue({ items: [{ type: "function_call", name: "exec_command", arguments: { cmd }, callId: `cmd-${turn}` }] }, say(`done ${turn}`));
+        fake.enqueue(
+          { items: [{ type: "function_call", name: "exec_command", arguments: { cmd }, callId: `cmd-${turn}` }] },
+          say(`done ${turn}`),
+        );
         await prompt(sessionId, `command ${turn}`, "end_turn");
       } else if (turn % 5 === 4) {
         // The parent's next request and the subagent's first race for the queue: both get the same.
-        const spawn: ScriptedResponse = { items: [{ type: "function_call", namespace: "multi_agent_v1", name: "spawn_agent", arguments: { message: `subtask ${turn}` }, callId: `spawn-${turn}` }] };
+        const spawn: ScriptedResponse = {
+          items: [
+            {
+              type: "function_call",
+              namespace: "multi_agent_v1",
+              name: "spawn_agent",
+              arguments: { message: `subtask ${turn}` },
+              callId: `spawn-${turn}`,
+            },
+          ],
+        };
         fake.enqueue(spawn, say(`done ${turn}`), say(`done ${turn}`));
         await prompt(sessionId, `subagent ${turn}`, "end_turn");
       } else {
@@ -112,11 +144,20 @@ export async function benchSoak(): Promise<string[]> {
       }
       if (turn % CHECK_EVERY === 0 || turn === TURNS) {
         const { trackers, faults } = await fromLog(logFile);
-        checkpoints.push({ turn, rssMB: await memoryMB(pid, "VmRSS"), openFiles: await openFiles(pid), trackers, faults });
+        checkpoints.push({
+          turn,
+          rssMB: await memoryMB(pid, "VmRSS"),
+          openFiles: await openFiles(pid),
+          trackers,
+          faults,
+        });
       }
     }
     const storm = await hostileStorm(peer, pid);
-    return [...report(checkpoints, sent, answered, unexpected, storm), `scripted responses left unasked (races of parents and subagents) and dropped: ${leftovers}`];
+    return [
+      ...report(checkpoints, sent, answered, unexpected, storm),
+      `scripted responses left unasked (races of parents and subagents) and dropped: ${leftovers}`,
+    ];
   } finally {
     await peer.close();
     await fake.close();
@@ -168,24 +209,41 @@ async function hostileStorm(peer: LinePeer, pid: number): Promise<Storm> {
   return { before, after, peak, idle: await memoryMB(pid, "VmRSS"), settleMs };
 }
 
-function report(checkpoints: Checkpoint[], sent: number, answered: number, unexpected: string[], storm: Storm): string[] {
+function report(
+  checkpoints: Checkpoint[],
+  sent: number,
+  answered: number,
+  unexpected: string[],
+  storm: Storm,
+): string[] {
   const keys = [...new Set(checkpoints.flatMap((c) => Object.keys(c.trackers)))].sort();
-  const lines = [`soak: ${TURNS} turns in one session (cancels, queued prompts, subagents, codex killed every 100 turns), agent with Zed's capabilities`];
+  const lines = [
+    `soak: ${TURNS} turns in one session (cancels, queued prompts, subagents, codex killed every 100 turns), agent with Zed's capabilities`,
+  ];
   lines.push(`turn   RSS MB  open files  faults  trackers (${keys.join(", ")})`);
   for (const c of checkpoints) {
-    lines.push(`${String(c.turn).padEnd(6)} ${c.rssMB.toFixed(1).padStart(6)}  ${String(c.openFiles).padStart(10)}  ${String(c.faults).padStart(6)}  ${keys.map((k) => c.trackers[k] ?? "-").join(" ")}`);
+    lines.push(
+      `${String(c.turn).padEnd(6)} ${c.rssMB.toFixed(1).padStart(6)}  ${String(c.openFiles).padStart(10)}  ${String(c.faults).padStart(6)}  ${keys.map((k) => c.trackers[k] ?? "-").join(" ")}`,
+    );
   }
   const warm = checkpoints.find((c) => c.turn >= 100) ?? checkpoints[0];
   const last = checkpoints.at(-1);
   if (warm && last) {
-    const grew = keys.filter((k) => (last.trackers[k] ?? 0) > (warm.trackers[k] ?? 0)).map((k) => `${k} ${warm.trackers[k] ?? 0} -> ${last.trackers[k]}`);
+    const grew = keys
+      .filter((k) => (last.trackers[k] ?? 0) > (warm.trackers[k] ?? 0))
+      .map((k) => `${k} ${warm.trackers[k] ?? 0} -> ${last.trackers[k]}`);
     lines.push(
       `after warm-up (turn ${warm.turn} -> ${last.turn}): RSS ${signed(last.rssMB - warm.rssMB)} MB, open files ${signed(last.openFiles - warm.openFiles)}, trackers ${grew.length ? `grew: ${grew.join(", ")}` : "flat"}, faults logged ${last.faults}`,
       "(subagentCards: one per subagent Codex started; the soak asks for one every 5 turns, Codex refuses those past its own limit, and the adapter lets idle ones beyond 32 go)",
     );
   }
-  lines.push(`prompts answered: ${answered} of ${sent}${unexpected.length ? `; unexpected: ${unexpected.slice(0, 5).join("; ")}${unexpected.length > 5 ? ` (+${unexpected.length - 5} more)` : ""}` : ", each as expected"}`);
-  const settled = storm.settleMs === undefined ? "never within 12 MB of before" : `within 12 MB of before after ${(storm.settleMs / 1000).toFixed(1)} s`;
+  lines.push(
+    `prompts answered: ${answered} of ${sent}${unexpected.length ? `; unexpected: ${unexpected.slice(0, 5).join("; ")}${unexpected.length > 5 ? ` (+${unexpected.length - 5} more)` : ""}` : ", each as expected"}`,
+  );
+  const settled =
+    storm.settleMs === undefined
+      ? "never within 12 MB of before"
+      : `within 12 MB of before after ${(storm.settleMs / 1000).toFixed(1)} s`;
   lines.push(
     `hostile storm (5,000 lines, forty of them 20 MB, a 50 MB line): RSS ${storm.before.toFixed(1)} MB before, ${storm.after.toFixed(1)} right after (peak of the run ${storm.peak.toFixed(1)}), ${storm.idle.toFixed(1)} after ${STORM_IDLE_MS / 1000} s idle (${signed(storm.idle - storm.before)} MB; ${settled})`,
   );

@@ -12,7 +12,16 @@ import type { FakeModel, ScriptedResponse } from "../../tools/fake-model/index.j
 import { median } from "./proc.js";
 import { LinePeer } from "./rpc.js";
 
-type TimelineOptions = { bin: string; env: NodeJS.ProcessEnv; workspace: string; fake: FakeModel; caps: unknown; answer: ScriptedResponse; pieces: ReadonlySet<string>; runs: number };
+type TimelineOptions = {
+  bin: string;
+  env: NodeJS.ProcessEnv;
+  workspace: string;
+  fake: FakeModel;
+  caps: unknown;
+  answer: ScriptedResponse;
+  pieces: ReadonlySet<string>;
+  runs: number;
+};
 
 /** One phase's times (ms) over the runs, in the order phases were first seen. */
 type Phases = Map<string, number[]>;
@@ -45,7 +54,12 @@ export async function benchTimeline(o: TimelineOptions): Promise<string[]> {
   for (let run = 0; run < o.runs; run++) {
     const logFile = path.join(os.tmpdir(), `cca-bench-timeline-${process.pid}-${run}.log`);
     const spawnedAt = epochNow();
-    const peer = new LinePeer(process.execPath, [o.bin], { ...o.env, CODEX_ACP_LOG_LEVEL: "debug", CODEX_ACP_LOG_FILE: logFile }, { jsonrpc: true, cwd: o.workspace });
+    const peer = new LinePeer(
+      process.execPath,
+      [o.bin],
+      { ...o.env, CODEX_ACP_LOG_LEVEL: "debug", CODEX_ACP_LOG_FILE: logFile },
+      { jsonrpc: true, cwd: o.workspace },
+    );
     const client: Array<{ phase: string; at: number }> = [];
     await peer.request("initialize", { protocolVersion: 1, clientCapabilities: o.caps });
     client.push({ phase: "client: initialize result read", at: epochNow() });
@@ -57,7 +71,10 @@ export async function benchTimeline(o: TimelineOptions): Promise<string[]> {
       o.fake.enqueue(o.answer);
       let firstChunk = NaN;
       const stop = peer.watch((m) => {
-        const text = m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk" ? m.params.update.content?.text : undefined;
+        const text =
+          m.method === "session/update" && m.params?.update?.sessionUpdate === "agent_message_chunk"
+            ? m.params.update.content?.text
+            : undefined;
         if (Number.isNaN(firstChunk) && typeof text === "string" && o.pieces.has(text)) firstChunk = epochNow();
       });
       const sent = epochNow();

@@ -18,9 +18,14 @@ const vitestReport = z.object({
 /** Outcomes from vitest's `--reporter=json` output, files relative to `root`. */
 export function parseVitestJson(text: string, root: string): TestOutcome[] {
   const parsed = vitestReport.safeParse(JSON.parse(text));
-  if (!parsed.success) throw new Error(`not a vitest JSON report: ${parsed.error.issues[0]?.message ?? "unknown shape"}`);
+  if (!parsed.success)
+    throw new Error(`not a vitest JSON report: ${parsed.error.issues[0]?.message ?? "unknown shape"}`);
   return parsed.data.testResults.flatMap((file) =>
-    file.assertionResults.map((t) => ({ file: path.relative(root, file.name).split(path.sep).join("/"), name: t.fullName, status: t.status })),
+    file.assertionResults.map((t) => ({
+      file: path.relative(root, file.name).split(path.sep).join("/"),
+      name: t.fullName,
+      status: t.status,
+    })),
   );
 }
 
@@ -44,7 +49,9 @@ export function formatReport(info: RunInfo, result: Comparison): string {
   const lines = [`codex ${info.latest} (pinned: ${info.pinned}), ${info.files} test files: ${result.passed} passed`];
   if (result.differ.length === 0) lines.push("no test differs from the pinned codex");
   else {
-    lines.push(`${result.differ.length} test${result.differ.length === 1 ? " differs" : "s differ"} (fail with ${info.latest}, pass with ${info.pinned}):`);
+    lines.push(
+      `${result.differ.length} test${result.differ.length === 1 ? " differs" : "s differ"} (fail with ${info.latest}, pass with ${info.pinned}):`,
+    );
     for (const t of result.differ) lines.push(`  ${t.file} > ${t.name}`);
   }
   if (result.failBoth.length > 0) {

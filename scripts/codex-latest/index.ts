@@ -15,9 +15,22 @@ import { compareRuns, formatReport, parseVitestJson, type TestOutcome } from "./
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** What CI runs: a turn, approvals, the editor's file tools, edits, command cards, sessions, plan mode, /goal, v2. */
-const CI_FILES = ["session", "approvals", "file-tools", "apply-patch", "command-cards", "lifecycle", "plan-mode", "goal", "protocol-v2", "modes"].map((n) => `tests/e2e/${n}.test.ts`);
+const CI_FILES = [
+  "session",
+  "approvals",
+  "file-tools",
+  "apply-patch",
+  "command-cards",
+  "lifecycle",
+  "plan-mode",
+  "goal",
+  "protocol-v2",
+  "modes",
+].map((n) => `tests/e2e/${n}.test.ts`);
 /** End-to-end files that do not run the agent's codex (the package, the bundle, the peers' transcripts) or only measure memory. */
-const NOT_CODEX = new Set(["package", "bundle", "peer-transcripts", "fuzz", "load", "cli-help"].map((n) => `tests/e2e/${n}.test.ts`));
+const NOT_CODEX = new Set(
+  ["package", "bundle", "peer-transcripts", "fuzz", "load", "cli-help"].map((n) => `tests/e2e/${n}.test.ts`),
+);
 
 type Options = { version?: string; ci: boolean; force: boolean };
 
@@ -46,13 +59,35 @@ function installCodex(version: string): string {
   if (!existsSync(path.join(dir, "node_modules/@openai/codex/package.json"))) {
     mkdirSync(dir, { recursive: true });
     try {
-      execFileSync(npm, ["install", "--prefix", dir, "--no-save", "--no-package-lock", "--no-audit", "--no-fund", `@openai/codex@${version}`], { stdio: ["ignore", "ignore", "pipe"] });
+      execFileSync(
+        npm,
+        [
+          "install",
+          "--prefix",
+          dir,
+          "--no-save",
+          "--no-package-lock",
+          "--no-audit",
+          "--no-fund",
+          `@openai/codex@${version}`,
+        ],
+        { stdio: ["ignore", "ignore", "pipe"] },
+      );
     } catch {
       throw new Error(`could not install @openai/codex@${version} (no such version, or the registry is out of reach)`);
     }
   }
   const from = createRequire(path.join(dir, "package.json"));
-  const command = locateCodex({}, { platform: process.platform, arch: process.arch, execPath: process.execPath, exists: existsSync, resolve: (spec, at) => (at === undefined ? from : createRequire(at)).resolve(spec) });
+  const command = locateCodex(
+    {},
+    {
+      platform: process.platform,
+      arch: process.arch,
+      execPath: process.execPath,
+      exists: existsSync,
+      resolve: (spec, at) => (at === undefined ? from : createRequire(at)).resolve(spec),
+    },
+  );
   if (command.via !== "native") throw new Error(`no native codex binary in ${dir}`);
   return command.file;
 }
@@ -63,7 +98,11 @@ function runTests(files: readonly string[], codexPath: string | undefined): Test
   const env: NodeJS.ProcessEnv = { ...process.env, CCA_SKIP_BUILD: "1", CCA_COVERAGE: "0" };
   if (codexPath) env.CODEX_PATH = codexPath;
   else delete env.CODEX_PATH;
-  spawnSync(process.execPath, [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--reporter=json", `--outputFile=${out}`, ...files], { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
+  spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/vitest/vitest.mjs"), "run", "--reporter=json", `--outputFile=${out}`, ...files],
+    { cwd: ROOT, env, stdio: ["ignore", "ignore", "inherit"] },
+  );
   if (!existsSync(out)) throw new Error("vitest wrote no report");
   return parseVitestJson(readFileSync(out, "utf8"), ROOT);
 }
@@ -74,19 +113,34 @@ function main(): number {
   let version = options.version;
   if (!version) {
     try {
-      version = execFileSync(npm, ["view", "@openai/codex@latest", "version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+      version = execFileSync(npm, ["view", "@openai/codex@latest", "version"], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "ignore"],
+      }).trim();
     } catch (err) {
-      process.stderr.write(`test:codex-latest: skipped, the npm registry did not answer (${String(err).split("\n")[0]})\n`);
+      process.stderr.write(
+        `test:codex-latest: skipped, the npm registry did not answer (${String(err).split("\n")[0]})\n`,
+      );
       return 0;
     }
   }
   if (version === pinned && !options.force) {
-    process.stdout.write(`test:codex-latest: the latest @openai/codex is ${version}, the pinned version: nothing to compare (--version X or --force to run anyway)\n`);
+    process.stdout.write(
+      `test:codex-latest: the latest @openai/codex is ${version}, the pinned version: nothing to compare (--version X or --force to run anyway)\n`,
+    );
     return 0;
   }
   const codexPath = installCodex(version);
-  const files = options.ci ? CI_FILES : readdirSync(path.join(ROOT, "tests/e2e")).map((f) => `tests/e2e/${f}`).filter((f) => f.endsWith(".test.ts") && !NOT_CODEX.has(f)).sort();
-  execFileSync(process.execPath, [path.join(ROOT, "scripts/build.mjs")], { cwd: ROOT, stdio: ["ignore", "ignore", "inherit"] });
+  const files = options.ci
+    ? CI_FILES
+    : readdirSync(path.join(ROOT, "tests/e2e"))
+        .map((f) => `tests/e2e/${f}`)
+        .filter((f) => f.endsWith(".test.ts") && !NOT_CODEX.has(f))
+        .sort();
+  execFileSync(process.execPath, [path.join(ROOT, "scripts/build.mjs")], {
+    cwd: ROOT,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   process.stdout.write(`test:codex-latest: ${files.length} test files on codex ${version} (${codexPath})\n`);
   const latest = runTests(files, codexPath);
   const failedFiles = [...new Set(latest.filter((t) => t.status === "failed").map((t) => t.file))];

@@ -12,14 +12,26 @@ const home = await createCodexHome({ modelUrl: fake.url, approvalPolicy: "never"
 const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-loaded-")));
 for (const bin of process.argv.slice(2).map((b) => path.resolve(b))) {
   const trace = path.join(workspace, "trace");
-  const peer = new LinePeer("strace", ["-f", "-e", "trace=openat", "-o", trace, process.execPath, bin], { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "warn" }, { jsonrpc: true });
-  await peer.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true } });
+  const peer = new LinePeer(
+    "strace",
+    ["-f", "-e", "trace=openat", "-o", trace, process.execPath, bin],
+    { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "warn" },
+    { jsonrpc: true },
+  );
+  await peer.request("initialize", {
+    protocolVersion: 1,
+    clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+  });
   const s = await peer.request("session/new", { cwd: workspace, mcpServers: [] });
   fake.enqueue({ items: [{ type: "message", text: "hi", deltas: 1 }] });
   await peer.request("session/prompt", { sessionId: s.result.sessionId, prompt: [{ type: "text", text: "hello" }] });
   await peer.close();
   const dist = path.dirname(bin);
-  const opened = new Set([...(await readFile(trace, "utf8")).matchAll(/openat\([^"]*"([^"]+\.js)"/g)].map((m) => m[1]!).filter((f) => path.dirname(f) === dist));
+  const opened = new Set(
+    [...(await readFile(trace, "utf8")).matchAll(/openat\([^"]*"([^"]+\.js)"/g)]
+      .map((m) => m[1]!)
+      .filter((f) => path.dirname(f) === dist),
+  );
   let bytes = 0;
   for (const f of opened) bytes += (await stat(f)).size;
   process.stdout.write(`${bin}: ${opened.size} files, ${(bytes / 1024).toFixed(0)} KB loaded\n`);

@@ -54,7 +54,9 @@ for (const file of ["src", "tools", "tests", "scripts"].flatMap((d) => [...sourc
     .replace(SPECIFIER, (whole, head, spec, tail) => {
       // The target as the import names it (a .js specifier names the .ts source).
       const target = path.normalize(path.join(path.dirname(file), spec));
-      const dest = target.endsWith(".js") ? moved(target.replace(/\.js$/, ".ts")).replace(/\.ts$/, ".js") : moved(target);
+      const dest = target.endsWith(".js")
+        ? moved(target.replace(/\.js$/, ".ts")).replace(/\.ts$/, ".js")
+        : moved(target);
       if (dest === target && newFile === file) return whole;
       let next = path.relative(path.dirname(newFile), dest);
       if (!next.startsWith(".")) next = `./${next}`;

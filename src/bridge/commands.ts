@@ -26,9 +26,18 @@ export function displayCommand(command: string): string {
 function windowsShellScript(command: string): string | undefined {
   const m = /^('[^']*'|"[^"]*"|\S+) (.*)$/s.exec(command);
   if (!m) return undefined;
-  const shell = m[1]!.replace(/^(['"])(.*)\1$/s, "$2").split(/[\\/]/).pop()!.toLowerCase().replace(/\.exe$/, "");
+  const shell = m[1]!
+    .replace(/^(['"])(.*)\1$/s, "$2")
+    .split(/[\\/]/)
+    .pop()!
+    .toLowerCase()
+    .replace(/\.exe$/, "");
   const script =
-    shell === "pwsh" || shell === "powershell" ? /^(?:-(?:NoLogo|NoProfile|NonInteractive) )*-Command (.*)$/is.exec(m[2]!)?.[1] : shell === "cmd" ? /^\/c (.*)$/is.exec(m[2]!)?.[1] : undefined;
+    shell === "pwsh" || shell === "powershell"
+      ? /^(?:-(?:NoLogo|NoProfile|NonInteractive) )*-Command (.*)$/is.exec(m[2]!)?.[1]
+      : shell === "cmd"
+        ? /^\/c (.*)$/is.exec(m[2]!)?.[1]
+        : undefined;
   return script === undefined ? undefined : unquoted(script);
 }
 
@@ -50,7 +59,11 @@ function resolveIn(cwd: string | undefined, p: string): string {
  * searches and nothing in the command may change anything (Codex calls `find . -delete` a search:
  * src/shell/effects.ts); else `execute`, titled with the command line.
  */
-export function describeCommand(command: string, cwd: string | undefined, actions: readonly v2.CommandAction[] | undefined): ToolCallView {
+export function describeCommand(
+  command: string,
+  cwd: string | undefined,
+  actions: readonly v2.CommandAction[] | undefined,
+): ToolCallView {
   const shown = displayCommand(command);
   const rawInput = { command: shown, cwd: cwd ?? null };
   const parsed = actions ?? [];
@@ -65,12 +78,23 @@ export function describeCommand(command: string, cwd: string | undefined, action
       rawInput,
     };
   }
-  const looks = acts.filter((a): a is Extract<v2.CommandAction, { type: "search" | "listFiles" }> => a.type === "search" || a.type === "listFiles");
+  const looks = acts.filter(
+    (a): a is Extract<v2.CommandAction, { type: "search" | "listFiles" }> =>
+      a.type === "search" || a.type === "listFiles",
+  );
   const first = looks[0];
   if (first && looks.length === acts.length) {
     const where = first.path ?? undefined;
-    const title = first.type === "search" ? `Search ${first.query ? `"${first.query}"` : "files"}${where ? ` in ${where}` : ""}` : `List ${where ?? "files"}`;
-    return { title: acts.length === 1 ? title : shown, kind: "search", locations: where ? [{ path: resolveIn(cwd, where) }] : [], rawInput };
+    const title =
+      first.type === "search"
+        ? `Search ${first.query ? `"${first.query}"` : "files"}${where ? ` in ${where}` : ""}`
+        : `List ${where ?? "files"}`;
+    return {
+      title: acts.length === 1 ? title : shown,
+      kind: "search",
+      locations: where ? [{ path: resolveIn(cwd, where) }] : [],
+      rawInput,
+    };
   }
   return { title: shown, kind: "execute", rawInput };
 }
@@ -80,10 +104,17 @@ export function describeCommand(command: string, cwd: string | undefined, action
  * the request, from the command's text): the update that makes the card `execute`, titled with its
  * command line; undefined when it already is.
  */
-export function askingCommandUpdate(item: ItemOf<"commandExecution">): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> | undefined {
+export function askingCommandUpdate(
+  item: ItemOf<"commandExecution">,
+): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> | undefined {
   const view = describeCommand(item.command, item.cwd, item.commandActions);
   if (view.kind !== "read" && view.kind !== "search") return undefined;
-  return { sessionUpdate: "tool_call_update", toolCallId: item.id, kind: "execute", title: displayCommand(item.command) };
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: item.id,
+    kind: "execute",
+    title: displayCommand(item.command),
+  };
 }
 
 /** The last `cap` characters of a command's output, marked when cut. */

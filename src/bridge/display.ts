@@ -28,7 +28,13 @@ export type NoticeSeverity = "info" | "warning" | "error";
  * own (a tool call of kind `other`, id `id`), never agent text: a client's history, a quiet
  * output or an SDK's `result.text` would take it for part of the model's answer.
  */
-export function noticeUpdate(display: ClientDisplay, severity: NoticeSeverity, text: string, more: string | null | undefined, id: string): SessionUpdate {
+export function noticeUpdate(
+  display: ClientDisplay,
+  severity: NoticeSeverity,
+  text: string,
+  more: string | null | undefined,
+  id: string,
+): SessionUpdate {
   // A notice's title stands alone on one line; what follows a line break is its description.
   const [title = "", ...rest] = text.split("\n");
   const description = [rest.join("\n"), more ?? ""].filter((part) => part.trim() !== "").join("\n");

@@ -9,7 +9,8 @@ type FileChangeItem = ItemOf<"fileChange">;
 
 type Change = FileChangeItem["changes"][number];
 
-const moveTarget = (c: Change): string | undefined => (c.kind.type === "update" ? (c.kind.move_path ?? undefined) : undefined);
+const moveTarget = (c: Change): string | undefined =>
+  c.kind.type === "update" ? (c.kind.move_path ?? undefined) : undefined;
 
 /** A change's hunks: Codex writes a move's diff as its hunks then "\n\nMoved to: <target>", which is no hunk line. */
 function hunksOf(c: Change): string {
@@ -26,7 +27,12 @@ export function snapshotFileChange(item: FileChangeItem, files: TextFiles): File
 }
 
 /** Diff content of a fileChange: before = snapshot; after = predicted from the hunks, or read (afterFromFiles). */
-export function fileChangeDiffs(item: FileChangeItem, before: FileBefore | undefined, afterFromFiles: boolean, files: TextFiles | undefined): ToolCallContent[] {
+export function fileChangeDiffs(
+  item: FileChangeItem,
+  before: FileBefore | undefined,
+  afterFromFiles: boolean,
+  files: TextFiles | undefined,
+): ToolCallContent[] {
   const read = (p: string): string | undefined => files?.read(p);
   const content: ToolCallContent[] = [];
   for (const c of item.changes) {
@@ -42,7 +48,8 @@ export function fileChangeDiffs(item: FileChangeItem, before: FileBefore | undef
       continue;
     }
     let newText = afterFromFiles ? read(target) : undefined;
-    if (newText === undefined && oldText !== undefined && oldText !== null) newText = applyUnifiedDiff(oldText, hunksOf(c));
+    if (newText === undefined && oldText !== undefined && oldText !== null)
+      newText = applyUnifiedDiff(oldText, hunksOf(c));
     if (oldText !== undefined && oldText !== null && newText !== undefined) {
       content.push({ type: "diff", path: target, oldText, newText });
     } else {
@@ -54,12 +61,22 @@ export function fileChangeDiffs(item: FileChangeItem, before: FileBefore | undef
 }
 
 /** How a fileChange looks when it starts. */
-export function describeFileChange(item: FileChangeItem, before: FileBefore | undefined, files: TextFiles | undefined): ToolCallView {
+export function describeFileChange(
+  item: FileChangeItem,
+  before: FileBefore | undefined,
+  files: TextFiles | undefined,
+): ToolCallView {
   const changes = item.changes;
   // A move names where the file goes too: "Move A" alone hides that A is gone and where it went.
   const titleOf = (c: Change): string => {
     const to = moveTarget(c);
-    return c.kind.type === "add" ? `Create ${c.path}` : c.kind.type === "delete" ? `Delete ${c.path}` : to ? `Move ${c.path} to ${to}` : `Edit ${c.path}`;
+    return c.kind.type === "add"
+      ? `Create ${c.path}`
+      : c.kind.type === "delete"
+        ? `Delete ${c.path}`
+        : to
+          ? `Move ${c.path} to ${to}`
+          : `Edit ${c.path}`;
   };
   const locations: ToolCallLocation[] = [];
   for (const c of changes) {
@@ -72,7 +89,13 @@ export function describeFileChange(item: FileChangeItem, before: FileBefore | un
     title: only ? titleOf(only) : `Edit ${changes.length} files`,
     kind: only?.kind.type === "delete" ? "delete" : only && moveTarget(only) ? "move" : "edit",
     locations,
-    rawInput: { changes: changes.map((c) => ({ path: c.path, kind: c.kind.type, ...(moveTarget(c) ? { movePath: moveTarget(c) } : {}) })) },
+    rawInput: {
+      changes: changes.map((c) => ({
+        path: c.path,
+        kind: c.kind.type,
+        ...(moveTarget(c) ? { movePath: moveTarget(c) } : {}),
+      })),
+    },
     content: fileChangeDiffs(item, before, false, files),
   };
 }

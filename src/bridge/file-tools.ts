@@ -8,7 +8,14 @@
 import type { ToolCallContent } from "@agentclientprotocol/sdk/unstable";
 import type { SessionUpdate } from "./view.js";
 import { describePatch } from "../editor-files/patch/index.js";
-import { diffsInMeta, FILE_TOOLS_SERVER, isFileToolName, PATCH_TOOL, READ_TOOL, type FileToolName } from "../editor-files/contract/index.js";
+import {
+  diffsInMeta,
+  FILE_TOOLS_SERVER,
+  isFileToolName,
+  PATCH_TOOL,
+  READ_TOOL,
+  type FileToolName,
+} from "../editor-files/contract/index.js";
 import { jsonFields } from "../codex/index.js";
 import { textContent, type ItemOf, type ToolCallView } from "./view.js";
 
@@ -23,7 +30,8 @@ function fileTool(item: McpItem): FileToolName | undefined {
   return isFileToolName(item.tool) ? item.tool : undefined;
 }
 
-const posInt = (v: unknown): number | undefined => (typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : undefined);
+const posInt = (v: unknown): number | undefined =>
+  typeof v === "number" && Number.isInteger(v) && v >= 1 ? v : undefined;
 
 /** Cuts text past RAW_TEXT_LIMIT UTF-8 bytes (never inside a character), with the contract's suffix. */
 export function truncateRaw(text: string): string {
@@ -69,7 +77,12 @@ export function describeFileToolItem(item: McpItem, cwd?: string): ToolCallView 
     };
   }
   const rawInput = typeof a.content === "string" ? { ...a, content: truncateRaw(a.content) } : a;
-  return { title: path ? `Write ${path}` : "Write file", kind: "edit", locations: path ? [{ path, line: 1 }] : [], rawInput };
+  return {
+    title: path ? `Write ${path}` : "Write file",
+    kind: "edit",
+    locations: path ? [{ path, line: 1 }] : [],
+    rawInput,
+  };
 }
 
 export function completeFileToolItem(item: McpItem): ToolUpdate | undefined {
@@ -77,11 +90,24 @@ export function completeFileToolItem(item: McpItem): ToolUpdate | undefined {
   if (!tool) return undefined;
   const result = item.result;
   const error = item.error;
-  const structured = result?.structuredContent && typeof result.structuredContent === "object" && !Array.isArray(result.structuredContent) ? jsonFields(result.structuredContent) : undefined;
+  const structured =
+    result?.structuredContent &&
+    typeof result.structuredContent === "object" &&
+    !Array.isArray(result.structuredContent)
+      ? jsonFields(result.structuredContent)
+      : undefined;
   const flaggedError = result != null && "isError" in result && result.isError === true;
-  const isError = item.status === "failed" || !!error || flaggedError || (structured !== undefined && "code" in structured && !("success" in structured) && !("total_lines" in structured));
+  const isError =
+    item.status === "failed" ||
+    !!error ||
+    flaggedError ||
+    (structured !== undefined && "code" in structured && !("success" in structured) && !("total_lines" in structured));
   if (isError || !structured) {
-    const message = (typeof structured?.message === "string" ? structured.message : undefined) ?? firstText(result?.content) ?? error?.message ?? `${tool} failed`;
+    const message =
+      (typeof structured?.message === "string" ? structured.message : undefined) ??
+      firstText(result?.content) ??
+      error?.message ??
+      `${tool} failed`;
     return {
       sessionUpdate: "tool_call_update",
       toolCallId: item.id,
@@ -91,10 +117,16 @@ export function completeFileToolItem(item: McpItem): ToolUpdate | undefined {
     };
   }
   if (tool === READ_TOOL) {
-    const rawOutput = typeof structured.content === "string" ? { ...structured, content: truncateRaw(structured.content) } : structured;
+    const rawOutput =
+      typeof structured.content === "string" ? { ...structured, content: truncateRaw(structured.content) } : structured;
     return { sessionUpdate: "tool_call_update", toolCallId: item.id, status: "completed", rawOutput };
   }
-  const content: ToolCallContent[] = diffsInMeta(result?._meta).map((d) => ({ type: "diff", path: d.path, oldText: d.oldText, newText: d.newText }));
+  const content: ToolCallContent[] = diffsInMeta(result?._meta).map((d) => ({
+    type: "diff",
+    path: d.path,
+    oldText: d.oldText,
+    newText: d.newText,
+  }));
   return {
     sessionUpdate: "tool_call_update",
     toolCallId: item.id,

@@ -92,7 +92,11 @@ export function replayEntries(entries: readonly HistoryEntry[], opts: ReplayOpti
 function replayItem(item: Item, entry: HistoryEntry, opts: ReplayOptions = {}): SessionUpdate[] {
   switch (item.type) {
     case "userMessage":
-      return userMessage(item, opts).map((content) => ({ sessionUpdate: "user_message_chunk", content, messageId: item.id }));
+      return userMessage(item, opts).map((content) => ({
+        sessionUpdate: "user_message_chunk",
+        content,
+        messageId: item.id,
+      }));
     default: {
       // The same as live: plans and compactions as the client can show them (display.ts), then
       // messages, plans, thoughts, reviews as text (item-text.ts).
@@ -116,7 +120,11 @@ function replayItem(item: Item, entry: HistoryEntry, opts: ReplayOptions = {}): 
 function toolCall(item: ToolItem, { turnEnded, newestTurn }: HistoryEntry, opts: ReplayOptions): SessionUpdate[] {
   // No file access: today's files say nothing about then.
   const terminalOutput = opts.display?.terminalOutput === true && newestTurn;
-  const ctx = { ...onUnknown(opts), ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}), ...(terminalOutput ? { terminalOutput } : {}) };
+  const ctx = {
+    ...onUnknown(opts),
+    ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+    ...(terminalOutput ? { terminalOutput } : {}),
+  };
   const view = describeItem(item, undefined, ctx);
   // The same rendering as live, without file access: a patch shows its hunks (full diffs for added files).
   const done = completedItemUpdate(item, undefined, ctx);
@@ -141,7 +149,11 @@ function toolCall(item: ToolItem, { turnEnded, newestTurn }: HistoryEntry, opts:
   return done._meta ? [call, { sessionUpdate: "tool_call_update", toolCallId: item.id, _meta: done._meta }] : [call];
 }
 
-function textUpdate(kind: "agent_message_chunk" | "agent_thought_chunk", text: string | undefined, messageId: string): SessionUpdate[] {
+function textUpdate(
+  kind: "agent_message_chunk" | "agent_thought_chunk",
+  text: string | undefined,
+  messageId: string,
+): SessionUpdate[] {
   if (!text) return [];
   return [{ sessionUpdate: kind, content: { type: "text", text }, messageId }];
 }
@@ -214,4 +226,3 @@ function onUnknown(opts: ReplayOptions): { onUnknown?: (kind: string) => void } 
   const skip = opts.onSkip;
   return skip ? { onUnknown: (kind) => skip("item of a kind this version does not know", kind) } : {};
 }
-

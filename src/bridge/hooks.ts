@@ -6,13 +6,17 @@ import { textContent, type SessionUpdate } from "./view.js";
 
 export function blockedToolCall(run: v2.HookRunSummary): SessionUpdate[] {
   if (run.status !== "blocked" || run.eventName !== "preToolUse") return [];
-  const said = run.entries.filter((e) => e.kind === "feedback" || e.kind === "error" || e.kind === "stop").map((e) => e.text);
+  const said = run.entries
+    .filter((e) => e.kind === "feedback" || e.kind === "error" || e.kind === "stop")
+    .map((e) => e.text);
   const ours = said.some((t) => t.startsWith("codex-cli-acp:"));
   return [
     {
       sessionUpdate: "tool_call",
       toolCallId: `hook-${run.id}`,
-      title: ours ? "apply_patch through the shell (refused: edits go through the editor)" : "Tool call blocked by a hook",
+      title: ours
+        ? "apply_patch through the shell (refused: edits go through the editor)"
+        : "Tool call blocked by a hook",
       kind: ours ? "edit" : "other",
       status: "failed",
       content: said.length > 0 ? [textContent(said.join("\n"))] : [],

@@ -1,5 +1,13 @@
 export { ThreadEventTranslator, type TranslatorOptions } from "./translator.js";
-export { asToolItem, completedItemUpdate, describeItem, type Item, type ItemContext, type ToolCallView, type ToolItem } from "./items.js";
+export {
+  asToolItem,
+  completedItemUpdate,
+  describeItem,
+  type Item,
+  type ItemContext,
+  type ToolCallView,
+  type ToolItem,
+} from "./items.js";
 export { replayEntries, replayTurns, turnEntries, type HistoryEntry, type ReplayOptions } from "./history.js";
 export { askingCommandUpdate } from "./commands.js";
 export { MAX_DIFF_FILE_BYTES } from "./diff.js";

@@ -44,18 +44,45 @@ type Withheld = { severity: NoticeSeverity; title: string; more?: string };
  * The updates of a completed agent message whose `moderation.display` is set, given how much of
  * its text the client has already been sent (`streamed` characters); undefined when it has none.
  */
-export function moderatedMessage(item: ItemOf<"agentMessage">, display: ClientDisplay, streamed: number): SessionUpdate[] | undefined {
+export function moderatedMessage(
+  item: ItemOf<"agentMessage">,
+  display: ClientDisplay,
+  streamed: number,
+): SessionUpdate[] | undefined {
   const shown = item.moderation?.display;
   if (!shown) return undefined;
-  const rest: SessionUpdate[] = item.text.length > streamed ? [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: item.text.slice(streamed) }, messageId: item.id }] : [];
+  const rest: SessionUpdate[] =
+    item.text.length > streamed
+      ? [
+          {
+            sessionUpdate: "agent_message_chunk",
+            content: { type: "text", text: item.text.slice(streamed) },
+            messageId: item.id,
+          },
+        ]
+      : [];
   const withheld = withheldAnswer(shown);
   if (!withheld) {
     const note = annotationNote(shown);
     return note ? [...rest, notice(display, { severity: "info", title: note }, item.id)] : rest;
   }
-  if (streamed > 0) return [notice(display, { severity: withheld.severity, title: WITHDRAWN, more: [withheld.title, withheld.more].filter(Boolean).join("\n") }, item.id)];
+  if (streamed > 0)
+    return [
+      notice(
+        display,
+        {
+          severity: withheld.severity,
+          title: WITHDRAWN,
+          more: [withheld.title, withheld.more].filter(Boolean).join("\n"),
+        },
+        item.id,
+      ),
+    ];
   // A hidden answer's replacement is what Chat shows in its place: the message itself.
-  if (shown.mode === "hide") return [{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: withheld.title }, messageId: item.id }];
+  if (shown.mode === "hide")
+    return [
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: withheld.title }, messageId: item.id },
+    ];
   return [notice(display, withheld, item.id)];
 }
 
@@ -78,8 +105,15 @@ function blockReason(reason: v2.BlockReason): Withheld {
     case "protection":
       return { severity: "warning", title: `This answer was blocked (protection: ${reason.protectionType}).` };
     case "cyber": {
-      const access = reason.trustedAccess === undefined ? undefined : `Trusted access for cyber would ${reason.trustedAccess ? "" : "not "}allow it.`;
-      return { severity: "warning", title: "This answer was withheld under the cyber safety policy.", ...(access ? { more: access } : {}) };
+      const access =
+        reason.trustedAccess === undefined
+          ? undefined
+          : `Trusted access for cyber would ${reason.trustedAccess ? "" : "not "}allow it.`;
+      return {
+        severity: "warning",
+        title: "This answer was withheld under the cyber safety policy.",
+        ...(access ? { more: access } : {}),
+      };
     }
     default:
       return { severity: "warning", title: "This answer was blocked." };
@@ -89,7 +123,9 @@ function blockReason(reason: v2.BlockReason): Withheld {
 /** The note a shown answer's annotation adds (0.171: a wellbeing helpline, about the answer or the prompt). */
 function annotationNote(shown: v2.AgentMessageDisplay): string | undefined {
   if (shown.mode !== "show" || !shown.annotation) return undefined;
-  return shown.annotation.subject === "prompt" ? `If you're going through something difficult, ${SUPPORT}` : `If this touches on something difficult for you, ${SUPPORT}`;
+  return shown.annotation.subject === "prompt"
+    ? `If you're going through something difficult, ${SUPPORT}`
+    : `If this touches on something difficult for you, ${SUPPORT}`;
 }
 
 /** A notice about the message `itemId` (a card of that name for clients without notices: the same live and in history). */

@@ -10,7 +10,14 @@ import { deltaCommandEnd, isTerminalCommand, terminalExit, terminalView } from "
 import { describeFileChange, fileChangeDiffs } from "./file-changes.js";
 import { completeFileToolItem, describeFileToolItem } from "./file-tools.js";
 import { objectFields } from "../codex/index.js";
-import { textContent as text, type FileBefore, type Item, type ItemOf, type TextFiles, type ToolCallView } from "./view.js";
+import {
+  textContent as text,
+  type FileBefore,
+  type Item,
+  type ItemOf,
+  type TextFiles,
+  type ToolCallView,
+} from "./view.js";
 
 export type { Item, ToolCallView };
 
@@ -29,7 +36,17 @@ export type ItemContext = {
 };
 
 /** Items shown as text (or not at all), never as tool calls. */
-type TextItem = ItemOf<"userMessage" | "agentMessage" | "reasoning" | "plan" | "hookPrompt" | "contextCompaction" | "enteredReviewMode" | "exitedReviewMode" | "functionCallOutput">;
+type TextItem = ItemOf<
+  | "userMessage"
+  | "agentMessage"
+  | "reasoning"
+  | "plan"
+  | "hookPrompt"
+  | "contextCompaction"
+  | "enteredReviewMode"
+  | "exitedReviewMode"
+  | "functionCallOutput"
+>;
 /** Items shown as one tool call each. */
 export type ToolItem = Exclude<Item, TextItem>;
 
@@ -64,7 +81,8 @@ export function asToolItem(item: Item, ctx: ItemContext = {}): ToolItem | undefi
   }
 }
 
-const READ_WORDS = /(^|[_\-.])(read|get|list|fetch_file|cat|show|view|describe|info|status|query|find|lookup|open)([_\-.]|$)/i;
+const READ_WORDS =
+  /(^|[_\-.])(read|get|list|fetch_file|cat|show|view|describe|info|status|query|find|lookup|open)([_\-.]|$)/i;
 const SEARCH_WORDS = /(search|find|grep|glob)/i;
 const FETCH_WORDS = /(fetch|http|url|web|browse|download|request)/i;
 const EDIT_WORDS = /(write|edit|update|create|patch|replace|insert|append|rename|save|set)/i;
@@ -120,22 +138,53 @@ function viewOf(item: ToolItem, before: FileBefore | undefined, ctx: ItemContext
     case "fileChange":
       return describeFileChange(item, before, ctx.files);
     case "mcpToolCall":
-      return describeFileToolItem(item, ctx.cwd) ?? { title: `${item.server}: ${item.tool}`, kind: mcpToolKind(item.tool, item.readOnlyHint), rawInput: item.arguments ?? {} };
+      return (
+        describeFileToolItem(item, ctx.cwd) ?? {
+          title: `${item.server}: ${item.tool}`,
+          kind: mcpToolKind(item.tool, item.readOnlyHint),
+          rawInput: item.arguments ?? {},
+        }
+      );
     case "dynamicToolCall":
-      return { title: item.namespace ? `${item.namespace}: ${item.tool}` : item.tool, kind: mcpToolKind(item.tool, null), rawInput: item.arguments ?? {} };
+      return {
+        title: item.namespace ? `${item.namespace}: ${item.tool}` : item.tool,
+        kind: mcpToolKind(item.tool, null),
+        rawInput: item.arguments ?? {},
+      };
     case "webSearch":
-      return { title: item.query ? `Search the web: ${item.query}` : "Search the web", kind: "fetch", rawInput: { query: item.query } };
+      return {
+        title: item.query ? `Search the web: ${item.query}` : "Search the web",
+        kind: "fetch",
+        rawInput: { query: item.query },
+      };
     case "imageView":
-      return { title: item.path ? `View image ${item.path}` : "View image", kind: "read", locations: item.path ? [{ path: item.path }] : [], rawInput: { path: item.path } };
+      return {
+        title: item.path ? `View image ${item.path}` : "View image",
+        kind: "read",
+        locations: item.path ? [{ path: item.path }] : [],
+        rawInput: { path: item.path },
+      };
     case "collabAgentToolCall":
-      return { title: collabTitle(item), kind: "think", rawInput: { prompt: item.prompt, ...(item.receiverThreadIds.length ? { agents: item.receiverThreadIds } : {}) } };
+      return {
+        title: collabTitle(item),
+        kind: "think",
+        rawInput: { prompt: item.prompt, ...(item.receiverThreadIds.length ? { agents: item.receiverThreadIds } : {}) },
+      };
     case "subAgentActivity":
-      return { title: `Subagent ${item.agentPath}: ${item.kind}`, kind: "think", rawInput: { agentThreadId: item.agentThreadId } };
+      return {
+        title: `Subagent ${item.agentPath}: ${item.kind}`,
+        kind: "think",
+        rawInput: { agentThreadId: item.agentThreadId },
+      };
     case "imageGeneration":
       // The prompt only: the image itself (base64) never goes into rawInput.
       return { title: "Generate an image", kind: "other", rawInput: { prompt: item.revisedPrompt } };
     case "sleep":
-      return { title: `Wait ${Math.round(item.durationMs / 100) / 10} s`, kind: "other", rawInput: { durationMs: item.durationMs } };
+      return {
+        title: `Wait ${Math.round(item.durationMs / 100) / 10} s`,
+        kind: "other",
+        rawInput: { durationMs: item.durationMs },
+      };
     default:
       return { title: unknownKind(item, ctx), kind: "other" };
   }
@@ -159,7 +208,6 @@ function statusOf(item: Item): ToolCallStatus {
   }
 }
 
-
 /** The final update of a tool item. */
 export function completedItemUpdate(
   item: ToolItem,
@@ -168,11 +216,22 @@ export function completedItemUpdate(
   /** How much of a terminal command's output already streamed to the client (characters). */
   streamed = 0,
 ): Extract<SessionUpdate, { sessionUpdate: "tool_call_update" }> {
-  if (item.type === "commandExecution" && isTerminalCommand(describeCommand(item.command, item.cwd, item.commandActions), ctx.terminalOutput)) {
-    return terminalExit(item, completedItemUpdate(item, before, { ...ctx, terminalOutput: false, terminalOutputDelta: false }), streamed);
+  if (
+    item.type === "commandExecution" &&
+    isTerminalCommand(describeCommand(item.command, item.cwd, item.commandActions), ctx.terminalOutput)
+  ) {
+    return terminalExit(
+      item,
+      completedItemUpdate(item, before, { ...ctx, terminalOutput: false, terminalOutputDelta: false }),
+      streamed,
+    );
   }
   if (item.type === "commandExecution" && ctx.terminalOutputDelta) {
-    return deltaCommandEnd(item, completedItemUpdate(item, before, { ...ctx, terminalOutputDelta: false }), streamed > 0);
+    return deltaCommandEnd(
+      item,
+      completedItemUpdate(item, before, { ...ctx, terminalOutputDelta: false }),
+      streamed > 0,
+    );
   }
   const content: ToolCallContent[] = [];
   let rawOutput: unknown;
@@ -183,7 +242,10 @@ export function completedItemUpdate(
       if (item.status === "declined") content.push(text("Not run: the command was rejected."));
       else if (item.exitCode != null) content.push(text(`Exit code: ${item.exitCode}`));
       // The output is sent once (in content, or a terminal's output); rawOutput says how it ended.
-      rawOutput = { exitCode: item.exitCode, ...(typeof item.durationMs === "number" ? { durationMs: item.durationMs } : {}) };
+      rawOutput = {
+        exitCode: item.exitCode,
+        ...(typeof item.durationMs === "number" ? { durationMs: item.durationMs } : {}),
+      };
       break;
     }
     case "fileChange": {
@@ -197,7 +259,8 @@ export function completedItemUpdate(
       const own = completeFileToolItem(item);
       if (own) return own;
       for (const block of item.result?.content ?? []) content.push(...mcpContent(block));
-      if (content.length === 0 && item.result?.structuredContent != null) content.push(text(JSON.stringify(item.result.structuredContent, null, 2)));
+      if (content.length === 0 && item.result?.structuredContent != null)
+        content.push(text(JSON.stringify(item.result.structuredContent, null, 2)));
       if (item.error?.message) content.push(text(item.error.message));
       rawOutput = item.error ? { error: item.error } : item.result;
       break;
@@ -261,7 +324,9 @@ function collabTitle(item: ItemOf<"collabAgentToolCall">): string {
 
 /** Where each subagent a collab call names stands, with its last message (what a wait returns). */
 function collabStates(item: ItemOf<"collabAgentToolCall">): ToolCallContent[] {
-  const lines = Object.entries(item.agentsStates).flatMap(([thread, state]) => (state ? [`${thread}: ${state.status}${state.message ? `\n${state.message}` : ""}`] : []));
+  const lines = Object.entries(item.agentsStates).flatMap(([thread, state]) =>
+    state ? [`${thread}: ${state.status}${state.message ? `\n${state.message}` : ""}`] : [],
+  );
   return lines.length ? [text(lines.join("\n\n"))] : [];
 }
 
@@ -271,7 +336,8 @@ function generatedImage(item: ItemOf<"imageGeneration">): ToolCallContent[] {
   const data = "result" in item ? item.result : "";
   if (data) out.push({ type: "content", content: { type: "image", data, mimeType: imageMimeType(data) } });
   if (item.savedPath) out.push(text(`Saved to ${item.savedPath}`));
-  if (item.failure?.type === "usageLimitExceeded") out.push(text("Image generation failed: the usage limit is reached."));
+  if (item.failure?.type === "usageLimitExceeded")
+    out.push(text("Image generation failed: the usage limit is reached."));
   else if (item.failure) out.push(text(`Image generation failed (${String(item.failure.type)}).`));
   return out;
 }
@@ -289,7 +355,8 @@ function mcpContent(block: unknown): ToolCallContent[] {
   const b = objectFields(block);
   const resourceText = objectFields(b.resource).text;
   if (b.type === "text" && typeof b.text === "string") return [text(b.text)];
-  if (b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string") return [{ type: "content", content: { type: "image", data: b.data, mimeType: b.mimeType } }];
+  if (b.type === "image" && typeof b.data === "string" && typeof b.mimeType === "string")
+    return [{ type: "content", content: { type: "image", data: b.data, mimeType: b.mimeType } }];
   if (b.type === "resource" && typeof resourceText === "string") return [text(resourceText)];
   return [];
 }

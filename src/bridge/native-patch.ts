@@ -57,7 +57,8 @@ export class NativePatchWatcher {
 function patchFromArguments(args: string): string | undefined {
   try {
     const parsed: unknown = JSON.parse(args);
-    if (parsed && typeof parsed === "object" && "input" in parsed && typeof parsed.input === "string") return parsed.input;
+    if (parsed && typeof parsed === "object" && "input" in parsed && typeof parsed.input === "string")
+      return parsed.input;
   } catch {
     // not JSON: not a patch call we can show
   }

@@ -31,12 +31,20 @@ export function terminalView(item: Command, view: ToolCallView): ToolCallView {
 
 /** One streamed chunk of output. */
 export function terminalOutput(itemId: string, data: string): ToolCallUpdate {
-  return { sessionUpdate: "tool_call_update", toolCallId: itemId, _meta: { terminal_output: { terminal_id: itemId, data } } };
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: itemId,
+    _meta: { terminal_output: { terminal_id: itemId, data } },
+  };
 }
 
 /** One streamed chunk of a command's output, for a client that appends them. */
 export function terminalOutputDelta(itemId: string, data: string): ToolCallUpdate {
-  return { sessionUpdate: "tool_call_update", toolCallId: itemId, _meta: { terminal_output_delta: { terminal_id: itemId, data } } };
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: itemId,
+    _meta: { terminal_output_delta: { terminal_id: itemId, data } },
+  };
 }
 
 /**
@@ -46,14 +54,21 @@ export function terminalOutputDelta(itemId: string, data: string): ToolCallUpdat
  */
 export function deltaCommandEnd(item: Command, done: ToolCallUpdate, outputShown: boolean): ToolCallUpdate {
   const output = item.aggregatedOutput ?? "";
-  const ending = item.status === "declined" ? "Not run: the command was rejected." : item.exitCode != null ? `Exit code: ${item.exitCode}` : undefined;
+  const ending =
+    item.status === "declined"
+      ? "Not run: the command was rejected."
+      : item.exitCode != null
+        ? `Exit code: ${item.exitCode}`
+        : undefined;
   return {
     sessionUpdate: "tool_call_update",
     toolCallId: item.id,
     ...(done.status ? { status: done.status } : {}),
     ...(ending ? { content: [textContent(ending)] } : {}),
     ...(done.rawOutput !== undefined ? { rawOutput: done.rawOutput } : {}),
-    ...(!outputShown && output ? { _meta: { terminal_output_delta: { terminal_id: item.id, data: outputTail(output) } } } : {}),
+    ...(!outputShown && output
+      ? { _meta: { terminal_output_delta: { terminal_id: item.id, data: outputTail(output) } } }
+      : {}),
   };
 }
 
@@ -68,7 +83,13 @@ const CLEAR_TERMINAL = "\x1b[H\x1b[2J\x1b[3J";
  */
 export function terminalExit(item: Command, done: ToolCallUpdate, streamed: number): ToolCallUpdate {
   const output = item.aggregatedOutput ?? "";
-  const data = !output ? undefined : streamed === 0 ? outputTail(output) : output.length > streamed ? `${CLEAR_TERMINAL}${outputTail(output)}` : undefined;
+  const data = !output
+    ? undefined
+    : streamed === 0
+      ? outputTail(output)
+      : output.length > streamed
+        ? `${CLEAR_TERMINAL}${outputTail(output)}`
+        : undefined;
   const declined = item.status === "declined";
   return {
     sessionUpdate: "tool_call_update",

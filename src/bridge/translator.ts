@@ -101,7 +101,9 @@ export class ThreadEventTranslator {
         return this.nativePatches.onRawItem(n.params.item, (id) => this.announced.has(id), this.opts.cwd?.());
       case "error":
         // A retried error is worth a line in the chat; a final one fails the prompt instead.
-        return n.params.willRetry && n.params.error.message ? [this.notice("info", `${n.params.error.message} (retrying…)`)] : [];
+        return n.params.willRetry && n.params.error.message
+          ? [this.notice("info", `${n.params.error.message} (retrying…)`)]
+          : [];
       case "guardianWarning":
         // What Codex's auto-reviewer decided (auto-review mode): the user should know.
         return n.params.message ? [this.notice("warning", n.params.message)] : [];
@@ -230,7 +232,13 @@ export class ThreadEventTranslator {
     const { objective, status } = p.goal;
     this.goal = { objective, status };
     if (p.turnId === null || (before?.status === status && before.objective === objective)) return [];
-    return [this.notice(status === "blocked" || status.endsWith("Limited") ? "warning" : "info", `Goal ${goalStatusLabel(status)}`, objective)];
+    return [
+      this.notice(
+        status === "blocked" || status.endsWith("Limited") ? "warning" : "info",
+        `Goal ${goalStatusLabel(status)}`,
+        objective,
+      ),
+    ];
   }
 
   /** A proposed plan as it streams (plan documents only; without them it is agent text once complete). */
@@ -259,7 +267,11 @@ export class ThreadEventTranslator {
     return [];
   }
 
-  private textDelta(itemId: string, delta: string, kind: "agent_message_chunk" | "agent_thought_chunk"): SessionUpdate[] {
+  private textDelta(
+    itemId: string,
+    delta: string,
+    kind: "agent_message_chunk" | "agent_thought_chunk",
+  ): SessionUpdate[] {
     if (delta.length === 0) return [];
     this.streamed.set(itemId, (this.streamed.get(itemId) ?? 0) + delta.length);
     return [{ sessionUpdate: kind, content: { type: "text", text: delta }, messageId: itemId }];
@@ -283,7 +295,9 @@ export class ThreadEventTranslator {
     state.lastSent = now;
     const cut = state.total - state.tail.length;
     const shown = cut > 0 ? cutOutput(cut, state.tail) : state.tail;
-    return [{ sessionUpdate: "tool_call_update", toolCallId: itemId, status: "in_progress", content: [textContent(shown)] }];
+    return [
+      { sessionUpdate: "tool_call_update", toolCallId: itemId, status: "in_progress", content: [textContent(shown)] },
+    ];
   }
 
   private itemStarted(started: Item): SessionUpdate[] {
@@ -295,7 +309,8 @@ export class ThreadEventTranslator {
     const item = asToolItem(started, ctx);
     if (!item || this.announced.has(item.id)) return [];
     this.announced.add(item.id);
-    if (item.type === "fileChange" && this.opts.files) this.before.set(item.id, snapshotFileChange(item, this.opts.files));
+    if (item.type === "fileChange" && this.opts.files)
+      this.before.set(item.id, snapshotFileChange(item, this.opts.files));
     const view = describeItem(item, this.before.get(item.id), ctx);
     this.views.set(item.id, view);
     return [{ sessionUpdate: "tool_call", toolCallId: item.id, status: "in_progress", ...view }];
@@ -343,7 +358,11 @@ export class ThreadEventTranslator {
   }
 
   /** A message that completed without (all of) its deltas: show what the client has not seen. */
-  private unstreamedText(itemId: string, text: string, kind: "agent_message_chunk" | "agent_thought_chunk"): SessionUpdate[] {
+  private unstreamedText(
+    itemId: string,
+    text: string,
+    kind: "agent_message_chunk" | "agent_thought_chunk",
+  ): SessionUpdate[] {
     const seen = this.streamed.get(itemId) ?? 0;
     if (text.length <= seen) return [];
     this.streamed.set(itemId, text.length);

@@ -28,14 +28,20 @@ const REFRESH_DELAY_MS = 3_000;
 const DEBUG_MODELS_TIMEOUT_MS = 8_000;
 
 /** `cached`: linked from the last launch's copy (derived again in the background), not derived now. */
-export type DerivedCatalog = { path: string; cached: boolean; source: "in-effect" | "bundled"; dispose(): Promise<void> };
+export type DerivedCatalog = {
+  path: string;
+  cached: boolean;
+  source: "in-effect" | "bundled";
+  dispose(): Promise<void>;
+};
 
 /** The `-c`/`--enable`/`--disable` arguments of the app-server's arguments (what `debug models` also takes). */
 export function configOverrides(args: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if ((a === "-c" || a === "--config" || a === "--enable" || a === "--disable") && i + 1 < args.length) out.push(a, args[++i]!);
+    if ((a === "-c" || a === "--config" || a === "--enable" || a === "--disable") && i + 1 < args.length)
+      out.push(a, args[++i]!);
     else if (/^--(config|enable|disable)=/.test(a) || (a.startsWith("-c") && a.length > 2)) out.push(a);
   }
   return out;
@@ -47,7 +53,13 @@ function run(command: CodexCommand, args: string[], env: NodeJS.ProcessEnv): Pro
     execFile(
       launch.file,
       launch.args,
-      { env, maxBuffer: 64 * 1024 * 1024, timeout: DEBUG_MODELS_TIMEOUT_MS, windowsHide: true, ...launchOptions(launch) },
+      {
+        env,
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: DEBUG_MODELS_TIMEOUT_MS,
+        windowsHide: true,
+        ...launchOptions(launch),
+      },
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- ExecFileException is an Error; Node's types build it with Omit<>, which hides that
       (err, stdout) => (err ? reject(err) : resolve(stdout)),
     );
@@ -55,13 +67,21 @@ function run(command: CodexCommand, args: string[], env: NodeJS.ProcessEnv): Pro
 }
 
 /** The catalog in effect, as Codex prints it (falling back to its bundled one). */
-async function catalogInEffect(command: CodexCommand, overrides: string[], env: NodeJS.ProcessEnv, log: Logger): Promise<{ raw: string; source: DerivedCatalog["source"] }> {
+async function catalogInEffect(
+  command: CodexCommand,
+  overrides: string[],
+  env: NodeJS.ProcessEnv,
+  log: Logger,
+): Promise<{ raw: string; source: DerivedCatalog["source"] }> {
   try {
     return { raw: await run(command, [...overrides, "debug", "models"], env), source: "in-effect" };
   } catch (err) {
     // Not the message: it repeats the command line, whose -c overrides may hold secrets.
     const field = (name: string): unknown => (err && typeof err === "object" ? Reflect.get(err, name) : undefined);
-    log.warn({ code: field("code") ?? null, signal: field("signal") ?? null, timedOut: field("killed") === true }, "codex debug models failed; deriving from the bundled catalog");
+    log.warn(
+      { code: field("code") ?? null, signal: field("signal") ?? null, timedOut: field("killed") === true },
+      "codex debug models failed; deriving from the bundled catalog",
+    );
     return { raw: await run(command, [...overrides, "debug", "models", "--bundled"], env), source: "bundled" };
   }
 }
@@ -79,7 +99,9 @@ export const CATALOG_CACHE_ENTRIES = 8;
 export async function pruneCatalogCache(dir: string, keep = CATALOG_CACHE_ENTRIES): Promise<void> {
   const names = (await fs.readdir(dir)).filter((n) => /^catalog-[0-9a-f]+\.json$/.test(n));
   if (names.length <= keep) return;
-  const dated = await Promise.all(names.map(async (n) => ({ n, t: (await fs.stat(path.join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })));
+  const dated = await Promise.all(
+    names.map(async (n) => ({ n, t: (await fs.stat(path.join(dir, n)).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
   dated.sort((a, b) => b.t - a.t);
   await Promise.all(dated.slice(keep).map(({ n }) => fs.rm(path.join(dir, n), { force: true })));
 }
@@ -107,12 +129,21 @@ async function replaceFile(file: string, content: string): Promise<void> {
  * network can still change it, so each launch re-derives in the background and updates both the
  * cache and this process's copy. Kept in a directory only this user can use (checked, not assumed).
  */
-export async function catalogCacheFile(command: CodexCommand, overrides: string[], env: NodeJS.ProcessEnv): Promise<string | undefined> {
+export async function catalogCacheFile(
+  command: CodexCommand,
+  overrides: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<string | undefined> {
   try {
     const home = codexHomeOf(env);
-    const [bin, config] = await Promise.all([fs.stat(command.file), fs.stat(path.join(home, "config.toml")).catch(() => undefined)]);
+    const [bin, config] = await Promise.all([
+      fs.stat(command.file),
+      fs.stat(path.join(home, "config.toml")).catch(() => undefined),
+    ]);
     const key = createHash("sha256")
-      .update(JSON.stringify([command.file, command.args, bin.size, bin.mtimeMs, overrides, home, config?.mtimeMs ?? null]))
+      .update(
+        JSON.stringify([command.file, command.args, bin.size, bin.mtimeMs, overrides, home, config?.mtimeMs ?? null]),
+      )
       .digest("hex")
       .slice(0, 32);
     const dir = privateCacheDir();
@@ -162,7 +193,10 @@ function processExists(pid: number): boolean {
  * pid namespace's tag and a pid no process has now, real directories (not links), and this user's;
  * a folder named in the older way (no pid) may be a running agent's, and stays. Returns the names removed.
  */
-export async function removeOrphanedCatalogDirs(root: string = os.tmpdir(), owner: string = catalogDirOwner()): Promise<string[]> {
+export async function removeOrphanedCatalogDirs(
+  root: string = os.tmpdir(),
+  owner: string = catalogDirOwner(),
+): Promise<string[]> {
   const uid = typeof process.getuid === "function" ? process.getuid() : undefined;
   const names = await fs.readdir(root).catch(() => [] as string[]);
   const named = new RegExp(`^${CATALOG_DIR_PREFIX}${owner}-(\\d+)-[^-]+$`);
@@ -197,7 +231,11 @@ export async function deriveCatalogWithoutNativePatch(opts: {
     const derived = await derivedInto(dir, opts, overrides, env);
     const sweep = setTimeout(() => {
       void removeOrphanedCatalogDirs(os.tmpdir(), owner).then((removed) => {
-        if (removed.length > 0) opts.log.info({ removed: removed.length }, "removed the catalog folders of agents that ended without removing them");
+        if (removed.length > 0)
+          opts.log.info(
+            { removed: removed.length },
+            "removed the catalog folders of agents that ended without removing them",
+          );
       });
     }, ORPHAN_SWEEP_DELAY_MS);
     sweep.unref();
@@ -214,7 +252,12 @@ export async function deriveCatalogWithoutNativePatch(opts: {
   }
 }
 
-async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logger }, overrides: string[], env: NodeJS.ProcessEnv): Promise<DerivedCatalog> {
+async function derivedInto(
+  dir: string,
+  opts: { command: CodexCommand; log: Logger },
+  overrides: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<DerivedCatalog> {
   const file = path.join(dir, "models.json");
   const cacheFile = await catalogCacheFile(opts.command, overrides, env);
   const derive = async (): Promise<{ json: string; slugs: string[]; source: DerivedCatalog["source"] }> => {
@@ -243,7 +286,10 @@ async function derivedInto(dir: string, opts: { command: CodexCommand; log: Logg
   }
   const derived = await derive();
   await fs.writeFile(file, derived.json, { mode: 0o600 });
-  opts.log.debug({ file, source: derived.source, models: derived.slugs.length }, "model catalog without the native apply_patch written");
+  opts.log.debug(
+    { file, source: derived.source, models: derived.slugs.length },
+    "model catalog without the native apply_patch written",
+  );
   return { path: file, cached: false, source: derived.source, dispose: dispose() };
 }
 
@@ -280,7 +326,11 @@ function endsAsWritten(file: string): boolean {
 }
 
 /** Derives the catalog again and puts it in `file` when the cached copy differs (a changed catalog, or a damaged copy). */
-async function refreshCopy(file: string, derive: () => Promise<{ json: string; slugs: string[] }>, log: Logger): Promise<void> {
+async function refreshCopy(
+  file: string,
+  derive: () => Promise<{ json: string; slugs: string[] }>,
+  log: Logger,
+): Promise<void> {
   try {
     const derived = await derive();
     if (derived.json === (await fs.readFile(file, "utf8").catch(() => undefined))) return;

@@ -12,7 +12,13 @@ import type { ProcessStopper } from "../platform/index.js";
 import { CodexChild } from "./host/child.js";
 import type { CodexMethod, CodexRequests } from "./requests.js";
 import { describeIssue, parseOrThrow, readResult } from "./validation.js";
-import { CodexExitedError, CodexMethodUnsupportedError, CodexRpcError, unknownMethodOf, type ExitInfo } from "./errors.js";
+import {
+  CodexExitedError,
+  CodexMethodUnsupportedError,
+  CodexRpcError,
+  unknownMethodOf,
+  type ExitInfo,
+} from "./errors.js";
 import { IncomingRouter, type ThreadListener } from "./routing.js";
 import { jsonLineForCodex } from "./json.js";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "../config/index.js";
@@ -20,7 +26,13 @@ import { JsonRpcCode } from "../json-rpc/index.js";
 
 export type { ThreadListener } from "./routing.js";
 
-type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; method: string; timer?: NodeJS.Timeout; bytes: number };
+type Pending = {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  method: string;
+  timer?: NodeJS.Timeout;
+  bytes: number;
+};
 
 /** How long codex may take to answer, per method (ms); the rest use the default (DEFAULT_REQUEST_TIMEOUT_MS). Generous on purpose. */
 const DEADLINES_MS: Readonly<Record<string, number>> = { "turn/interrupt": 10_000 };
@@ -46,7 +58,10 @@ export class AppServerClient {
   ) {
     this.deadlineMs = opts.deadlineMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.router = new IncomingRouter(log, (message) => this.write(message));
-    this.child = new CodexChild(source, log, opts, { line: (line) => this.onLine(line), exit: (info) => this.onExit(info) });
+    this.child = new CodexChild(source, log, opts, {
+      line: (line) => this.onLine(line),
+      exit: (info) => this.onExit(info),
+    });
     this.exited = this.child.exited;
   }
 
@@ -86,7 +101,12 @@ export class AppServerClient {
     return new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new CodexRpcError(`codex did not answer ${method} within ${Math.round(deadline / 1000)} s`, JsonRpcCode.InternalError));
+        reject(
+          new CodexRpcError(
+            `codex did not answer ${method} within ${Math.round(deadline / 1000)} s`,
+            JsonRpcCode.InternalError,
+          ),
+        );
       }, deadline);
       timer.unref();
       this.pending.set(id, { resolve, reject, method, timer, bytes });
@@ -95,7 +115,8 @@ export class AppServerClient {
 
   /** The answer to a request written to this child before the client existed (the bin's early `initialize`, spawn.ts); ids below 1 only. */
   adopt(id: number, method: string): Promise<unknown> {
-    if (id >= 1 || this.pending.has(id)) return Promise.reject(new Error(`cannot adopt request ${id}: the client numbers its own from 1`));
+    if (id >= 1 || this.pending.has(id))
+      return Promise.reject(new Error(`cannot adopt request ${id}: the client numbers its own from 1`));
     const exit = this.child.exit;
     return exit ? Promise.reject(new CodexExitedError(exit)) : this.awaitAnswer(id, method, this.deadlineOf(method));
   }
@@ -132,8 +153,16 @@ export class AppServerClient {
    * what that schema reads.
    */
   call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"]): Promise<CodexRequests[M]["result"]>;
-  call<M extends CodexMethod, S extends z.ZodType>(method: M, params: CodexRequests[M]["params"], schema: S): Promise<z.output<S>>;
-  async call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"], schema?: z.ZodType): Promise<unknown> {
+  call<M extends CodexMethod, S extends z.ZodType>(
+    method: M,
+    params: CodexRequests[M]["params"],
+    schema: S,
+  ): Promise<z.output<S>>;
+  async call<M extends CodexMethod>(
+    method: M,
+    params: CodexRequests[M]["params"],
+    schema?: z.ZodType,
+  ): Promise<unknown> {
     const result = this.checked(method, await this.request(method, params));
     return schema ? parseOrThrow(schema, result, method) : result;
   }
@@ -147,8 +176,14 @@ export class AppServerClient {
   private checked<M extends CodexMethod>(method: M, result: unknown): CodexRequests[M]["result"] {
     const read = readResult(method, result);
     if (read.kind === "invalid") {
-      this.log.warn({ method, path: read.issue.path, issue: read.issue.message }, "codex answered with a result Codex's schema does not describe");
-      throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${describeIssue(read.issue)}`, JsonRpcCode.InternalError);
+      this.log.warn(
+        { method, path: read.issue.path, issue: read.issue.message },
+        "codex answered with a result Codex's schema does not describe",
+      );
+      throw new CodexRpcError(
+        `codex app-server answered ${method} with an unexpected shape: ${describeIssue(read.issue)}`,
+        JsonRpcCode.InternalError,
+      );
     }
     return read.value;
   }
@@ -197,10 +232,14 @@ export class AppServerClient {
     }
     const parsed = incomingMessageSchema.safeParse(raw);
     if (!parsed.success) {
-      this.log.warn({ issues: parsed.error.issues.slice(0, 3) }, "codex app-server sent an invalid JSON-RPC message; ignored");
+      this.log.warn(
+        { issues: parsed.error.issues.slice(0, 3) },
+        "codex app-server sent an invalid JSON-RPC message; ignored",
+      );
       return;
     }
-    if (parsed.kind === "request") return this.router.request(parsed.data.id, parsed.data.method, parsed.data.params ?? {});
+    if (parsed.kind === "request")
+      return this.router.request(parsed.data.id, parsed.data.method, parsed.data.params ?? {});
     if (parsed.kind === "notification") return this.router.notification(parsed.data.method, parsed.data.params ?? {});
     const { id } = parsed.data;
     const pending = typeof id === "number" ? this.pending.get(id) : undefined;
@@ -214,7 +253,10 @@ export class AppServerClient {
     const err = parsed.data.error;
     if (unknownMethodOf(err) === pending.method) {
       this.lacking.add(pending.method);
-      this.log.info({ method: pending.method, codexVersion: this.codexVersion }, "this codex does not offer a method the adapter uses; what needs it is unavailable");
+      this.log.info(
+        { method: pending.method, codexVersion: this.codexVersion },
+        "this codex does not offer a method the adapter uses; what needs it is unavailable",
+      );
       pending.reject(new CodexMethodUnsupportedError(pending.method, this.codexVersion));
     } else pending.reject(new CodexRpcError(err.message, err.code, err.data));
   }

@@ -22,7 +22,10 @@ export function codexHomeOf(env: NodeJS.ProcessEnv = process.env): string {
 
 /** The state of the files the configuration of `cwd` is read from; throws when one cannot be looked at. */
 export function configFingerprint(cwd: string, codexHome: string): string {
-  const paths = [...CONFIG_FILES.map((f) => path.join(codexHome, f)), ...CONFIG_FILES.map((f) => path.join(SYSTEM_DIR, f))];
+  const paths = [
+    ...CONFIG_FILES.map((f) => path.join(codexHome, f)),
+    ...CONFIG_FILES.map((f) => path.join(SYSTEM_DIR, f)),
+  ];
   for (let dir = cwd; ; dir = path.dirname(dir)) {
     paths.push(path.join(dir, ".codex", "config.toml"), path.join(dir, ".git"));
     if (path.dirname(dir) === dir) break;

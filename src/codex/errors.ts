@@ -23,7 +23,10 @@ export class CodexMethodUnsupportedError extends CodexRpcError {
     readonly method: string,
     version: string | undefined,
   ) {
-    super(`this codex (${version ?? "unknown version"}) does not offer ${method}; it needs a codex that does (unset CODEX_PATH to run the pinned one)`, JsonRpcCode.MethodNotFound);
+    super(
+      `this codex (${version ?? "unknown version"}) does not offer ${method}; it needs a codex that does (unset CODEX_PATH to run the pinned one)`,
+      JsonRpcCode.MethodNotFound,
+    );
     this.name = "CodexMethodUnsupportedError";
   }
 }

@@ -14,13 +14,21 @@ export type CheckedRequestMethod = keyof typeof serverRequestValidators;
 export type CheckedNotification = Extract<ServerNotification, { method: CheckedNotificationMethod }>;
 
 /** A notification as thread listeners get it: checked and typed, or another of Codex's methods with its params unknown. */
-export type CodexNotification = CheckedNotification | { method: Exclude<ServerNotification["method"], CheckedNotificationMethod>; params: unknown };
+export type CodexNotification =
+  | CheckedNotification
+  | { method: Exclude<ServerNotification["method"], CheckedNotificationMethod>; params: unknown };
 
 /** A server->client request without its JSON-RPC id (the client answers it). */
-export type ServerRequestMessage = ServerRequest extends infer R ? (R extends { id: unknown } ? Omit<R, "id"> : never) : never;
+export type ServerRequestMessage = ServerRequest extends infer R
+  ? R extends { id: unknown }
+    ? Omit<R, "id">
+    : never
+  : never;
 
 /** A server request the adapter reads to answer it: checked, typed by Codex's schema. */
 export type CheckedServerRequest = Extract<ServerRequestMessage, { method: CheckedRequestMethod }>;
 
 /** A server request as the adapter gets it: checked and typed, or another of Codex's with its params unknown (refused). */
-export type CodexServerRequest = CheckedServerRequest | { method: Exclude<ServerRequestMessage["method"], CheckedRequestMethod>; params: unknown };
+export type CodexServerRequest =
+  | CheckedServerRequest
+  | { method: Exclude<ServerRequestMessage["method"], CheckedRequestMethod>; params: unknown };

@@ -20,7 +20,10 @@ export type CodexRequests = {
   "thread/name/set": { params: v2.ThreadSetNameParams; result: v2.ThreadSetNameResponse };
   "thread/unsubscribe": { params: v2.ThreadUnsubscribeParams; result: v2.ThreadUnsubscribeResponse };
   "thread/settings/update": { params: v2.ThreadSettingsUpdateParams; result: v2.ThreadSettingsUpdateResponse };
-  "thread/backgroundTerminals/terminate": { params: v2.ThreadBackgroundTerminalsTerminateParams; result: v2.ThreadBackgroundTerminalsTerminateResponse };
+  "thread/backgroundTerminals/terminate": {
+    params: v2.ThreadBackgroundTerminalsTerminateParams;
+    result: v2.ThreadBackgroundTerminalsTerminateResponse;
+  };
   "thread/compact/start": { params: v2.ThreadCompactStartParams; result: v2.ThreadCompactStartResponse };
   "thread/goal/get": { params: v2.ThreadGoalGetParams; result: v2.ThreadGoalGetResponse };
   "thread/goal/set": { params: v2.ThreadGoalSetParams; result: v2.ThreadGoalSetResponse };
@@ -78,7 +81,10 @@ export function refusalFor(request: CodexServerRequest): CodexServerAnswer | und
     case "item/permissions/requestApproval":
       return { permissions: {}, scope: "turn" };
     case "item/tool/call":
-      return { contentItems: [{ type: "inputText", text: "This tool is not available in this editor." }], success: false };
+      return {
+        contentItems: [{ type: "inputText", text: "This tool is not available in this editor." }],
+        success: false,
+      };
     case "applyPatchApproval":
     case "execCommandApproval":
       return { decision: { denied: { rejection: "No one could be asked to approve this." } } };

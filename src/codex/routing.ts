@@ -72,7 +72,9 @@ export class IncomingRouter {
       }
     }
     if (read.kind === "unknown") {
-      this.reportOnce(method, () => this.log.info({ method }, "codex sent a notification this version does not know; not shown"));
+      this.reportOnce(method, () =>
+        this.log.info({ method }, "codex sent a notification this version does not know; not shown"),
+      );
       return;
     }
     if (method === "serverRequest/resolved") this.inFlight.resolved(params);
@@ -89,7 +91,10 @@ export class IncomingRouter {
   /** Once per method: which field broke Codex's schema and how, never the payload (it may hold file contents). */
   private reportUnreadable(method: string, issue: ValidationIssue): void {
     this.reportOnce(method, () =>
-      this.log.warn({ method, path: issue.path, issue: issue.message }, "codex sent a message Codex's schema does not describe; ignored (further ones of this method are not logged)"),
+      this.log.warn(
+        { method, path: issue.path, issue: issue.message },
+        "codex sent a message Codex's schema does not describe; ignored (further ones of this method are not logged)",
+      ),
     );
   }
 
@@ -101,7 +106,10 @@ export class IncomingRouter {
 
   /** A listener that throws on an unexpected message must not take the adapter down: logged, skipped. */
   private listenerFailed(method: string, err: unknown): void {
-    this.log.error({ method, err: err instanceof Error ? err.message : String(err) }, "handling a codex notification failed; skipped");
+    this.log.error(
+      { method, err: err instanceof Error ? err.message : String(err) },
+      "handling a codex notification failed; skipped",
+    );
   }
 
   /** A server->client request: answered by its thread's listener, or refused at once. */
@@ -111,8 +119,17 @@ export class IncomingRouter {
     if (read.kind !== "read") {
       // Answered at once: Codex would otherwise wait on it (a turn held until it times out).
       if (read.kind === "invalid") this.reportUnreadable(method, read.issue);
-      else this.reportOnce(method, () => this.log.warn({ method }, "codex sent a request this version does not know; refused"));
-      const error = read.kind === "invalid" ? { code: JsonRpcCode.InvalidParams, message: `codex-cli-acp cannot read this ${method}: ${describeIssue(read.issue)}` } : { code: JsonRpcCode.MethodNotFound, message: `codex-cli-acp does not know ${method}` };
+      else
+        this.reportOnce(method, () =>
+          this.log.warn({ method }, "codex sent a request this version does not know; refused"),
+        );
+      const error =
+        read.kind === "invalid"
+          ? {
+              code: JsonRpcCode.InvalidParams,
+              message: `codex-cli-acp cannot read this ${method}: ${describeIssue(read.issue)}`,
+            }
+          : { code: JsonRpcCode.MethodNotFound, message: `codex-cli-acp does not know ${method}` };
       this.write({ id, error });
       return;
     }
@@ -124,17 +141,24 @@ export class IncomingRouter {
       const refusal = refusalFor(request);
       this.log.warn({ method }, "codex request for no known thread; declined");
       if (refusal !== undefined) this.write({ id, result: refusal });
-      else this.write({ id, error: { code: JsonRpcCode.MethodNotFound, message: `codex-cli-acp cannot answer ${method} here` } });
+      else
+        this.write({
+          id,
+          error: { code: JsonRpcCode.MethodNotFound, message: `codex-cli-acp cannot answer ${method} here` },
+        });
       return;
     }
     const answering = this.inFlight.begin(id);
-    listener.request(request, answering.signal).then(
-      (result) => this.write({ id, result }),
-      (err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        this.log.warn({ method, err: message }, "answering a codex request failed");
-        this.write({ id, error: { code: JsonRpcCode.InternalError, message } });
-      },
-    ).finally(answering.done);
+    listener
+      .request(request, answering.signal)
+      .then(
+        (result) => this.write({ id, result }),
+        (err: unknown) => {
+          const message = err instanceof Error ? err.message : String(err);
+          this.log.warn({ method, err: message }, "answering a codex request failed");
+          this.write({ id, error: { code: JsonRpcCode.InternalError, message } });
+        },
+      )
+      .finally(answering.done);
   }
 }

@@ -68,7 +68,13 @@ const turnSchema = z.looseObject({
   rootTurnId: z.string().nullish(),
   // A string, not an enum: a status a newer codex adds must still end the turn (read as a normal end).
   status: z.string(),
-  error: z.looseObject({ message: z.string(), codexErrorInfo: z.unknown().optional(), additionalDetails: z.string().nullish() }).nullish(),
+  error: z
+    .looseObject({
+      message: z.string(),
+      codexErrorInfo: z.unknown().optional(),
+      additionalDetails: z.string().nullish(),
+    })
+    .nullish(),
   items: z.array(z.unknown()).optional(),
 });
 
@@ -89,14 +95,14 @@ export type Thread = z.infer<typeof threadSchema>;
 /** thread/read's answer (with its turns when asked for). */
 export const threadReadResponseSchema = z.looseObject({ thread: threadSchema });
 
-
 export const turnStartResponseSchema = z.looseObject({ turn: turnSchema });
 export const turnCompletedSchema = z.looseObject({ threadId: z.string(), turn: turnSchema });
 
-
-
 /** What the adapter reads from codex's `initialize` answer. */
-export const initializeResultSchema = z.looseObject({ codexHome: z.string().optional(), userAgent: z.string().optional() });
+export const initializeResultSchema = z.looseObject({
+  codexHome: z.string().optional(),
+  userAgent: z.string().optional(),
+});
 
 /** Codex's version in its initialize answer's user agent ("client/0.171.0 (os; arch) ..."). */
 export function codexVersionOf(userAgent: string | undefined): string | undefined {

@@ -26,7 +26,10 @@ export function launchOptions(launch: Launch): { windowsVerbatimArguments?: bool
   return launch.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {};
 }
 
-export function spawnAppServer(command: CodexCommand, opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
+export function spawnAppServer(
+  command: CodexCommand,
+  opts: { args?: string[]; env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): ChildProcess {
   const env = opts.env ?? process.env;
   const launch = codexLaunch(command, ["app-server", ...(opts.args ?? [])], env);
   return spawn(launch.file, launch.args, {
@@ -43,7 +46,10 @@ export function spawnAppServer(command: CodexCommand, opts: { args?: string[]; e
 export type CodexClientInfo = { name: string; title: string; version: string };
 
 /** The params of the app-server's `initialize`: one source for the early one and a restart's. */
-export function initializeParams(clientInfo: CodexClientInfo): { clientInfo: CodexClientInfo; capabilities: { experimentalApi: true } } {
+export function initializeParams(clientInfo: CodexClientInfo): {
+  clientInfo: CodexClientInfo;
+  capabilities: { experimentalApi: true };
+} {
   return { clientInfo, capabilities: { experimentalApi: true } };
 }
 
@@ -51,7 +57,12 @@ export function initializeParams(clientInfo: CodexClientInfo): { clientInfo: Cod
 export type EarlyConfigRead = { cwd: string; fingerprint: string };
 
 /** A codex the bin started, with the ids of the `initialize` (and `config/read`) already written to it. */
-export type PrestartedCodex = { child: ChildProcess; command: CodexCommand; initializeId: number; configRead?: EarlyConfigRead & { id: number } };
+export type PrestartedCodex = {
+  child: ChildProcess;
+  command: CodexCommand;
+  initializeId: number;
+  configRead?: EarlyConfigRead & { id: number };
+};
 
 /**
  * The id of the `initialize` written as codex is spawned; the client's own ids start at 1. Its
@@ -74,12 +85,16 @@ export function prestartAppServer(
   const child = spawnAppServer(command, opts);
   // A codex that is gone before the client adopts it: the client's own handlers report it.
   child.stdin?.once("error", () => undefined);
-  child.stdin?.write(`${JSON.stringify({ id: EARLY_INITIALIZE_ID, method: "initialize", params: initializeParams(clientInfo) })}\n`);
+  child.stdin?.write(
+    `${JSON.stringify({ id: EARLY_INITIALIZE_ID, method: "initialize", params: initializeParams(clientInfo) })}\n`,
+  );
   // Asked for only now (its files looked at), so nothing holds the spawn back.
   const configFor = opts.configFor?.();
   if (!configFor) return { child, command, initializeId: EARLY_INITIALIZE_ID };
   // The first session/new's first question to codex (the modes feature's), for the folder an editor
   // starts the agent in: answered right behind initialize instead of a round trip after it.
-  child.stdin?.write(`${JSON.stringify({ id: EARLY_CONFIG_READ_ID, method: "config/read", params: configReadParams(configFor.cwd) })}\n`);
+  child.stdin?.write(
+    `${JSON.stringify({ id: EARLY_CONFIG_READ_ID, method: "config/read", params: configReadParams(configFor.cwd) })}\n`,
+  );
   return { child, command, initializeId: EARLY_INITIALIZE_ID, configRead: { id: EARLY_CONFIG_READ_ID, ...configFor } };
 }

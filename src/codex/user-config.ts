@@ -28,7 +28,10 @@ function keepNewest<V>(map: Map<string, V>, key: string, value: V): void {
 }
 
 export class UserConfigReader {
-  private readonly answers = new Map<string, { fingerprint: string; answer: Promise<v2.ConfigReadResponse | undefined> }>();
+  private readonly answers = new Map<
+    string,
+    { fingerprint: string; answer: Promise<v2.ConfigReadResponse | undefined> }
+  >();
   /** Codex's error for each folder whose configuration it could not read (the newest KEPT_DIRECTORIES). */
   private readonly problems = new Map<string, string>();
 
@@ -80,7 +83,10 @@ export class UserConfigReader {
       if (err instanceof CodexRpcError) {
         keepNewest(this.problems, cwd, err.message);
       }
-      this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "could not read the Codex configuration; the session opens in the default mode");
+      this.log.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        "could not read the Codex configuration; the session opens in the default mode",
+      );
       return undefined;
     }
   }
@@ -92,7 +98,9 @@ export class UserConfigReader {
  * `.codex/config.toml` is not theirs: codex 0.169 lets even an untrusted project's turn hooks off.
  */
 export function userTurnsHooksOff(answer: v2.ConfigReadResponse | undefined): boolean {
-  return (answer?.layers ?? []).some((layer) => layer.name.type !== "project" && layer.disabledReason == null && hooksSetting(layer.config) === false);
+  return (answer?.layers ?? []).some(
+    (layer) => layer.name.type !== "project" && layer.disabledReason == null && hooksSetting(layer.config) === false,
+  );
 }
 
 function hooksSetting(config: unknown): unknown {

@@ -17,7 +17,15 @@ import {
   type ValidationIssue,
   type Validator,
 } from "./generated/validators.js";
-import type { CheckedNotification, CheckedNotificationMethod, CheckedRequestMethod, CheckedServerRequest, CodexNotification, CodexServerRequest, ServerRequestMessage } from "./messages.js";
+import type {
+  CheckedNotification,
+  CheckedNotificationMethod,
+  CheckedRequestMethod,
+  CheckedServerRequest,
+  CodexNotification,
+  CodexServerRequest,
+  ServerRequestMessage,
+} from "./messages.js";
 import type { CodexMethod, CodexRequests } from "./requests.js";
 import type { z } from "zod";
 import { CodexRpcError } from "./errors.js";
@@ -69,7 +77,10 @@ export function readServerRequest(method: string, params: unknown): Reading<Code
   return validate(message, issues) ? { kind: "read", value: message } : { kind: "invalid", issue: firstIssue(issues) };
 }
 
-export function readResult<M extends CodexMethod>(method: M, result: unknown): Exclude<Reading<CodexRequests[M]["result"]>, { kind: "unknown" }> {
+export function readResult<M extends CodexMethod>(
+  method: M,
+  result: unknown,
+): Exclude<Reading<CodexRequests[M]["result"]>, { kind: "unknown" }> {
   const validate = results[method];
   const issues: ValidationIssue[] = [];
   return validate(result, issues) ? { kind: "read", value: result } : { kind: "invalid", issue: firstIssue(issues) };
@@ -84,7 +95,10 @@ export function describeIssue(issue: ValidationIssue): string {
 export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown, method: string): T {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
-    throw new CodexRpcError(`codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`, JsonRpcCode.InternalError);
+    throw new CodexRpcError(
+      `codex app-server answered ${method} with an unexpected shape: ${parsed.error.issues[0]?.message ?? "invalid"}`,
+      JsonRpcCode.InternalError,
+    );
   }
   return parsed.data;
 }

@@ -5,7 +5,11 @@ import path from "node:path";
 /** What the cache's place depends on: the platform, its environment, this user's uid (POSIX). */
 export type CacheHost = { platform: NodeJS.Platform; env: NodeJS.ProcessEnv; uid: number | undefined };
 
-const thisHost = (): CacheHost => ({ platform: process.platform, env: process.env, uid: typeof process.getuid === "function" ? process.getuid() : undefined });
+const thisHost = (): CacheHost => ({
+  platform: process.platform,
+  env: process.env,
+  uid: typeof process.getuid === "function" ? process.getuid() : undefined,
+});
 
 /**
  * Where the cache folder goes: the temp dir (per user on macOS, shared on Linux: hence the checks
@@ -28,7 +32,10 @@ export function privateCacheDir(root?: string, host: CacheHost = thisHost()): st
   try {
     const uid = host.uid;
     const windows = host.platform === "win32";
-    const dir = path.join(root ?? cacheRoot(host), windows ? "codex-cli-acp-cache" : `codex-cli-acp-cache-${uid ?? "user"}`);
+    const dir = path.join(
+      root ?? cacheRoot(host),
+      windows ? "codex-cli-acp-cache" : `codex-cli-acp-cache-${uid ?? "user"}`,
+    );
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
     if (!st.isDirectory()) return undefined;

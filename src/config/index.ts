@@ -6,16 +6,31 @@ export const VERSION: string = typeof __CODEX_ACP_VERSION__ === "string" ? __COD
 
 export const ENVIRONMENT = [
   ["CODEX_PATH", "absolute path of the codex binary to run (default: the one installed with this package)"],
-  ["CODEX_ACP_CODEX_ARGS", "extra arguments for `codex app-server`, space-separated (e.g. `-c model=\"o4-mini\"`)"],
+  ["CODEX_ACP_CODEX_ARGS", 'extra arguments for `codex app-server`, space-separated (e.g. `-c model="o4-mini"`)'],
   ["CODEX_ACP_LOG_LEVEL", "trace | debug | info | warn | error (default: info)"],
   ["CODEX_ACP_LOG_FILE", "write logs to this file instead of stderr"],
   ["CODEX_ACP_SESSION_LIST_PAGE_SIZE", "sessions per session/list page (default 50)"],
-  ["CODEX_ACP_HANG_TIMEOUT_MS", "codex silent this long while a turn waits on it is probed, restarted if the probe goes unanswered while codex does no work (default 30000; requests: 2 s)"],
+  [
+    "CODEX_ACP_HANG_TIMEOUT_MS",
+    "codex silent this long while a turn waits on it is probed, restarted if the probe goes unanswered while codex does no work (default 30000; requests: 2 s)",
+  ],
   ["CODEX_ACP_REQUEST_TIMEOUT_MS", "longest wait for any answer from codex (default 120000)"],
-  ["CODEX_ACP_FILE_TOOL_TIMEOUT_SEC", "how long Codex waits for one file-tool call, a permission prompt inside it included (default 3600); a call past it writes nothing"],
-  ["CODEX_ACP_SIGN_IN_TIMEOUT_MS", "how long a browser or device-code sign-in may take before it is cancelled with an error (default 600000: 10 minutes)"],
-  ["OPENAI_API_KEY / CODEX_API_KEY", "API key the API-key sign-in methods use (`openai-api-key`, `api-key`, `codex-api-key`)"],
-  ["DEFAULT_AUTH_REQUEST", "an authenticate request as JSON (e.g. {\"methodId\":\"openai-api-key\"}) the agent signs in with when a session needs it"],
+  [
+    "CODEX_ACP_FILE_TOOL_TIMEOUT_SEC",
+    "how long Codex waits for one file-tool call, a permission prompt inside it included (default 3600); a call past it writes nothing",
+  ],
+  [
+    "CODEX_ACP_SIGN_IN_TIMEOUT_MS",
+    "how long a browser or device-code sign-in may take before it is cancelled with an error (default 600000: 10 minutes)",
+  ],
+  [
+    "OPENAI_API_KEY / CODEX_API_KEY",
+    "API key the API-key sign-in methods use (`openai-api-key`, `api-key`, `codex-api-key`)",
+  ],
+  [
+    "DEFAULT_AUTH_REQUEST",
+    'an authenticate request as JSON (e.g. {"methodId":"openai-api-key"}) the agent signs in with when a session needs it',
+  ],
   ["CODEX_HOME", "Codex's home directory (config.toml, sessions, login); default ~/.codex"],
 ] as const;
 
@@ -36,7 +51,11 @@ export const DEFAULT_SIGN_IN_TIMEOUT_MS = 10 * 60_000;
 export function readConfig(env: NodeJS.ProcessEnv = process.env): AdapterConfig {
   const hangMs = positiveInt(env.CODEX_ACP_HANG_TIMEOUT_MS);
   const deadlineMs = positiveInt(env.CODEX_ACP_REQUEST_TIMEOUT_MS);
-  return { codexArgs: parseArgs(env.CODEX_ACP_CODEX_ARGS ?? ""), ...(hangMs ? { hangMs } : {}), ...(deadlineMs ? { deadlineMs } : {}) };
+  return {
+    codexArgs: parseArgs(env.CODEX_ACP_CODEX_ARGS ?? ""),
+    ...(hangMs ? { hangMs } : {}),
+    ...(deadlineMs ? { deadlineMs } : {}),
+  };
 }
 
 /** Sessions per session/list page: CODEX_ACP_SESSION_LIST_PAGE_SIZE, or the default. */

@@ -25,7 +25,8 @@ export type CapabilityPart = Pick<SessionFeature, "sessionCapabilities" | "agent
 
 /** Merges a part's capabilities into what initialize advertises (`sessionCapabilities` and `auth` field by field). */
 export function mergeCapabilities(into: acp.AgentCapabilities, part: CapabilityPart): void {
-  if (part.sessionCapabilities) into.sessionCapabilities = { ...into.sessionCapabilities, ...part.sessionCapabilities() };
+  if (part.sessionCapabilities)
+    into.sessionCapabilities = { ...into.sessionCapabilities, ...part.sessionCapabilities() };
   if (!part.agentCapabilities) return;
   const top = part.agentCapabilities();
   Object.assign(into, top, top.auth ? { auth: { ...into.auth, ...top.auth } } : {});

@@ -10,14 +10,28 @@ import { markPhase } from "../log/index.js";
 import { toUserInput } from "./prompt.js";
 import type { ClientDisplay } from "../bridge/index.js";
 import { randomUUID } from "node:crypto";
-import { mergeResponseParts, type AgentHandle, type AgentServices, type SessionFeature, type SessionOpening, type SessionResponsePart } from "./feature-api.js";
+import {
+  mergeResponseParts,
+  type AgentHandle,
+  type AgentServices,
+  type SessionFeature,
+  type SessionOpening,
+  type SessionResponsePart,
+} from "./feature-api.js";
 import type { AcpSession, SessionDeps, ThreadSettings } from "./session/session.js";
 import { openThread, type StoredIds } from "./session/open-thread.js";
 import { SessionThreads } from "./session/session-threads.js";
 import { codexHomeOf } from "../codex/index.js";
 import { invalidParams, RequestError, sessionNotFound, shown, toRequestError, withoutSecrets } from "./errors.js";
 import { RequestRouter } from "./request-routes.js";
-import { mergeCapabilities, restoreSession, withdrawSession, type AgentState, type CapabilityPart, type ReadonlyAgentState } from "./agent-state.js";
+import {
+  mergeCapabilities,
+  restoreSession,
+  withdrawSession,
+  type AgentState,
+  type CapabilityPart,
+  type ReadonlyAgentState,
+} from "./agent-state.js";
 import { AcpCode, JsonRpcCode } from "../json-rpc/index.js";
 
 export type { AgentState, CapabilityPart, ReadonlyAgentState } from "./agent-state.js";
@@ -68,7 +82,11 @@ export type Agent = {
   restoreSession(session: AcpSession): void;
   services: AgentServices;
   /** `sessionId`: the stored session to load or resume; `admitted`: the opening may go on (session/new's sign-in check, run while the features prepare). */
-  openSession(opening: SessionOpening, sessionId?: string, admitted?: Promise<void>): Promise<{ session: AcpSession; response: SessionResponsePart }>;
+  openSession(
+    opening: SessionOpening,
+    sessionId?: string,
+    admitted?: Promise<void>,
+  ): Promise<{ session: AcpSession; response: SessionResponsePart }>;
   closeSession(session: AcpSession): Promise<void>;
   /** The session was deleted: the features forget what they keep of it. */
   sessionDeleted(sessionId: string): Promise<void>;
@@ -119,8 +137,12 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
     sessions: state.sessions,
   };
 
-  const threads = new SessionThreads(sessionThreadsDir ?? path.join(codexHomeOf(), "codex-cli-acp", "session-threads"), log);
-  const threadOf = async (sessionId: string): Promise<string> => state.sessions.get(sessionId)?.threadId ?? (await threads.threadOf(sessionId));
+  const threads = new SessionThreads(
+    sessionThreadsDir ?? path.join(codexHomeOf(), "codex-cli-acp", "session-threads"),
+    log,
+  );
+  const threadOf = async (sessionId: string): Promise<string> =>
+    state.sessions.get(sessionId)?.threadId ?? (await threads.threadOf(sessionId));
   const deps: SessionDeps = {
     host,
     log,
@@ -129,10 +151,17 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
     // Every streamed delta passes here: no promise of its own beyond the connection's.
     sendUpdate: (sessionId, update) => {
       if (!clientContext) return Promise.reject(new Error("no client connected"));
-      const first = firstChunkToMark.size > 0 && update.sessionUpdate === "agent_message_chunk" && firstChunkToMark.delete(sessionId);
+      const first =
+        firstChunkToMark.size > 0 &&
+        update.sessionUpdate === "agent_message_chunk" &&
+        firstChunkToMark.delete(sessionId);
       if (first) markPhase(log, "prompt: first chunk mapped");
       const sent = clientContext.notify(acp.methods.client.session.update, { sessionId, update });
-      if (first) void sent.then(() => markPhase(log, "prompt: first chunk queued for stdout"), () => undefined);
+      if (first)
+        void sent.then(
+          () => markPhase(log, "prompt: first chunk queued for stdout"),
+          () => undefined,
+        );
       return sent;
     },
     updatesHold: (sessionId) => updatesAfter.get(sessionId),
@@ -158,7 +187,10 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
   const sessionOf = (sessionId: string): AcpSession => {
     const session = state.sessions.get(sessionId);
     if (!session || session.isClosed) {
-      throw sessionNotFound(sessionId, `${sessionId} is not open (it was closed, or never opened in this process; session/load reopens a stored session)`);
+      throw sessionNotFound(
+        sessionId,
+        `${sessionId} is not open (it was closed, or never opened in this process; session/load reopens a stored session)`,
+      );
     }
     return session;
   };
@@ -197,13 +229,26 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
       markPhase(log, "session/new received");
       const cwd = await validateCwd(params.cwd);
       // Checked while the features prepare the thread (Codex's account and config reads overlap).
-      const signedIn = signIn.require(signIn.methods(state.clientCapabilities), () => [...state.sessions.values()].some((s) => s.promptRunning)).catch(async (refusal: unknown) => {
-        // A config.toml codex cannot parse sends it back to its defaults (OpenAI's sign-in): the
-        // file is what to fix, and signing in would only lead to the same error after.
-        const problem = await host.userConfig.problem(cwd);
-        throw problem === undefined ? refusal : new RequestError(JsonRpcCode.InternalError, `Codex cannot read its configuration: ${withoutSecrets(problem)}; fix it and try again`);
-      });
-      const { session, response } = await openSession({ kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() }, undefined, signedIn);
+      const signedIn = signIn
+        .require(signIn.methods(state.clientCapabilities), () =>
+          [...state.sessions.values()].some((s) => s.promptRunning),
+        )
+        .catch(async (refusal: unknown) => {
+          // A config.toml codex cannot parse sends it back to its defaults (OpenAI's sign-in): the
+          // file is what to fix, and signing in would only lead to the same error after.
+          const problem = await host.userConfig.problem(cwd);
+          throw problem === undefined
+            ? refusal
+            : new RequestError(
+                JsonRpcCode.InternalError,
+                `Codex cannot read its configuration: ${withoutSecrets(problem)}; fix it and try again`,
+              );
+        });
+      const { session, response } = await openSession(
+        { kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() },
+        undefined,
+        signedIn,
+      );
       markPhase(log, "session/new answered");
       return { sessionId: session.id, ...response };
     })
@@ -245,7 +290,10 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
     if (!(err instanceof RequestError) || err.code !== AcpCode.AuthRequired) return err;
     signIn.refused?.();
     const data = typeof err.data === "object" && err.data !== null ? err.data : {};
-    return new RequestError(err.code, err.message, { ...data, authMethods: signIn.methods(state.clientCapabilities).map((m) => m.id) });
+    return new RequestError(err.code, err.message, {
+      ...data,
+      authMethods: signIn.methods(state.clientCapabilities).map((m) => m.id),
+    });
   };
 
   const statusLines = async (session: AcpSession): Promise<string[]> => {
@@ -255,7 +303,10 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
           return (await feature.statusLines?.(session, services)) ?? [];
         } catch (err) {
           // One feature's part missing costs that part, not the whole /status.
-          log.warn({ feature: feature.name, err: err instanceof Error ? err.message : String(err) }, "a feature's status lines failed");
+          log.warn(
+            { feature: feature.name, err: err instanceof Error ? err.message : String(err) },
+            "a feature's status lines failed",
+          );
           return [];
         }
       }),
@@ -269,7 +320,11 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
    * Opens a session: features amend the settings, the thread is started (new) or
    * resumed (load/resume of the ACP session `sessionId`), then features attach.
    */
-  async function openSession(opening: SessionOpening, sessionId?: string, admitted: Promise<void> = Promise.resolve()): Promise<{ session: AcpSession; response: SessionResponsePart }> {
+  async function openSession(
+    opening: SessionOpening,
+    sessionId?: string,
+    admitted: Promise<void> = Promise.resolve(),
+  ): Promise<{ session: AcpSession; response: SessionResponsePart }> {
     admitted.catch(() => undefined); // awaited below, once the features have prepared
     try {
       for (const feature of features) {
@@ -347,7 +402,9 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
   }
 
   function describeSession(session: AcpSession): SessionResponsePart {
-    return mergeResponseParts(features.map((feature) => ({ feature: feature.name, part: feature.describe?.(session) })));
+    return mergeResponseParts(
+      features.map((feature) => ({ feature: feature.name, part: feature.describe?.(session) })),
+    );
   }
 
   const holdUpdates = (sessionId: string, until: Promise<void>): (() => void) => {
@@ -362,7 +419,23 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
   };
   const withdraw = (session: AcpSession): void => withdrawSession(state.sessions, session);
   const restore = (session: AcpSession): void => restoreSession(state.sessions, session);
-  return { app, state, advertise, withdrawSession: withdraw, restoreSession: restore, services, openSession, closeSession, sessionDeleted, threads, threadOf, describeSession, validateCwd, sessionOf, holdUpdates };
+  return {
+    app,
+    state,
+    advertise,
+    withdrawSession: withdraw,
+    restoreSession: restore,
+    services,
+    openSession,
+    closeSession,
+    sessionDeleted,
+    threads,
+    threadOf,
+    describeSession,
+    validateCwd,
+    sessionOf,
+    holdUpdates,
+  };
 }
 
 async function validateCwd(cwd: string): Promise<string> {

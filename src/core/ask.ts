@@ -10,7 +10,11 @@ export type Asked<T> = { answer: T; cancelled: false } | { cancelled: true };
  * `withdraw` fires (the request is aborted: the client gets $/cancel_request). A turn already
  * cancelling asks nobody.
  */
-export async function askClient<T>(session: AcpSession, withdraw: AbortSignal | undefined, request: (signal: AbortSignal) => Promise<T>): Promise<Asked<T>> {
+export async function askClient<T>(
+  session: AcpSession,
+  withdraw: AbortSignal | undefined,
+  request: (signal: AbortSignal) => Promise<T>,
+): Promise<Asked<T>> {
   await session.flush();
   if (session.cancelling || withdraw?.aborted) return { cancelled: true };
   const controller = new AbortController();

@@ -4,7 +4,11 @@ import type { AgentServices } from "./feature-api.js";
 import { toRequestError } from "./errors.js";
 
 /** Names a thread (`thread/name/set`): session/set_title and `/rename`. */
-export async function setThreadName(services: Pick<AgentServices, "host" | "log">, threadId: string, title: string): Promise<void> {
+export async function setThreadName(
+  services: Pick<AgentServices, "host" | "log">,
+  threadId: string,
+  title: string,
+): Promise<void> {
   try {
     await (await services.host.client()).call("thread/name/set", { threadId, name: title });
   } catch (err) {

@@ -11,7 +11,10 @@ export { RequestError };
 
 /** A parameter the client sent is wrong; `data` names it. */
 export function invalidParams(data: Record<string, unknown>, message: string): RequestError {
-  return RequestError.invalidParams(Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === "string" ? shown(v) : v])), message);
+  return RequestError.invalidParams(
+    Object.fromEntries(Object.entries(data).map(([k, v]) => [k, typeof v === "string" ? shown(v) : v])),
+    message,
+  );
 }
 
 /** The longest part of a client's value an error quotes back. */
@@ -20,7 +23,9 @@ const SHOWN_CHARACTERS = 120;
 /** A client's value as an error quotes it: a value of any size (a 200 KB id) is not sent back whole. */
 export function shown(value: string): string {
   // Never half an emoji: a lone surrogate makes a client's JSON parser (Zed's) drop the answer.
-  return value.length <= SHOWN_CHARACTERS ? value : `${textHead(value, SHOWN_CHARACTERS)}… (${value.length} characters)`;
+  return value.length <= SHOWN_CHARACTERS
+    ? value
+    : `${textHead(value, SHOWN_CHARACTERS)}… (${value.length} characters)`;
 }
 
 /** The request cannot be served in the session's present state (closed, busy). */
@@ -63,7 +68,11 @@ function codexStoppedMessage(reason: string): string {
 
 /** Codex's invalid-params data for the user's input (`input_error_code`, e.g. "input_too_large", with its limits). */
 function isInputError(data: unknown): data is Record<string, unknown> {
-  return typeof data === "object" && data !== null && typeof (data as { input_error_code?: unknown }).input_error_code === "string";
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    typeof (data as { input_error_code?: unknown }).input_error_code === "string"
+  );
 }
 
 /** Any error met while serving a request, as the ACP error the client receives. */
@@ -72,7 +81,8 @@ export function toRequestError(err: unknown): RequestError {
   if (err instanceof CodexStartError) return internalError(err.message, { stderr: [...err.stderr] });
   if (err instanceof CodexExitedError) return internalError(codexStoppedMessage(err.exit.reason));
   // What the client sent is what Codex refused (a prompt over its length limit): the client's to fix.
-  if (err instanceof CodexRpcError && err.code === JsonRpcCode.InvalidParams && isInputError(err.data)) return invalidParams(err.data, `Codex: ${err.message}`);
+  if (err instanceof CodexRpcError && err.code === JsonRpcCode.InvalidParams && isInputError(err.data))
+    return invalidParams(err.data, `Codex: ${err.message}`);
   if (err instanceof CodexRpcError) return internalError(`Codex: ${err.message}`);
   return internalError(err instanceof Error ? err.message : String(err));
 }

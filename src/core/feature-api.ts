@@ -67,7 +67,11 @@ export interface SessionFeature {
   /** Registers the ACP requests this feature answers (session/set_mode, ...) on the agent. */
   install?(app: acp.AgentApp, agent: AgentHandle): void;
   /** Answers a prompt itself (a slash command); undefined lets it go to the model. */
-  handlePrompt?(session: AcpSession, prompt: acp.ContentBlock[], agent: AgentHandle): Promise<acp.PromptResponse> | undefined;
+  handlePrompt?(
+    session: AcpSession,
+    prompt: acp.ContentBlock[],
+    agent: AgentHandle,
+  ): Promise<acp.PromptResponse> | undefined;
   /** After `initialize` was answered (the client's capabilities are known): warm up what sessions will need. */
   initialized?(services: AgentServices): void;
   /** Before the thread is started or resumed: amend its settings (config, instructions, policy). */
@@ -76,7 +80,11 @@ export interface SessionFeature {
    * After the session exists: hang listeners on it, and return this feature's part of the
    * session/new (load, resume, fork) answer (modes, configOptions); the core merges the parts.
    */
-  attach?(session: AcpSession, opening: SessionOpening, services: AgentServices): SessionResponsePart | void | Promise<SessionResponsePart | void>;
+  attach?(
+    session: AcpSession,
+    opening: SessionOpening,
+    services: AgentServices,
+  ): SessionResponsePart | void | Promise<SessionResponsePart | void>;
   /**
    * This feature's part of a load or resume answered from the session as it is open now (a
    * thread with no turn yet, which Codex cannot resume): what `attach` would have returned.
@@ -92,12 +100,16 @@ export interface SessionFeature {
   readonly requestRoutes?: readonly RequestRoute[];
 }
 
-
 /** One Codex server request route a feature claims, with its answer (made by `route`, request-routes.ts). */
 export type RequestRoute = {
   readonly key: string;
   /** `withdrawn` fires when Codex says the request was settled elsewhere (serverRequest/resolved): withdraw what asks the user. */
-  answer(session: AcpSession, request: CodexServerRequest, services: AgentServices, withdrawn: AbortSignal): Promise<CodexServerAnswer> | undefined;
+  answer(
+    session: AcpSession,
+    request: CodexServerRequest,
+    services: AgentServices,
+    withdrawn: AbortSignal,
+  ): Promise<CodexServerAnswer> | undefined;
 };
 
 /** What the agent shares with its features. */
@@ -112,7 +124,9 @@ export type AgentServices = {
 };
 
 /** Merges the features' parts of a session answer; a field two features both return is a defect, not a silent override. */
-export function mergeResponseParts(parts: ReadonlyArray<{ feature: string; part: SessionResponsePart | void }>): SessionResponsePart {
+export function mergeResponseParts(
+  parts: ReadonlyArray<{ feature: string; part: SessionResponsePart | void }>,
+): SessionResponsePart {
   const merged: Record<string, unknown> = {};
   const owner = new Map<string, string>();
   for (const { feature, part } of parts) {

@@ -44,7 +44,10 @@ export function toUserInput(blocks: ContentBlock[]): UserInput[] {
       case "audio":
         throw RequestError.invalidParams(undefined, "Audio prompts are not supported by codex-cli-acp");
       default:
-        throw RequestError.invalidParams(undefined, `Unsupported content block type: ${shown(String((block as { type: unknown }).type))}`);
+        throw RequestError.invalidParams(
+          undefined,
+          `Unsupported content block type: ${shown(String((block as { type: unknown }).type))}`,
+        );
     }
   }
   if (input.length === 0) throw RequestError.invalidParams(undefined, "The prompt is empty");

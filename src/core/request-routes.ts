@@ -3,7 +3,12 @@
 // (by the server that asks, or as a tool approval), and the most specific claim answers. Two
 // features claiming one route is an error when the agent is made, so the answer never depends on
 // the order of the feature list.
-import { toolApprovalMetaSchema, type CodexServerAnswer, type CodexServerAnswers, type CodexServerRequest } from "../codex/index.js";
+import {
+  toolApprovalMetaSchema,
+  type CodexServerAnswer,
+  type CodexServerAnswers,
+  type CodexServerRequest,
+} from "../codex/index.js";
 import type { AgentServices, RequestRoute, SessionFeature } from "./feature-api.js";
 import type { AcpSession } from "./session/session.js";
 
@@ -18,12 +23,26 @@ export type RouteQualifier = "toolApproval" | { server: string };
  */
 export function route<M extends Method>(
   method: M,
-  answer: (session: AcpSession, request: RequestOf<M>, services: AgentServices, withdrawn: AbortSignal) => Promise<CodexServerAnswers[M]>,
+  answer: (
+    session: AcpSession,
+    request: RequestOf<M>,
+    services: AgentServices,
+    withdrawn: AbortSignal,
+  ) => Promise<CodexServerAnswers[M]>,
   qualifier?: RouteQualifier,
 ): RequestRoute {
-  const key = qualifier === undefined ? method : qualifier === "toolApproval" ? `${method}#toolApproval` : `${method}#server=${qualifier.server}`;
+  const key =
+    qualifier === undefined
+      ? method
+      : qualifier === "toolApproval"
+        ? `${method}#toolApproval`
+        : `${method}#server=${qualifier.server}`;
   const isMethod = (request: CodexServerRequest): request is RequestOf<M> => request.method === method;
-  return { key, answer: (session, request, services, withdrawn) => (isMethod(request) ? answer(session, request, services, withdrawn) : undefined) };
+  return {
+    key,
+    answer: (session, request, services, withdrawn) =>
+      isMethod(request) ? answer(session, request, services, withdrawn) : undefined,
+  };
 }
 
 /** A request's routes, most specific first. */
@@ -42,14 +61,20 @@ export class RequestRouter {
     for (const feature of features) {
       for (const claimed of feature.requestRoutes ?? []) {
         const taken = this.routes.get(claimed.key);
-        if (taken) throw new Error(`the codex request ${claimed.key} is claimed by both ${taken.feature} and ${feature.name}`);
+        if (taken)
+          throw new Error(`the codex request ${claimed.key} is claimed by both ${taken.feature} and ${feature.name}`);
         this.routes.set(claimed.key, { feature: feature.name, route: claimed });
       }
     }
   }
 
   /** The answer of the feature that claims the request's most specific route; undefined if none does. */
-  answer(session: AcpSession, request: CodexServerRequest, services: AgentServices, withdrawn: AbortSignal): Promise<CodexServerAnswer> | undefined {
+  answer(
+    session: AcpSession,
+    request: CodexServerRequest,
+    services: AgentServices,
+    withdrawn: AbortSignal,
+  ): Promise<CodexServerAnswer> | undefined {
     for (const key of routeKeysOf(request)) {
       const answered = this.routes.get(key)?.route.answer(session, request, services, withdrawn);
       if (answered) return answered;

@@ -49,7 +49,11 @@ export class ThreadMemory {
 
   /** Keeps `value` for the thread, or forgets it (undefined). Resolves once done; never rejects. */
   remember(threadId: string, value: string | undefined): Promise<void> {
-    if (!THREAD_ID.test(threadId) || (value !== undefined && (!this.kind.value.test(value) || Buffer.byteLength(value) > this.kind.maxBytes - 1))) return Promise.resolve();
+    if (
+      !THREAD_ID.test(threadId) ||
+      (value !== undefined && (!this.kind.value.test(value) || Buffer.byteLength(value) > this.kind.maxBytes - 1))
+    )
+      return Promise.resolve();
     const previous = this.writing.get(threadId) ?? Promise.resolve();
     const next = previous.then(() => this.store(threadId, value));
     this.writing.set(threadId, next);
@@ -78,7 +82,10 @@ export class ThreadMemory {
       }
       this.log.debug({ threadId, [this.kind.what]: value }, `${this.kind.what} remembered for the thread`);
     } catch (err) {
-      this.log.warn({ threadId, err: err instanceof Error ? err.message : String(err) }, `could not keep the thread's ${this.kind.what}; it will load as its settings say`);
+      this.log.warn(
+        { threadId, err: err instanceof Error ? err.message : String(err) },
+        `could not keep the thread's ${this.kind.what}; it will load as its settings say`,
+      );
     }
   }
 }

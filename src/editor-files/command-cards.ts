@@ -21,7 +21,10 @@ const HookInput = z.object({
   tool_name: z.string(),
   tool_use_id: z.string().min(1),
   cwd: z.string().optional(),
-  tool_input: z.object({ command: z.union([z.string(), z.array(z.string())]).optional(), workdir: z.string().optional() }).passthrough().optional(),
+  tool_input: z
+    .object({ command: z.union([z.string(), z.array(z.string())]).optional(), workdir: z.string().optional() })
+    .passthrough()
+    .optional(),
 });
 
 /** Waits for `looked`, at most BEFORE_WAIT_MS: the command waits on us, and must not wait long. */
@@ -35,7 +38,11 @@ async function withinBeforeWait(looked: Promise<void>): Promise<void> {
 export type CommandCards = { hooks: HookHandler; stop: () => void };
 
 /** Starts tracking `session`'s commands; `editorText` reads a file's text in the editor (when the client serves reads). */
-export function commandCards(session: AcpSession, log: Logger, editorText?: (path: string) => Promise<string | undefined>): CommandCards {
+export function commandCards(
+  session: AcpSession,
+  log: Logger,
+  editorText?: (path: string) => Promise<string | undefined>,
+): CommandCards {
   // Started with the session's first turn, in the background (the walk is done while the model
   // thinks, and the first command finds it ready), not before: a session never prompted watches nothing.
   const watch = new FolderWatch(() => session.roots);
@@ -47,8 +54,11 @@ export function commandCards(session: AcpSession, log: Logger, editorText?: (pat
   });
   const offSizes = session.on("sizes", () => ({ ...changes.sizes, watchedFolders: watch.folderCount }));
   const changes = new CommandChanges({ roots: () => session.roots, watch, ...(editorText ? { editorText } : {}) });
-  const tracked = (item: Item): boolean => item.type === "commandExecution" || (item.type === "mcpToolCall" && item.server !== FILE_TOOLS_SERVER);
-  const off = session.on("toolCallEnding", (item) => (tracked(item) ? changes.after(item.id)?.then(reportContent) : undefined));
+  const tracked = (item: Item): boolean =>
+    item.type === "commandExecution" || (item.type === "mcpToolCall" && item.server !== FILE_TOOLS_SERVER);
+  const off = session.on("toolCallEnding", (item) =>
+    tracked(item) ? changes.after(item.id)?.then(reportContent) : undefined,
+  );
   const hooks: HookHandler = async (raw) => {
     const parsed = HookInput.safeParse(raw);
     if (!parsed.success) return "";
@@ -70,8 +80,14 @@ export function commandCards(session: AcpSession, log: Logger, editorText?: (pat
     }
     const report = await changes.after(input.tool_use_id);
     const note = report && modelNote(report);
-    if (report) log.debug({ sessionId: session.id, changed: report.changes.length, unsaved: report.unsaved.length }, "a command's changes");
-    return note ? JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: note } }) : "";
+    if (report)
+      log.debug(
+        { sessionId: session.id, changed: report.changes.length, unsaved: report.unsaved.length },
+        "a command's changes",
+      );
+    return note
+      ? JSON.stringify({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: note } })
+      : "";
   };
   return {
     hooks,

@@ -10,7 +10,14 @@
 // ACP tool-call updates come from the app-server items (src/bridge/file-tools.ts), not from here.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { DEFAULT_FILE_TOOL_TIMEOUT_SEC, VERSION } from "../config/index.js";
-import { askReason, createFileAccess, describeDrift, type EditorFiles, type FileAccess, type FileChange } from "./access/index.js";
+import {
+  askReason,
+  createFileAccess,
+  describeDrift,
+  type EditorFiles,
+  type FileAccess,
+  type FileChange,
+} from "./access/index.js";
 import { FileToolsServer, callFileTool, type ToolCaller } from "./endpoint/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "./contract/index.js";
 import { FileToolCalls } from "./tool-calls.js";
@@ -36,7 +43,11 @@ export function fileToolsInstructions(withPatch: boolean): string {
     `An editor is attached to this session. Read and edit workspace files with the ${ns} MCP tools: \`${READ_TOOL}\` (absolute path; optional 1-based line and limit) instead of shell commands such as cat, sed or head, and ${edit}`,
     "These tools work on the editor's buffers, including changes the user has not saved, and the user reviews and can undo every edit in the editor. " +
       `When \`${READ_TOOL}\` reports \`unsaved_changes: true\`, the editor's text differs from the file on disk: shell commands (builds, tests, grep) still see the disk version until the user saves.`,
-    ...(withPatch ? [`Do not run apply_patch as a shell command: in this session it is refused (it would change the disk behind the editor); use \`${PATCH_TOOL}\` of ${ns}.`] : []),
+    ...(withPatch
+      ? [
+          `Do not run apply_patch as a shell command: in this session it is refused (it would change the disk behind the editor); use \`${PATCH_TOOL}\` of ${ns}.`,
+        ]
+      : []),
     "When a tool answers with an error (for example permission denied), the user's editor refused: do not work around it with shell commands.",
   ].join("\n");
 }
@@ -93,7 +104,10 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     services.host.catalogWithoutNativePatch().then(
       (c) => c.path,
       (err: unknown) => {
-        services.log.warn({ reason: err instanceof Error ? err.message : String(err) }, "cannot remove Codex's native apply_patch from this thread");
+        services.log.warn(
+          { reason: err instanceof Error ? err.message : String(err) },
+          "cannot remove Codex's native apply_patch from this thread",
+        );
         return undefined;
       },
     );
@@ -104,7 +118,9 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
     initialized(services: AgentServices): void {
       // Off the critical path: the first session/new then finds the endpoint listening and the
       // catalog derived.
-      void getServer(services).start().catch(() => undefined);
+      void getServer(services)
+        .start()
+        .catch(() => undefined);
       if (editorWrites(services)) void catalogPath(services);
     },
 
@@ -114,7 +130,8 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       // A load or resume of a session still open keeps its endpoint: Codex, which has the thread
       // loaded, goes on calling the MCP server the thread was started with, and answers
       // "Not found" to every file tool call once that endpoint is gone.
-      const sameAs = opening.kind !== "new" && "sessionId" in opening.request ? openKeyOf(opening.request.sessionId) : undefined;
+      const sameAs =
+        opening.kind !== "new" && "sessionId" in opening.request ? openKeyOf(opening.request.sessionId) : undefined;
       const [endpoint, catalog, userConfig] = await Promise.all([
         getServer(services).register(opening.key, { tools, ...(sameAs === undefined ? {} : { sameAs }) }),
         withPatch ? catalogPath(services) : undefined,
@@ -139,11 +156,18 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       // apply_patch run as a shell command would be applied by Codex on disk: refused, with a
       // pointer to ours (src/editor-files/shell-patch-guard.ts); and every command reports to the
       // session's hook address, so its card shows what it changed (command-cards.ts).
-      s.config = withShellPatchGuard(s.config, process.platform, { userTurnsHooksOff: userTurnsHooksOff(userConfig), report: endpoint.hook, guard: withPatch, reportAfter: services.clientCapabilities().fs?.readTextFile === true });
+      s.config = withShellPatchGuard(s.config, process.platform, {
+        userTurnsHooksOff: userTurnsHooksOff(userConfig),
+        report: endpoint.hook,
+        guard: withPatch,
+        reportAfter: services.clientCapabilities().fs?.readTextFile === true,
+      });
       // Codex's own apply_patch stays on offer: watch for the ones it rejects (they have no item).
       if (!catalog) s.rawEvents = true;
       const instructions = fileToolsInstructions(withPatch);
-      s.developerInstructions = s.developerInstructions ? `${s.developerInstructions}\n\n${instructions}` : instructions;
+      s.developerInstructions = s.developerInstructions
+        ? `${s.developerInstructions}\n\n${instructions}`
+        : instructions;
       services.log.debug({ key: opening.key, kind: opening.kind, tools }, "file tools endpoint registered");
     },
 
@@ -160,7 +184,15 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
           ask: ({ changes, call, signal }) => askWrite(state, services, changes, call, signal),
         },
       });
-      const state: FileToolsSession = { session, access, alwaysAllow: false, calls, running: new Set(), unlisten: () => undefined, stopCommands: () => undefined };
+      const state: FileToolsSession = {
+        session,
+        access,
+        alwaysAllow: false,
+        calls,
+        running: new Set(),
+        unlisten: () => undefined,
+        stopCommands: () => undefined,
+      };
       const listener = (n: CodexNotification): void => calls.observe(n);
       // A cancelled turn gives up its file-tool calls too: a prompt they wait on is withdrawn and
       // nothing is written after the cancel.
@@ -174,7 +206,10 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
         session.on("notification", listener),
         session.on("cancel", cancel),
         session.on("beforeTurn", beforeTurn),
-        session.on("sizes", () => ({ claimedFileToolCalls: calls.claimedCount, runningFileToolCalls: state.running.size })),
+        session.on("sizes", () => ({
+          claimedFileToolCalls: calls.claimedCount,
+          runningFileToolCalls: state.running.size,
+        })),
       ];
       state.unlisten = () => unsubscribe.forEach((off) => off());
       const old = keyOf.get(session);
@@ -184,9 +219,15 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       const caller: ToolCaller = (name, args, signal) => {
         const call = { tool: name, args };
         // A rollback after a cancel or a close is not announced: the prompt has been answered.
-        const onRollback = (callSignal: AbortSignal) => (r: { files: string[]; reason: string }) => (callSignal.aborted ? Promise.resolve() : announceRollback(state, call, r));
+        const onRollback = (callSignal: AbortSignal) => (r: { files: string[]; reason: string }) =>
+          callSignal.aborted ? Promise.resolve() : announceRollback(state, call, r);
         return runCall(state, toolTimeoutSec, signal, (callSignal) =>
-          callFileTool(state.access, name, args, { cwd: session.cwd, call, signal: callSignal, onRollback: onRollback(callSignal) }),
+          callFileTool(state.access, name, args, {
+            cwd: session.cwd,
+            call,
+            signal: callSignal,
+            onRollback: onRollback(callSignal),
+          }),
         );
       };
       const editor = editorFiles(session, services);
@@ -235,12 +276,20 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
  * dropped it or sent notifications/cancelled), the turn's cancel, the session's close, or our own
  * deadline just before Codex's.
  */
-async function runCall<T>(state: FileToolsSession, timeoutSec: number, mcpSignal: AbortSignal, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+async function runCall<T>(
+  state: FileToolsSession,
+  timeoutSec: number,
+  mcpSignal: AbortSignal,
+  run: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   const onMcp = (): void => controller.abort(mcpSignal.reason);
   if (mcpSignal.aborted) onMcp();
   else mcpSignal.addEventListener("abort", onMcp, { once: true });
-  const timer = setTimeout(() => controller.abort(new Error("past the file tools' deadline")), ownDeadlineMs(timeoutSec));
+  const timer = setTimeout(
+    () => controller.abort(new Error("past the file tools' deadline")),
+    ownDeadlineMs(timeoutSec),
+  );
   timer.unref();
   state.running.add(controller);
   try {
@@ -267,14 +316,20 @@ async function tellDrift(state: FileToolsSession, services: AgentServices): Prom
   // An editor that does not answer a read must not hold the prompt (nor its cancel) back.
   const late = new Promise<[]>((resolve) => {
     timer = setTimeout(() => {
-      services.log.info({ sessionId: state.session.id }, "the editor did not return the last turn's files in time; edits not checked");
+      services.log.info(
+        { sessionId: state.session.id },
+        "the editor did not return the last turn's files in time; edits not checked",
+      );
       resolve([]);
     }, DRIFT_CHECK_MS);
   });
   const drift = await Promise.race([state.access.takeDrift().catch(() => []), late]);
   clearTimeout(timer);
   if (drift.length === 0) return;
-  services.log.info({ sessionId: state.session.id, files: drift.length }, "edits changed in the editor since the last turn; the model is told");
+  services.log.info(
+    { sessionId: state.session.id, files: drift.length },
+    "edits changed in the editor since the last turn; the model is told",
+  );
   state.session.addTurnContext("codex-cli-acp/edits", describeDrift(drift));
 }
 
@@ -282,18 +337,29 @@ async function tellDrift(state: FileToolsSession, services: AgentServices): Prom
  * Before a patch that failed half way puts back what it wrote: the user hears why on the patch's
  * card, so the editor's prompts for those writes (acpx asks about each) are not a mystery.
  */
-async function announceRollback(state: FileToolsSession, call: object, r: { files: string[]; reason: string }): Promise<void> {
+async function announceRollback(
+  state: FileToolsSession,
+  call: object,
+  r: { files: string[]; reason: string },
+): Promise<void> {
   const toolCallId = await state.calls.itemIdOf(call);
   if (!toolCallId) return;
   const text = `${r.reason}\nNo file is left half patched: putting back ${r.files.join(", ")} as ${r.files.length === 1 ? "it was" : "they were"}.`;
-  await state.session.send({ sessionUpdate: "tool_call_update", toolCallId, content: [{ type: "content", content: { type: "text", text } }] });
+  await state.session.send({
+    sessionUpdate: "tool_call_update",
+    toolCallId,
+    content: [{ type: "content", content: { type: "text", text } }],
+  });
 }
 
 /** Auto-accepts codex's approval elicitations for our own server: our write policy has decided already. */
 const fileToolsElicitationRoute = route(
   "mcpServer/elicitation/request",
   (session, _request, services) => {
-    services.log.debug({ sessionId: session.id }, "codex asked to approve a file tool call; auto-accepted (our write policy decides)");
+    services.log.debug(
+      { sessionId: session.id },
+      "codex asked to approve a file tool call; auto-accepted (our write policy decides)",
+    );
     return Promise.resolve({ action: "accept", content: {}, _meta: null });
   },
   { server: FILE_TOOLS_SERVER },
@@ -306,11 +372,18 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
   if (fs?.readTextFile) {
     // A read given up on is withdrawn ($/cancel_request) and not waited for: nothing depends on its answer.
     editor.readTextFile = async ({ path, line, limit }, signal) => {
-      const r = await services.client().request(
-        acp.methods.client.fs.readTextFile,
-        { sessionId: session.id, path, ...(line !== undefined ? { line } : {}), ...(limit !== undefined ? { limit } : {}) },
-        signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : {},
-      );
+      const r = await services
+        .client()
+        .request(
+          acp.methods.client.fs.readTextFile,
+          {
+            sessionId: session.id,
+            path,
+            ...(line !== undefined ? { line } : {}),
+            ...(limit !== undefined ? { limit } : {}),
+          },
+          signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : {},
+        );
       return { content: r.content };
     };
   }
@@ -318,7 +391,13 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
     // A call given up on withdraws its write ($/cancel_request), but waits for the editor's answer:
     // an editor that applied it anyway says so, and the next turn is told (src/editor-files/access/ledger.ts).
     editor.writeTextFile = async ({ path, content }, signal) => {
-      await services.client().request(acp.methods.client.fs.writeTextFile, { sessionId: session.id, path, content }, signal ? { cancellationSignal: signal } : {});
+      await services
+        .client()
+        .request(
+          acp.methods.client.fs.writeTextFile,
+          { sessionId: session.id, path, content },
+          signal ? { cancellationSignal: signal } : {},
+        );
     };
   }
   return editor;
@@ -333,7 +412,13 @@ function changeTitle(change: FileChange): string {
 }
 
 /** Asks the user about a write (or a patch) that touches files outside the workspace. Resolves true to go ahead. */
-async function askWrite(state: FileToolsSession, services: AgentServices, changes: FileChange[], call: unknown, signal: AbortSignal | undefined): Promise<boolean> {
+async function askWrite(
+  state: FileToolsSession,
+  services: AgentServices,
+  changes: FileChange[],
+  call: unknown,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   const session = state.session;
   if (session.cancelling || signal?.aborted) return false;
   // "Always allow" is for files outside the workspace; a hard link or a protected folder (.git,
@@ -347,9 +432,7 @@ async function askWrite(state: FileToolsSession, services: AgentServices, change
   const first = changes[0];
   const why = reasons.find((r) => r !== undefined) ?? (reviewing ? "for your review" : "outside the workspace");
   const title =
-    changes.length === 1 && first
-      ? `${changeTitle(first)} (${why})`
-      : `Change ${changes.length} files, some ${why}`;
+    changes.length === 1 && first ? `${changeTitle(first)} (${why})` : `Change ${changes.length} files, some ${why}`;
   const toolCall: acp.ToolCallUpdate = {
     toolCallId,
     title,
@@ -362,7 +445,18 @@ async function askWrite(state: FileToolsSession, services: AgentServices, change
     toolCall,
     choices: [
       { option: { optionId: "allow_once", name: "Allow", kind: "allow_once" }, answer: "once" },
-      ...(!onlyOutside ? [] : [{ option: { optionId: "allow_always", name: "Always allow writes outside the workspace for this session", kind: "allow_always" as const }, answer: "always" as const }]),
+      ...(!onlyOutside
+        ? []
+        : [
+            {
+              option: {
+                optionId: "allow_always",
+                name: "Always allow writes outside the workspace for this session",
+                kind: "allow_always" as const,
+              },
+              answer: "always" as const,
+            },
+          ]),
       { option: { optionId: "reject_once", name: "Reject", kind: "reject_once" }, answer: "no" },
     ],
     onError: "no",

@@ -9,7 +9,16 @@
 // start): Codex reports ~3 ms per shell call. On Windows Codex runs a hook with cmd.exe /C, where
 // sh is not: there it is one PowerShell command (its script base64-encoded, so cmd.exe and the
 // quoting of Codex's own process spawning leave it alone), which costs PowerShell's start per call.
-import { AFTER_MATCHER, afterCommand, COMMAND_MATCHER, HOOK_TIMEOUT_SEC, MCP_MATCHER, hookTrustHash, reportCommand, type HookAddress } from "./command-changes/hooks.js";
+import {
+  AFTER_MATCHER,
+  afterCommand,
+  COMMAND_MATCHER,
+  HOOK_TIMEOUT_SEC,
+  MCP_MATCHER,
+  hookTrustHash,
+  reportCommand,
+  type HookAddress,
+} from "./command-changes/hooks.js";
 import type { JsonValue } from "../codex/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL } from "./contract/index.js";
 
@@ -17,7 +26,11 @@ import { FILE_TOOLS_SERVER, PATCH_TOOL } from "./contract/index.js";
  * Where Codex keeps hooks given in the thread's config: the session-flags layer's made-up path
  * (rooted at / or, on Windows, C:\), first group, first hook.
  */
-export function guardHookKey(platform: NodeJS.Platform = process.platform, event: "pre_tool_use" | "post_tool_use" = "pre_tool_use", group = 0): string {
+export function guardHookKey(
+  platform: NodeJS.Platform = process.platform,
+  event: "pre_tool_use" | "post_tool_use" = "pre_tool_use",
+  group = 0,
+): string {
   return `${platform === "win32" ? "C:\\<session-flags>\\config.toml" : "/<session-flags>/config.toml"}:${event}:${group}:0`;
 }
 /** This host's guardHookKey. */
@@ -37,7 +50,31 @@ export const GUARD_REASON =
  * (`exec`, `env`, `command`, `xargs` with its usual flags, `sh -c`/`bash -c`/`-lc`), or an
  * assignment that names it for later (`P=apply_patch; $P`, an alias).
  */
-const COMMAND_POSITION = [`"command":"`, "&& ", "&&", "; ", ";", "| ", "|", "& ", "&", "\\n", "(", "`", "exec ", "env ", "command ", "xargs ", "xargs -0 ", "xargs -r ", "xargs -0r ", "xargs -n1 ", "sh -c ", "sh -lc ", "="];
+const COMMAND_POSITION = [
+  `"command":"`,
+  "&& ",
+  "&&",
+  "; ",
+  ";",
+  "| ",
+  "|",
+  "& ",
+  "&",
+  "\\n",
+  "(",
+  "`",
+  "exec ",
+  "env ",
+  "command ",
+  "xargs ",
+  "xargs -0 ",
+  "xargs -r ",
+  "xargs -0r ",
+  "xargs -n1 ",
+  "sh -c ",
+  "sh -lc ",
+  "=",
+];
 /** How the name may be written there: bare, or quoted or escaped (`'apply_patch'`, `"apply_patch"`, `\apply_patch`). */
 const NAME_QUOTES = ["", "'", '\\"', "\\\\"];
 
@@ -50,12 +87,20 @@ const NAME_QUOTES = ["", "'", '\\"', "\\\\"];
  */
 function patchMarkers(quotes = NAME_QUOTES): string[] {
   const markers = ["*** Begin Patch", `"tool_name":"apply_patch"`];
-  for (const name of ["apply_patch", "applypatch"]) for (const before of COMMAND_POSITION) for (const quote of quotes) markers.push(`${before}${quote}${name}`);
+  for (const name of ["apply_patch", "applypatch"])
+    for (const before of COMMAND_POSITION) for (const quote of quotes) markers.push(`${before}${quote}${name}`);
   return markers;
 }
 
 /** What the hook prints to refuse the call. */
-const denyAnswer = (): string => JSON.stringify({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: GUARD_REASON } });
+const denyAnswer = (): string =>
+  JSON.stringify({
+    hookSpecificOutput: {
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: GUARD_REASON,
+    },
+  });
 
 /** A string as one sh word in single quotes. */
 const shQuote = (s: string): string => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -74,7 +119,9 @@ export function guardCommand(platform: NodeJS.Platform = process.platform, repor
     return `powershell.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand ${Buffer.from(script, "utf16le").toString("base64")}`;
   }
   const otherwise = report ? ` *) ${reportCommand(report)};;` : "";
-  return `i=$(cat); case "$i" in ${patchMarkers().map((m) => `*${shQuote(m)}*`).join("|")}) printf '%s' ${shQuote(denyAnswer())};;${otherwise} esac`;
+  return `i=$(cat); case "$i" in ${patchMarkers()
+    .map((m) => `*${shQuote(m)}*`)
+    .join("|")}) printf '%s' ${shQuote(denyAnswer())};;${otherwise} esac`;
 }
 
 /**
@@ -119,18 +166,34 @@ export function withShellPatchGuard(
     // config, above it, turns hooks on. The user's own `hooks = false` is theirs to keep.
     // As one dotted key, not a `features` table: a table here replaces the features the agent's
     // codex was started with (`--enable request_permissions_tool` in CODEX_ACP_CODEX_ARGS was lost).
-    ...(opts.userTurnsHooksOff ? {} : isObject(config?.features) ? { features: { ...asObject(config?.features), hooks: true } } : { "features.hooks": true }),
+    ...(opts.userTurnsHooksOff
+      ? {}
+      : isObject(config?.features)
+        ? { features: { ...asObject(config?.features), hooks: true } }
+        : { "features.hooks": true }),
     hooks: {
       ...hooks,
-      PreToolUse: [{ matcher: beforeMatcher, hooks: [handler(before)] }, ...(report ? [{ matcher: MCP_MATCHER, hooks: [handler(afterCommand(report))] }] : []), ...pre],
+      PreToolUse: [
+        { matcher: beforeMatcher, hooks: [handler(before)] },
+        ...(report ? [{ matcher: MCP_MATCHER, hooks: [handler(afterCommand(report))] }] : []),
+        ...pre,
+      ],
       ...(after ? { PostToolUse: [{ matcher: AFTER_MATCHER, hooks: [handler(afterCommand(after))] }, ...post] } : {}),
       state: {
         ...asObject(hooks.state),
         [guardHookKey(platform)]: { trusted_hash: hookTrustHash("pre_tool_use", beforeMatcher, before) },
         ...(report
           ? {
-              [guardHookKey(platform, "pre_tool_use", 1)]: { trusted_hash: hookTrustHash("pre_tool_use", MCP_MATCHER, afterCommand(report)) },
-              ...(after ? { [guardHookKey(platform, "post_tool_use")]: { trusted_hash: hookTrustHash("post_tool_use", AFTER_MATCHER, afterCommand(after)) } } : {}),
+              [guardHookKey(platform, "pre_tool_use", 1)]: {
+                trusted_hash: hookTrustHash("pre_tool_use", MCP_MATCHER, afterCommand(report)),
+              },
+              ...(after
+                ? {
+                    [guardHookKey(platform, "post_tool_use")]: {
+                      trusted_hash: hookTrustHash("post_tool_use", AFTER_MATCHER, afterCommand(after)),
+                    },
+                  }
+                : {}),
             }
           : {}),
       },

@@ -26,7 +26,11 @@ export class FileToolCalls {
     if (n.method === "item/completed") this.claimed.delete(n.params.item.id);
     // A claim outlives its item when the item never completes (a given-up turn, a dead codex).
     else if (n.method === "turn/started" || n.method === "turn/completed") this.forgetEndedClaims();
-    else if (n.method === "item/started" && n.params.item.type === "mcpToolCall" && n.params.item.server === FILE_TOOLS_SERVER) {
+    else if (
+      n.method === "item/started" &&
+      n.params.item.type === "mcpToolCall" &&
+      n.params.item.server === FILE_TOOLS_SERVER
+    ) {
       for (const wake of [...this.waiters]) wake(false);
     }
   }
@@ -100,7 +104,9 @@ function parseArgs(a: unknown): unknown {
 function canonical(v: unknown): string {
   return JSON.stringify(v, (_k, value: unknown) =>
     value && typeof value === "object" && !Array.isArray(value)
-      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
       : value,
   );
 }

@@ -22,12 +22,16 @@ const configWarningSchema = z.looseObject({
   summary: z.string(),
   details: z.string().nullable().optional(),
   path: z.string().optional(),
-}) satisfies z.ZodType<Pick<v2.ConfigWarningNotification, "summary" | "path"> & Partial<Pick<v2.ConfigWarningNotification, "details">>>;
+}) satisfies z.ZodType<
+  Pick<v2.ConfigWarningNotification, "summary" | "path"> & Partial<Pick<v2.ConfigWarningNotification, "details">>
+>;
 
 const deprecationSchema = z.looseObject({
   summary: z.string(),
   details: z.string().nullable().optional(),
-}) satisfies z.ZodType<Pick<v2.DeprecationNoticeNotification, "summary"> & Partial<Pick<v2.DeprecationNoticeNotification, "details">>>;
+}) satisfies z.ZodType<
+  Pick<v2.DeprecationNoticeNotification, "summary"> & Partial<Pick<v2.DeprecationNoticeNotification, "details">>
+>;
 
 const warningSchema = z.looseObject({
   threadId: z.string().nullable().optional(),
@@ -45,7 +49,15 @@ export function warningIn(method: string, params: unknown): { warning: Warning; 
   if (method === "configWarning") {
     const w = configWarningSchema.safeParse(params);
     if (!w.success) return undefined;
-    return { warning: warningOf("Codex configuration: ", w.data.summary, w.data.details, w.data.path ? `(${w.data.path})` : undefined), threadId: null };
+    return {
+      warning: warningOf(
+        "Codex configuration: ",
+        w.data.summary,
+        w.data.details,
+        w.data.path ? `(${w.data.path})` : undefined,
+      ),
+      threadId: null,
+    };
   }
   if (method === "deprecationNotice") {
     // No thread id: Codex means the whole installation (a deprecated setting or feature).
@@ -82,7 +94,9 @@ export function codexWarningsFeature(): SessionFeature {
 
   const show = (session: AcpSession, services: AgentServices, warnings: readonly Warning[]): void => {
     const display = clientDisplay(services.clientCapabilities());
-    const updates: SessionUpdate[] = warnings.map((w) => noticeUpdate(display, "warning", w.title, w.description, `notice-${randomUUID()}`));
+    const updates: SessionUpdate[] = warnings.map((w) =>
+      noticeUpdate(display, "warning", w.title, w.description, `notice-${randomUUID()}`),
+    );
     for (const update of updates) void session.send(update).catch(() => undefined);
   };
 
@@ -93,7 +107,8 @@ export function codexWarningsFeature(): SessionFeature {
       host.onNotification((method, params) => {
         const heard = warningIn(method, params);
         if (!heard || heard.threadId !== null) return;
-        if (asksNothing(heard.warning)) return log.info({ warning: heard.warning.title }, "codex noted (not shown: nothing to do)");
+        if (asksNothing(heard.warning))
+          return log.info({ warning: heard.warning.title }, "codex noted (not shown: nothing to do)");
         // The whole warning is its identity: two "Invalid configuration" with other details are two.
         const key = `${heard.warning.title}\n${heard.warning.description ?? ""}`;
         if (seen.has(key)) return;
@@ -111,7 +126,8 @@ export function codexWarningsFeature(): SessionFeature {
         if (n.method !== "warning") return;
         const heard = warningIn(n.method, n.params);
         if (!heard) return;
-        if (asksNothing(heard.warning)) return services.log.info({ warning: heard.warning.title }, "codex noted (not shown: nothing to do)");
+        if (asksNothing(heard.warning))
+          return services.log.info({ warning: heard.warning.title }, "codex noted (not shown: nothing to do)");
         if (!texts.has(heard.warning.text)) return show(session, services, [heard.warning]);
         // A repeat of a global warning: shown here if it was still waiting for a turn.
         const waiting = unshown.findIndex((w) => w.text === heard.warning.text);

@@ -13,14 +13,25 @@ async function additionalDirectories(opening: SessionOpening): Promise<string[]>
   const requested = "additionalDirectories" in opening.request ? (opening.request.additionalDirectories ?? []) : [];
   const out: string[] = [];
   for (const [i, dir] of requested.entries()) {
-    if (!path.isAbsolute(dir)) throw invalidParams({ additionalDirectories: dir }, `additionalDirectories[${i}] must be an absolute path: ${dir}`);
+    if (!path.isAbsolute(dir))
+      throw invalidParams(
+        { additionalDirectories: dir },
+        `additionalDirectories[${i}] must be an absolute path: ${dir}`,
+      );
     const info = await stat(dir).catch(() => undefined);
-    if (!info?.isDirectory()) throw invalidParams({ additionalDirectories: dir }, `additionalDirectories[${i}] is not an existing directory: ${dir}`);
+    if (!info?.isDirectory())
+      throw invalidParams(
+        { additionalDirectories: dir },
+        `additionalDirectories[${i}] is not an existing directory: ${dir}`,
+      );
     // A root makes its whole tree writable without asking: not the file system's root or a system tree.
     const normal = await realpath(dir);
     // (isSystemPath says whether a path is a system view: /proc, /sys, /dev, a Windows device; a child tells for the tree itself.)
     if (normal === path.parse(normal).root || isSystemPath(path.join(normal, "entry"))) {
-      throw invalidParams({ additionalDirectories: dir }, `additionalDirectories[${i}] cannot be a workspace root (the whole disk or a system directory): ${dir}`);
+      throw invalidParams(
+        { additionalDirectories: dir },
+        `additionalDirectories[${i}] cannot be a workspace root (the whole disk or a system directory): ${dir}`,
+      );
     }
     if (normal !== opening.settings.cwd && !out.includes(normal)) out.push(normal);
   }
@@ -44,7 +55,12 @@ export function directoriesFeature(): SessionFeature {
       const roots = [session.cwd, ...extra];
       // Codex's sandbox follows the mode; in a workspace-write one, the extra roots are writable.
       const sandbox = session.settings.sandbox;
-      session.update({ roots, ...(sandbox === "workspace-write" ? { settings: { sandboxPolicy: sandboxPolicyOf(sandbox, roots, session.settings.workspaceWrite) } } : {}) });
+      session.update({
+        roots,
+        ...(sandbox === "workspace-write"
+          ? { settings: { sandboxPolicy: sandboxPolicyOf(sandbox, roots, session.settings.workspaceWrite) } }
+          : {}),
+      });
       services.log.info({ sessionId: session.id, roots: roots.length }, "additional directories are workspace roots");
     },
   };

@@ -31,17 +31,27 @@ const stringField = z
   })
   .transform(({ enumNames, ...f }): acp.ElicitationPropertySchema => {
     // MCP's legacy titled enum: titles beside the values.
-    if (f.enum && enumNames?.length === f.enum.length) return { ...f, enum: undefined, oneOf: f.enum.map((v, i) => ({ const: v, title: enumNames[i]! })) };
+    if (f.enum && enumNames?.length === f.enum.length)
+      return { ...f, enum: undefined, oneOf: f.enum.map((v, i) => ({ const: v, title: enumNames[i]! })) };
     return f;
   });
-const numberField = z.object({ type: z.enum(["number", "integer"]), ...text, minimum: z.number().optional(), maximum: z.number().optional(), default: z.number().optional() });
+const numberField = z.object({
+  type: z.enum(["number", "integer"]),
+  ...text,
+  minimum: z.number().optional(),
+  maximum: z.number().optional(),
+  default: z.number().optional(),
+});
 const booleanField = z.object({ type: z.literal("boolean"), ...text, default: z.boolean().optional() });
 const arrayField = z.object({
   type: z.literal("array"),
   ...text,
   minItems: z.number().int().optional(),
   maxItems: z.number().int().optional(),
-  items: z.union([z.object({ type: z.literal("string"), enum: z.array(z.string()) }), z.object({ anyOf: z.array(option) })]),
+  items: z.union([
+    z.object({ type: z.literal("string"), enum: z.array(z.string()) }),
+    z.object({ anyOf: z.array(option) }),
+  ]),
   default: z.array(z.string()).optional(),
 });
 const formSchema = z.object({
@@ -59,22 +69,44 @@ export function acpForm(requested: unknown): acp.ElicitationSchema | undefined {
   return { type: "object", properties, ...(parsed.data.required ? { required: parsed.data.required } : {}) };
 }
 
-async function forward(session: AcpSession, params: v2.McpServerElicitationRequestParams, services: AgentServices, withdrawn?: AbortSignal): Promise<Answer> {
+async function forward(
+  session: AcpSession,
+  params: v2.McpServerElicitationRequestParams,
+  services: AgentServices,
+  withdrawn?: AbortSignal,
+): Promise<Answer> {
   const caps = services.clientCapabilities().elicitation;
   const log = { sessionId: session.id, server: params.serverName, mode: params.mode };
   let request: acp.CreateElicitationRequest | undefined;
   if (params.mode === "form" && caps?.form) {
     const requestedSchema = acpForm(params.requestedSchema);
-    if (requestedSchema) request = { sessionId: session.id, mode: "form", message: `${params.serverName}: ${params.message}`, requestedSchema };
+    if (requestedSchema)
+      request = {
+        sessionId: session.id,
+        mode: "form",
+        message: `${params.serverName}: ${params.message}`,
+        requestedSchema,
+      };
   } else if (params.mode === "url" && caps?.url) {
-    request = { sessionId: session.id, mode: "url", message: `${params.serverName}: ${params.message}`, url: params.url, elicitationId: params.elicitationId };
+    request = {
+      sessionId: session.id,
+      mode: "url",
+      message: `${params.serverName}: ${params.message}`,
+      url: params.url,
+      elicitationId: params.elicitationId,
+    };
   }
   if (!request) {
     services.log.info(log, "an MCP server asks the user something this client cannot show; declined");
     return DECLINE;
   }
   const asked = await askClient(session, withdrawn, (signal) =>
-    services.client().request(acp.methods.client.elicitation.create, request, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+    services
+      .client()
+      .request(acp.methods.client.elicitation.create, request, {
+        cancellationSignal: signal,
+        stopWaitingOnCancel: true,
+      }),
   ).catch((err: unknown) => {
     services.log.warn({ ...log, err: String(err) }, "asking the user for an MCP server failed; declined");
     return undefined;
@@ -82,12 +114,17 @@ async function forward(session: AcpSession, params: v2.McpServerElicitationReque
   if (!asked) return DECLINE;
   if (asked.cancelled) return { action: "cancel", content: null, _meta: null };
   services.log.info({ ...log, action: asked.answer.action }, "MCP server elicitation answered");
-  if (acp.CreateElicitationResponse.isAccept(asked.answer)) return { action: "accept", content: asked.answer.content ?? {}, _meta: null };
+  if (acp.CreateElicitationResponse.isAccept(asked.answer))
+    return { action: "accept", content: asked.answer.content ?? {}, _meta: null };
   return asked.answer.action === "cancel" ? { action: "cancel", content: null, _meta: null } : DECLINE;
 }
 
 /** Forwards other MCP servers' elicitations (the ones approvals and file tools did not take). */
 export const mcpElicitationsFeature: SessionFeature = {
   name: "mcp-elicitations",
-  requestRoutes: [route("mcpServer/elicitation/request", (session, request, services, withdrawn) => forward(session, request.params, services, withdrawn))],
+  requestRoutes: [
+    route("mcpServer/elicitation/request", (session, request, services, withdrawn) =>
+      forward(session, request.params, services, withdrawn),
+    ),
+  ],
 };

@@ -19,7 +19,10 @@ export function safeServerName(name: string, taken: ReadonlySet<string>): string
 }
 
 /** config.mcp_servers entries for the client's servers; throws invalid params for SSE. */
-export function mcpServersConfig(servers: readonly acp.McpServer[], taken: ReadonlySet<string> = new Set()): { [name: string]: { [key: string]: JsonValue } } {
+export function mcpServersConfig(
+  servers: readonly acp.McpServer[],
+  taken: ReadonlySet<string> = new Set(),
+): { [name: string]: { [key: string]: JsonValue } } {
   const out: { [name: string]: { [key: string]: JsonValue } } = {};
   const names = new Set(taken);
   for (const server of servers) {
@@ -43,13 +46,22 @@ export function mcpServersConfig(servers: readonly acp.McpServer[], taken: Reado
   return out;
 }
 
-const userServerSchema = z.looseObject({ command: z.string().optional(), args: z.array(z.string()).optional(), url: z.string().optional(), enabled: z.boolean().optional() });
+const userServerSchema = z.looseObject({
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  url: z.string().optional(),
+  enabled: z.boolean().optional(),
+});
 
 /** The MCP servers in the user's configuration (config/read's `mcp_servers`), by name: what says which server each is. */
-function userServersOf(config: { [key: string]: unknown } | undefined): Record<string, z.infer<typeof userServerSchema>> {
+function userServersOf(
+  config: { [key: string]: unknown } | undefined,
+): Record<string, z.infer<typeof userServerSchema>> {
   const servers = config?.mcp_servers;
   if (!servers || typeof servers !== "object" || Array.isArray(servers)) return {};
-  return Object.fromEntries(Object.entries(servers).map(([name, entry]) => [name, userServerSchema.safeParse(entry).data ?? {}]));
+  return Object.fromEntries(
+    Object.entries(servers).map(([name, entry]) => [name, userServerSchema.safeParse(entry).data ?? {}]),
+  );
 }
 
 /**
@@ -60,7 +72,8 @@ function userServersOf(config: { [key: string]: unknown } | undefined): Record<s
 function isUsersOwn(server: acp.McpServer, users: Record<string, z.infer<typeof userServerSchema>>): boolean {
   const user = Object.hasOwn(users, server.name) ? users[server.name] : undefined;
   if (!user || user.enabled === false) return false;
-  if ("type" in server && (server.type === "http" || server.type === "sse")) return user.url !== undefined && user.url === server.url;
+  if ("type" in server && (server.type === "http" || server.type === "sse"))
+    return user.url !== undefined && user.url === server.url;
   const stdio = server as acp.McpServerStdio;
   return user.command === stdio.command && JSON.stringify(user.args ?? []) === JSON.stringify(stdio.args ?? []);
 }
@@ -117,7 +130,10 @@ function startupWatcher(): Required<Pick<SessionFeature, "prepare" | "attach" | 
         // hears so with its next prompt (it was told not to use the server), and a later failure
         // is reported again.
         if (status.status === "ready" && reported.delete(status.name)) {
-          session.addTurnContext(mcpUnavailableKey(status.name), `The MCP server "${status.name}" is available again (it was started again after failing); its tools can be called.`);
+          session.addTurnContext(
+            mcpUnavailableKey(status.name),
+            `The MCP server "${status.name}" is available again (it was started again after failing); its tools can be called.`,
+          );
           return;
         }
         if (status.status !== "failed" || reported.has(status.name)) return;
@@ -140,14 +156,24 @@ function mcpUnavailableKey(name: string): string {
   return `codex-cli-acp/mcp-unavailable/${name}`;
 }
 
-function reportFailure(session: AcpSession, opening: SessionOpening, services: AgentServices, status: StartupStatus): void {
+function reportFailure(
+  session: AcpSession,
+  opening: SessionOpening,
+  services: AgentServices,
+  status: StartupStatus,
+): void {
   const { name } = status;
   // Codex quotes the server's address, which may carry a token (`?token=`, `user:password@`).
-  const error = withoutSecrets(status.error ?? (status.failureReason === "reauthenticationRequired" ? "it needs to be signed in again" : "no reason given"));
+  const error = withoutSecrets(
+    status.error ??
+      (status.failureReason === "reauthenticationRequired" ? "it needs to be signed in again" : "no reason given"),
+  );
   // Codex's own advice for a sign-in is its CLI's `codex mcp login`, which does not know a server
   // the editor gave: here it is the `/mcp` command (commands feature).
   const needsSignIn = status.failureReason === "reauthenticationRequired" || /not logged in|mcp login/i.test(error);
-  const fix = needsSignIn ? `Send \`/mcp login ${name}\` to sign in.` : "Fix what stops it, then send `/mcp reconnect`.";
+  const fix = needsSignIn
+    ? `Send \`/mcp login ${name}\` to sign in.`
+    : "Fix what stops it, then send `/mcp reconnect`.";
   services.log.warn({ sessionId: session.id, server: name, error }, "an MCP server failed to start");
   session.addTurnContext(
     mcpUnavailableKey(name),
@@ -187,7 +213,11 @@ export function mcpServersFeature(): SessionFeature {
         const userServers = userServersOf((await services.host.userConfig.read(opening.settings.cwd))?.config);
         // The user's own server, passed again by the editor (the same command, or address): it runs once, as config.toml has it.
         const own = servers.filter((server) => isUsersOwn(server, userServers));
-        if (own.length > 0) services.log.info({ servers: own.map((s) => s.name) }, "client MCP servers already in config.toml; run as configured there");
+        if (own.length > 0)
+          services.log.info(
+            { servers: own.map((s) => s.name) },
+            "client MCP servers already in config.toml; run as configured there",
+          );
         const added = mcpServersConfig(
           servers.filter((server) => !own.includes(server)),
           new Set([...mcpServerNames(opening.settings.config), ...Object.keys(userServers)]),

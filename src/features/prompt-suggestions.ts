@@ -61,19 +61,36 @@ export function promptSuggestionsFeature(): SessionFeature {
   const publish = (session: AcpSession, state: SuggestionState, text: string | null): Promise<void> => {
     if (text === state.shown) return Promise.resolve();
     state.shown = text;
-    return session.send({ sessionUpdate: "session_info_update", _meta: { [SUGGESTION_META_KEY]: { suggestions: text === null ? [] : [{ text }] } } });
+    return session.send({
+      sessionUpdate: "session_info_update",
+      _meta: { [SUGGESTION_META_KEY]: { suggestions: text === null ? [] : [{ text }] } },
+    });
   };
 
-  const suggest = async (session: AcpSession, state: SuggestionState, turnId: string, services: AgentServices): Promise<void> => {
+  const suggest = async (
+    session: AcpSession,
+    state: SuggestionState,
+    turnId: string,
+    services: AgentServices,
+  ): Promise<void> => {
     const generation = ++state.generation;
     let answer: string | null;
     try {
       const client = await services.host.client();
-      answer = (await client.call("thread/sample", { threadId: session.threadId, expectedTurnId: turnId, prompt: SUGGESTION_PROMPT })).text;
+      answer = (
+        await client.call("thread/sample", {
+          threadId: session.threadId,
+          expectedTurnId: turnId,
+          prompt: SUGGESTION_PROMPT,
+        })
+      ).text;
     } catch (err) {
       const level = state.warned ? "debug" : "warn";
       state.warned = true;
-      services.log[level]({ sessionId: session.id, err: String(err) }, "no prompt suggestion: codex could not sample the thread");
+      services.log[level](
+        { sessionId: session.id, err: String(err) },
+        "no prompt suggestion: codex could not sample the thread",
+      );
       return;
     }
     if (generation !== state.generation || session.isClosed) return;
@@ -94,7 +111,13 @@ export function promptSuggestionsFeature(): SessionFeature {
         const turn = n.params.turn;
         const ranPrompt = state.promptTurn === turn.id;
         state.promptTurn = undefined;
-        if (!ranPrompt || turn.status !== "completed" || session.settings.promptSuggestions !== true || session.settings.collaborationMode === "plan") return;
+        if (
+          !ranPrompt ||
+          turn.status !== "completed" ||
+          session.settings.promptSuggestions !== true ||
+          session.settings.collaborationMode === "plan"
+        )
+          return;
         void suggest(session, state, turn.id, services);
       };
       session.on("notification", listener);

@@ -39,7 +39,10 @@ function baseUrlProblem(text: string): string | undefined {
   // Codex appends its paths (/responses) to the base URL.
   if (url.search || url.hash) return "must not have a query or a fragment";
   if (url.protocol === "https:") return undefined;
-  if (url.protocol === "http:") return LOOPBACK_HOSTS.includes(url.hostname) ? undefined : "may use http only on loopback (127.0.0.1, ::1, localhost); use https";
+  if (url.protocol === "http:")
+    return LOOPBACK_HOSTS.includes(url.hostname)
+      ? undefined
+      : "may use http only on loopback (127.0.0.1, ::1, localhost); use https";
   return `must use https (or http on loopback), not ${url.protocol.slice(0, -1)}`;
 }
 
@@ -55,7 +58,9 @@ const headerValueSchema = z
   .string()
   .max(MAX_HEADER_VALUE, `is over ${MAX_HEADER_VALUE} characters`)
   .refine((v) => !/[\u0000-\u0008\u000a-\u001f\u007f]/.test(v), "must not contain line breaks or control characters");
-export const headersSchema = z.record(headerNameSchema, headerValueSchema).refine((h) => Object.keys(h).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`);
+export const headersSchema = z
+  .record(headerNameSchema, headerValueSchema)
+  .refine((h) => Object.keys(h).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`);
 
 /** What providers/set takes, checked past the SDK's schema (which has the types, not these rules). */
 export const setProviderSchema = z.object({
@@ -79,13 +84,18 @@ function routable(p: v2.ModelProviderSummary): boolean {
 /** Codex's providers as ACP lists them: the one new threads run on first (required), then the others in Codex's order. */
 export function providerInfos(codex: v2.ModelProviderListResponse, state: ProviderState): acp.ProviderInfo[] {
   const listed = codex.data.filter(routable);
-  const ordered = [...listed.filter((p) => p.id === codex.defaultProviderId), ...listed.filter((p) => p.id !== codex.defaultProviderId)];
+  const ordered = [
+    ...listed.filter((p) => p.id === codex.defaultProviderId),
+    ...listed.filter((p) => p.id !== codex.defaultProviderId),
+  ];
   return ordered.map((p) => ({
     providerId: p.id,
     supported: [API_TYPE],
     required: p.id === codex.defaultProviderId,
     // Codex shows no address for its built-in provider (or one it cannot show safely): it then uses OpenAI's.
-    current: state.disabled.has(p.id) ? null : { apiType: API_TYPE, baseUrl: state.routes.get(p.id)?.baseUrl ?? p.baseUrl ?? OPENAI_API_URL },
+    current: state.disabled.has(p.id)
+      ? null
+      : { apiType: API_TYPE, baseUrl: state.routes.get(p.id)?.baseUrl ?? p.baseUrl ?? OPENAI_API_URL },
   }));
 }
 
@@ -98,21 +108,38 @@ export function routeFor(params: unknown, codex: v2.ModelProviderListResponse): 
     throw invalidParams({ field }, `providers/set: ${field || "params"} ${issue.message}`);
   }
   const { providerId, apiType, baseUrl, headers = {} } = parsed.data;
-  if (apiType !== API_TYPE) throw invalidParams({ apiType }, `providers/set: Codex speaks only "${API_TYPE}" (OpenAI's Responses API) to a provider, not "${apiType}"`);
+  if (apiType !== API_TYPE)
+    throw invalidParams(
+      { apiType },
+      `providers/set: Codex speaks only "${API_TYPE}" (OpenAI's Responses API) to a provider, not "${apiType}"`,
+    );
   const provider = codex.data.find((p) => p.id === providerId && routable(p));
   if (!provider) {
     const known = codex.data.filter(routable).map((p) => p.id);
-    throw invalidParams({ providerId }, `providers/set: unknown provider "${providerId}"; Codex's are ${known.join(", ")}`);
+    throw invalidParams(
+      { providerId },
+      `providers/set: unknown provider "${providerId}"; Codex's are ${known.join(", ")}`,
+    );
   }
   const names = Object.keys(headers);
   const builtIn = provider.settings.type === "openai";
   if (builtIn && names.length > 0) {
-    throw invalidParams({ providerId, headers: names }, `providers/set: Codex's built-in "${providerId}" provider takes an address but no headers (it signs requests with your Codex sign-in)`);
+    throw invalidParams(
+      { providerId, headers: names },
+      `providers/set: Codex's built-in "${providerId}" provider takes an address but no headers (it signs requests with your Codex sign-in)`,
+    );
   }
-  const signer = provider.settings.type === "customGateway" && provider.settings.auth.mode !== "none" ? provider.settings.auth : undefined;
+  const signer =
+    provider.settings.type === "customGateway" && provider.settings.auth.mode !== "none"
+      ? provider.settings.auth
+      : undefined;
   if (signer && names.some((n) => n.toLowerCase() === "authorization")) {
-    const source = signer.mode === "environmentVariable" ? `the key in $${signer.envKey}` : "its configured credentials";
-    throw invalidParams({ providerId, headers: names }, `providers/set: Codex signs "${providerId}"'s requests with ${source}, which would replace this Authorization header`);
+    const source =
+      signer.mode === "environmentVariable" ? `the key in $${signer.envKey}` : "its configured credentials";
+    throw invalidParams(
+      { providerId, headers: names },
+      `providers/set: Codex signs "${providerId}"'s requests with ${source}, which would replace this Authorization header`,
+    );
   }
   return { providerId, route: { builtIn, baseUrl, headers } };
 }
@@ -125,7 +152,14 @@ export function threadConfig(routes: ReadonlyMap<string, Route>): ProviderConfig
   for (const [id, route] of routes) {
     if (route.builtIn) config.openai_base_url = route.baseUrl;
     // Merged by Codex over the provider's config.toml entry: its name, wire API, retries and key stay.
-    else config.model_providers = { ...config.model_providers, [id]: { base_url: route.baseUrl, ...(Object.keys(route.headers).length > 0 ? { http_headers: route.headers } : {}) } };
+    else
+      config.model_providers = {
+        ...config.model_providers,
+        [id]: {
+          base_url: route.baseUrl,
+          ...(Object.keys(route.headers).length > 0 ? { http_headers: route.headers } : {}),
+        },
+      };
   }
   return config;
 }
@@ -153,12 +187,17 @@ export function providersFeature(): SessionFeature {
     agentCapabilities: () => ({ providers: {} }),
     install(app, agent) {
       const { services } = agent;
-      app.onRequest(acp.methods.agent.providers.list, async () => ({ providers: providerInfos(await codexProviders(services), state) }));
+      app.onRequest(acp.methods.agent.providers.list, async () => ({
+        providers: providerInfos(await codexProviders(services), state),
+      }));
       app.onRequest(acp.methods.agent.providers.set, async ({ params }) => {
         const { providerId, route } = routeFor(params, await codexProviders(services));
         state.routes.set(providerId, route);
         state.disabled.delete(providerId);
-        services.log.info({ providerId, baseUrl: route.baseUrl, headers: Object.keys(route.headers) }, "provider set (sessions opened from now on use it)");
+        services.log.info(
+          { providerId, baseUrl: route.baseUrl, headers: Object.keys(route.headers) },
+          "provider set (sessions opened from now on use it)",
+        );
         return {};
       });
       app.onRequest(acp.methods.agent.providers.disable, async ({ params }) => {
@@ -167,7 +206,10 @@ export function providersFeature(): SessionFeature {
         // ACP: disabling an id it does not list is no error.
         if (!provider) return {};
         if (provider.id === codex.defaultProviderId) {
-          throw invalidParams({ providerId: provider.id }, `providers/disable: "${provider.id}" is required: every new Codex thread runs on it (config.toml's model_provider); providers/set can route it elsewhere`);
+          throw invalidParams(
+            { providerId: provider.id },
+            `providers/disable: "${provider.id}" is required: every new Codex thread runs on it (config.toml's model_provider); providers/set can route it elsewhere`,
+          );
         }
         state.routes.delete(provider.id);
         state.disabled.add(provider.id);
@@ -182,7 +224,10 @@ export function providersFeature(): SessionFeature {
       if (openai_base_url) config.openai_base_url = openai_base_url;
       if (model_providers) {
         const other = config.model_providers;
-        config.model_providers = { ...(other && typeof other === "object" && !Array.isArray(other) ? other : {}), ...model_providers };
+        config.model_providers = {
+          ...(other && typeof other === "object" && !Array.isArray(other) ? other : {}),
+          ...model_providers,
+        };
       }
       opening.settings.config = config;
     },
@@ -193,7 +238,11 @@ export function providersFeature(): SessionFeature {
     handlePrompt(session) {
       const provider = sessionProviders.get(session);
       if (provider === undefined || !state.disabled.has(provider)) return undefined;
-      return Promise.reject(invalidRequest(`The model provider "${provider}" this session runs on is disabled (providers/disable); providers/set enables it again`));
+      return Promise.reject(
+        invalidRequest(
+          `The model provider "${provider}" this session runs on is disabled (providers/disable); providers/set enables it again`,
+        ),
+      );
     },
   };
 }

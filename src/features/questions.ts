@@ -26,9 +26,22 @@ export function questionForm(questions: Question[]): acp.ElicitationSchema {
       type: "string",
       title: q.header || q.id,
       description,
-      ...(options.length > 0 ? { oneOf: options.map((o) => ({ const: o.label, title: o.label, ...(o.description ? { description: o.description } : {}) })) } : {}),
+      ...(options.length > 0
+        ? {
+            oneOf: options.map((o) => ({
+              const: o.label,
+              title: o.label,
+              ...(o.description ? { description: o.description } : {}),
+            })),
+          }
+        : {}),
     };
-    if (options.length > 0 && q.isOther) properties[otherField(q.id)] = { type: "string", title: `${q.header || q.id}: another answer`, description: "Instead of a choice above" };
+    if (options.length > 0 && q.isOther)
+      properties[otherField(q.id)] = {
+        type: "string",
+        title: `${q.header || q.id}: another answer`,
+        description: "Instead of a choice above",
+      };
     if (options.length === 0) required.push(q.id);
   }
   return { type: "object", properties, required };
@@ -37,7 +50,10 @@ export function questionForm(questions: Question[]): acp.ElicitationSchema {
 /** The form's content as Codex's answers (empty values are no answer). */
 export function answersFrom(questions: Question[], content: Record<string, unknown>): Answers {
   const answers: Answers["answers"] = {};
-  const values = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : v === undefined || v === null ? [] : [String(v)]).map((s) => s.trim()).filter(Boolean);
+  const values = (v: unknown): string[] =>
+    (Array.isArray(v) ? v.map(String) : v === undefined || v === null ? [] : [String(v)])
+      .map((s) => s.trim())
+      .filter(Boolean);
   for (const q of questions) {
     const other = values(content[otherField(q.id)]);
     const chosen = other.length > 0 ? other : values(content[q.id]);
@@ -48,11 +64,17 @@ export function answersFrom(questions: Question[], content: Record<string, unkno
 
 /** What the model hears when nobody can be asked. */
 export function unaskableAnswers(questions: Question[]): Answers {
-  const note = "The user cannot be asked questions in this editor. Decide yourself, say which assumption you made, and go on.";
+  const note =
+    "The user cannot be asked questions in this editor. Decide yourself, say which assumption you made, and go on.";
   return { answers: Object.fromEntries(questions.map((q) => [q.id, { answers: [note] }])) };
 }
 
-async function askQuestions(session: AcpSession, params: v2.ToolRequestUserInputParams, services: AgentServices, withdrawn?: AbortSignal): Promise<Answers> {
+async function askQuestions(
+  session: AcpSession,
+  params: v2.ToolRequestUserInputParams,
+  services: AgentServices,
+  withdrawn?: AbortSignal,
+): Promise<Answers> {
   const log = { sessionId: session.id, itemId: params.itemId, questions: params.questions.length };
   if (!services.clientCapabilities().elicitation?.form) {
     services.log.info(log, "Codex asks the user, but the client cannot show forms; the model is told");
@@ -82,5 +104,9 @@ async function askQuestions(session: AcpSession, params: v2.ToolRequestUserInput
 /** Answers Codex's questions to the user through the client's forms. */
 export const questionsFeature: SessionFeature = {
   name: "questions",
-  requestRoutes: [route("item/tool/requestUserInput", (session, request, services, withdrawn) => askQuestions(session, request.params, services, withdrawn))],
+  requestRoutes: [
+    route("item/tool/requestUserInput", (session, request, services, withdrawn) =>
+      askQuestions(session, request.params, services, withdrawn),
+    ),
+  ],
 };

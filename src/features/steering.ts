@@ -12,10 +12,18 @@ export const STEERING_METHOD = "_session/steering";
 
 const text = z.object({ type: z.literal("text"), text: z.string() });
 const image = z.object({ type: z.literal("image"), mimeType: z.string(), data: z.string(), uri: z.string().nullish() });
-const resourceLink = z.object({ type: z.literal("resource_link"), uri: z.string(), name: z.string(), title: z.string().nullish() });
+const resourceLink = z.object({
+  type: z.literal("resource_link"),
+  uri: z.string(),
+  name: z.string(),
+  title: z.string().nullish(),
+});
 const resource = z.object({
   type: z.literal("resource"),
-  resource: z.union([z.object({ uri: z.string(), text: z.string(), mimeType: z.string().nullish() }), z.object({ uri: z.string(), blob: z.string(), mimeType: z.string().nullish() })]),
+  resource: z.union([
+    z.object({ uri: z.string(), text: z.string(), mimeType: z.string().nullish() }),
+    z.object({ uri: z.string(), blob: z.string(), mimeType: z.string().nullish() }),
+  ]),
 });
 /** What a steering message may hold (the prompt blocks the adapter maps to Codex input). */
 const steeringParamsSchema = z.object({
@@ -26,7 +34,11 @@ const steeringParamsSchema = z.object({
 export type SteeringOutcome = { outcome: "injected" | "startedNewTurn" };
 
 /** Into the running turn when there is one (and Codex takes it), else a new turn. */
-export async function steer(session: AcpSession, input: UserInput[], onTurnEnd: (err: unknown) => void): Promise<SteeringOutcome> {
+export async function steer(
+  session: AcpSession,
+  input: UserInput[],
+  onTurnEnd: (err: unknown) => void,
+): Promise<SteeringOutcome> {
   const turnId = session.runningTurnId;
   if (turnId && !session.cancelling) {
     try {
@@ -49,7 +61,11 @@ export const steeringFeature: SessionFeature = {
     app.onRequest(STEERING_METHOD, steeringParamsSchema, async ({ params }) => {
       const session = agent.sessionOf(params.sessionId);
       const outcome = await steer(session, toUserInput(params.prompt), (err) => {
-        if (err) agent.services.log.warn({ sessionId: session.id, err: String(err) }, "the turn a steering message started failed");
+        if (err)
+          agent.services.log.warn(
+            { sessionId: session.id, err: String(err) },
+            "the turn a steering message started failed",
+          );
       });
       agent.services.log.info({ sessionId: session.id, outcome: outcome.outcome }, "steering message");
       return outcome;

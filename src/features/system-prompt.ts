@@ -10,8 +10,10 @@ import { z } from "zod";
 import { invalidParams, shown } from "../core/index.js";
 import type { SessionFeature } from "../core/index.js";
 
-
-const systemPromptSchema = z.object({ mode: z.string(), content: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })) });
+const systemPromptSchema = z.object({
+  mode: z.string(),
+  content: z.array(z.looseObject({ type: z.string(), text: z.unknown().optional() })),
+});
 
 export const systemPromptFeature: SessionFeature = {
   // Unstable `systemPrompt`: `append`, and `override` too.
@@ -22,18 +24,34 @@ export const systemPromptFeature: SessionFeature = {
     const given = (opening.request as { systemPrompt?: unknown }).systemPrompt;
     if (given == null) return;
     const parsed = systemPromptSchema.safeParse(given);
-    if (!parsed.success) throw invalidParams({ systemPrompt: given }, `Invalid systemPrompt: ${parsed.error.issues[0]?.message ?? "not {mode, content}"}`);
+    if (!parsed.success)
+      throw invalidParams(
+        { systemPrompt: given },
+        `Invalid systemPrompt: ${parsed.error.issues[0]?.message ?? "not {mode, content}"}`,
+      );
     const { mode, content } = parsed.data;
     if (mode !== "append" && mode !== "override") {
-      throw invalidParams({ mode }, `Unsupported systemPrompt mode "${shown(mode)}": this agent supports "append" and "override"`);
+      throw invalidParams(
+        { mode },
+        `Unsupported systemPrompt mode "${shown(mode)}": this agent supports "append" and "override"`,
+      );
     }
     if (content.length === 0) throw invalidParams({ content }, "The systemPrompt content is empty");
-    const texts = content.map((block) => (block.type === "text" && typeof block.text === "string" ? block.text : undefined));
+    const texts = content.map((block) =>
+      block.type === "text" && typeof block.text === "string" ? block.text : undefined,
+    );
     const unsupported = content.find((_, i) => texts[i] === undefined);
-    if (unsupported) throw invalidParams({ type: unsupported.type }, `Unsupported systemPrompt content block "${unsupported.type}": only text blocks are accepted`);
+    if (unsupported)
+      throw invalidParams(
+        { type: unsupported.type },
+        `Unsupported systemPrompt content block "${unsupported.type}": only text blocks are accepted`,
+      );
     const text = texts.join("\n\n");
     if (opening.kind !== "new" || opening.forkOf !== undefined) {
-      services.log.info({ kind: opening.forkOf ? "fork" : opening.kind, mode }, "systemPrompt checked; a stored thread keeps the instructions it was started with");
+      services.log.info(
+        { kind: opening.forkOf ? "fork" : opening.kind, mode },
+        "systemPrompt checked; a stored thread keeps the instructions it was started with",
+      );
       return;
     }
     const s = opening.settings;

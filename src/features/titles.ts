@@ -23,7 +23,12 @@ export function titlesFeature(): SessionFeature {
   /** Each open session's unsubscribe. */
   const listeners = new Map<AcpSession, () => void>();
 
-  const announce = (session: AcpSession, title: string | undefined, services: AgentServices, updatedAt = new Date().toISOString()) => {
+  const announce = (
+    session: AcpSession,
+    title: string | undefined,
+    services: AgentServices,
+    updatedAt = new Date().toISOString(),
+  ) => {
     if (title) titles.set(session, title);
     void session
       .send({ sessionUpdate: "session_info_update", ...(title ? { title } : {}), updatedAt })
@@ -41,7 +46,10 @@ export function titlesFeature(): SessionFeature {
           // Tell the client what it is called (it may not have listed sessions first).
           if (title) announce(session, title, services, isoTime(thread.updatedAt));
         } catch (err) {
-          services.log.debug({ err: String(err), sessionId: session.id }, "reading the stored thread for the title failed");
+          services.log.debug(
+            { err: String(err), sessionId: session.id },
+            "reading the stored thread for the title failed",
+          );
         }
       }
       const listener = (n: CodexNotification): void => {

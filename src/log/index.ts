@@ -30,7 +30,11 @@ function createLogger(): Logger {
     },
     destination,
   );
-  if (level !== wanted) logger.warn({ wanted, using: level, levels: Array.from(LEVELS) }, "CODEX_ACP_LOG_LEVEL is not a log level; using info");
+  if (level !== wanted)
+    logger.warn(
+      { wanted, using: level, levels: Array.from(LEVELS) },
+      "CODEX_ACP_LOG_LEVEL is not a log level; using info",
+    );
   return logger;
 }
 
@@ -50,8 +54,15 @@ export function boundedFields(record: Record<string, unknown>, depth = 0): Recor
   for (const key in record) {
     const value = record[key];
     let bounded = value;
-    if (typeof value === "string" && value.length > MAX_FIELD_CHARS) bounded = `${textHead(value, MAX_FIELD_CHARS)}… (${value.length} chars)`;
-    else if (depth === 0 && value !== null && typeof value === "object" && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    if (typeof value === "string" && value.length > MAX_FIELD_CHARS)
+      bounded = `${textHead(value, MAX_FIELD_CHARS)}… (${value.length} chars)`;
+    else if (
+      depth === 0 &&
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      Object.getPrototypeOf(value) === Object.prototype
+    ) {
       bounded = boundedFields(value as Record<string, unknown>, 1);
     }
     if (bounded !== value) (out ??= { ...record })[key] = bounded;
@@ -69,18 +80,27 @@ export function routeConsoleToLogger(logger: Logger): { complaintKinds(): number
   // thousands, so each kind is logged once (at debug) and counted. A kind names a method the client
   // chose: past MAX_COMPLAINT_KINDS, new ones share one kind.
   const malformed = new Map<string, number>();
-  const to = (level: "debug" | "info" | "warn") => (...args: unknown[]): void => {
-    const text = format(...args);
-    const named = complaintKind(args);
-    const kind = named && !malformed.has(named) && malformed.size >= MAX_COMPLAINT_KINDS ? `${String(args[0])} (other methods)` : named;
-    if (kind) {
-      const seen = (malformed.get(kind) ?? 0) + 1;
-      malformed.set(kind, seen);
-      if (seen === 1) logger.debug({ source: "acp-sdk", kind, detail: text.slice(0, 500) }, "malformed message from the client (logged once per kind)");
-      return;
-    }
-    logger[level]({ source: "console" }, text.slice(0, 2000));
-  };
+  const to =
+    (level: "debug" | "info" | "warn") =>
+    (...args: unknown[]): void => {
+      const text = format(...args);
+      const named = complaintKind(args);
+      const kind =
+        named && !malformed.has(named) && malformed.size >= MAX_COMPLAINT_KINDS
+          ? `${String(args[0])} (other methods)`
+          : named;
+      if (kind) {
+        const seen = (malformed.get(kind) ?? 0) + 1;
+        malformed.set(kind, seen);
+        if (seen === 1)
+          logger.debug(
+            { source: "acp-sdk", kind, detail: text.slice(0, 500) },
+            "malformed message from the client (logged once per kind)",
+          );
+        return;
+      }
+      logger[level]({ source: "console" }, text.slice(0, 2000));
+    };
   console.log = to("info");
   console.info = to("info");
   console.debug = to("debug");
@@ -94,12 +114,19 @@ export function routeConsoleToLogger(logger: Logger): { complaintKinds(): number
 const MAX_COMPLAINT_KINDS = 64;
 
 /** The ACP SDK's complaints about what the client sent: their first argument, and the method when given. */
-const SDK_COMPLAINTS: ReadonlySet<string> = new Set(["Error handling notification", "Invalid message", "Got response to unknown request"]);
+const SDK_COMPLAINTS: ReadonlySet<string> = new Set([
+  "Error handling notification",
+  "Invalid message",
+  "Got response to unknown request",
+]);
 
 function complaintKind(args: unknown[]): string | undefined {
   const [first, second] = args;
   if (typeof first !== "string" || !SDK_COMPLAINTS.has(first)) return undefined;
-  const method = second && typeof second === "object" && "method" in second && typeof second.method === "string" ? second.method : undefined;
+  const method =
+    second && typeof second === "object" && "method" in second && typeof second.method === "string"
+      ? second.method
+      : undefined;
   return method ? `${first} ${method}` : first;
 }
 export { logEarlyPhases, markEarlyPhase, markPhase } from "./timings.js";

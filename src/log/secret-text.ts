@@ -12,18 +12,36 @@ const SECRET_QUERY_NAME = /token|key|secret|passw(?:or)?d|pwd|auth|sig|credentia
 const isSecretQueryName = (name: string): boolean => SECRET_QUERY_NAME.test(name);
 
 /** A URL's whole userinfo (`user:password@`, a token alone, a password with an `@` in it) and its credential query values. */
-export function replaceUrlSecrets(text: string, replace: SecretReplacer, isSecretName: (name: string) => boolean = isSecretQueryName): string {
+export function replaceUrlSecrets(
+  text: string,
+  replace: SecretReplacer,
+  isSecretName: (name: string) => boolean = isSecretQueryName,
+): string {
   return text
-    .replace(/(\w+:\/\/)((?:[^\s/?#@]*@)+)/g, (_m, head: string, userinfo: string) => `${head}${replace(userinfo.slice(0, -1))}@`)
-    .replace(/([?&]([\w.-]+)=)([^&#\s)"']+)/g, (m, head: string, name: string, value: string) => (isSecretName(name) ? `${head}${replace(value)}` : m));
+    .replace(
+      /(\w+:\/\/)((?:[^\s/?#@]*@)+)/g,
+      (_m, head: string, userinfo: string) => `${head}${replace(userinfo.slice(0, -1))}@`,
+    )
+    .replace(/([?&]([\w.-]+)=)([^&#\s)"']+)/g, (m, head: string, name: string, value: string) =>
+      isSecretName(name) ? `${head}${replace(value)}` : m,
+    );
 }
 
 /** Every form above in `text`, each secret given to `replace`. */
-export function replaceSecretText(text: string, replace: SecretReplacer, isSecretName?: (name: string) => boolean): string {
-  return replaceUrlSecrets(text, replace, isSecretName)
-    .replace(/\b(sk|rk|sess)-([\w*.-]*[\w*])/gi, (_m, kind: string, key: string) => `${kind}-${replace(key)}`)
-    .replace(/\b(Bearer\s+)([\w*.~+/=-]+)/gi, (_m, head: string, token: string) => `${head}${replace(token)}`)
-    // An Authorization header's other schemes (GitHub's `token X`, `Basic X`, `ApiKey X`) or none,
-    // as a log line or JSON writes it; Bearer's is above.
-    .replace(/\b(authorization["']?\s*[:=]\s*["']?(?!bearer\b)(?:[a-z][\w-]*\s+)?)([\w*.~+/=:-]{6,})/gi, (_m, head: string, credential: string) => `${head}${replace(credential)}`);
+export function replaceSecretText(
+  text: string,
+  replace: SecretReplacer,
+  isSecretName?: (name: string) => boolean,
+): string {
+  return (
+    replaceUrlSecrets(text, replace, isSecretName)
+      .replace(/\b(sk|rk|sess)-([\w*.-]*[\w*])/gi, (_m, kind: string, key: string) => `${kind}-${replace(key)}`)
+      .replace(/\b(Bearer\s+)([\w*.~+/=-]+)/gi, (_m, head: string, token: string) => `${head}${replace(token)}`)
+      // An Authorization header's other schemes (GitHub's `token X`, `Basic X`, `ApiKey X`) or none,
+      // as a log line or JSON writes it; Bearer's is above.
+      .replace(
+        /\b(authorization["']?\s*[:=]\s*["']?(?!bearer\b)(?:[a-z][\w-]*\s+)?)([\w*.~+/=:-]{6,})/gi,
+        (_m, head: string, credential: string) => `${head}${replace(credential)}`,
+      )
+  );
 }

@@ -28,17 +28,25 @@ const readProcFile: ProcFileReader = (file) => {
  * The state and CPU time of process `pid`, or undefined where the host does not tell (not
  * Linux, no /proc, a line it cannot read). `read` is replaceable so every branch runs in tests.
  */
-export function processActivity(pid: number, platform: Platform = process.platform, read: ProcFileReader = readProcFile): ProcessActivity | undefined {
+export function processActivity(
+  pid: number,
+  platform: Platform = process.platform,
+  read: ProcFileReader = readProcFile,
+): ProcessActivity | undefined {
   if (platform !== "linux") return undefined;
   const stat = read(`/proc/${pid}/stat`);
   if (stat === undefined) return undefined;
   // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so fields start after the last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 1).trim().split(/\s+/);
+  const fields = stat
+    .slice(stat.lastIndexOf(")") + 1)
+    .trim()
+    .split(/\s+/);
   // Counted from the state (field 3 of proc(5)): utime is field 14, stime field 15.
   const state = fields[0];
   const utime = Number(fields[11]);
   const stime = Number(fields[12]);
-  if (state === undefined || !/^[A-Za-z]$/.test(state) || !Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
+  if (state === undefined || !/^[A-Za-z]$/.test(state) || !Number.isFinite(utime) || !Number.isFinite(stime))
+    return undefined;
   // T: stopped by a signal; t: stopped by a tracer; Z, X: exited, not yet reaped (or dead).
   return { stopped: "TtZX".includes(state), cpuTicks: utime + stime };
 }

@@ -32,7 +32,10 @@ const runTaskkill: TaskkillRunner = (args, done) => {
 };
 
 /** The stopper of `platform`; `taskkill` is replaceable so the Windows branch runs in tests anywhere. */
-export function processStopper(platform: Platform = process.platform, taskkill: TaskkillRunner = runTaskkill): ProcessStopper {
+export function processStopper(
+  platform: Platform = process.platform,
+  taskkill: TaskkillRunner = runTaskkill,
+): ProcessStopper {
   if (platform !== "win32") return (child, signal) => void child.kill(signal);
   return (child, signal) => {
     const pid = child.pid;

@@ -46,7 +46,9 @@ export function isBatchFile(file: string): boolean {
 export function batchFileLaunch(file: string, args: readonly string[], comspec = "cmd.exe"): Launch {
   const unsafe = [file, ...args].find((a) => /[\r\n\0]/.test(a));
   if (unsafe !== undefined) {
-    throw new Error(`cannot pass ${JSON.stringify(unsafe)} to ${file}: cmd.exe cuts a line at a line break (point CODEX_PATH at codex.exe instead)`);
+    throw new Error(
+      `cannot pass ${JSON.stringify(unsafe)} to ${file}: cmd.exe cuts a line at a line break (point CODEX_PATH at codex.exe instead)`,
+    );
   }
   // The file name is read once, by cmd.exe, which finds the batch file by it: escaped, not quoted
   // (a Windows file name cannot hold a quote; an escaped space stays in the name).

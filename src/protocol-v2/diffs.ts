@@ -11,7 +11,11 @@ type V1Diff = Extract<v1.ToolCallContent, { type: "diff" }>;
 type V2Diff = Extract<v2.ToolCallContent, { type: "diff" }>;
 
 /** One file's operation as its tool call lists it, by the path its v1 diff shows (a move's target). */
-export type FileOperation = { operation: "add" } | { operation: "modify" } | { operation: "delete" } | { operation: "move"; oldPath: string };
+export type FileOperation =
+  | { operation: "add" }
+  | { operation: "modify" }
+  | { operation: "delete" }
+  | { operation: "move"; oldPath: string };
 
 /**
  * What the tool call says about its change, which a v1 diff alone cannot: a delete, or a move's
@@ -21,7 +25,11 @@ export type FileOperation = { operation: "add" } | { operation: "modify" } | { o
 export type ChangeHint = { kind?: v1.ToolKind | null; from?: string; files?: ReadonlyMap<string, FileOperation> };
 
 /** The git path of an absolute path (`a/` and `b/` prefixes over a path without its root). */
-const gitPath = (side: "a" | "b", absolute: string): string => `${side}/${absolute.replace(/^[A-Za-z]:/, "").replace(/\\/g, "/").replace(/^\/+/, "")}`;
+const gitPath = (side: "a" | "b", absolute: string): string =>
+  `${side}/${absolute
+    .replace(/^[A-Za-z]:/, "")
+    .replace(/\\/g, "/")
+    .replace(/^\/+/, "")}`;
 
 /** The change's operation, from the texts and what the tool call says it is. */
 function changeOf(diff: V1Diff, hint: ChangeHint): v2.DiffChange {
@@ -29,21 +37,25 @@ function changeOf(diff: V1Diff, hint: ChangeHint): v2.DiffChange {
   if (listed) return { ...listed, path: diff.path };
   // A diff that says it is a delete (a file a command removed: its new side is empty, not a file emptied).
   const marked: unknown = diff._meta?.[CHANGE_META_KEY];
-  if (marked && typeof marked === "object" && Reflect.get(marked, "operation") === "delete") return { operation: "delete", path: diff.path };
+  if (marked && typeof marked === "object" && Reflect.get(marked, "operation") === "delete")
+    return { operation: "delete", path: diff.path };
   if (diff.oldText === null || diff.oldText === undefined) return { operation: "add", path: diff.path };
   if (hint.kind === "delete" && diff.newText === "") return { operation: "delete", path: diff.path };
-  if (hint.kind === "move" && hint.from && hint.from !== diff.path) return { operation: "move", oldPath: hint.from, path: diff.path };
+  if (hint.kind === "move" && hint.from && hint.from !== diff.path)
+    return { operation: "move", oldPath: hint.from, path: diff.path };
   return { operation: "modify", path: diff.path };
 }
 
 /** A git patch of one change: `diff --git`, the mode lines git writes for a new or deleted file, then the hunks. */
 function gitPatch(change: v2.DiffChange, oldText: string, newText: string): string {
   const to = "path" in change && typeof change.path === "string" ? change.path : "";
-  const from = change.operation === "move" && "oldPath" in change && typeof change.oldPath === "string" ? change.oldPath : to;
+  const from =
+    change.operation === "move" && "oldPath" in change && typeof change.oldPath === "string" ? change.oldPath : to;
   const header = [`diff --git ${gitPath("a", from)} ${gitPath("b", to)}`];
   if (change.operation === "add") header.push("new file mode 100644");
   if (change.operation === "delete") header.push("deleted file mode 100644");
-  if (change.operation === "move") header.push(`rename from ${gitPath("a", from).slice(2)}`, `rename to ${gitPath("b", to).slice(2)}`);
+  if (change.operation === "move")
+    header.push(`rename from ${gitPath("a", from).slice(2)}`, `rename to ${gitPath("b", to).slice(2)}`);
   const oldName = change.operation === "add" ? "/dev/null" : gitPath("a", from);
   const newName = change.operation === "delete" ? "/dev/null" : gitPath("b", to);
   // createTwoFilesPatch starts with an "Index:"/"===" pair jsdiff writes; git's own header replaces it.
@@ -59,5 +71,10 @@ function gitPatch(change: v2.DiffChange, oldText: string, newText: string): stri
 export function toV2Diff(diff: V1Diff, hint: ChangeHint): V2Diff {
   const change = changeOf(diff, hint);
   const text = gitPatch(change, diff.oldText ?? "", change.operation === "delete" ? "" : diff.newText);
-  return { type: "diff", changes: [change], patch: { format: "git_patch", text }, ...(diff._meta ? { _meta: diff._meta } : {}) };
+  return {
+    type: "diff",
+    changes: [change],
+    patch: { format: "git_patch", text },
+    ...(diff._meta ? { _meta: diff._meta } : {}),
+  };
 }

@@ -6,7 +6,14 @@ import { randomUUID } from "node:crypto";
 import * as v1 from "@agentclientprotocol/sdk/unstable";
 import * as v2 from "@agentclientprotocol/sdk/experimental/v2/unstable";
 import type { Logger } from "../log/index.js";
-import { toV1Initialize, toV1McpServers, toV1SetConfigOption, toV2ConfigOptions, toV2Initialize, toV2SessionAnswer } from "./shapes.js";
+import {
+  toV1Initialize,
+  toV1McpServers,
+  toV1SetConfigOption,
+  toV2ConfigOptions,
+  toV2Initialize,
+  toV2SessionAnswer,
+} from "./shapes.js";
 import { V2Session, type PromptEnd } from "./turn-state.js";
 import { toV2Permission } from "./permissions.js";
 import { JsonRpcCode } from "../json-rpc/index.js";
@@ -21,7 +28,9 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
       let mcpTransports: v2.McpCapabilities | undefined;
       /** Queues an update in the order the agent sent it; the promise says when it is written (a resume's state must precede its answer). */
       const send = (sessionId: string, update: v2.SessionUpdate): Promise<void> =>
-        (client?.notify(v2.methods.client.session.update, { sessionId, update }) ?? Promise.resolve()).catch((err: unknown) => log.debug({ err: String(err) }, "a v2 update was not delivered"));
+        (client?.notify(v2.methods.client.session.update, { sessionId, update }) ?? Promise.resolve()).catch(
+          (err: unknown) => log.debug({ err: String(err) }, "a v2 update was not delivered"),
+        );
       const sessionOf = (sessionId: string): V2Session => {
         let session = sessions.get(sessionId);
         if (!session) sessions.set(sessionId, (session = new V2Session((update) => void send(sessionId, update))));
@@ -49,10 +58,20 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
           session.waiting.set(id, controller);
           session.waitingChanged();
           // While it waits, the tool call (and a command's terminal, same id) can be cancelled alone.
-          void send(params.sessionId, { sessionUpdate: "tool_call_update", toolCallId: id, capabilities: { cancel: {} } });
+          void send(params.sessionId, {
+            sessionUpdate: "tool_call_update",
+            toolCallId: id,
+            capabilities: { cancel: {} },
+          });
           try {
-            const answer = await client.request(v2.methods.client.session.requestPermission, toV2Permission(params, session.mapper), { cancellationSignal: controller.signal, stopWaitingOnCancel: true });
-            return answer.outcome.outcome === "selected" && "optionId" in answer.outcome ? { outcome: { outcome: "selected", optionId: String(answer.outcome.optionId) } } : { outcome: { outcome: "cancelled" } };
+            const answer = await client.request(
+              v2.methods.client.session.requestPermission,
+              toV2Permission(params, session.mapper),
+              { cancellationSignal: controller.signal, stopWaitingOnCancel: true },
+            );
+            return answer.outcome.outcome === "selected" && "optionId" in answer.outcome
+              ? { outcome: { outcome: "selected", optionId: String(answer.outcome.optionId) } }
+              : { outcome: { outcome: "cancelled" } };
           } catch (err) {
             // Withdrawn (cancel, close) or refused by the client: nothing is approved.
             log.debug({ err: String(err), toolCallId: id }, "a v2 permission request ended without an answer");
@@ -83,10 +102,16 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
       const prompt = (session: V2Session, params: v2.PromptRequest): void => {
         session.promptStarted();
         const ended = (end: PromptEnd): void => session.promptEnded(end);
-        core.request(v1.methods.agent.session.prompt, { sessionId: params.sessionId, prompt: params.prompt as v1.ContentBlock[], ...(params._meta ? { _meta: params._meta } : {}) }).then(
-          (answer) => ended({ stopReason: answer.stopReason, usage: answer.usage ?? null }),
-          (err: unknown) => ended({ error: errorObject(err) }),
-        );
+        core
+          .request(v1.methods.agent.session.prompt, {
+            sessionId: params.sessionId,
+            prompt: params.prompt as v1.ContentBlock[],
+            ...(params._meta ? { _meta: params._meta } : {}),
+          })
+          .then(
+            (answer) => ended({ stopReason: answer.stopReason, usage: answer.usage ?? null }),
+            (err: unknown) => ended({ error: errorObject(err) }),
+          );
       };
 
       const front = v2
@@ -103,9 +128,22 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
           mcpTransports = answer.capabilities?.session?.mcp ?? undefined;
           return answer;
         })
-        .onRequest(v2.methods.agent.auth.login, async ({ params }) => (await core.request(v1.methods.agent.authenticate, { methodId: params.methodId, ...(params._meta ? { _meta: params._meta } : {}) })) ?? {})
-        .onRequest(v2.methods.agent.auth.logout, async ({ params }) => (await core.request(v1.methods.agent.logout, params)) ?? {})
-        .onRequest("auth/status", async ({ params }) => await core.request<v2.AuthStatusResponse>(v1.methods.agent.auth.status, params))
+        .onRequest(
+          v2.methods.agent.auth.login,
+          async ({ params }) =>
+            (await core.request(v1.methods.agent.authenticate, {
+              methodId: params.methodId,
+              ...(params._meta ? { _meta: params._meta } : {}),
+            })) ?? {},
+        )
+        .onRequest(
+          v2.methods.agent.auth.logout,
+          async ({ params }) => (await core.request(v1.methods.agent.logout, params)) ?? {},
+        )
+        .onRequest(
+          "auth/status",
+          async ({ params }) => await core.request<v2.AuthStatusResponse>(v1.methods.agent.auth.status, params),
+        )
         .onRequest(v2.methods.agent.session.new, async ({ params }) => {
           v2.assertSupportedMcpServers(params.mcpServers, mcpTransports);
           const answer = await core.request(v1.methods.agent.session.new, { ...openParams(params) });
@@ -114,20 +152,29 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
         })
         .onRequest("session/fork", async ({ params }) => {
           v2.assertSupportedMcpServers(params.mcpServers, mcpTransports);
-          const answer = await core.request(v1.methods.agent.session.fork, { sessionId: params.sessionId, ...openParams(params) });
+          const answer = await core.request(v1.methods.agent.session.fork, {
+            sessionId: params.sessionId,
+            ...openParams(params),
+          });
           sessionOf(answer.sessionId);
           return { sessionId: answer.sessionId, ...toV2SessionAnswer(answer) };
         })
         .onRequest(v2.methods.agent.session.resume, async ({ params }) => {
           v2.assertSupportedMcpServers(params.mcpServers, mcpTransports);
           const replay = params.replayFrom ?? undefined;
-          if (replay && replay.type !== "start") throw v2.RequestError.invalidParams({ replayFrom: replay }, `replay from "${String(replay.type)}" is not supported; use {"type":"start"} or leave it out`);
+          if (replay && replay.type !== "start")
+            throw v2.RequestError.invalidParams(
+              { replayFrom: replay },
+              `replay from "${String(replay.type)}" is not supported; use {"type":"start"} or leave it out`,
+            );
           const hadSession = sessions.has(params.sessionId);
           const session = sessionOf(params.sessionId);
           session.mapper.replaying(replay !== undefined);
           try {
             const request = { sessionId: params.sessionId, ...openParams(params) };
-            const answer = replay ? await core.request(v1.methods.agent.session.load, { ...request, mcpServers: request.mcpServers ?? [] }) : await core.request(v1.methods.agent.session.resume, request);
+            const answer = replay
+              ? await core.request(v1.methods.agent.session.load, { ...request, mcpServers: request.mcpServers ?? [] })
+              : await core.request(v1.methods.agent.session.resume, request);
             // After any replay and before the answer: the session's state now.
             await send(params.sessionId, session.snapshot());
             return toV2SessionAnswer(answer);
@@ -141,7 +188,8 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
         })
         .onRequest(v2.methods.agent.session.prompt, ({ params }) => {
           const session = known(params.sessionId);
-          if (params.prompt.length === 0) throw v2.RequestError.invalidParams({ prompt: [] }, "a prompt needs at least one content block");
+          if (params.prompt.length === 0)
+            throw v2.RequestError.invalidParams({ prompt: [] }, "a prompt needs at least one content block");
           const messageId = randomUUID();
           prompt(session, params);
           // The user's message, echoed as v2 asks: the answer names it.
@@ -154,7 +202,10 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
         })
         .onRequest(v2.methods.agent.session.setConfigOption, async ({ params }) => {
           const answer = await core.request(v1.methods.agent.session.setConfigOption, toV1SetConfigOption(params));
-          return { configOptions: toV2ConfigOptions(answer.configOptions), ...(answer._meta ? { _meta: answer._meta } : {}) };
+          return {
+            configOptions: toV2ConfigOptions(answer.configOptions),
+            ...(answer._meta ? { _meta: answer._meta } : {}),
+          };
         })
         .onRequest(v2.methods.agent.session.close, async ({ params }) => {
           sessions.get(params.sessionId)?.withdrawAll();
@@ -167,21 +218,49 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
           sessions.delete(params.sessionId);
           return (await core.request(v1.methods.agent.session.delete, params)) ?? {};
         })
-        .onRequest(v2.methods.agent.session.list, async ({ params }) => await core.request<v2.ListSessionsResponse>(v1.methods.agent.session.list, params))
-        .onRequest("session/archive", async ({ params }) => (await core.request(v1.methods.agent.session.archive, params)) ?? {})
-        .onRequest("session/unarchive", async ({ params }) => (await core.request(v1.methods.agent.session.unarchive, params)) ?? {})
-        .onRequest("session/set_title", async ({ params }) => (await core.request(v1.methods.agent.session.setTitle, params)) ?? {})
+        .onRequest(
+          v2.methods.agent.session.list,
+          async ({ params }) => await core.request<v2.ListSessionsResponse>(v1.methods.agent.session.list, params),
+        )
+        .onRequest(
+          "session/archive",
+          async ({ params }) => (await core.request(v1.methods.agent.session.archive, params)) ?? {},
+        )
+        .onRequest(
+          "session/unarchive",
+          async ({ params }) => (await core.request(v1.methods.agent.session.unarchive, params)) ?? {},
+        )
+        .onRequest(
+          "session/set_title",
+          async ({ params }) => (await core.request(v1.methods.agent.session.setTitle, params)) ?? {},
+        )
         .onRequest("session/status", async ({ params }) => {
           const answer = await core.request(v1.methods.agent.session.status, params);
           const session = sessions.get(params.sessionId);
-          const { sessionUpdate: _tag, ...state } = session?.snapshot() ?? { sessionUpdate: "state_update", state: "idle" };
+          const { sessionUpdate: _tag, ...state } = session?.snapshot() ?? {
+            sessionUpdate: "state_update",
+            state: "idle",
+          };
           return { ...answer, state };
         })
-        .onRequest("providers/list", async ({ params }) => await core.request<v2.ListProvidersResponse>(v1.methods.agent.providers.list, params))
-        .onRequest("providers/set", async ({ params }) => (await core.request(v1.methods.agent.providers.set, params)) ?? {})
-        .onRequest("providers/disable", async ({ params }) => (await core.request(v1.methods.agent.providers.disable, params)) ?? {})
-        .onRequest(v2.methods.agent.toolCall.cancel, ({ params }) => withdraw(known(params.sessionId), params.toolCallId, "tool call"))
-        .onRequest(v2.methods.agent.terminal.cancel, ({ params }) => withdraw(known(params.sessionId), params.terminalId, "terminal"))
+        .onRequest(
+          "providers/list",
+          async ({ params }) => await core.request<v2.ListProvidersResponse>(v1.methods.agent.providers.list, params),
+        )
+        .onRequest(
+          "providers/set",
+          async ({ params }) => (await core.request(v1.methods.agent.providers.set, params)) ?? {},
+        )
+        .onRequest(
+          "providers/disable",
+          async ({ params }) => (await core.request(v1.methods.agent.providers.disable, params)) ?? {},
+        )
+        .onRequest(v2.methods.agent.toolCall.cancel, ({ params }) =>
+          withdraw(known(params.sessionId), params.toolCallId, "tool call"),
+        )
+        .onRequest(v2.methods.agent.terminal.cancel, ({ params }) =>
+          withdraw(known(params.sessionId), params.terminalId, "terminal"),
+        )
         .onRequest("*", ({ method, params }) => {
           // The agent's extension methods (steering...) answer a v2 client as they answer a v1 one.
           if (method.startsWith("_")) return core.request(method as `_${string}`, params);
@@ -200,13 +279,23 @@ export function v2Front(agent: v1.AgentApp, log: Logger): v2.AgentConnector {
  */
 function withdraw(session: V2Session, id: string, what: string): Record<string, never> {
   const waiting = session.waiting.get(id);
-  if (!waiting) throw v2.RequestError.invalidParams({ id }, `the ${what} ${id} is not waiting on a permission: only those can be cancelled alone (session/cancel stops the turn)`);
+  if (!waiting)
+    throw v2.RequestError.invalidParams(
+      { id },
+      `the ${what} ${id} is not waiting on a permission: only those can be cancelled alone (session/cancel stops the turn)`,
+    );
   waiting.abort();
   return {};
 }
 
 /** session/new, fork and resume's common params, in v1's shape. */
-function openParams(params: { cwd: string; additionalDirectories?: string[]; mcpServers?: v2.McpServer[]; systemPrompt?: unknown; _meta?: Record<string, unknown> | null }): {
+function openParams(params: {
+  cwd: string;
+  additionalDirectories?: string[];
+  mcpServers?: v2.McpServer[];
+  systemPrompt?: unknown;
+  _meta?: Record<string, unknown> | null;
+}): {
   cwd: string;
   mcpServers: v1.McpServer[];
   additionalDirectories?: string[];
@@ -223,6 +312,7 @@ function openParams(params: { cwd: string; additionalDirectories?: string[]; mcp
 }
 
 function errorObject(err: unknown): { code: number; message: string; data?: unknown } {
-  if (err instanceof v1.RequestError) return { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) };
+  if (err instanceof v1.RequestError)
+    return { code: err.code, message: err.message, ...(err.data !== undefined ? { data: err.data } : {}) };
   return { code: JsonRpcCode.InternalError, message: err instanceof Error ? err.message : String(err) };
 }

@@ -8,9 +8,17 @@ import type { SessionUpdateMapper } from "./updates.js";
 
 type V2ToolCall = Extract<v2.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
 
-export function toV2Permission(request: v1.RequestPermissionRequest, mapper: SessionUpdateMapper): v2.RequestPermissionRequest {
-  const mapped = mapper.map({ ...request.toolCall, sessionUpdate: "tool_call_update" }).find((u): u is V2ToolCall => u.sessionUpdate === "tool_call_update");
-  const { sessionUpdate: _tag, ...asked } = mapped ?? { sessionUpdate: "tool_call_update", toolCallId: request.toolCall.toolCallId };
+export function toV2Permission(
+  request: v1.RequestPermissionRequest,
+  mapper: SessionUpdateMapper,
+): v2.RequestPermissionRequest {
+  const mapped = mapper
+    .map({ ...request.toolCall, sessionUpdate: "tool_call_update" })
+    .find((u): u is V2ToolCall => u.sessionUpdate === "tool_call_update");
+  const { sessionUpdate: _tag, ...asked } = mapped ?? {
+    sessionUpdate: "tool_call_update",
+    toolCallId: request.toolCall.toolCallId,
+  };
   // v1 asks about the card the client already shows; v2's subject carries the change itself.
   const shown = asked.content ? undefined : mapper.shownChanges(asked.toolCallId);
   const toolCall = shown ? { ...asked, content: shown } : asked;
@@ -18,7 +26,12 @@ export function toV2Permission(request: v1.RequestPermissionRequest, mapper: Ses
     sessionId: request.sessionId,
     title: request.toolCall.title ?? "Allow this?",
     subject: { type: "tool_call", toolCall },
-    options: request.options.map((o) => ({ optionId: o.optionId, name: o.name, kind: o.kind, ...(o._meta ? { _meta: o._meta } : {}) })),
+    options: request.options.map((o) => ({
+      optionId: o.optionId,
+      name: o.name,
+      kind: o.kind,
+      ...(o._meta ? { _meta: o._meta } : {}),
+    })),
     ...(request._meta ? { _meta: request._meta } : {}),
   };
 }

@@ -28,7 +28,11 @@ export function toV1Initialize(params: v2.InitializeRequest): v1.InitializeReque
   return {
     protocolVersion: 1,
     clientCapabilities: toV1ClientCapabilities(params.capabilities),
-    clientInfo: { name: params.info.name, version: params.info.version, ...(params.info.title ? { title: params.info.title } : {}) },
+    clientInfo: {
+      name: params.info.name,
+      version: params.info.version,
+      ...(params.info.title ? { title: params.info.title } : {}),
+    },
     ...(params._meta ? { _meta: params._meta } : {}),
   };
 }
@@ -37,7 +41,10 @@ export function toV1Initialize(params: v2.InitializeRequest): v1.InitializeReque
 function toV2Capabilities(caps: v1.AgentCapabilities): v2.AgentCapabilities {
   const s = caps.sessionCapabilities ?? {};
   const session: v2.SessionCapabilities = {
-    prompt: { ...(caps.promptCapabilities?.image ? { image: {} } : {}), ...(caps.promptCapabilities?.embeddedContext ? { embeddedContext: {} } : {}) },
+    prompt: {
+      ...(caps.promptCapabilities?.image ? { image: {} } : {}),
+      ...(caps.promptCapabilities?.embeddedContext ? { embeddedContext: {} } : {}),
+    },
     mcp: { stdio: {}, ...(caps.mcpCapabilities?.http ? { http: {} } : {}) },
     ...(s.delete ? { delete: {} } : {}),
     ...(s.additionalDirectories ? { additionalDirectories: {} } : {}),
@@ -81,10 +88,18 @@ export function toV2ConfigOptions(options: readonly v1.SessionConfigOption[]): v
 }
 
 export function toV1SetConfigOption(params: v2.SetSessionConfigOptionRequest): v1.SetSessionConfigOptionRequest {
-  const base = { sessionId: params.sessionId, configId: params.configId, ...(params._meta ? { _meta: params._meta } : {}) };
+  const base = {
+    sessionId: params.sessionId,
+    configId: params.configId,
+    ...(params._meta ? { _meta: params._meta } : {}),
+  };
   if (params.type === "id" && typeof params.value === "string") return { ...base, value: params.value };
-  if (params.type === "boolean" && typeof params.value === "boolean") return { ...base, type: "boolean", value: params.value };
-  throw RequestError.invalidParams({ type: params.type }, `a config value of type "${String(params.type)}" is not supported; use "id" or "boolean"`);
+  if (params.type === "boolean" && typeof params.value === "boolean")
+    return { ...base, type: "boolean", value: params.value };
+  throw RequestError.invalidParams(
+    { type: params.type },
+    `a config value of type "${String(params.type)}" is not supported; use "id" or "boolean"`,
+  );
 }
 
 export function toV2Commands(commands: readonly v1.AvailableCommand[]): v2.AvailableCommand[] {
@@ -106,7 +121,10 @@ export function toV1McpServers(servers: readonly v2.McpServer[] | undefined): v1
 }
 
 /** A session's v1 answer as v2's: config options and commands; modes and the legacy models dropped (the mode is a config option). */
-export function toV2SessionAnswer(answer: { configOptions?: v1.SessionConfigOption[] | null; _meta?: Record<string, unknown> | null }): { configOptions?: v2.SessionConfigOption[]; _meta?: Record<string, unknown> } {
+export function toV2SessionAnswer(answer: {
+  configOptions?: v1.SessionConfigOption[] | null;
+  _meta?: Record<string, unknown> | null;
+}): { configOptions?: v2.SessionConfigOption[]; _meta?: Record<string, unknown> } {
   return {
     ...(answer.configOptions ? { configOptions: toV2ConfigOptions(answer.configOptions) } : {}),
     ...(answer._meta ? { _meta: answer._meta } : {}),

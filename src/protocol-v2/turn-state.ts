@@ -8,7 +8,9 @@ import { SessionUpdateMapper } from "./updates.js";
 
 type StateUpdate = Extract<v2.SessionUpdate, { sessionUpdate: "state_update" }>;
 /** How a prompt ended: v1's answer, or the error it failed with. */
-export type PromptEnd = { stopReason: v1.StopReason; usage?: v1.Usage | null } | { error: { code: number; message: string; data?: unknown } };
+export type PromptEnd =
+  | { stopReason: v1.StopReason; usage?: v1.Usage | null }
+  | { error: { code: number; message: string; data?: unknown } };
 
 export class V2Session {
   readonly mapper = new SessionUpdateMapper();
@@ -34,7 +36,13 @@ export class V2Session {
     if (this.prompts > 0) {
       // Another prompt still runs, and the idle state will carry its end: this one's failure (a
       // queued prompt the agent refused) is told now, or the client never hears of it.
-      if ("error" in end) this.send({ sessionUpdate: "notice", severity: "error", title: "A prompt could not be run", description: end.error.message });
+      if ("error" in end)
+        this.send({
+          sessionUpdate: "notice",
+          severity: "error",
+          title: "A prompt could not be run",
+          description: end.error.message,
+        });
       return;
     }
     this.mapper.forgetToolCalls();
@@ -45,7 +53,10 @@ export class V2Session {
   waitingChanged(): void {
     if (this.prompts === 0) return;
     const state = this.waiting.size > 0 ? "requires_action" : "running";
-    if (this.last.state !== state) this.set(state === "running" ? { sessionUpdate: "state_update", state } : { sessionUpdate: "state_update", state });
+    if (this.last.state !== state)
+      this.set(
+        state === "running" ? { sessionUpdate: "state_update", state } : { sessionUpdate: "state_update", state },
+      );
   }
 
   /** Withdraws every permission request still open (the session was cancelled or closed). */

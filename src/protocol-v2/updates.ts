@@ -47,11 +47,29 @@ export class SessionUpdateMapper {
       case "tool_call_update":
         return this.toolCall(update);
       case "plan":
-        return [{ sessionUpdate: "plan_update", plan: { type: "items", planId: PLAN_ID, entries: update.entries }, ...meta(update._meta) }];
+        return [
+          {
+            sessionUpdate: "plan_update",
+            plan: { type: "items", planId: PLAN_ID, entries: update.entries },
+            ...meta(update._meta),
+          },
+        ];
       case "available_commands_update":
-        return [{ sessionUpdate: "available_commands_update", availableCommands: toV2Commands(update.availableCommands), ...meta(update._meta) }];
+        return [
+          {
+            sessionUpdate: "available_commands_update",
+            availableCommands: toV2Commands(update.availableCommands),
+            ...meta(update._meta),
+          },
+        ];
       case "config_option_update":
-        return [{ sessionUpdate: "config_option_update", configOptions: toV2ConfigOptions(update.configOptions), ...meta(update._meta) }];
+        return [
+          {
+            sessionUpdate: "config_option_update",
+            configOptions: toV2ConfigOptions(update.configOptions),
+            ...meta(update._meta),
+          },
+        ];
       // The mode is a config option in v2, and the config options feature sends its update too.
       case "current_mode_update":
         return [];
@@ -70,10 +88,20 @@ export class SessionUpdateMapper {
     }
   }
 
-  private chunk(update: Extract<v1.SessionUpdate, { sessionUpdate: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" }>): v2.SessionUpdate[] {
+  private chunk(
+    update: Extract<
+      v1.SessionUpdate,
+      { sessionUpdate: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk" }
+    >,
+  ): v2.SessionUpdate[] {
     // A chunk without an id is a one-off message of its own (a notice, a slash command's answer).
     const messageId = update.messageId ?? randomUUID();
-    const chunk = { sessionUpdate: update.sessionUpdate, messageId, content: update.content, ...meta(update._meta) } as v2.SessionUpdate;
+    const chunk = {
+      sessionUpdate: update.sessionUpdate,
+      messageId,
+      content: update.content,
+      ...meta(update._meta),
+    } as v2.SessionUpdate;
     if (!this.replayedMessages || this.replayedMessages.has(messageId)) return [chunk];
     this.replayedMessages.add(messageId);
     const start: v2.SessionUpdate =
@@ -85,7 +113,9 @@ export class SessionUpdateMapper {
     return [start, chunk];
   }
 
-  private toolCall(update: Extract<v1.SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }>): v2.SessionUpdate[] {
+  private toolCall(
+    update: Extract<v1.SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }>,
+  ): v2.SessionUpdate[] {
     const hint = this.hintOf(update);
     const { sessionUpdate: _tag, content, _meta, ...fields } = update;
     const terminal = terminalMeta.safeParse(_meta ?? {});
@@ -100,12 +130,20 @@ export class SessionUpdateMapper {
       ...meta(rest),
     };
     // An output chunk alone is the terminal's: no tool call change to send with it.
-    const changesToolCall = Object.keys(fields).some((k) => k !== "toolCallId") || content !== undefined || rest !== undefined;
+    const changesToolCall =
+      Object.keys(fields).some((k) => k !== "toolCallId") || content !== undefined || rest !== undefined;
     // The terminal begins before the tool call that shows it, and ends after its last output.
-    return changesToolCall ? [...terminalUpdates.before, mapped, ...terminalUpdates.after] : [...terminalUpdates.before, ...terminalUpdates.after];
+    return changesToolCall
+      ? [...terminalUpdates.before, mapped, ...terminalUpdates.after]
+      : [...terminalUpdates.before, ...terminalUpdates.after];
   }
 
-  private hintOf(update: { toolCallId: string; kind?: v1.ToolKind | null; locations?: v1.ToolCallLocation[] | null; rawInput?: unknown }): ChangeHint {
+  private hintOf(update: {
+    toolCallId: string;
+    kind?: v1.ToolKind | null;
+    locations?: v1.ToolCallLocation[] | null;
+    rawInput?: unknown;
+  }): ChangeHint {
     const known = this.hints.get(update.toolCallId) ?? {};
     const files = fileOperationsOf(update.rawInput) ?? known.files;
     const hint: ChangeHint = {
@@ -121,7 +159,11 @@ export class SessionUpdateMapper {
 
 /** The changes a patch's card lists in its rawInput (src/bridge/file-changes.ts): each file, what happens to it, a move's target. */
 const listedChanges = z.object({
-  changes: z.array(z.looseObject({ path: z.string(), kind: z.enum(["add", "delete", "update"]), movePath: z.string().optional() })).min(1),
+  changes: z
+    .array(
+      z.looseObject({ path: z.string(), kind: z.enum(["add", "delete", "update"]), movePath: z.string().optional() }),
+    )
+    .min(1),
 });
 
 /** Each listed file's operation, by the path its diff shows (a move's diff shows its target); undefined when the call lists none. */
@@ -130,13 +172,23 @@ function fileOperationsOf(rawInput: unknown): ReadonlyMap<string, FileOperation>
   if (!listed.success) return undefined;
   const files = new Map<string, FileOperation>();
   for (const c of listed.data.changes) {
-    if (c.kind === "update" && c.movePath !== undefined && c.movePath !== c.path) files.set(c.movePath, { operation: "move", oldPath: c.path });
-    else files.set(c.path, c.kind === "add" ? { operation: "add" } : c.kind === "delete" ? { operation: "delete" } : { operation: "modify" });
+    if (c.kind === "update" && c.movePath !== undefined && c.movePath !== c.path)
+      files.set(c.movePath, { operation: "move", oldPath: c.path });
+    else
+      files.set(
+        c.path,
+        c.kind === "add"
+          ? { operation: "add" }
+          : c.kind === "delete"
+            ? { operation: "delete" }
+            : { operation: "modify" },
+      );
   }
   return files;
 }
 
-const meta = (value: Record<string, unknown> | null | undefined): { _meta?: Record<string, unknown> } => (value && Object.keys(value).length > 0 ? { _meta: value } : {});
+const meta = (value: Record<string, unknown> | null | undefined): { _meta?: Record<string, unknown> } =>
+  value && Object.keys(value).length > 0 ? { _meta: value } : {};
 
 function toV2Content(content: v1.ToolCallContent, hint: ChangeHint): v2.ToolCallContent {
   return content.type === "diff" ? toV2Diff(content, hint) : content;
@@ -147,7 +199,9 @@ const terminalMeta = z
   .looseObject({
     terminal_info: z.object({ terminal_id: z.string(), cwd: z.string().nullish() }).optional(),
     terminal_output: z.object({ terminal_id: z.string(), data: z.string() }).optional(),
-    terminal_exit: z.object({ terminal_id: z.string(), exit_code: z.number().nullish(), signal: z.string().nullish() }).optional(),
+    terminal_exit: z
+      .object({ terminal_id: z.string(), exit_code: z.number().nullish(), signal: z.string().nullish() })
+      .optional(),
   })
   .refine((m) => m.terminal_info !== undefined || m.terminal_output !== undefined || m.terminal_exit !== undefined);
 type TerminalMeta = z.infer<typeof terminalMeta>;
@@ -161,7 +215,10 @@ function withoutTerminalKeys(value: Record<string, unknown> | null | undefined):
 
 const commandOf = z.looseObject({ command: z.union([z.string(), z.array(z.string()).transform((a) => a.join(" "))]) });
 
-function terminalUpdatesOf(m: TerminalMeta, update: { rawInput?: unknown; title?: string | null }): { before: v2.SessionUpdate[]; after: v2.SessionUpdate[] } {
+function terminalUpdatesOf(
+  m: TerminalMeta,
+  update: { rawInput?: unknown; title?: string | null },
+): { before: v2.SessionUpdate[]; after: v2.SessionUpdate[] } {
   const before: v2.SessionUpdate[] = [];
   const after: v2.SessionUpdate[] = [];
   if (m.terminal_info) {
@@ -174,9 +231,18 @@ function terminalUpdatesOf(m: TerminalMeta, update: { rawInput?: unknown; title?
     });
   }
   // Each output chunk once, as v1 streams it: nothing accumulated here.
-  if (m.terminal_output) after.push({ sessionUpdate: "terminal_output_chunk", terminalId: m.terminal_output.terminal_id, data: Buffer.from(m.terminal_output.data, "utf8").toString("base64") });
+  if (m.terminal_output)
+    after.push({
+      sessionUpdate: "terminal_output_chunk",
+      terminalId: m.terminal_output.terminal_id,
+      data: Buffer.from(m.terminal_output.data, "utf8").toString("base64"),
+    });
   if (m.terminal_exit) {
-    after.push({ sessionUpdate: "terminal_update", terminalId: m.terminal_exit.terminal_id, exitStatus: { exitCode: m.terminal_exit.exit_code ?? null, signal: m.terminal_exit.signal ?? null } });
+    after.push({
+      sessionUpdate: "terminal_update",
+      terminalId: m.terminal_exit.terminal_id,
+      exitStatus: { exitCode: m.terminal_exit.exit_code ?? null, signal: m.terminal_exit.signal ?? null },
+    });
   }
   return { before, after };
 }

@@ -38,7 +38,10 @@ function redirectWrites(op: string, target: string): boolean {
 
 type Check = (args: string[]) => boolean;
 const never: Check = () => false;
-const has = (...flags: string[]): Check => (args) => args.some((a) => flags.includes(a) || flags.some((f) => f.startsWith("--") && a.startsWith(`${f}=`)));
+const has =
+  (...flags: string[]): Check =>
+  (args) =>
+    args.some((a) => flags.includes(a) || flags.some((f) => f.startsWith("--") && a.startsWith(`${f}=`)));
 /** Non-option operands (`-` is stdin, an operand). */
 const operands = (args: string[]) => args.filter((a) => a === "-" || !a.startsWith("-"));
 

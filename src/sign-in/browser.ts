@@ -8,14 +8,21 @@ import { spawn } from "node:child_process";
  * BSDs only with X11 (DISPLAY) or Wayland (WAYLAND_DISPLAY), as over SSH with X forwarding. A
  * headless machine, a container or an SSH session without them has none.
  */
-export function hasDisplay(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): boolean {
+export function hasDisplay(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   if (platform === "darwin" || platform === "win32") return true;
   return Boolean(env.DISPLAY || env.WAYLAND_DISPLAY);
 }
 
 /** Why no browser can be opened here (a sentence's end), or undefined when one can be tried. */
-export function noBrowserHere(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | undefined {
-  if (!hasDisplay(env, platform)) return "this machine has no display (DISPLAY and WAYLAND_DISPLAY are not set: a headless machine, a container, or SSH without X forwarding)";
+export function noBrowserHere(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  if (!hasDisplay(env, platform))
+    return "this machine has no display (DISPLAY and WAYLAND_DISPLAY are not set: a headless machine, a container, or SSH without X forwarding)";
   if (env.NO_BROWSER) return "NO_BROWSER is set in the agent's environment";
   return undefined;
 }
@@ -27,7 +34,10 @@ export function noBrowserHere(env: NodeJS.ProcessEnv = process.env, platform: No
  * where `cmd /c start` would read a `&` in its query as a second command. The address is
  * normalised (spaces and quotes percent-encoded), so it needs no quoting on Windows either.
  */
-export function browserCommand(url: string, platform: NodeJS.Platform = process.platform): { file: string; args: string[] } | undefined {
+export function browserCommand(
+  url: string,
+  platform: NodeJS.Platform = process.platform,
+): { file: string; args: string[] } | undefined {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -49,8 +59,15 @@ export function openInBrowser(url: string): Promise<string> | undefined {
   const command = browserCommand(url);
   if (!command) return undefined;
   return new Promise((resolve) => {
-    const child = spawn(command.file, command.args, { detached: true, stdio: "ignore", windowsHide: true, shell: false });
-    child.on("error", (err: NodeJS.ErrnoException) => resolve(`${command.file} could not be run: ${err.code ?? err.message}`));
+    const child = spawn(command.file, command.args, {
+      detached: true,
+      stdio: "ignore",
+      windowsHide: true,
+      shell: false,
+    });
+    child.on("error", (err: NodeJS.ErrnoException) =>
+      resolve(`${command.file} could not be run: ${err.code ?? err.message}`),
+    );
     child.on("exit", (code) => {
       if (code !== null && code !== 0) resolve(`${command.file} exited with code ${code}`);
     });

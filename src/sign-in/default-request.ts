@@ -15,7 +15,10 @@ const authenticateRequestSchema = z.looseObject({
 });
 
 /** The request to sign in with, or why the variable cannot be used; undefined when it is not set. */
-export type DefaultAuthRequest = { usable: true; request: acp.AuthenticateRequest } | { usable: false; problem: string } | undefined;
+export type DefaultAuthRequest =
+  | { usable: true; request: acp.AuthenticateRequest }
+  | { usable: false; problem: string }
+  | undefined;
 
 export function readDefaultAuthRequest(env: NodeJS.ProcessEnv = process.env): DefaultAuthRequest {
   const text = env[DEFAULT_AUTH_REQUEST]?.trim();
@@ -25,16 +28,23 @@ export function readDefaultAuthRequest(env: NodeJS.ProcessEnv = process.env): De
     json = JSON.parse(text);
   } catch {
     // Not the parser's message: it quotes the text.
-    return { usable: false, problem: "it is not JSON (an authenticate request is expected, e.g. {\"methodId\":\"openai-api-key\"})" };
+    return {
+      usable: false,
+      problem: 'it is not JSON (an authenticate request is expected, e.g. {"methodId":"openai-api-key"})',
+    };
   }
   const parsed = authenticateRequestSchema.safeParse(json);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join(".") || "the value"}: ${issue.message}`).join("; ");
+    const issues = parsed.error.issues
+      .map((issue) => `${issue.path.join(".") || "the value"}: ${issue.message}`)
+      .join("; ");
     return { usable: false, problem: `it is not an authenticate request (${issues})` };
   }
   const route = routeOf(parsed.data.methodId);
-  if (!route) return { usable: false, problem: `its methodId is not one this agent accepts (${acceptedMethodIds().join(", ")})` };
-  if (runsInTerminal(route.method)) return { usable: false, problem: "its methodId is a terminal method, which only the editor can run" };
+  if (!route)
+    return { usable: false, problem: `its methodId is not one this agent accepts (${acceptedMethodIds().join(", ")})` };
+  if (runsInTerminal(route.method))
+    return { usable: false, problem: "its methodId is a terminal method, which only the editor can run" };
   const { methodId, _meta } = parsed.data;
   return { usable: true, request: { methodId, ...(_meta ? { _meta } : {}) } };
 }

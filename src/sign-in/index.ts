@@ -22,17 +22,27 @@ export type SignIn = {
 export function createSignIn(host: CodexHost, log: Logger, env: NodeJS.ProcessEnv = process.env): SignIn {
   const credentials = new CredentialCheck(host, log);
   const byDefault = readDefaultAuthRequest(env);
-  if (byDefault?.usable === false) log.error({ problem: byDefault.problem }, `${DEFAULT_AUTH_REQUEST} is set but cannot be used: ${byDefault.problem}`);
-  if (byDefault?.usable) log.info({ methodId: byDefault.request.methodId }, `${DEFAULT_AUTH_REQUEST}: signs in when a session needs it`);
+  if (byDefault?.usable === false)
+    log.error(
+      { problem: byDefault.problem },
+      `${DEFAULT_AUTH_REQUEST} is set but cannot be used: ${byDefault.problem}`,
+    );
+  if (byDefault?.usable)
+    log.info({ methodId: byDefault.request.methodId }, `${DEFAULT_AUTH_REQUEST}: signs in when a session needs it`);
   let authenticate: Authenticate | undefined;
   /** The sign-in DEFAULT_AUTH_REQUEST runs (sessions opened together share it). */
   let signingInByDefault: Promise<void> | undefined;
 
-  const needed = (methods: acp.AuthMethod[], message: string) => authRequired(message, { authMethods: methods.map((m) => m.id) });
+  const needed = (methods: acp.AuthMethod[], message: string) =>
+    authRequired(message, { authMethods: methods.map((m) => m.id) });
 
   async function signInByDefault(methods: acp.AuthMethod[]): Promise<void> {
     if (!byDefault) return;
-    if (!byDefault.usable) throw needed(methods, `${DEFAULT_AUTH_REQUEST} is set but cannot be used: ${byDefault.problem}. Fix it, or sign in with one of the methods`);
+    if (!byDefault.usable)
+      throw needed(
+        methods,
+        `${DEFAULT_AUTH_REQUEST} is set but cannot be used: ${byDefault.problem}. Fix it, or sign in with one of the methods`,
+      );
     if (!authenticate) throw new Error("sign-in requests are not registered");
     const { request } = byDefault;
     const run = authenticate;
@@ -43,7 +53,10 @@ export function createSignIn(host: CodexHost, log: Logger, env: NodeJS.ProcessEn
     try {
       await signingInByDefault;
     } catch (err) {
-      throw needed(methods, `Signing in with ${DEFAULT_AUTH_REQUEST} (${request.methodId}) failed: ${toRequestError(err).message}`);
+      throw needed(
+        methods,
+        `Signing in with ${DEFAULT_AUTH_REQUEST} (${request.methodId}) failed: ${toRequestError(err).message}`,
+      );
     }
   }
 

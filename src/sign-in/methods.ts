@@ -17,7 +17,8 @@ export const AUTH = {
  * `codex` is often not on PATH (a global install or npx brings only this bin). Writes what `codex
  * login` writes.
  */
-export const TERMINAL_LOGIN = "`codex-cli-acp login` in a terminal (`npx codex-cli-acp login` without a global install)";
+export const TERMINAL_LOGIN =
+  "`codex-cli-acp login` in a terminal (`npx codex-cli-acp login` without a global install)";
 
 export type AuthMethodId = (typeof AUTH)[keyof typeof AUTH];
 
@@ -26,7 +27,10 @@ export type SignInRoute = { method: AuthMethodId; keyFrom?: readonly string[] };
 
 /** Ours, each as itself. The API key: the editor's, else OPENAI_API_KEY, else CODEX_API_KEY. */
 const OWN: Record<string, SignInRoute> = Object.fromEntries(
-  Object.values(AUTH).map((method) => [method, method === AUTH.apiKey ? { method, keyFrom: ["OPENAI_API_KEY", "CODEX_API_KEY"] } : { method }]),
+  Object.values(AUTH).map((method) => [
+    method,
+    method === AUTH.apiKey ? { method, keyFrom: ["OPENAI_API_KEY", "CODEX_API_KEY"] } : { method },
+  ]),
 );
 
 /**
@@ -45,7 +49,11 @@ const ALIASES: Record<string, SignInRoute> = {
 
 /** What `authenticate` does for this id, or undefined for an id it does not accept. */
 export function routeOf(methodId: string): SignInRoute | undefined {
-  return Object.hasOwn(OWN, methodId) ? OWN[methodId] : Object.hasOwn(ALIASES, methodId) ? ALIASES[methodId] : undefined;
+  return Object.hasOwn(OWN, methodId)
+    ? OWN[methodId]
+    : Object.hasOwn(ALIASES, methodId)
+      ? ALIASES[methodId]
+      : undefined;
 }
 
 /** Every id `authenticate` carries out: ours but the terminal ones (the editor runs those), then the other adapters'. */
@@ -61,7 +69,10 @@ export function runsInTerminal(method: AuthMethodId): boolean {
 }
 
 /** Whether a browser can likely be opened here (not over SSH, a display, NO_BROWSER unset): the browser method is offered then. */
-export function browserLikely(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): boolean {
+export function browserLikely(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): boolean {
   if (env.SSH_CONNECTION || env.SSH_TTY) return false;
   return noBrowserHere(env, platform) === undefined;
 }
@@ -72,9 +83,14 @@ export function browserLikely(env: NodeJS.ProcessEnv = process.env, platform: No
  */
 export function otherWaysToSignIn(caps: acp.ClientCapabilities, except?: AuthMethodId): string {
   const ways: string[] = [];
-  if (caps.elicitation?.url && except !== AUTH.deviceCode) ways.push(`the device code (\`${AUTH.deviceCode}\`: a page to open on any device, and a one-time code)`);
-  ways.push(`an API key (\`${AUTH.apiKey}\`: the editor's, or OPENAI_API_KEY / CODEX_API_KEY in the agent's environment)`);
-  ways.push("`codex-cli-acp login --device-auth` in a terminal (`npx codex-cli-acp login --device-auth` without a global install)");
+  if (caps.elicitation?.url && except !== AUTH.deviceCode)
+    ways.push(`the device code (\`${AUTH.deviceCode}\`: a page to open on any device, and a one-time code)`);
+  ways.push(
+    `an API key (\`${AUTH.apiKey}\`: the editor's, or OPENAI_API_KEY / CODEX_API_KEY in the agent's environment)`,
+  );
+  ways.push(
+    "`codex-cli-acp login --device-auth` in a terminal (`npx codex-cli-acp login --device-auth` without a global install)",
+  );
   return `sign in with ${ways.slice(0, -1).join(", ")} or ${ways.at(-1)}`;
 }
 
@@ -88,13 +104,28 @@ export function authMethods(caps: acp.ClientCapabilities, env: NodeJS.ProcessEnv
       _meta: { "api-key": { provider: "openai" } },
     },
   ];
-  if (browserLikely(env)) methods.push({ id: AUTH.browser, name: "ChatGPT", description: "Sign in with your ChatGPT account in the browser." });
+  if (browserLikely(env))
+    methods.push({
+      id: AUTH.browser,
+      name: "ChatGPT",
+      description: "Sign in with your ChatGPT account in the browser.",
+    });
   if (caps.elicitation?.url) {
-    methods.push({ id: AUTH.deviceCode, name: "ChatGPT (device code)", description: "Open a page on any device and enter a one-time code (works over SSH)." });
+    methods.push({
+      id: AUTH.deviceCode,
+      name: "ChatGPT (device code)",
+      description: "Open a page on any device and enter a one-time code (works over SSH).",
+    });
   }
   if (caps.auth?.terminal) {
     methods.push(
-      { type: "terminal", id: AUTH.terminal, name: "Sign in in a terminal", description: "Runs the Codex login bundled with this agent in the editor's terminal.", args: ["login"] },
+      {
+        type: "terminal",
+        id: AUTH.terminal,
+        name: "Sign in in a terminal",
+        description: "Runs the Codex login bundled with this agent in the editor's terminal.",
+        args: ["login"],
+      },
       {
         type: "terminal",
         id: AUTH.terminalDeviceCode,
@@ -104,6 +135,10 @@ export function authMethods(caps: acp.ClientCapabilities, env: NodeJS.ProcessEnv
       },
     );
   }
-  methods.push({ id: AUTH.existing, name: "Existing Codex login", description: "Use the account you signed in with `codex login` (ChatGPT or API key)." });
+  methods.push({
+    id: AUTH.existing,
+    name: "Existing Codex login",
+    description: "Use the account you signed in with `codex login` (ChatGPT or API key).",
+  });
   return methods;
 }

@@ -9,12 +9,25 @@ import type { AppServerClient } from "../codex/index.js";
 import type { Agent } from "../core/index.js";
 import type { Logger } from "../log/index.js";
 import { noBrowserHere, openInBrowser } from "./browser.js";
-import { acceptedMethodIds, AUTH, authMethods, otherWaysToSignIn, routeOf, runsInTerminal, TERMINAL_LOGIN, type SignInRoute } from "./methods.js";
+import {
+  acceptedMethodIds,
+  AUTH,
+  authMethods,
+  otherWaysToSignIn,
+  routeOf,
+  runsInTerminal,
+  TERMINAL_LOGIN,
+  type SignInRoute,
+} from "./methods.js";
 import type { CredentialCheck } from "./credentials.js";
 import { signOut } from "../core/index.js";
 import { authRequired, invalidParams, invalidRequest, shown, toRequestError, withoutSecrets } from "../core/index.js";
 
-const loginCompletedSchema = z.looseObject({ loginId: z.string().nullable(), success: z.boolean(), error: z.string().nullable() });
+const loginCompletedSchema = z.looseObject({
+  loginId: z.string().nullable(),
+  success: z.boolean(),
+  error: z.string().nullable(),
+});
 const apiKeyMetaSchema = z.looseObject({ "api-key": z.looseObject({ apiKey: z.string().min(1) }) });
 
 /** What bounds a sign-in: the time it may take, the opener's failure (a browser sign-in), and what to say instead. */
@@ -39,7 +52,12 @@ function cancelLogin(client: AppServerClient, loginId: string, log: Logger, why:
  * failing or codex exiting end the wait (and Codex's login, which would otherwise keep its local
  * server running): the client is never left waiting on a sign-in nobody can finish.
  */
-function loginCompleted(client: AppServerClient, loginId: string, signal: AbortSignal, bounds: LoginBounds): Promise<{ success: boolean; error: string | null }> {
+function loginCompleted(
+  client: AppServerClient,
+  loginId: string,
+  signal: AbortSignal,
+  bounds: LoginBounds,
+): Promise<{ success: boolean; error: string | null }> {
   return new Promise((resolve, reject) => {
     const giveUp = (why: string, message: string) => () => {
       cancelLogin(client, loginId, bounds.log, why);
@@ -49,15 +67,24 @@ function loginCompleted(client: AppServerClient, loginId: string, signal: AbortS
     if (signal.aborted) return cancelled();
     const limit = spokenDuration(bounds.timeoutMs);
     const timer = setTimeout(
-      () => finish(giveUp("time limit", `The sign-in did not complete within ${limit} (CODEX_ACP_SIGN_IN_TIMEOUT_MS) and was cancelled: try again, or ${bounds.otherWays}`)),
+      () =>
+        finish(
+          giveUp(
+            "time limit",
+            `The sign-in did not complete within ${limit} (CODEX_ACP_SIGN_IN_TIMEOUT_MS) and was cancelled: try again, or ${bounds.otherWays}`,
+          ),
+        ),
       bounds.timeoutMs,
     );
-    void bounds.openerFailed?.then((what) => finish(giveUp("no browser", `Could not open a browser for the sign-in (${what}): ${bounds.otherWays}`)));
+    void bounds.openerFailed?.then((what) =>
+      finish(giveUp("no browser", `Could not open a browser for the sign-in (${what}): ${bounds.otherWays}`)),
+    );
     void client.exited.then(() => finish(() => reject(authRequired("Codex stopped during the sign-in; try again"))));
     const stop = client.onNotification((method, params) => {
       if (method !== "account/login/completed") return;
       const done = loginCompletedSchema.safeParse(params);
-      if (done.success && (done.data.loginId === loginId || done.data.loginId === null)) finish(() => resolve(done.data));
+      if (done.success && (done.data.loginId === loginId || done.data.loginId === null))
+        finish(() => resolve(done.data));
     });
     const onAbort = (): void => finish(cancelled);
     signal.addEventListener("abort", onAbort);
@@ -74,16 +101,29 @@ function loginCompleted(client: AppServerClient, loginId: string, signal: AbortS
 }
 
 /** Signs in as an authenticate request asks (`requestId`: the request a device-code page belongs to). */
-export type Authenticate = (params: acp.AuthenticateRequest, requestId: acp.RequestId | undefined, signal: AbortSignal) => Promise<void>;
+export type Authenticate = (
+  params: acp.AuthenticateRequest,
+  requestId: acp.RequestId | undefined,
+  signal: AbortSignal,
+) => Promise<void>;
 
 /** The agent's environment (API keys, the display) and how long a browser or device-code sign-in may take. */
 export type AuthenticateOptions = { env: NodeJS.ProcessEnv; timeoutMs: number };
 
-export function createAuthenticate(agent: Agent, credentials: CredentialCheck, { env, timeoutMs }: AuthenticateOptions): Authenticate {
+export function createAuthenticate(
+  agent: Agent,
+  credentials: CredentialCheck,
+  { env, timeoutMs }: AuthenticateOptions,
+): Authenticate {
   const { host, log } = agent.services;
   const busy = (): boolean => [...agent.state.sessions.values()].some((s) => s.promptRunning);
 
-  async function signIn(c: AppServerClient, method: SignInRoute["method"], requestId: acp.RequestId | undefined, signal: AbortSignal): Promise<void> {
+  async function signIn(
+    c: AppServerClient,
+    method: SignInRoute["method"],
+    requestId: acp.RequestId | undefined,
+    signal: AbortSignal,
+  ): Promise<void> {
     // Codex's answer is checked by the client (its generated LoginAccountResponse): a "chatgpt" one
     // has its authUrl and loginId, a device-code one its verificationUrl, userCode and loginId.
     const asked = method === AUTH.browser ? "chatgpt" : "chatgptDeviceCode";
@@ -123,14 +163,25 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck, {
     } else {
       // Another kind of sign-in (a newer Codex's, or none started): nothing to wait for; saying
       // "signed in" would be a lie.
-      throw authRequired(`Codex answered the ${asked} sign-in with a ${started.type} one; try again, or sign in with ${TERMINAL_LOGIN}`);
+      throw authRequired(
+        `Codex answered the ${asked} sign-in with a ${started.type} one; try again, or sign in with ${TERMINAL_LOGIN}`,
+      );
     }
     try {
       const otherWays = otherWaysToSignIn(agent.services.clientCapabilities(), method);
-      const done = await loginCompleted(c, started.loginId, signal, { timeoutMs, otherWays, log, ...(openerFailed ? { openerFailed } : {}) });
+      const done = await loginCompleted(c, started.loginId, signal, {
+        timeoutMs,
+        otherWays,
+        log,
+        ...(openerFailed ? { openerFailed } : {}),
+      });
       if (!done.success) throw authRequired(`Sign-in failed${done.error ? `: ${done.error}` : ""}`);
     } finally {
-      if (started.type === "chatgptDeviceCode") void agent.services.client().notify(acp.methods.client.elicitation.complete, { elicitationId: started.loginId }).catch(() => undefined);
+      if (started.type === "chatgptDeviceCode")
+        void agent.services
+          .client()
+          .notify(acp.methods.client.elicitation.complete, { elicitationId: started.loginId })
+          .catch(() => undefined);
     }
   }
 
@@ -140,7 +191,10 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck, {
     if (fromEditor.success) return fromEditor.data["api-key"].apiKey;
     const names = route.keyFrom ?? [];
     const fromEnv = names.map((name) => env[name]?.trim()).find((value) => value);
-    if (!fromEnv) throw authRequired(`Give an API key: the editor's api-key field, or ${names.join(" / ")} in the agent's environment (not set)`);
+    if (!fromEnv)
+      throw authRequired(
+        `Give an API key: the editor's api-key field, or ${names.join(" / ")} in the agent's environment (not set)`,
+      );
     return fromEnv;
   }
 
@@ -148,12 +202,21 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck, {
     const route = routeOf(params.methodId);
     if (!route) {
       const accepted = acceptedMethodIds();
-      throw invalidParams({ methodId: params.methodId, accepted }, `Unknown auth method: ${shown(params.methodId)}; this agent accepts ${accepted.join(", ")}`);
+      throw invalidParams(
+        { methodId: params.methodId, accepted },
+        `Unknown auth method: ${shown(params.methodId)}; this agent accepts ${accepted.join(", ")}`,
+      );
     }
-    if (runsInTerminal(route.method)) throw invalidParams({ methodId: params.methodId }, "This method runs in the editor's terminal; it is not passed to authenticate");
+    if (runsInTerminal(route.method))
+      throw invalidParams(
+        { methodId: params.methodId },
+        "This method runs in the editor's terminal; it is not passed to authenticate",
+      );
     // Without a page to show, the user would never see the code (and Codex would be asked for one for nothing).
     if (route.method === AUTH.deviceCode && !agent.services.clientCapabilities().elicitation?.url) {
-      throw invalidRequest("The device-code sign-in shows its page through URL elicitation, which this client does not declare; pick another method");
+      throw invalidRequest(
+        "The device-code sign-in shows its page through URL elicitation, which this client does not declare; pick another method",
+      );
     }
     // Nobody could finish it (agent-shell asks for it right after initialize, offered or not): said at once, with what works here.
     const noBrowser = route.method === AUTH.browser ? noBrowserHere(env) : undefined;
@@ -161,9 +224,12 @@ export function createAuthenticate(agent: Agent, credentials: CredentialCheck, {
       const caps = agent.services.clientCapabilities();
       const others = authMethods(caps, env).filter((m) => m.id !== AUTH.browser);
       log.info({ methodId: params.methodId, why: noBrowser }, "browser sign-in refused: no browser here");
-      throw authRequired(`No browser can be opened for the ChatGPT sign-in: ${noBrowser}. Instead, ${otherWaysToSignIn(caps, AUTH.browser)}`, {
-        authMethods: others.map((m) => m.id),
-      });
+      throw authRequired(
+        `No browser can be opened for the ChatGPT sign-in: ${noBrowser}. Instead, ${otherWaysToSignIn(caps, AUTH.browser)}`,
+        {
+          authMethods: others.map((m) => m.id),
+        },
+      );
     }
     try {
       const c = await host.client();

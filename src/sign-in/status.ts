@@ -62,13 +62,15 @@ export function registerAuthStatus(agent: Agent, credentials: CredentialCheck): 
 
   credentials.onChange(() => {
     if (!listening) return;
-    sending = sending.then(async () => {
-      const status = await read();
-      const text = JSON.stringify(status);
-      if (text === lastSent) return;
-      lastSent = text;
-      log.info({ state: status.state }, "sign-in status changed");
-      await agent.services.client().notify(acp.methods.client.auth.statusUpdate, status);
-    }).catch((err: unknown) => log.debug({ err: String(err) }, "auth/status_update not sent"));
+    sending = sending
+      .then(async () => {
+        const status = await read();
+        const text = JSON.stringify(status);
+        if (text === lastSent) return;
+        lastSent = text;
+        log.info({ state: status.state }, "sign-in status changed");
+        await agent.services.client().notify(acp.methods.client.auth.statusUpdate, status);
+      })
+      .catch((err: unknown) => log.debug({ err: String(err) }, "auth/status_update not sent"));
   });
 }

@@ -58,11 +58,24 @@ export function loadWithCodeCache(file: string, opts: CodeCacheOptions): CachedS
   const cacheFile = cacheDir === undefined ? undefined : codeCachePath(file, bytes, cacheDir);
   const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);
   const script = new vm.Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
-  const cache: CachedScript["cache"] = off ? "off" : cachedData === undefined ? "absent" : script.cachedDataRejected ? "rejected" : "used";
+  const cache: CachedScript["cache"] = off
+    ? "off"
+    : cachedData === undefined
+      ? "absent"
+      : script.cachedDataRejected
+        ? "rejected"
+        : "used";
   const wrapper: unknown = script.runInThisContext();
   if (typeof wrapper !== "function") throw new Error(`${file} is not a CommonJS function script`);
   const module = { exports: {} as unknown };
-  (wrapper as (...args: unknown[]) => unknown).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  (wrapper as (...args: unknown[]) => unknown).call(
+    module.exports,
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    path.dirname(file),
+  );
   let kept = cache === "used" || cacheFile === undefined;
   return {
     exports: module.exports,
@@ -71,7 +84,11 @@ export function loadWithCodeCache(file: string, opts: CodeCacheOptions): CachedS
       if (kept || cacheFile === undefined) return;
       kept = true;
       const asLoaded = opts.asLoaded ?? ((make) => make());
-      writeCache(cacheFile, `${path.basename(file)}.`, asLoaded(() => script.createCachedData()));
+      writeCache(
+        cacheFile,
+        `${path.basename(file)}.`,
+        asLoaded(() => script.createCachedData()),
+      );
     },
   };
 }

@@ -51,7 +51,10 @@ function newSpaceBytes(): number | undefined {
  * One per process: holders are counted, so overlapping loads share one widening, and it ends
  * when the young generation reached its widest or the last holder let go, whichever is first.
  */
-export function youngGeneration({ setFlags = setFlagsFromString, size = newSpaceBytes }: YoungGenerationOptions = {}): YoungGeneration {
+export function youngGeneration({
+  setFlags = setFlagsFromString,
+  size = newSpaceBytes,
+}: YoungGenerationOptions = {}): YoungGeneration {
   let holders = 0;
   let watch: NodeJS.Timeout | undefined;
   /** The factor a widening in progress set (undefined: kept small). */

@@ -54,14 +54,21 @@ export function registerSessionAdmin(agent: Agent, stored: StoredSessions): void
       const empty = source.path != null && !existsSync(source.path);
       const live = empty ? agent.state.sessions.get(params.sessionId) : undefined;
       const settings = { ...DEFAULT_SETTINGS, ...(live ? forkableSettings(live.settings) : {}), cwd };
-      const { session, response } = await agent.openSession({ kind: "new", ...(empty ? {} : { forkOf: params.sessionId }), request, settings, key: randomUUID() });
+      const { session, response } = await agent.openSession({
+        kind: "new",
+        ...(empty ? {} : { forkOf: params.sessionId }),
+        request,
+        settings,
+        key: randomUUID(),
+      });
       log.info({ sessionId: session.id, forkOf: params.sessionId }, "session forked");
       return { sessionId: session.id, ...response };
     })
     .onRequest(SET_TITLE_METHOD, setTitleParamsSchema, async ({ params }) => {
       const title = params.title.replace(/\s+/g, " ").trim();
       if (!title) throw invalidParams({ title: params.title }, "The title is empty");
-      if (title.length > TITLE_MAX * 4) throw invalidParams({ title: params.title }, `The title is longer than ${TITLE_MAX * 4} characters`);
+      if (title.length > TITLE_MAX * 4)
+        throw invalidParams({ title: params.title }, `The title is longer than ${TITLE_MAX * 4} characters`);
       const { threadId } = await stored.threads.require(params.sessionId);
       await setThreadName(agent.services, threadId, title);
       return { title };

@@ -22,7 +22,11 @@ export function registerSessionArchive(agent: Agent, stored: StoredSessions): vo
   const { host, log } = agent.services;
   const { threads } = stored;
   // archive and status are unstable capabilities: typed here, carried as is.
-  const capabilities: Pick<acp.SessionCapabilities, "delete" | "archive" | "status"> = { delete: {}, archive: {}, status: {} };
+  const capabilities: Pick<acp.SessionCapabilities, "delete" | "archive" | "status"> = {
+    delete: {},
+    archive: {},
+    status: {},
+  };
   agent.advertise({ sessionCapabilities: () => capabilities });
 
   /** The session open here, if it is. */
@@ -41,49 +45,55 @@ export function registerSessionArchive(agent: Agent, stored: StoredSessions): vo
   }
 
   agent.app
-    .onRequest(acp.methods.agent.session.delete, ({ params }) => stored.oneAtATime(params.sessionId, async () => {
-      const { sessionId } = params;
-      // Deleting from here on: a prompt sent meanwhile is refused as for a closed session (as
-      // during session/close); its running turn ends now, the session itself once Codex let it go.
-      const open = openHere(sessionId);
-      if (open) agent.withdrawSession(open);
-      const keepOpen = (): void => {
-        if (open) agent.restoreSession(open);
-      };
-      await open?.cancel();
-      const threadId = open?.threadId ?? (await threads.threadOf(sessionId));
-      let outcome: "deleted" | "kept for a fork" | "nothing stored";
-      try {
-        outcome = (await threads.deleted.has(threadId)) ? "nothing stored" : await deleteThread(host, threadId, threads.deleted);
-      } catch (err) {
-        keepOpen();
-        throw toRequestError(err);
-      }
-      if (open) await agent.closeSession(open);
-      // Deleted from the user's side whatever Codex keeps: the features forget it (its mode...).
-      await agent.sessionDeleted(sessionId);
-      log.info({ sessionId, threadId, outcome }, "session deleted");
-      // A thread kept for a fork of this one may be free to go now.
-      if (outcome === "deleted") await deleteFreedThreads(host, threads.deleted, log);
-      return {};
-    }))
-    .onRequest(acp.methods.agent.session.archive, ({ params }) => stored.oneAtATime(params.sessionId, async () => {
-      const found = await threads.read(params.sessionId);
-      const wasOpen = await closeIfOpen(params.sessionId);
-      // Never prompted and open here: closing it was all there was (Codex keeps nothing of it).
-      if (!found || neverPrompted(found.thread)) {
-        if (wasOpen) return {};
-        throw sessionNotFound(params.sessionId, `no Codex thread ${params.sessionId} in this CODEX_HOME`);
-      }
-      if (isArchived(found.thread)) return {}; // archiving an archived session succeeds
-      try {
-        await (await codexClient(host)).call("thread/archive", { threadId: found.threadId });
-      } catch (err) {
-        throw toRequestError(err);
-      }
-      log.info({ sessionId: params.sessionId, wasOpen }, "session archived");
-      return {};
-    }))
+    .onRequest(acp.methods.agent.session.delete, ({ params }) =>
+      stored.oneAtATime(params.sessionId, async () => {
+        const { sessionId } = params;
+        // Deleting from here on: a prompt sent meanwhile is refused as for a closed session (as
+        // during session/close); its running turn ends now, the session itself once Codex let it go.
+        const open = openHere(sessionId);
+        if (open) agent.withdrawSession(open);
+        const keepOpen = (): void => {
+          if (open) agent.restoreSession(open);
+        };
+        await open?.cancel();
+        const threadId = open?.threadId ?? (await threads.threadOf(sessionId));
+        let outcome: "deleted" | "kept for a fork" | "nothing stored";
+        try {
+          outcome = (await threads.deleted.has(threadId))
+            ? "nothing stored"
+            : await deleteThread(host, threadId, threads.deleted);
+        } catch (err) {
+          keepOpen();
+          throw toRequestError(err);
+        }
+        if (open) await agent.closeSession(open);
+        // Deleted from the user's side whatever Codex keeps: the features forget it (its mode...).
+        await agent.sessionDeleted(sessionId);
+        log.info({ sessionId, threadId, outcome }, "session deleted");
+        // A thread kept for a fork of this one may be free to go now.
+        if (outcome === "deleted") await deleteFreedThreads(host, threads.deleted, log);
+        return {};
+      }),
+    )
+    .onRequest(acp.methods.agent.session.archive, ({ params }) =>
+      stored.oneAtATime(params.sessionId, async () => {
+        const found = await threads.read(params.sessionId);
+        const wasOpen = await closeIfOpen(params.sessionId);
+        // Never prompted and open here: closing it was all there was (Codex keeps nothing of it).
+        if (!found || neverPrompted(found.thread)) {
+          if (wasOpen) return {};
+          throw sessionNotFound(params.sessionId, `no Codex thread ${params.sessionId} in this CODEX_HOME`);
+        }
+        if (isArchived(found.thread)) return {}; // archiving an archived session succeeds
+        try {
+          await (await codexClient(host)).call("thread/archive", { threadId: found.threadId });
+        } catch (err) {
+          throw toRequestError(err);
+        }
+        log.info({ sessionId: params.sessionId, wasOpen }, "session archived");
+        return {};
+      }),
+    )
     .onRequest(acp.methods.agent.session.unarchive, async ({ params }) => {
       const found = await threads.read(params.sessionId);
       if (!found || (neverPrompted(found.thread) && !openHere(params.sessionId))) {
@@ -113,7 +123,11 @@ export function registerSessionArchive(agent: Agent, stored: StoredSessions): vo
  * here: an id it stores nothing for (unknown, deleted already, never prompted) is deleted already
  * (delete is idempotent, the spec's SHOULD).
  */
-async function deleteThread(host: CodexHost, threadId: string, deleted: DeletedThreads): Promise<"deleted" | "kept for a fork" | "nothing stored"> {
+async function deleteThread(
+  host: CodexHost,
+  threadId: string,
+  deleted: DeletedThreads,
+): Promise<"deleted" | "kept for a fork" | "nothing stored"> {
   const client = await codexClient(host);
   try {
     await client.call("thread/delete", { threadId });
@@ -126,7 +140,9 @@ async function deleteThread(host: CodexHost, threadId: string, deleted: DeletedT
     try {
       await deleted.add(threadId);
     } catch (cause) {
-      throw internalError(`Codex keeps this session for a fork (${err.message}), and it could not be marked deleted: ${cause instanceof Error ? cause.message : String(cause)}. It was archived instead.`);
+      throw internalError(
+        `Codex keeps this session for a fork (${err.message}), and it could not be marked deleted: ${cause instanceof Error ? cause.message : String(cause)}. It was archived instead.`,
+      );
     }
     return "kept for a fork";
   }

@@ -13,7 +13,13 @@
 // sent (the index can lag a rollout another Codex version appended to).
 import { z } from "zod";
 import { CodexRpcError, threadReadResponseSchema, type AppServerClient, type v2 } from "../codex/index.js";
-import { replayEntries, turnEntries, type HistoryEntry, type ReplayOptions, type SessionUpdate } from "../bridge/index.js";
+import {
+  replayEntries,
+  turnEntries,
+  type HistoryEntry,
+  type ReplayOptions,
+  type SessionUpdate,
+} from "../bridge/index.js";
 import type { Logger } from "../log/index.js";
 
 /**
@@ -113,9 +119,14 @@ export class HistoryReplay {
   /** Starts sending what Codex can serve now (call before thread/resume). */
   start(client: Promise<AppServerClient>): void {
     // Whatever stops this pass (a timeout, an error, no index yet), `finish` picks up after the resume.
-    this.firstPass = client.then((c) => this.pages(c, undefined)).catch((err: unknown) => {
-      this.opts.log.debug({ sessionId: this.opts.threadId, err: String(err) }, "history pass before the resume stopped; finished after it");
-    });
+    this.firstPass = client
+      .then((c) => this.pages(c, undefined))
+      .catch((err: unknown) => {
+        this.opts.log.debug(
+          { sessionId: this.opts.threadId, err: String(err) },
+          "history pass before the resume stopped; finished after it",
+        );
+      });
   }
 
   /** Settles once the pass started by `start` has written what it read. */
@@ -136,8 +147,15 @@ export class HistoryReplay {
       } catch (err) {
         if (!(err instanceof CodexRpcError) || this.lastKey !== undefined) throw err;
         // Older (legacy) rollouts may not page: read them whole.
-        this.opts.log.info({ sessionId: this.opts.threadId, err: err.message }, "paging the history failed; reading the whole thread");
-        const read = await client.call("thread/read", { threadId: this.opts.threadId, includeTurns: true }, threadReadResponseSchema);
+        this.opts.log.info(
+          { sessionId: this.opts.threadId, err: err.message },
+          "paging the history failed; reading the whole thread",
+        );
+        const read = await client.call(
+          "thread/read",
+          { threadId: this.opts.threadId, includeTurns: true },
+          threadReadResponseSchema,
+        );
         await this.sendEntries(withKeys(turnEntries(read.thread.turns ?? [], this.opts.replay)));
       }
       return this.sent;
@@ -171,14 +189,26 @@ export class HistoryReplay {
   private async page(client: AppServerClient, cursor: string | undefined): Promise<Page> {
     const at = cursor ? { cursor } : {};
     if (this.legacy) {
-      const read = await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "full", sortDirection: "asc", limit: this.pageSize, ...at }, turnsPageSchema);
+      const read = await client.call(
+        "thread/turns/list",
+        { threadId: this.opts.threadId, itemsView: "full", sortDirection: "asc", limit: this.pageSize, ...at },
+        turnsPageSchema,
+      );
       const next = read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined;
       // A last page that is full has a cursor to an empty one: its commands replay as text.
       return { entries: withKeys(turnEntries(read.data, this.opts.replay, next === undefined)), next };
     }
     const limit = cursor === undefined ? Math.min(this.firstPageSize, this.nextPageSize) : this.nextPageSize;
-    const read = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "asc", limit, ...at }, itemsPageSchema);
-    this.nextPageSize = pageSizeFor(read.data.length, textWeight(read.data, HISTORY_PAGE_TARGET_CHARS * 4), this.pageSize);
+    const read = await client.call(
+      "thread/items/list",
+      { threadId: this.opts.threadId, sortDirection: "asc", limit, ...at },
+      itemsPageSchema,
+    );
+    this.nextPageSize = pageSizeFor(
+      read.data.length,
+      textWeight(read.data, HISTORY_PAGE_TARGET_CHARS * 4),
+      this.pageSize,
+    );
     // The newest turn decides what an entry is: its answer may come after this page's.
     await this.newestTurnAsked;
     if (this.turnAfterNewest(read.data.map((e) => e.turnId))) {
@@ -188,7 +218,10 @@ export class HistoryReplay {
       await this.newestTurnAsked;
       if (read.data.some((e) => e.turnId === this.newestTurn?.id)) this.sawNewestOf = this.newestTurn?.id;
     }
-    return { entries: read.data.map((e) => this.storedEntry(e)), next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined };
+    return {
+      entries: read.data.map((e) => this.storedEntry(e)),
+      next: read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined,
+    };
   }
 
   /**
@@ -208,7 +241,13 @@ export class HistoryReplay {
   /** Items come without their turn's status: the newest turn (the one that can still be running) is asked for. */
   private async findNewestTurn(client: AppServerClient): Promise<void> {
     try {
-      const turn = (await client.call("thread/turns/list", { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 }, newestTurnSchema)).data[0];
+      const turn = (
+        await client.call(
+          "thread/turns/list",
+          { threadId: this.opts.threadId, itemsView: "notLoaded", sortDirection: "desc", limit: 1 },
+          newestTurnSchema,
+        )
+      ).data[0];
       this.newestTurn = turn && { id: turn.id, running: turn.status === "inProgress" };
     } catch {
       this.newestTurn = undefined;
@@ -217,7 +256,12 @@ export class HistoryReplay {
 
   private storedEntry(entry: z.infer<typeof itemsPageSchema>["data"][number]): Entry {
     const newestTurn = entry.turnId === this.newestTurn?.id;
-    return withKey({ item: entry.item, turnId: entry.turnId, turnEnded: !(newestTurn && this.newestTurn?.running), newestTurn });
+    return withKey({
+      item: entry.item,
+      turnId: entry.turnId,
+      turnEnded: !(newestTurn && this.newestTurn?.running),
+      newestTurn,
+    });
   }
 
   /**
@@ -226,7 +270,11 @@ export class HistoryReplay {
    * rewritten history), the thread is paged again from the start, skipping every item sent.
    */
   private async newerItems(client: AppServerClient): Promise<void> {
-    const newest = await client.call("thread/items/list", { threadId: this.opts.threadId, sortDirection: "desc", limit: 1 }, itemsPageSchema);
+    const newest = await client.call(
+      "thread/items/list",
+      { threadId: this.opts.threadId, sortDirection: "desc", limit: 1 },
+      itemsPageSchema,
+    );
     const top = newest.data[0] && this.storedEntry(newest.data[0]);
     if (top === undefined || (top.key !== undefined && this.sentKeys.has(top.key))) return;
     // Items the index did not have: their turn may be newer than the one found before the resume.
@@ -252,12 +300,18 @@ export class HistoryReplay {
       cursor = read.data.length > 0 ? (read.nextCursor ?? undefined) : undefined;
       if (known >= 0 || cursor === undefined) {
         if (known < 0) break;
-        this.opts.log.info({ sessionId: this.opts.threadId, items: newer.length }, "items newer than Codex's history index replayed");
+        this.opts.log.info(
+          { sessionId: this.opts.threadId, items: newer.length },
+          "items newer than Codex's history index replayed",
+        );
         await this.sendEntries(newer.reverse());
         return;
       }
     }
-    this.opts.log.warn({ sessionId: this.opts.threadId }, "Codex's history changed under the replay; paging it again, skipping what was sent");
+    this.opts.log.warn(
+      { sessionId: this.opts.threadId },
+      "Codex's history changed under the replay; paging it again, skipping what was sent",
+    );
     await this.pages(client, undefined);
   }
 
@@ -283,7 +337,8 @@ export class HistoryReplay {
  */
 function pageSizeFor(count: number, weight: number, most: number): number {
   if (count === 0) return most;
-  const next = weight > HISTORY_PAGE_TARGET_CHARS ? Math.floor((count * HISTORY_PAGE_TARGET_CHARS) / weight) : count * 2;
+  const next =
+    weight > HISTORY_PAGE_TARGET_CHARS ? Math.floor((count * HISTORY_PAGE_TARGET_CHARS) / weight) : count * 2;
   return Math.max(MIN_PAGE_ITEMS, Math.min(most, next));
 }
 
@@ -294,7 +349,8 @@ function textWeight(value: unknown, cap: number): number {
   while (stack.length > 0 && total < cap) {
     const v = stack.pop();
     if (typeof v === "string") total += v.length;
-    else if (typeof v === "object" && v !== null) for (const inner of Array.isArray(v) ? v : Object.values(v)) stack.push(inner);
+    else if (typeof v === "object" && v !== null)
+      for (const inner of Array.isArray(v) ? v : Object.values(v)) stack.push(inner);
   }
   return total;
 }

@@ -56,7 +56,11 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): St
   });
 
   const client = (): Promise<AppServerClient> => codexClient(host);
-  const threads = new StoredThreads(host, agent, new DeletedThreads(opts.deletedDir ?? path.join(codexHomeOf(), "codex-cli-acp", "deleted-sessions")));
+  const threads = new StoredThreads(
+    host,
+    agent,
+    new DeletedThreads(opts.deletedDir ?? path.join(codexHomeOf(), "codex-cli-acp", "deleted-sessions")),
+  );
   /**
    * Loads, resumes, deletes and archives under way, by session id: a session/close sent meanwhile
    * (an editor tab closed as it opened) waits for them, then closes what they opened, instead of
@@ -81,7 +85,8 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): St
   async function storedThread(sessionId: string): Promise<Thread> {
     const { thread } = await threads.require(sessionId);
     // Codex refuses to resume it (naming its own CLI); ACP has the way back.
-    if (isArchived(thread)) throw invalidRequest(`Session ${sessionId} is archived: unarchive it (session/unarchive) first, then open it`);
+    if (isArchived(thread))
+      throw invalidRequest(`Session ${sessionId} is archived: unarchive it (session/unarchive) first, then open it`);
     return thread;
   }
 
@@ -101,7 +106,11 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): St
     // opened and never prompted is answered as it is open now (nothing to replay), or is not found.
     if (neverPrompted(thread)) {
       const live = agent.state.sessions.get(request.sessionId);
-      if (!live) throw sessionNotFound(request.sessionId, `session ${request.sessionId} was never prompted and is no longer open: Codex keeps nothing of it`);
+      if (!live)
+        throw sessionNotFound(
+          request.sessionId,
+          `session ${request.sessionId} was never prompted and is no longer open: Codex keeps nothing of it`,
+        );
       log.info({ sessionId: live.id, kind }, "session never prompted: answered from the open session");
       return { session: live, response: agent.describeSession(live), live: true };
     }
@@ -123,63 +132,71 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): St
   }
 
   agent.app
-    .onRequest(acp.methods.agent.session.load, ({ params }) => oneAtATime(params.sessionId, async () => {
-      // The history streams while Codex resumes the thread (history-replay.ts); the whole of it
-      // reaches the client before the load is answered.
-      let history: HistoryReplay | undefined;
-      let releaseUpdates: (() => void) | undefined;
-      const releaseYoungGeneration = opts.youngGeneration?.widen();
-      const startHistory = (thread: Thread, cwd: string): void => {
-        history = new HistoryReplay({
-          threadId: thread.id,
-          historyMode: thread.historyMode,
-          send: (update) => agent.services.client().notify(acp.methods.client.session.update, { sessionId: params.sessionId, update }),
-          replay: {
-            cwd,
-            display: clientDisplay(agent.state.clientCapabilities),
-            onSkip: (reason, detail) => log.warn({ sessionId: params.sessionId, reason, detail }, "history entry not replayed"),
-          },
-          log,
-        });
-        history.start(client());
-        releaseUpdates = agent.holdUpdates(params.sessionId, history.firstPassWritten);
-      };
-      // Nothing of a failed load reaches the client after its error.
-      const abandonHistory = async (): Promise<void> => {
-        history?.stop();
-        await history?.firstPassWritten;
-      };
-      try {
-        let opened: Awaited<ReturnType<typeof reopen>>;
+    .onRequest(acp.methods.agent.session.load, ({ params }) =>
+      oneAtATime(params.sessionId, async () => {
+        // The history streams while Codex resumes the thread (history-replay.ts); the whole of it
+        // reaches the client before the load is answered.
+        let history: HistoryReplay | undefined;
+        let releaseUpdates: (() => void) | undefined;
+        const releaseYoungGeneration = opts.youngGeneration?.widen();
+        const startHistory = (thread: Thread, cwd: string): void => {
+          history = new HistoryReplay({
+            threadId: thread.id,
+            historyMode: thread.historyMode,
+            send: (update) =>
+              agent.services
+                .client()
+                .notify(acp.methods.client.session.update, { sessionId: params.sessionId, update }),
+            replay: {
+              cwd,
+              display: clientDisplay(agent.state.clientCapabilities),
+              onSkip: (reason, detail) =>
+                log.warn({ sessionId: params.sessionId, reason, detail }, "history entry not replayed"),
+            },
+            log,
+          });
+          history.start(client());
+          releaseUpdates = agent.holdUpdates(params.sessionId, history.firstPassWritten);
+        };
+        // Nothing of a failed load reaches the client after its error.
+        const abandonHistory = async (): Promise<void> => {
+          history?.stop();
+          await history?.firstPassWritten;
+        };
         try {
-          opened = await reopen("load", params, startHistory);
-        } catch (err) {
-          await abandonHistory();
-          throw err;
+          let opened: Awaited<ReturnType<typeof reopen>>;
+          try {
+            opened = await reopen("load", params, startHistory);
+          } catch (err) {
+            await abandonHistory();
+            throw err;
+          }
+          const { session, response } = opened;
+          if (opened.live) return response; // no turn: no history
+          try {
+            const replayed = await history!.finish(await client());
+            log.info({ sessionId: session.id, ...replayed }, "session history replayed");
+          } catch (err) {
+            await abandonHistory();
+            await agent.closeSession(session);
+            throw toRequestError(err);
+          }
+          return response;
+        } finally {
+          releaseUpdates?.();
+          releaseYoungGeneration?.();
         }
-        const { session, response } = opened;
-        if (opened.live) return response; // no turn: no history
-        try {
-          const replayed = await history!.finish(await client());
-          log.info({ sessionId: session.id, ...replayed }, "session history replayed");
-        } catch (err) {
-          await abandonHistory();
-          await agent.closeSession(session);
-          throw toRequestError(err);
-        }
-        return response;
-      } finally {
-        releaseUpdates?.();
-        releaseYoungGeneration?.();
-      }
-    }))
+      }),
+    )
     .onRequest(acp.methods.agent.session.resume, ({ params }) =>
       oneAtATime(params.sessionId, async () => {
         const { response } = await reopen("resume", params);
         return response;
       }),
     )
-    .onRequest(acp.methods.agent.session.list, async ({ params }) => threads.listed(await readFromCodex(host, (codex) => listSessions(codex, params, listPageSize))))
+    .onRequest(acp.methods.agent.session.list, async ({ params }) =>
+      threads.listed(await readFromCodex(host, (codex) => listSessions(codex, params, listPageSize))),
+    )
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await opening.get(params.sessionId);
       const session = agent.sessionOf(params.sessionId);

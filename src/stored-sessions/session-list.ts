@@ -23,7 +23,13 @@ const INCLUDE_CURSOR = { unarchived: "include:unarchived:", archived: "include:a
 type Part = { archived: boolean; cursor: string | undefined };
 
 function sessionInfo(thread: z.infer<typeof threadSchema>, archived: boolean): acp.SessionInfo {
-  return { sessionId: thread.id, cwd: thread.cwd, title: threadTitle(thread) ?? null, updatedAt: isoTime(thread.updatedAt) ?? null, archived };
+  return {
+    sessionId: thread.id,
+    cwd: thread.cwd,
+    title: threadTitle(thread) ?? null,
+    updatedAt: isoTime(thread.updatedAt) ?? null,
+    archived,
+  };
 }
 
 /** Where an `include` listing goes on from: its cursor's part and Codex's cursor in it. */
@@ -33,7 +39,10 @@ function includePart(cursor: string | null | undefined): Part {
     const prefix = archived ? INCLUDE_CURSOR.archived : INCLUDE_CURSOR.unarchived;
     if (cursor.startsWith(prefix)) return { archived, cursor: cursor.slice(prefix.length) || undefined };
   }
-  throw acp.RequestError.invalidParams({ cursor }, "Invalid cursor: not one of this listing's (keep the same archived filter when following nextCursor)");
+  throw acp.RequestError.invalidParams(
+    { cursor },
+    "Invalid cursor: not one of this listing's (keep the same archived filter when following nextCursor)",
+  );
 }
 
 /** The cwd filter, checked and normalised as Codex stores cwds. */
@@ -45,17 +54,31 @@ function cwdFilter(cwd: string | null | undefined): string | undefined {
 }
 
 /** Answers one session/list request from Codex's thread list, `pageSize` sessions at most; Codex's own errors are thrown as they are. */
-export async function listSessions(client: AppServerClient, params: acp.ListSessionsRequest, pageSize: number): Promise<acp.ListSessionsResponse> {
+export async function listSessions(
+  client: AppServerClient,
+  params: acp.ListSessionsRequest,
+  pageSize: number,
+): Promise<acp.ListSessionsResponse> {
   const cwd = cwdFilter(params.cwd);
   const filter = params.archived ?? "exclude";
   if (filter !== "exclude" && filter !== "only" && filter !== "include") {
-    throw invalidParams({ archived: filter }, `Unknown archived filter "${shown(String(filter))}": use exclude, include or only`);
+    throw invalidParams(
+      { archived: filter },
+      `Unknown archived filter "${shown(String(filter))}": use exclude, include or only`,
+    );
   }
   const page = async (part: Part, limit: number) => {
     try {
       return await client.call(
         "thread/list",
-        { limit, sortKey: "updated_at", sortDirection: "desc", archived: part.archived, ...(cwd ? { cwd } : {}), ...(part.cursor ? { cursor: part.cursor } : {}) },
+        {
+          limit,
+          sortKey: "updated_at",
+          sortDirection: "desc",
+          archived: part.archived,
+          ...(cwd ? { cwd } : {}),
+          ...(part.cursor ? { cursor: part.cursor } : {}),
+        },
         threadListResponseSchema,
       );
     } catch (err) {
@@ -74,7 +97,8 @@ export async function listSessions(client: AppServerClient, params: acp.ListSess
   const from = includePart(params.cursor);
   const listed = await page(from, pageSize);
   const sessions = listed.data.map((t) => sessionInfo(t, from.archived));
-  if (from.archived) return { sessions, nextCursor: listed.nextCursor ? INCLUDE_CURSOR.archived + listed.nextCursor : null };
+  if (from.archived)
+    return { sessions, nextCursor: listed.nextCursor ? INCLUDE_CURSOR.archived + listed.nextCursor : null };
   if (listed.nextCursor) return { sessions, nextCursor: INCLUDE_CURSOR.unarchived + listed.nextCursor };
   // The unarchived part ended: the archived part goes on from here, filling this page first.
   if (sessions.length >= pageSize) return { sessions, nextCursor: INCLUDE_CURSOR.archived };

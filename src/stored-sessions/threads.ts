@@ -5,7 +5,14 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { CodexExitedError, CodexRpcError, threadReadResponseSchema, type AppServerClient, type CodexHost, type Thread } from "../codex/index.js";
+import {
+  CodexExitedError,
+  CodexRpcError,
+  threadReadResponseSchema,
+  type AppServerClient,
+  type CodexHost,
+  type Thread,
+} from "../codex/index.js";
 import type { Agent } from "../core/index.js";
 import { sessionNotFound, toRequestError } from "../core/index.js";
 import type { DeletedThreads } from "./deletions.js";
@@ -47,7 +54,9 @@ export class StoredThreads {
   async listed(page: acp.ListSessionsResponse): Promise<acp.ListSessionsResponse> {
     const [deleted, sessionOf] = await Promise.all([this.deleted.all(), this.agent.threads.sessionsByThread()]);
     if (deleted.size === 0 && sessionOf.size === 0) return page;
-    const sessions = page.sessions.filter((s) => !deleted.has(s.sessionId)).map((s) => ({ ...s, sessionId: sessionOf.get(s.sessionId) ?? s.sessionId }));
+    const sessions = page.sessions
+      .filter((s) => !deleted.has(s.sessionId))
+      .map((s) => ({ ...s, sessionId: sessionOf.get(s.sessionId) ?? s.sessionId }));
     return { ...page, sessions };
   }
 }

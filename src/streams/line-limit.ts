@@ -54,7 +54,8 @@ export class LimitedLines {
       this.inBlock = false;
     } else if (!this.options.copy) this.pieces.push(part);
     else if (this.inBlock) this.block!.put(part, held);
-    else if (this.size <= LONG_LINE_BYTES) this.pieces.push(new Uint8Array(part)); // (Buffer#slice would not copy)
+    else if (this.size <= LONG_LINE_BYTES)
+      this.pieces.push(new Uint8Array(part)); // (Buffer#slice would not copy)
     else {
       // Copies of a reader's chunks are small heap allocations that glibc keeps after they are
       // freed; a long line moves into the block, which gives its pages back when it is done.
@@ -76,8 +77,8 @@ export class LimitedLines {
       // The block goes with its line (no copy); the next long line gets a new one.
       this.emit(this.block!.handOff(this.size));
       this.block = undefined;
-    }
-    else if (this.pieces.length > 0) this.emit(this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces));
+    } else if (this.pieces.length > 0)
+      this.emit(this.pieces.length === 1 ? this.pieces[0]! : Buffer.concat(this.pieces));
     this.pieces = [];
     this.inBlock = false;
     this.size = 0;
@@ -106,7 +107,8 @@ class LongLineBlock {
 
   put(part: Uint8Array, at: number): void {
     const needed = at + part.byteLength;
-    if (needed > this.buffer.byteLength) this.buffer.resize(Math.min(this.buffer.maxByteLength, Math.max(needed, this.buffer.byteLength * 2)));
+    if (needed > this.buffer.byteLength)
+      this.buffer.resize(Math.min(this.buffer.maxByteLength, Math.max(needed, this.buffer.byteLength * 2)));
     this.bytes.set(part, at);
   }
 
@@ -148,7 +150,13 @@ export function limitLineLength(maxBytes: number, onTooLong: () => void): Transf
  * lines are queued). Undefined when the descriptor is not a pipe or socket (a file, a TTY), and on
  * Windows.
  */
-export function readPipeLines(fd: number, maxBytes: number, onTooLong: () => void, highWaterMark = 64, platform: NodeJS.Platform = process.platform): ReadableStream<Uint8Array> | undefined {
+export function readPipeLines(
+  fd: number,
+  maxBytes: number,
+  onTooLong: () => void,
+  highWaterMark = 64,
+  platform: NodeJS.Platform = process.platform,
+): ReadableStream<Uint8Array> | undefined {
   // Windows pipes are named pipes, not descriptors net.Socket can take over (fstat cannot tell a
   // FIFO there): Node's own stdin stream, with the same line limit, reads them (src/app.ts).
   if (platform === "win32") return undefined;

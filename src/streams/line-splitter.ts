@@ -22,7 +22,8 @@ export class LineSplitter {
       }
       start = nl + 1;
     }
-    if (start < chunk.length) this.pieces.push(start === 0 ? chunk : typeof chunk === "string" ? chunk.slice(start) : chunk.subarray(start));
+    if (start < chunk.length)
+      this.pieces.push(start === 0 ? chunk : typeof chunk === "string" ? chunk.slice(start) : chunk.subarray(start));
   }
 
   /** Emits a final line that had no terminating newline. */

@@ -8,7 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFileAccess, type FileChange, type SessionMode } from "../../src/editor-files/access/index.js";
 import { BACKENDS, disk, Env, FakeEditor, toolError } from "./helpers.js";
 
-const P = (...body: string[]): { input: string } => ({ input: ["*** Begin Patch", ...body, "*** End Patch"].join("\n") });
+const P = (...body: string[]): { input: string } => ({
+  input: ["*** Begin Patch", ...body, "*** End Patch"].join("\n"),
+});
 
 describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
   let env: Env;
@@ -22,7 +24,12 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
     const f = env.setFile("a.ts", "const a = 1;\nconst b = 2;\n");
     const diskBefore = disk(f);
     const r = await apply(P(`*** Update File: ${f}`, "@@", " const a = 1;", "-const b = 2;", "+const b = 3;"));
-    expect(r).toEqual({ files: [{ path: f, action: "update", oldText: "const a = 1;\nconst b = 2;\n", newText: "const a = 1;\nconst b = 3;\n" }], servedBy: backend });
+    expect(r).toEqual({
+      files: [
+        { path: f, action: "update", oldText: "const a = 1;\nconst b = 2;\n", newText: "const a = 1;\nconst b = 3;\n" },
+      ],
+      servedBy: backend,
+    });
     expect(env.stored(f)).toBe("const a = 1;\nconst b = 3;\n");
     if (env.editor) expect(disk(f)).toEqual(diskBefore);
   });
@@ -32,7 +39,20 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
     const from = env.setFile("from.txt", "moving\nline\n");
     const added = env.p("deep", "er", "new.txt");
     const to = env.p("to.txt");
-    const r = await apply(P(`*** Add File: ${added}`, "+hello", "+", `*** Delete File: ${gone}`, `*** Update File: ${from}`, `*** Move to: ${to}`, "@@", " moving", "-line", "+moved"));
+    const r = await apply(
+      P(
+        `*** Add File: ${added}`,
+        "+hello",
+        "+",
+        `*** Delete File: ${gone}`,
+        `*** Update File: ${from}`,
+        `*** Move to: ${to}`,
+        "@@",
+        " moving",
+        "-line",
+        "+moved",
+      ),
+    );
     expect(r.files).toEqual([
       { path: added, action: "add", oldText: null, newText: "hello\n\n" },
       { path: gone, action: "delete", oldText: "bye\n", newText: null },
@@ -105,7 +125,22 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
     const lines = Array.from({ length: 80_000 }, (_, i) => `line ${i} ${"x".repeat(55)}`);
     const f = env.setFile("big.txt", `${lines.join("\n")}\n`);
     expect(Buffer.byteLength(env.stored(f) ?? "")).toBeGreaterThan(5_000_000);
-    await apply(P(`*** Update File: ${f}`, "@@", `-${lines[0]}`, "+FIRST", "@@", ` ${lines[40_000]}`, `-${lines[40_001]}`, "+MIDDLE", "@@", `-${lines[79_999]}`, "+LAST", "*** End of File"));
+    await apply(
+      P(
+        `*** Update File: ${f}`,
+        "@@",
+        `-${lines[0]}`,
+        "+FIRST",
+        "@@",
+        ` ${lines[40_000]}`,
+        `-${lines[40_001]}`,
+        "+MIDDLE",
+        "@@",
+        `-${lines[79_999]}`,
+        "+LAST",
+        "*** End of File",
+      ),
+    );
     const out = (env.stored(f) ?? "").split("\n");
     expect([out[0], out[40_001], out[79_999], out.length]).toEqual(["FIRST", "MIDDLE", "LAST", 80_001]);
   });
@@ -114,7 +149,9 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
     const f = env.setFile("c.txt", "a\nb\nc\n");
     const e = await toolError(() => apply(P(`*** Update File: ${f}`, "@@", "-a", "+A", "@@", "-a", "+AA")));
     expect(e.code).toBe(-32006);
-    expect(e.message).toContain(`The patch does not apply to ${f} (hunk 2 of 2, patch line 6): these lines were not found below line 1:\n  a`);
+    expect(e.message).toContain(
+      `The patch does not apply to ${f} (hunk 2 of 2, patch line 6): these lines were not found below line 1:\n  a`,
+    );
     expect(e.message).toContain("No file was changed.");
     expect(env.stored(f)).toBe("a\nb\nc\n");
   });
@@ -124,7 +161,13 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
     const adds = [env.p("add1.txt"), env.p("add2.txt")];
     const body = (bad: boolean): string[] => [
       ...adds.flatMap((a) => [`*** Add File: ${a}`, "+added"]),
-      ...files.flatMap((f, i) => [`*** Update File: ${f}`, "@@", ` file ${i}`, `-value ${bad && i === 9 ? "WRONG" : i}`, `+value ${i * 10 + 1}`]),
+      ...files.flatMap((f, i) => [
+        `*** Update File: ${f}`,
+        "@@",
+        ` file ${i}`,
+        `-value ${bad && i === 9 ? "WRONG" : i}`,
+        `+value ${i * 10 + 1}`,
+      ]),
     ];
     const e = await toolError(() => apply(P(...body(true))));
     expect(e).toMatchObject({ code: -32006 });
@@ -187,9 +230,15 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
       const out1 = path.join(outside, "o1.txt");
       const out2 = path.join(outside, "o2.txt");
       const patch = P(`*** Add File: ${inside}`, "+in", `*** Add File: ${out1}`, "+o1", `*** Add File: ${out2}`, "+o2");
-      expect(await toolError(() => fa.applyPatch(patch, { cwd: root }))).toEqual({ code: -32002, message: `Permission denied: ${inside} (session mode is read-only)` });
+      expect(await toolError(() => fa.applyPatch(patch, { cwd: root }))).toEqual({
+        code: -32002,
+        message: `Permission denied: ${inside} (session mode is read-only)`,
+      });
       mode = "auto";
-      expect(await toolError(() => fa.applyPatch(patch, { cwd: root }))).toEqual({ code: -32002, message: `Permission denied: ${out1} (outside the workspace; not approved)` });
+      expect(await toolError(() => fa.applyPatch(patch, { cwd: root }))).toEqual({
+        code: -32002,
+        message: `Permission denied: ${out1} (outside the workspace; not approved)`,
+      });
       expect(asked).toHaveLength(1);
       expect(asked[0]).toEqual([
         { path: inside, oldText: null, newText: "in\n" },
@@ -210,7 +259,10 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
       expect(disk(onDisk)).toBeUndefined();
       if (env.editor) {
         // Deletion is on disk (ACP has no delete): a file only the editor has cannot be deleted.
-        expect(await toolError(() => fa.applyPatch(P(`*** Delete File: ${out1}`), { cwd: root }))).toEqual({ code: -32001, message: `File not found: ${out1}` });
+        expect(await toolError(() => fa.applyPatch(P(`*** Delete File: ${out1}`), { cwd: root }))).toEqual({
+          code: -32001,
+          message: `File not found: ${out1}`,
+        });
       }
     } finally {
       fs.rmSync(outside, { recursive: true, force: true });
@@ -228,8 +280,15 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
     });
     const hook = path.join(root, ".git", "hooks", "pre-commit");
     const config = path.join(root, ".codex", "config.toml");
-    expect(await toolError(() => fa.applyPatch(P(`*** Add File: ${hook}`, "+#!/bin/sh"), { cwd: root }))).toEqual({ code: -32002, message: `Permission denied: ${hook} (in a protected folder (.git, .codex, .agents); not approved)` });
-    expect(await toolError(() => fa.applyPatch(P(`*** Add File: ${config}`, "+[features]", "+hooks = false"), { cwd: root }))).toEqual({
+    expect(await toolError(() => fa.applyPatch(P(`*** Add File: ${hook}`, "+#!/bin/sh"), { cwd: root }))).toEqual({
+      code: -32002,
+      message: `Permission denied: ${hook} (in a protected folder (.git, .codex, .agents); not approved)`,
+    });
+    expect(
+      await toolError(() =>
+        fa.applyPatch(P(`*** Add File: ${config}`, "+[features]", "+hooks = false"), { cwd: root }),
+      ),
+    ).toEqual({
       code: -32002,
       message: `Permission denied: ${config} (in a protected folder (.git, .codex, .agents); not approved)`,
     });
@@ -239,7 +298,10 @@ describe.each(BACKENDS)("apply_patch [%s]", (backend) => {
     // Review Edits asks for every write; a no is said as such, not as "outside the workspace".
     mode = "review-edits";
     const plain = path.join(root, "plain.txt");
-    expect(await toolError(() => fa.applyPatch(P(`*** Add File: ${plain}`, "+x"), { cwd: root }))).toEqual({ code: -32002, message: `Permission denied: ${plain} (not approved in review)` });
+    expect(await toolError(() => fa.applyPatch(P(`*** Add File: ${plain}`, "+x"), { cwd: root }))).toEqual({
+      code: -32002,
+      message: `Permission denied: ${plain} (not approved in review)`,
+    });
     // An Add of exactly what is there changes nothing: nothing to ask about, nothing written.
     fs.writeFileSync(plain, "same\n");
     if (env.editor) env.editor.set(plain, "same\n");
@@ -264,7 +326,10 @@ describe("apply_patch [client] specifics", () => {
       const fa = createFileAccess({ editor });
       const patch = P(`*** Update File: ${a}`, "@@", "-buffer", "+A", `*** Update File: ${b}`, "@@", "-buffer", "+B");
       editor.failReads = "refuse";
-      expect(await toolError(() => fa.applyPatch(patch, { cwd: dir }))).toEqual({ code: -32002, message: `Permission denied: ${a} (the editor refused: editor: the user said no)` });
+      expect(await toolError(() => fa.applyPatch(patch, { cwd: dir }))).toEqual({
+        code: -32002,
+        message: `Permission denied: ${a} (the editor refused: editor: the user said no)`,
+      });
       editor.failReads = false;
       expect([editor.get(a), editor.get(b), fs.readFileSync(a, "utf8")]).toEqual(["buffer\n", "buffer\n", "disk\n"]);
 
@@ -276,7 +341,9 @@ describe("apply_patch [client] specifics", () => {
       };
       const e = await toolError(() => createFileAccess({ editor }).applyPatch(patch, { cwd: dir }));
       expect(e.code).toBe(-32002);
-      expect(e.message).toBe(`Permission denied: ${b} (the editor refused: editor: no)\nNo file was changed: the 1 already written were put back.`);
+      expect(e.message).toBe(
+        `Permission denied: ${b} (the editor refused: editor: no)\nNo file was changed: the 1 already written were put back.`,
+      );
       expect([editor.get(a), editor.get(b)]).toEqual(["buffer\n", "buffer\n"]);
       expect(fs.readFileSync(a, "utf8")).toBe("disk\n");
 
@@ -309,7 +376,9 @@ describe("apply_patch [client] specifics", () => {
       };
       fs.mkdirSync(path.join(dir, "kept"));
       const added = path.join(dir, "kept", "new", "deeper", "file.txt");
-      const e = await toolError(() => createFileAccess({ editor }).applyPatch(P(`*** Add File: ${added}`, "+x"), { cwd: dir }));
+      const e = await toolError(() =>
+        createFileAccess({ editor }).applyPatch(P(`*** Add File: ${added}`, "+x"), { cwd: dir }),
+      );
       expect(e.code).toBe(-32002);
       expect(fs.readdirSync(dir)).toEqual(["kept"]); // the folder that was there stays
       expect(fs.readdirSync(path.join(dir, "kept"))).toEqual([]);

@@ -3,7 +3,10 @@
 import { createLocalFiles } from "../../src/editor-files/access/index.js";
 
 const [target, megabytes] = [process.argv[2]!, Number(process.argv[3] ?? 200)];
-const content = "n".repeat(1023).concat("\n").repeat(megabytes * 1024);
+const content = "n"
+  .repeat(1023)
+  .concat("\n")
+  .repeat(megabytes * 1024);
 process.stdout.write("writing\n");
 await createLocalFiles().write({ path: target, content });
 process.stdout.write("done\n");

@@ -22,10 +22,16 @@ describe("local writes under faults", () => {
     const kills: string[] = [];
     for (const delayMs of [0, 50, 300, 800]) {
       fs.writeFileSync(target, "OLD CONTENT\n");
-      const child = spawn(process.execPath, ["--import", tsxLoader, path.join(import.meta.dirname, "crash-child.ts"), target, "200"], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(
+        process.execPath,
+        ["--import", tsxLoader, path.join(import.meta.dirname, "crash-child.ts"), target, "200"],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
       // Listened for from the start: a fast disk can finish the write before the kill.
       const exited = new Promise((r) => child.once("exit", r));
-      await new Promise<void>((resolve) => child.stdout.on("data", (c: Buffer) => c.toString().includes("writing") && resolve()));
+      await new Promise<void>((resolve) =>
+        child.stdout.on("data", (c: Buffer) => c.toString().includes("writing") && resolve()),
+      );
       await new Promise((r) => setTimeout(r, delayMs)); // the scenario: kills at different points of the write
       child.kill("SIGKILL");
       await exited;

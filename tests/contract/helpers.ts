@@ -7,7 +7,12 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { pino } from "pino";
-import { createFileAccess, FileToolError, type EditorFiles, type FileAccess } from "../../src/editor-files/access/index.js";
+import {
+  createFileAccess,
+  FileToolError,
+  type EditorFiles,
+  type FileAccess,
+} from "../../src/editor-files/access/index.js";
 
 export type BackendName = "local" | "client";
 export const BACKENDS: readonly BackendName[] = ["local", "client"];
@@ -71,7 +76,9 @@ export class FakeEditor implements EditorFiles {
 
 /** A JSON-RPC error as the ACP SDK raises it: a refusal, or "Method not found". */
 function editorFailure(kind: "refuse" | "absent", message: string): Error & { code: number } {
-  return Object.assign(new Error(kind === "absent" ? "Method not found" : message), { code: kind === "absent" ? -32601 : -32603 });
+  return Object.assign(new Error(kind === "absent" ? "Method not found" : message), {
+    code: kind === "absent" ? -32601 : -32603,
+  });
 }
 
 /** One backend under test on its own temp dir. */
@@ -141,10 +148,11 @@ export const isRoot = process.getuid?.() === 0;
  * Runs one FileAccess call in a child process as an unprivileged user (uid 65534), so permission
  * errors are real even when the suite runs as root. Returns the error or the result.
  */
-export function runUnprivileged(job: { backend: BackendName; op: "read" | "write"; params: unknown }):
-  | { ok: true; result: unknown }
-  | { ok: false; code: number; message: string }
-  | { skipped: string } {
+export function runUnprivileged(job: {
+  backend: BackendName;
+  op: "read" | "write";
+  params: unknown;
+}): { ok: true; result: unknown } | { ok: false; code: number; message: string } | { skipped: string } {
   const script = path.join(here, "unprivileged-child.ts");
   const tsx = path.join(repo, "node_modules/tsx/dist/cli.mjs");
   const opts = isRoot ? { uid: NOBODY, gid: NOBODY } : {};

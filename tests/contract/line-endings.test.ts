@@ -74,7 +74,10 @@ describe("a CRLF file through an editor with \\n buffers", () => {
     const fa = createFileAccess({ editor });
     const f = path.join(dir, "p.txt");
     fs.writeFileSync(f, "a\r\nb\r\nc\r\n");
-    await fa.applyPatch({ input: "*** Begin Patch\n*** Update File: p.txt\n@@\n a\n-b\n+B\n c\n*** End Patch" }, { cwd: dir });
+    await fa.applyPatch(
+      { input: "*** Begin Patch\n*** Update File: p.txt\n@@\n a\n-b\n+B\n c\n*** End Patch" },
+      { cwd: dir },
+    );
     expect(fs.readFileSync(f, "utf8")).toBe("a\r\nB\r\nc\r\n");
     expect(await fa.takeDrift()).toEqual([]);
   });
@@ -86,7 +89,10 @@ describe("a CRLF file without an editor (node:fs)", () => {
     const f = path.join(dir, "disk.txt");
     fs.writeFileSync(f, "a\r\nb\r\n");
     expect(await fa.read({ path: f })).toMatchObject({ content: "a\r\nb\r\n", total_lines: 2 });
-    await fa.applyPatch({ input: "*** Begin Patch\n*** Update File: disk.txt\n@@\n-a\n+A\n b\n*** End Patch" }, { cwd: dir });
+    await fa.applyPatch(
+      { input: "*** Begin Patch\n*** Update File: disk.txt\n@@\n-a\n+A\n b\n*** End Patch" },
+      { cwd: dir },
+    );
     expect(fs.readFileSync(f, "utf8")).toBe("A\r\nb\r\n");
   });
 });

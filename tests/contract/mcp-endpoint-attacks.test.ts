@@ -13,7 +13,16 @@ import { FileToolsServer, callFileTool, type EndpointInfo } from "../../src/edit
 
 const silent = pino({ level: "silent" });
 const MAX_BODY = 1024 * 1024;
-const server = new FileToolsServer({ log: silent, limits: { maxBodyBytes: MAX_BODY, headersTimeoutMs: 500, requestTimeoutMs: 2000, maxConnections: 40, checkIntervalMs: 100 } });
+const server = new FileToolsServer({
+  log: silent,
+  limits: {
+    maxBodyBytes: MAX_BODY,
+    headersTimeoutMs: 500,
+    requestTimeoutMs: 2000,
+    maxConnections: 40,
+    checkIntervalMs: 100,
+  },
+});
 let endpoint: EndpointInfo;
 let client: Client;
 
@@ -22,7 +31,9 @@ beforeAll(async () => {
   const access = createFileAccess({ logger: silent });
   server.bind("attacked", (name, args) => callFileTool(access, name, args, { cwd: os.tmpdir() }));
   client = new Client({ name: "codex-like", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } }),
+  );
 });
 afterAll(async () => {
   await client.close();
@@ -34,7 +45,13 @@ const url = (): URL => new URL(endpoint.url);
 function send(opts: { method?: string; headers?: Record<string, string | number>; body?: string }): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port: url().port, path: url().pathname, method: opts.method ?? "POST", headers: { "content-type": "application/json", ...endpoint.headers, ...opts.headers } },
+      {
+        host: "127.0.0.1",
+        port: url().port,
+        path: url().pathname,
+        method: opts.method ?? "POST",
+        headers: { "content-type": "application/json", ...endpoint.headers, ...opts.headers },
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);
@@ -46,7 +63,9 @@ function send(opts: { method?: string; headers?: Record<string, string | number>
 }
 
 async function stillWorks(): Promise<void> {
-  const r = (await client.callTool({ name: "read_text_file", arguments: { path: "relative" } })) as { structuredContent?: { code?: number } };
+  const r = (await client.callTool({ name: "read_text_file", arguments: { path: "relative" } })) as {
+    structuredContent?: { code?: number };
+  };
   expect(r.structuredContent?.code).toBe(-32600); // a real answer from the tool
 }
 
@@ -154,13 +173,25 @@ describe("the MCP endpoint refuses", () => {
 
 describe("the session's hook address (command-changes/hooks.ts)", () => {
   /** A request to `path` on the server; the status and body. */
-  function hookRequest(path: string, opts: { method?: string; body?: string; host?: string } = {}): Promise<{ status: number; body: string }> {
+  function hookRequest(
+    path: string,
+    opts: { method?: string; body?: string; host?: string } = {},
+  ): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
-      const req = http.request({ host: "127.0.0.1", port: url().port, path, method: opts.method ?? "POST", headers: { host: opts.host ?? `127.0.0.1:${url().port}` } }, (res) => {
-        let body = "";
-        res.on("data", (c: Buffer) => (body += c.toString()));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-      });
+      const req = http.request(
+        {
+          host: "127.0.0.1",
+          port: url().port,
+          path,
+          method: opts.method ?? "POST",
+          headers: { host: opts.host ?? `127.0.0.1:${url().port}` },
+        },
+        (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
       req.on("error", reject);
       req.end(opts.body);
     });
@@ -169,9 +200,16 @@ describe("the session's hook address (command-changes/hooks.ts)", () => {
   it("answers its hooks only: bound, POST, one JSON object, from a loopback Host; the MCP token is no key to it, nor is another path", async () => {
     const seen: unknown[] = [];
     const hooked = await server.register("hooked");
-    server.bind("hooked", async () => ({ content: [] }), async (input) => (seen.push(input), "printed"));
+    server.bind(
+      "hooked",
+      async () => ({ content: [] }),
+      async (input) => (seen.push(input), "printed"),
+    );
     expect(hooked.hook.path).toMatch(/^\/hook\/[0-9a-f]{48}$/);
-    expect(await hookRequest(hooked.hook.path, { body: JSON.stringify({ tool_use_id: "c1" }) })).toEqual({ status: 200, body: "printed" });
+    expect(await hookRequest(hooked.hook.path, { body: JSON.stringify({ tool_use_id: "c1" }) })).toEqual({
+      status: 200,
+      body: "printed",
+    });
     expect(seen).toEqual([{ tool_use_id: "c1" }]);
     expect((await hookRequest(hooked.hook.path, { body: "{not json" })).status).toBe(400);
     expect((await hookRequest(hooked.hook.path, { method: "GET" })).status).toBe(404);

@@ -26,7 +26,12 @@ function post(body: unknown, headers: Record<string, string> = {}, method = "POS
         port: url.port,
         path: url.pathname,
         method,
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...endpoint.headers, ...headers },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...endpoint.headers,
+          ...headers,
+        },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -54,7 +59,10 @@ async function openSession(): Promise<string> {
   const init = await post(initialize());
   const sessionId = init.headers["mcp-session-id"];
   expect(typeof sessionId).toBe("string");
-  expect((await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": sessionId as string })).status).toBe(202);
+  expect(
+    (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, { "mcp-session-id": sessionId as string }))
+      .status,
+  ).toBe(202);
   return sessionId as string;
 }
 
@@ -96,9 +104,20 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     const list = await post({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, { "mcp-session-id": sid });
     const names = (list.body as { result: { tools: Array<{ name: string }> } }).result.tools.map((t) => t.name);
     expect(names).toEqual(["read_text_file", "write_text_file", "apply_patch"]);
-    const call = await post({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "read_text_file", arguments: { path: "relative" } } }, { "mcp-session-id": sid });
+    const call = await post(
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "read_text_file", arguments: { path: "relative" } },
+      },
+      { "mcp-session-id": sid },
+    );
     expect(call.body).toMatchObject({ id: 3, result: { isError: true, structuredContent: { code: -32600 } } });
-    const ping = await post({ jsonrpc: "2.0", id: 4, method: "ping" }, { "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" });
+    const ping = await post(
+      { jsonrpc: "2.0", id: 4, method: "ping" },
+      { "mcp-session-id": sid, "mcp-protocol-version": "2025-06-18" },
+    );
     expect(ping.body).toEqual({ jsonrpc: "2.0", id: 4, result: {} });
   });
 
@@ -106,7 +125,10 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     const none = await post({ jsonrpc: "2.0", id: 5, method: "tools/list" });
     expect(none.status).toBe(400);
     expect(none.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 }, id: null });
-    const unknown = await post({ jsonrpc: "2.0", id: 6, method: "tools/list" }, { "mcp-session-id": "no-such-session" });
+    const unknown = await post(
+      { jsonrpc: "2.0", id: 6, method: "tools/list" },
+      { "mcp-session-id": "no-such-session" },
+    );
     expect(unknown.status).toBe(404);
   });
 
@@ -114,7 +136,10 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     const sid = await openSession();
     const unknown = await post({ jsonrpc: "2.0", id: 7, method: "resources/list" }, { "mcp-session-id": sid });
     expect(unknown.body).toMatchObject({ id: 7, error: { code: -32601 } });
-    const noName = await post({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { arguments: {} } }, { "mcp-session-id": sid });
+    const noName = await post(
+      { jsonrpc: "2.0", id: 8, method: "tools/call", params: { arguments: {} } },
+      { "mcp-session-id": sid },
+    );
     expect(noName.body).toMatchObject({ id: 8, error: { code: -32602 } });
     const junk = await post({ hello: "world" }, { "mcp-session-id": sid });
     expect(junk.status).toBe(400);
@@ -129,7 +154,10 @@ describe("the embedded MCP endpoint speaks MCP", () => {
 
   it("an unsupported MCP-Protocol-Version header is 400", async () => {
     const sid = await openSession();
-    const reply = await post({ jsonrpc: "2.0", id: 10, method: "ping" }, { "mcp-session-id": sid, "mcp-protocol-version": "1999-01-01" });
+    const reply = await post(
+      { jsonrpc: "2.0", id: 10, method: "ping" },
+      { "mcp-session-id": sid, "mcp-protocol-version": "1999-01-01" },
+    );
     expect(reply.status).toBe(400);
   });
 
@@ -151,7 +179,8 @@ describe("the embedded MCP endpoint speaks MCP", () => {
     const first = await openSession();
     await post({ jsonrpc: "2.0", id: 12, method: "initialize", params: {} });
     const second = await openSession();
-    for (const sid of [first, second]) expect((await post({ jsonrpc: "2.0", id: 13, method: "ping" }, { "mcp-session-id": sid })).status).toBe(200);
+    for (const sid of [first, second])
+      expect((await post({ jsonrpc: "2.0", id: 13, method: "ping" }, { "mcp-session-id": sid })).status).toBe(200);
     for (let i = 0; i < 32; i++) await openSession();
     expect((await post({ jsonrpc: "2.0", id: 14, method: "ping" }, { "mcp-session-id": first })).status).toBe(404);
   });
@@ -169,7 +198,9 @@ describe("the server survives its own errors", () => {
       own.bind("survivor", async () => ({ content: [{ type: "text", text: "ok" }] }));
       // The node:http server behind the endpoint, as Node sees it: with no listener, emit("error") throws.
       const listening = (own as unknown as { server: http.Server }).server;
-      expect(() => listening.emit("error", Object.assign(new Error("accept EMFILE"), { code: "EMFILE" }))).not.toThrow();
+      expect(() =>
+        listening.emit("error", Object.assign(new Error("accept EMFILE"), { code: "EMFILE" })),
+      ).not.toThrow();
       const saved = endpoint;
       endpoint = info;
       try {
@@ -192,7 +223,11 @@ describe("a tool call the client gives up on (issue 25)", () => {
     info = await given.server.register("giving-up");
     given.server.bind("giving-up", (_name, _args, signal) => {
       signals.push(signal);
-      return new Promise((resolve) => signal.addEventListener("abort", () => resolve({ isError: true, content: [{ type: "text", text: "given up" }] })));
+      return new Promise((resolve) =>
+        signal.addEventListener("abort", () =>
+          resolve({ isError: true, content: [{ type: "text", text: "given up" }] }),
+        ),
+      );
     });
   });
   afterAll(() => given.server.close());
@@ -204,14 +239,29 @@ describe("a tool call the client gives up on (issue 25)", () => {
       port: url.port,
       path: url.pathname,
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", ...info.headers, ...(sid ? { "mcp-session-id": sid } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        ...info.headers,
+        ...(sid ? { "mcp-session-id": sid } : {}),
+      },
     });
     req.on("error", () => undefined);
     req.end(JSON.stringify(body));
     return req;
   };
-  const until = (pred: () => boolean): Promise<void> => waitFor(pred, () => `the calls' signals to be so (${signals.length} calls, aborted: ${signals.map((s) => s.aborted).join(", ")})`);
-  const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "write_text_file", arguments: {} } });
+  const until = (pred: () => boolean): Promise<void> =>
+    waitFor(
+      pred,
+      () =>
+        `the calls' signals to be so (${signals.length} calls, aborted: ${signals.map((s) => s.aborted).join(", ")})`,
+    );
+  const call = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "write_text_file", arguments: {} },
+  });
 
   it("a dropped HTTP request (Codex's deadline) aborts the call's signal", async () => {
     const sid = await openSessionOn(info);
@@ -228,7 +278,10 @@ describe("a tool call the client gives up on (issue 25)", () => {
     await until(() => signals.length === 2);
     send(call(12), sid);
     await until(() => signals.length === 3);
-    send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 12, reason: "turn interrupted" } }, sid);
+    send(
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 12, reason: "turn interrupted" } },
+      sid,
+    );
     await until(() => signals[2]!.aborted);
     expect(signals[1]!.aborted).toBe(false);
     given.server.unregister("giving-up"); // closing the endpoint gives up what is still running
@@ -251,8 +304,11 @@ describe("a reopened session shares its predecessor's endpoint (issue 48)", () =
   it("same URL, token and MCP sessions; calls go to the newest key once bound, back to the older when the newer goes unbound, and the endpoint lives while a key names it", async () => {
     // The calls that reached the endpoint, from its log: a call is known to wait before the test goes on.
     const logged: string[] = [];
-    const own = new FileToolsServer({ log: pino({ level: "debug" }, { write: (line: string) => void logged.push(line) }) });
-    const arrived = (n: number) => waitFor(() => logged.filter((l) => l.includes("mcp tools/call")).length >= n, `call ${n} to reach the endpoint`);
+    const own = new FileToolsServer({
+      log: pino({ level: "debug" }, { write: (line: string) => void logged.push(line) }),
+    });
+    const arrived = (n: number) =>
+      waitFor(() => logged.filter((l) => l.includes("mcp tools/call")).length >= n, `call ${n} to reach the endpoint`);
     const saved = endpoint;
     const answeredBy = (name: string) => async () => ({ content: [{ type: "text" as const, text: name }] });
     try {
@@ -260,7 +316,12 @@ describe("a reopened session shares its predecessor's endpoint (issue 48)", () =
       own.bind("old", answeredBy("old"));
       const mcp = await openSession();
       const call = async (id: number): Promise<unknown> =>
-        (await post({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_text_file", arguments: {} } }, { "mcp-session-id": mcp })).body;
+        (
+          await post(
+            { jsonrpc: "2.0", id, method: "tools/call", params: { name: "read_text_file", arguments: {} } },
+            { "mcp-session-id": mcp },
+          )
+        ).body;
 
       // A reopening that is refused before its session attaches: the call waiting on it goes to the old one.
       const refused = await own.register("refused", { sameAs: "old" });

@@ -17,11 +17,18 @@ import { BACKENDS, FakeEditor } from "./helpers.js";
 
 const silent = pino({ level: "silent" });
 
-type CallResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> };
+type CallResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+};
 
 async function connect(endpoint: EndpointInfo): Promise<Client> {
   const client = new Client({ name: "contract-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
+    requestInit: { headers: endpoint.headers },
+  });
   await client.connect(transport);
   return client;
 }
@@ -82,7 +89,11 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
       properties: {
         path: { type: "string", description: "Absolute path of the file" },
         line: { type: "integer", minimum: 1, description: "First line to return, 1-based (default 1)" },
-        limit: { type: "integer", minimum: 1, description: "Maximum number of lines to return (default: all remaining lines)" },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          description: "Maximum number of lines to return (default: all remaining lines)",
+        },
       },
       required: ["path"],
     });
@@ -104,7 +115,14 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
     expect(r.isError).toBeFalsy();
     const unsaved = editor ? { unsaved_changes: true } : {};
     // (The file is outside the session's root, dir/ws: the result says so.)
-    expect(r.structuredContent).toEqual({ content: "Hello\nWorld\n", total_lines: 2, returned_lines: 2, has_more: false, ...unsaved, outside_workspace: true });
+    expect(r.structuredContent).toEqual({
+      content: "Hello\nWorld\n",
+      total_lines: 2,
+      returned_lines: 2,
+      has_more: false,
+      ...unsaved,
+      outside_workspace: true,
+    });
     expect(r._meta).toEqual(editor ? { unsaved_changes: true } : undefined);
     expect(r.content).toEqual([{ type: "text", text: "Hello\nWorld\n" }]);
   });
@@ -112,7 +130,15 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
   it("R-TC2 pagination: structuredContent per contract, next-page hint in the text", async () => {
     const p = file("numbers.txt", Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join(""));
     const r = await call("read_text_file", { path: p, line: 10, limit: 5 });
-    expect(r.structuredContent).toEqual({ content: "10\n11\n12\n13\n14\n", total_lines: 100, returned_lines: 5, has_more: true, next_line: 15, ...(editor ? { unsaved_changes: true } : {}), outside_workspace: true });
+    expect(r.structuredContent).toEqual({
+      content: "10\n11\n12\n13\n14\n",
+      total_lines: 100,
+      returned_lines: 5,
+      has_more: true,
+      next_line: 15,
+      ...(editor ? { unsaved_changes: true } : {}),
+      outside_workspace: true,
+    });
     expect(r.content[0]?.text).toBe("10\n11\n12\n13\n14\n\n[86 more lines: call again with line=15]");
   });
 
@@ -140,21 +166,39 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
 
   it("R-TC15 invalid line / limit -> -32600 with the contract's messages", async () => {
     const p = file("v.txt", "a\n");
-    expect((await call("read_text_file", { path: p, line: 0 })).structuredContent).toEqual({ code: -32600, message: "Line number must be >= 1: 0" });
-    expect((await call("read_text_file", { path: p, limit: 0 })).structuredContent).toEqual({ code: -32600, message: "Limit must be >= 1: 0" });
-    expect((await call("read_text_file", { path: p, line: 1.5 })).structuredContent).toEqual({ code: -32600, message: "Line number must be an integer: 1.5" });
-    expect((await call("read_text_file", {})).structuredContent).toEqual({ code: -32600, message: "Invalid params: path must be a string" });
+    expect((await call("read_text_file", { path: p, line: 0 })).structuredContent).toEqual({
+      code: -32600,
+      message: "Line number must be >= 1: 0",
+    });
+    expect((await call("read_text_file", { path: p, limit: 0 })).structuredContent).toEqual({
+      code: -32600,
+      message: "Limit must be >= 1: 0",
+    });
+    expect((await call("read_text_file", { path: p, line: 1.5 })).structuredContent).toEqual({
+      code: -32600,
+      message: "Line number must be an integer: 1.5",
+    });
+    expect((await call("read_text_file", {})).structuredContent).toEqual({
+      code: -32600,
+      message: "Invalid params: path must be a string",
+    });
   });
 
   it("R-TC5 binary -> -32004", async () => {
     const p = path.join(dir, "image.png");
     fs.writeFileSync(p, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]));
     editor?.set(p, "\x89PNG\r\n\x1a\n\0\0\0\r");
-    expect((await call("read_text_file", { path: p })).structuredContent).toEqual({ code: -32004, message: `Cannot read binary file: ${p}` });
+    expect((await call("read_text_file", { path: p })).structuredContent).toEqual({
+      code: -32004,
+      message: `Cannot read binary file: ${p}`,
+    });
   });
 
   it("R-TC14 directory -> -32003", async () => {
-    expect((await call("read_text_file", { path: dir })).structuredContent).toEqual({ code: -32003, message: `${dir} is not a file` });
+    expect((await call("read_text_file", { path: dir })).structuredContent).toEqual({
+      code: -32003,
+      message: `${dir} is not a file`,
+    });
   });
 
   it("W-TC1 create: result text, structuredContent, and the diff in _meta (oldText null)", async () => {
@@ -188,7 +232,10 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
       message: `Parent directory not found: ${path.join(dir, "ws", "missing-dir")}`,
     });
     const d = path.join(dir, "ws");
-    expect((await call("write_text_file", { path: d, content: "x" })).structuredContent).toEqual({ code: -32003, message: `${d} is a directory` });
+    expect((await call("write_text_file", { path: d, content: "x" })).structuredContent).toEqual({
+      code: -32003,
+      message: `${d} is a directory`,
+    });
     expect((await call("write_text_file", { path: path.join(d, "a.txt") })).structuredContent).toEqual({
       code: -32600,
       message: "Invalid params: content must be a string",
@@ -201,7 +248,10 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
     try {
       const r = await call("write_text_file", { path: inside, content: "x" });
       expect(r.isError).toBe(true);
-      expect(r.structuredContent).toEqual({ code: -32002, message: `Permission denied: ${inside} (session mode is read-only)` });
+      expect(r.structuredContent).toEqual({
+        code: -32002,
+        message: `Permission denied: ${inside} (session mode is read-only)`,
+      });
       expect(fs.existsSync(inside)).toBe(false);
     } finally {
       mode = "auto";
@@ -211,7 +261,10 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
     answer = false;
     const declined = await call("write_text_file", { path: outside, content: "x" });
     expect(asked).toEqual([outside]);
-    expect(declined.structuredContent).toEqual({ code: -32002, message: `Permission denied: ${outside} (outside the workspace; not approved)` });
+    expect(declined.structuredContent).toEqual({
+      code: -32002,
+      message: `Permission denied: ${outside} (outside the workspace; not approved)`,
+    });
     expect(editor ? editor.get(outside) : fs.existsSync(outside) || undefined).toBeUndefined();
     answer = true;
     const approved = await call("write_text_file", { path: outside, content: "x\n" });
@@ -230,16 +283,38 @@ describe.each(BACKENDS)("MCP file tools [%s]", (backend) => {
   it("apply_patch: listed with its schema; result, summary text and one diff per file in _meta; errors are isError", async () => {
     const { tools } = await client.listTools();
     const patch = tools.find((t) => t.name === "apply_patch")!;
-    expect(patch.inputSchema).toEqual({ type: "object", properties: { input: { type: "string", description: "The entire patch, from `*** Begin Patch` to `*** End Patch`" } }, required: ["input"] });
+    expect(patch.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        input: { type: "string", description: "The entire patch, from `*** Begin Patch` to `*** End Patch`" },
+      },
+      required: ["input"],
+    });
     expect(patch.description).toContain("*** Begin Patch");
     mode = "auto";
     const f = file("ws/patched.txt", "one\ntwo\n");
-    const input = ["*** Begin Patch", "*** Update File: ws/patched.txt", "@@", " one", "-two", "+2", "*** Add File: ws/added.txt", "+new", "*** End Patch"].join("\n");
+    const input = [
+      "*** Begin Patch",
+      "*** Update File: ws/patched.txt",
+      "@@",
+      " one",
+      "-two",
+      "+2",
+      "*** Add File: ws/added.txt",
+      "+new",
+      "*** End Patch",
+    ].join("\n");
     const r = await call("apply_patch", { input });
     const added = path.join(dir, "ws", "added.txt");
     expect(r.isError).toBeUndefined();
     expect(r.content).toEqual([{ type: "text", text: `Success. Updated the following files:\nM ${f}\nA ${added}` }]);
-    expect(r.structuredContent).toEqual({ success: true, files: [{ path: f, action: "update" }, { path: added, action: "add" }] });
+    expect(r.structuredContent).toEqual({
+      success: true,
+      files: [
+        { path: f, action: "update" },
+        { path: added, action: "add" },
+      ],
+    });
     expect(r._meta?.[DIFF_META_KEY]).toEqual([
       { path: f, oldText: "one\ntwo\n", newText: "one\n2\n" },
       { path: added, oldText: null, newText: "new\n" },
@@ -263,7 +338,10 @@ describe("an endpoint that lists only some tools", () => {
     try {
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["read_text_file", "write_text_file"]);
       const r = (await client.callTool({ name: "apply_patch", arguments: { input: "x" } })) as CallResult;
-      expect(r).toMatchObject({ isError: true, structuredContent: { code: -32601, message: "Unknown tool: apply_patch" } });
+      expect(r).toMatchObject({
+        isError: true,
+        structuredContent: { code: -32601, message: "Unknown tool: apply_patch" },
+      });
       expect(ran).toBe(0);
     } finally {
       await client.close();
@@ -298,7 +376,13 @@ describe("MCP endpoint access", () => {
     const u = new URL(url);
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host: "127.0.0.1", port: u.port, path: u.pathname, method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+        {
+          host: "127.0.0.1",
+          port: u.port,
+          path: u.pathname,
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);

@@ -43,7 +43,14 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
   it("R-TC1 whole file", async () => {
     const f = env.setFile("hello.txt", "Hello\nWorld\n");
     const r = await env.fa.read({ path: f });
-    expect(r).toEqual({ content: "Hello\nWorld\n", total_lines: 2, returned_lines: 2, has_more: false, servedBy: served, ...unsaved });
+    expect(r).toEqual({
+      content: "Hello\nWorld\n",
+      total_lines: 2,
+      returned_lines: 2,
+      has_more: false,
+      servedBy: served,
+      ...unsaved,
+    });
     expect(r).not.toHaveProperty("next_line");
   });
 
@@ -51,7 +58,15 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     const text = Array.from({ length: 100 }, (_, i) => `${i + 1}\n`).join("");
     const f = env.setFile("numbers.txt", text);
     const r = await env.fa.read({ path: f, line: 10, limit: 5 });
-    expect(r).toEqual({ content: "10\n11\n12\n13\n14\n", total_lines: 100, returned_lines: 5, has_more: true, next_line: 15, servedBy: served, ...unsaved });
+    expect(r).toEqual({
+      content: "10\n11\n12\n13\n14\n",
+      total_lines: 100,
+      returned_lines: 5,
+      has_more: true,
+      next_line: 15,
+      servedBy: served,
+      ...unsaved,
+    });
     const last = await env.fa.read({ path: f, line: 96, limit: 5 });
     expect(last).toMatchObject({ content: "96\n97\n98\n99\n100\n", returned_lines: 5, has_more: false });
     expect(last.next_line).toBeUndefined();
@@ -71,14 +86,26 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
   });
 
   it("R-TC5 binary", async () => {
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    const png = Buffer.from([
+      0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52,
+    ]);
     const f = env.setFile("image.png", png);
-    expect(await toolError(() => env.fa.read({ path: f }))).toEqual({ code: -32004, message: `Cannot read binary file: ${f}` });
+    expect(await toolError(() => env.fa.read({ path: f }))).toEqual({
+      code: -32004,
+      message: `Cannot read binary file: ${f}`,
+    });
   });
 
   it("R-TC6 empty file", async () => {
     const f = env.setFile("empty.txt", "");
-    expect(await env.fa.read({ path: f })).toEqual({ content: "", total_lines: 0, returned_lines: 0, has_more: false, servedBy: served, ...unsaved });
+    expect(await env.fa.read({ path: f })).toEqual({
+      content: "",
+      total_lines: 0,
+      returned_lines: 0,
+      has_more: false,
+      servedBy: served,
+      ...unsaved,
+    });
   });
 
   it("R-TC7 CRLF", async () => {
@@ -97,19 +124,46 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
 
   it("R-TC8 no final newline", async () => {
     const f = env.setFile("nofinal.txt", "a\nb\nc");
-    expect(await env.fa.read({ path: f })).toMatchObject({ content: "a\nb\nc", total_lines: 3, returned_lines: 3, has_more: false });
-    expect(await env.fa.read({ path: f, line: 3 })).toMatchObject({ content: "c", total_lines: 3, returned_lines: 1, has_more: false });
-    expect(await env.fa.read({ path: f, line: 2, limit: 1 })).toMatchObject({ content: "b\n", returned_lines: 1, has_more: true, next_line: 3 });
+    expect(await env.fa.read({ path: f })).toMatchObject({
+      content: "a\nb\nc",
+      total_lines: 3,
+      returned_lines: 3,
+      has_more: false,
+    });
+    expect(await env.fa.read({ path: f, line: 3 })).toMatchObject({
+      content: "c",
+      total_lines: 3,
+      returned_lines: 1,
+      has_more: false,
+    });
+    expect(await env.fa.read({ path: f, line: 2, limit: 1 })).toMatchObject({
+      content: "b\n",
+      returned_lines: 1,
+      has_more: true,
+      next_line: 3,
+    });
   });
 
   it("R-TC9 line past the end", async () => {
     const f = env.setFile("two.txt", "a\nb\n");
     for (const params of [{ line: 3 }, { line: 50, limit: 5 }]) {
       const r = await env.fa.read({ path: f, ...params });
-      expect(r).toEqual({ content: "", total_lines: 2, returned_lines: 0, has_more: false, servedBy: served, ...unsaved });
+      expect(r).toEqual({
+        content: "",
+        total_lines: 2,
+        returned_lines: 0,
+        has_more: false,
+        servedBy: served,
+        ...unsaved,
+      });
     }
     const e = env.setFile("empty2.txt", "");
-    expect(await env.fa.read({ path: e, line: 1 })).toMatchObject({ content: "", total_lines: 0, returned_lines: 0, has_more: false });
+    expect(await env.fa.read({ path: e, line: 1 })).toMatchObject({
+      content: "",
+      total_lines: 0,
+      returned_lines: 0,
+      has_more: false,
+    });
   });
 
   it("R-TC10 multi-byte UTF-8", async () => {
@@ -119,8 +173,16 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     const text = `${head}${filler}🌍tail\nlast é\n`;
     expect(Buffer.byteLength(`${head}${filler}`)).toBe((1 << 20) - 2);
     const f = env.setFile("utf8.txt", text);
-    expect(await env.fa.read({ path: f, line: 1, limit: 3 })).toMatchObject({ content: head, total_lines: 5, has_more: true, next_line: 4 });
-    expect(await env.fa.read({ path: f, line: 4 })).toMatchObject({ content: `${filler}🌍tail\nlast é\n`, returned_lines: 2 });
+    expect(await env.fa.read({ path: f, line: 1, limit: 3 })).toMatchObject({
+      content: head,
+      total_lines: 5,
+      has_more: true,
+      next_line: 4,
+    });
+    expect(await env.fa.read({ path: f, line: 4 })).toMatchObject({
+      content: `${filler}🌍tail\nlast é\n`,
+      returned_lines: 2,
+    });
     expect(await env.fa.read({ path: f, line: 5, limit: 1 })).toMatchObject({ content: "last é\n", has_more: false });
     expect((await env.fa.read({ path: f })).content).toBe(text);
   });
@@ -138,7 +200,13 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     for (let n = 1_000_000; n < 1_000_100; n++) expected += bigLine(n, tag);
     expect(r.content).toBe(expected);
     expect(Buffer.byteLength(r.content)).toBe(100 * LINE_BYTES);
-    expect(r).toMatchObject({ total_lines: BIG_LINES, returned_lines: 100, has_more: true, next_line: 1_000_100, servedBy: served });
+    expect(r).toMatchObject({
+      total_lines: BIG_LINES,
+      returned_lines: 100,
+      has_more: true,
+      next_line: 1_000_100,
+      servedBy: served,
+    });
     // Past LARGE_FILE_BYTES the buffer is not compared with the disk (that would read 200 MB).
     expect(r).not.toHaveProperty("unsaved_changes");
     if (env.editor) {
@@ -147,7 +215,12 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     }
     // The end of the file: exact count, no more.
     const tail = await env.fa.read({ path: bigFile, line: BIG_LINES - 1, limit: 10 });
-    expect(tail).toMatchObject({ total_lines: BIG_LINES, returned_lines: 2, has_more: false, content: bigLine(BIG_LINES - 1, tag) + bigLine(BIG_LINES, tag) });
+    expect(tail).toMatchObject({
+      total_lines: BIG_LINES,
+      returned_lines: 2,
+      has_more: false,
+      content: bigLine(BIG_LINES - 1, tag) + bigLine(BIG_LINES, tag),
+    });
   });
 
   it("R-TC12 symlink", async () => {
@@ -157,15 +230,26 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     expect(await env.fa.read({ path: link })).toMatchObject({ content: "through the link\n", total_lines: 1 });
     const dangling = env.p("dangling.txt");
     fs.symlinkSync(env.p("nowhere.txt"), dangling);
-    expect(await toolError(() => env.fa.read({ path: dangling }))).toEqual({ code: -32001, message: `File not found: ${dangling}` });
+    expect(await toolError(() => env.fa.read({ path: dangling }))).toEqual({
+      code: -32001,
+      message: `File not found: ${dangling}`,
+    });
   });
 
   it("R-TC13 FIFO or device does not hang", { timeout: 10_000 }, async () => {
     const fifo = env.p("pipe");
     execFileSync("mkfifo", [fifo]);
-    expect(await toolError(() => env.fa.read({ path: fifo }))).toEqual({ code: -32003, message: `${fifo} is not a file` });
-    expect(await toolError(() => env.fa.read({ path: "/dev/zero" }))).toEqual({ code: -32003, message: "/dev/zero is not a file" });
-    expect(await toolError(() => env.fa.read({ path: "/dev/zero", line: 1, limit: 1 }))).toMatchObject({ code: -32003 });
+    expect(await toolError(() => env.fa.read({ path: fifo }))).toEqual({
+      code: -32003,
+      message: `${fifo} is not a file`,
+    });
+    expect(await toolError(() => env.fa.read({ path: "/dev/zero" }))).toEqual({
+      code: -32003,
+      message: "/dev/zero is not a file",
+    });
+    expect(await toolError(() => env.fa.read({ path: "/dev/zero", line: 1, limit: 1 }))).toMatchObject({
+      code: -32003,
+    });
     if (env.editor) expect(env.editor.calls.filter((c) => c.path === fifo || c.path === "/dev/zero")).toEqual([]);
   });
 
@@ -177,10 +261,22 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
 
   it("R-TC15 invalid line/limit", async () => {
     const f = env.setFile("v.txt", "x\n");
-    expect(await toolError(() => env.fa.read({ path: f, line: 0 }))).toEqual({ code: -32600, message: "Line number must be >= 1: 0" });
-    expect(await toolError(() => env.fa.read({ path: f, limit: 0 }))).toEqual({ code: -32600, message: "Limit must be >= 1: 0" });
-    expect(await toolError(() => env.fa.read({ path: f, line: 1.5 }))).toEqual({ code: -32600, message: "Line number must be an integer: 1.5" });
-    expect(await toolError(() => env.fa.read({ path: f, line: -3 }))).toEqual({ code: -32600, message: "Line number must be >= 1: -3" });
+    expect(await toolError(() => env.fa.read({ path: f, line: 0 }))).toEqual({
+      code: -32600,
+      message: "Line number must be >= 1: 0",
+    });
+    expect(await toolError(() => env.fa.read({ path: f, limit: 0 }))).toEqual({
+      code: -32600,
+      message: "Limit must be >= 1: 0",
+    });
+    expect(await toolError(() => env.fa.read({ path: f, line: 1.5 }))).toEqual({
+      code: -32600,
+      message: "Line number must be an integer: 1.5",
+    });
+    expect(await toolError(() => env.fa.read({ path: f, line: -3 }))).toEqual({
+      code: -32600,
+      message: "Line number must be >= 1: -3",
+    });
   });
 
   it("R-TC16 permission denied", async (ctx) => {
@@ -192,7 +288,12 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
       const out = runUnprivileged({ backend, op: "read", params: { path: f } });
       if ("skipped" in out) return ctx.skip(out.skipped);
       // Client: the editor refused (it could not read the file either); the disk is not read around it.
-      if (env.editor) expect(out).toEqual({ ok: false, code: -32002, message: `Permission denied: ${f} (the editor refused: editor: permission denied)` });
+      if (env.editor)
+        expect(out).toEqual({
+          ok: false,
+          code: -32002,
+          message: `Permission denied: ${f} (the editor refused: editor: permission denied)`,
+        });
       else expect(out).toEqual({ ok: false, code: -32002, message: `Permission denied: ${f}` });
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -203,12 +304,22 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     if (env.editor) {
       const f = env.setFile("latin1.txt", "ok\ncaf\uD800\n");
       expect(await env.fa.read({ path: f, line: 1, limit: 1 })).toMatchObject({ content: "ok\n", total_lines: 2 });
-      expect(await toolError(() => env.fa.read({ path: f, line: 2 }))).toEqual({ code: -32004, message: `Cannot read binary file: ${f}` });
+      expect(await toolError(() => env.fa.read({ path: f, line: 2 }))).toEqual({
+        code: -32004,
+        message: `Cannot read binary file: ${f}`,
+      });
       return;
     }
     const f = env.setFile("latin1.txt", Buffer.from("ok\ncaf\xE9\n", "latin1"));
-    expect(await env.fa.read({ path: f, line: 1, limit: 1 })).toMatchObject({ content: "ok\n", total_lines: 2, has_more: true });
-    expect(await toolError(() => env.fa.read({ path: f, line: 2 }))).toEqual({ code: -32004, message: `Cannot read binary file: ${f}` });
+    expect(await env.fa.read({ path: f, line: 1, limit: 1 })).toMatchObject({
+      content: "ok\n",
+      total_lines: 2,
+      has_more: true,
+    });
+    expect(await toolError(() => env.fa.read({ path: f, line: 2 }))).toEqual({
+      code: -32004,
+      message: `Cannot read binary file: ${f}`,
+    });
   });
 
   it("R-TC18 the editor's error is final: a refusal is -32002 and the disk is not read; only Method not found falls back", async () => {
@@ -221,12 +332,28 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     env.editor.set(f, "EDITORTEXT-42\n");
     try {
       env.editor.failReads = "refuse";
-      expect(await toolError(() => env.fa.read({ path: f }))).toEqual({ code: -32002, message: `Permission denied: ${f} (the editor refused: editor: the user said no)` });
+      expect(await toolError(() => env.fa.read({ path: f }))).toEqual({
+        code: -32002,
+        message: `Permission denied: ${f} (the editor refused: editor: the user said no)`,
+      });
       // A refusal for a file that is not there is named as missing, a directory as not a file.
-      expect(await toolError(() => env.fa.read({ path: env.p("nowhere.txt") }))).toEqual({ code: -32001, message: `File not found: ${env.p("nowhere.txt")}` });
-      expect(env.logs.find((l) => l.path === f)).toMatchObject({ level: 30, code: -32002, reason: "editor: the user said no" });
+      expect(await toolError(() => env.fa.read({ path: env.p("nowhere.txt") }))).toEqual({
+        code: -32001,
+        message: `File not found: ${env.p("nowhere.txt")}`,
+      });
+      expect(env.logs.find((l) => l.path === f)).toMatchObject({
+        level: 30,
+        code: -32002,
+        reason: "editor: the user said no",
+      });
       env.editor.failReads = "absent";
-      expect(await env.fa.read({ path: f })).toEqual({ content: "DISKTEXT-42\n", total_lines: 1, returned_lines: 1, has_more: false, servedBy: "local" });
+      expect(await env.fa.read({ path: f })).toEqual({
+        content: "DISKTEXT-42\n",
+        total_lines: 1,
+        returned_lines: 1,
+        has_more: false,
+        servedBy: "local",
+      });
       expect(JSON.stringify(env.logs)).not.toMatch(/DISKTEXT|EDITORTEXT/);
     } finally {
       env.editor.failReads = false;
@@ -242,7 +369,10 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     try {
       for (const answer of [{ content: 42 }, {}, null]) {
         editor.readTextFile = async () => answer as never;
-        expect(await toolError(() => createFileAccess({ editor }).read({ path: f }))).toEqual({ code: -32603, message: `The editor's answer to fs/read_text_file for ${f} has no text (not {"content": string}); nothing was read` });
+        expect(await toolError(() => createFileAccess({ editor }).read({ path: f }))).toEqual({
+          code: -32603,
+          message: `The editor's answer to fs/read_text_file for ${f} has no text (not {"content": string}); nothing was read`,
+        });
       }
     } finally {
       editor.readTextFile = read;
@@ -256,9 +386,18 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     const link = env.p("env-link");
     fs.symlinkSync("/proc/self/environ", link);
     expect(await toolError(() => env.fa.read({ path: link }))).toMatchObject({ code: -32003 });
-    expect(await toolError(() => env.fa.read({ path: `${env.dir}/../../proc/self/environ` }))).toMatchObject({ code: -32003 });
-    expect(await toolError(() => env.fa.write({ path: "/proc/self/comm", content: "x" }))).toMatchObject({ code: -32003 });
-    if (env.editor) expect(env.editor.calls.filter((c) => c.path.includes("proc") || c.path.includes("/sys/") || c.path.startsWith("/dev"))).toEqual([]);
+    expect(await toolError(() => env.fa.read({ path: `${env.dir}/../../proc/self/environ` }))).toMatchObject({
+      code: -32003,
+    });
+    expect(await toolError(() => env.fa.write({ path: "/proc/self/comm", content: "x" }))).toMatchObject({
+      code: -32003,
+    });
+    if (env.editor)
+      expect(
+        env.editor.calls.filter(
+          (c) => c.path.includes("proc") || c.path.includes("/sys/") || c.path.startsWith("/dev"),
+        ),
+      ).toEqual([]);
   });
 
   it("R-TC21 a read outside the workspace roots (a link or .. out of it too) says so", async () => {
@@ -272,9 +411,13 @@ describe.each(BACKENDS)("read_text_file [%s]", (backend) => {
     }
     const link = path.join(ws, "link.txt");
     fs.symlinkSync(outside, link);
-    const fa = createFileAccess({ ...(env.editor ? { editor: env.editor } : {}), policy: { mode: () => "auto", roots: () => [ws] } });
+    const fa = createFileAccess({
+      ...(env.editor ? { editor: env.editor } : {}),
+      policy: { mode: () => "auto", roots: () => [ws] },
+    });
     expect(await fa.read({ path: inside })).not.toHaveProperty("outside_workspace");
-    for (const p of [outside, link, path.join(ws, "..", "out.txt")]) expect(await fa.read({ path: p }), p).toMatchObject({ content: "text\n", outside_workspace: true });
+    for (const p of [outside, link, path.join(ws, "..", "out.txt")])
+      expect(await fa.read({ path: p }), p).toMatchObject({ content: "text\n", outside_workspace: true });
   });
 
   it("R-TC19 unsaved changes: set when the editor's text differs from the disk, absent when it is the same", async () => {

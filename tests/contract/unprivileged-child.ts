@@ -12,6 +12,7 @@ try {
   const result = job.op === "read" ? await fa.read(job.params) : await fa.write(job.params);
   process.stdout.write(`${JSON.stringify({ ok: true, result })}\n`);
 } catch (err) {
-  if (err instanceof FileToolError) process.stdout.write(`${JSON.stringify({ ok: false, code: err.code, message: err.message })}\n`);
+  if (err instanceof FileToolError)
+    process.stdout.write(`${JSON.stringify({ ok: false, code: err.code, message: err.message })}\n`);
   else throw err;
 }

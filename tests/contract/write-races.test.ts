@@ -7,7 +7,12 @@ import fsp from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { createFileAccess, type FileAccess, type FileChange, type SessionMode } from "../../src/editor-files/access/index.js";
+import {
+  createFileAccess,
+  type FileAccess,
+  type FileChange,
+  type SessionMode,
+} from "../../src/editor-files/access/index.js";
 import { BACKENDS, FakeEditor, toolError } from "./helpers.js";
 
 const P = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
@@ -87,28 +92,31 @@ describe.each(BACKENDS)("write races [%s]", (backend) => {
     expect(writtenTo()).toEqual([]);
   });
 
-  it.skipIf(process.platform !== "linux")("a patch's Add into new folders, the parent swapped for a link as the first folder is made: refused, no folder made outside", async () => {
-    const target = path.join(ws, "sub", "new", "deeper", "h.txt");
-    const realMkdir = fsp.mkdir.bind(fsp);
-    let swapped = false;
-    const madeOutside: string[] = [];
-    vi.spyOn(fsp, "mkdir").mockImplementation(async (p, opts) => {
-      if (!swapped) {
-        swapped = true;
-        fs.renameSync(path.join(ws, "sub"), path.join(ws, "sub-was"));
-        fs.symlinkSync(outside, path.join(ws, "sub"));
-      }
-      const made = await realMkdir(p, opts as never);
-      // Looked at as each folder is made: a rollback that removes it again by its path would hide it.
-      madeOutside.push(...fs.readdirSync(outside));
-      return made;
-    });
-    const e = await toolError(() => fa.applyPatch({ input: P(`*** Add File: ${target}`, "+payload") }, { cwd: ws }));
-    expect(swapped).toBe(true);
-    expect(madeOutside).toEqual([]);
-    expect(e.code).toBe(-32008);
-    expect(writtenTo()).toEqual([]);
-  });
+  it.skipIf(process.platform !== "linux")(
+    "a patch's Add into new folders, the parent swapped for a link as the first folder is made: refused, no folder made outside",
+    async () => {
+      const target = path.join(ws, "sub", "new", "deeper", "h.txt");
+      const realMkdir = fsp.mkdir.bind(fsp);
+      let swapped = false;
+      const madeOutside: string[] = [];
+      vi.spyOn(fsp, "mkdir").mockImplementation(async (p, opts) => {
+        if (!swapped) {
+          swapped = true;
+          fs.renameSync(path.join(ws, "sub"), path.join(ws, "sub-was"));
+          fs.symlinkSync(outside, path.join(ws, "sub"));
+        }
+        const made = await realMkdir(p, opts as never);
+        // Looked at as each folder is made: a rollback that removes it again by its path would hide it.
+        madeOutside.push(...fs.readdirSync(outside));
+        return made;
+      });
+      const e = await toolError(() => fa.applyPatch({ input: P(`*** Add File: ${target}`, "+payload") }, { cwd: ws }));
+      expect(swapped).toBe(true);
+      expect(madeOutside).toEqual([]);
+      expect(e.code).toBe(-32008);
+      expect(writtenTo()).toEqual([]);
+    },
+  );
 
   it("the path written is the canonical one the policy judged (a link inside the workspace to outside asks)", async () => {
     fs.symlinkSync(outside, path.join(ws, "out-link"));
@@ -120,7 +128,8 @@ describe.each(BACKENDS)("write races [%s]", (backend) => {
     expect(asked[0]?.map((c) => c.path)).toEqual([path.join(outside, "h.txt")]);
     answer = true;
     await fa.write({ path: viaLink, content: "x\n" });
-    if (editor) expect(editor.calls.filter((c) => c.op === "write").map((c) => c.path)).toEqual([path.join(outside, "h.txt")]);
+    if (editor)
+      expect(editor.calls.filter((c) => c.op === "write").map((c) => c.path)).toEqual([path.join(outside, "h.txt")]);
     else expect(fs.readFileSync(path.join(outside, "h.txt"), "utf8")).toBe("x\n");
   });
 
@@ -135,7 +144,11 @@ describe.each(BACKENDS)("write races [%s]", (backend) => {
     });
     expect(asked).toHaveLength(1);
     expect(fs.readFileSync(path.join(outside, "other-name.txt"), "utf8")).toBe("before\n");
-    expect(await toolError(() => fa.applyPatch({ input: P(`*** Update File: ${inside}`, "@@", "-before", "+after") }, { cwd: ws }))).toMatchObject({ code: -32002 });
+    expect(
+      await toolError(() =>
+        fa.applyPatch({ input: P(`*** Update File: ${inside}`, "@@", "-before", "+after") }, { cwd: ws }),
+      ),
+    ).toMatchObject({ code: -32002 });
     expect(asked).toHaveLength(2);
     answer = true;
     await fa.write({ path: inside, content: "after\n" });
@@ -147,7 +160,9 @@ describe.each(BACKENDS)("write races [%s]", (backend) => {
     const target = path.join(outside, "late.txt");
     const early = new AbortController();
     early.abort();
-    expect(await toolError(() => fa.write({ path: path.join(ws, "x.txt"), content: "x" }, { signal: early.signal }))).toMatchObject({ code: -32007 });
+    expect(
+      await toolError(() => fa.write({ path: path.join(ws, "x.txt"), content: "x" }, { signal: early.signal })),
+    ).toMatchObject({ code: -32007 });
     const call = new AbortController();
     // The user answers yes, but only after the call was given up on (Codex's deadline).
     answer = async () => {
@@ -185,7 +200,12 @@ describe("editor-only: late answers and undone edits", () => {
       return write(p);
     };
     const fa = createFileAccess({ editor });
-    const e = await toolError(() => fa.applyPatch({ input: P(`*** Update File: ${a}`, "@@", "-a", "+A", `*** Update File: ${b}`, "@@", "-b", "+B") }, { cwd: dir, signal: call.signal }));
+    const e = await toolError(() =>
+      fa.applyPatch(
+        { input: P(`*** Update File: ${a}`, "@@", "-a", "+A", `*** Update File: ${b}`, "@@", "-b", "+B") },
+        { cwd: dir, signal: call.signal },
+      ),
+    );
     expect(e.code).toBe(-32007);
     expect(e.message).toContain("put back");
     expect([editor.get(a), editor.get(b)]).toEqual(["a\n", "b\n"]);

@@ -105,7 +105,10 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
   it("W-TC7 directory", async () => {
     const d = env.p("dir");
     fs.mkdirSync(d);
-    expect(await toolError(() => env.fa.write({ path: d, content: "data" }))).toEqual({ code: -32003, message: `${d} is a directory` });
+    expect(await toolError(() => env.fa.write({ path: d, content: "data" }))).toEqual({
+      code: -32003,
+      message: `${d} is a directory`,
+    });
     expect(fs.statSync(d).isDirectory()).toBe(true);
   });
 
@@ -156,15 +159,24 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
   it("W-TC12 FIFO or device does not hang", { timeout: 10_000 }, async () => {
     const fifo = env.p("wpipe");
     execFileSync("mkfifo", [fifo]);
-    expect(await toolError(() => env.fa.write({ path: fifo, content: "x" }))).toEqual({ code: -32003, message: `${fifo} is not a file` });
-    expect(await toolError(() => env.fa.write({ path: "/dev/null", content: "x" }))).toEqual({ code: -32003, message: "/dev/null is not a file" });
+    expect(await toolError(() => env.fa.write({ path: fifo, content: "x" }))).toEqual({
+      code: -32003,
+      message: `${fifo} is not a file`,
+    });
+    expect(await toolError(() => env.fa.write({ path: "/dev/null", content: "x" }))).toEqual({
+      code: -32003,
+      message: "/dev/null is not a file",
+    });
     expect(fs.statSync(fifo).isFIFO()).toBe(true);
   });
 
   it("W-TC13 multi-byte UTF-8", async () => {
     const f = env.p("utf8.txt");
     const content = "héllo 日本 🌍\n";
-    expect(await untouched(() => env.fa.write({ path: f, content }))).toMatchObject({ bytes_written: 19, created: true });
+    expect(await untouched(() => env.fa.write({ path: f, content }))).toMatchObject({
+      bytes_written: 19,
+      created: true,
+    });
     expect(env.stored(f)).toBe(content);
     if (!env.editor) expect(fs.readFileSync(f)).toEqual(Buffer.from(content, "utf8"));
   });
@@ -206,7 +218,11 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
       mode = "auto";
       expect(await fa.write({ path: inside, content: "x" })).toMatchObject({ success: true, created: true });
       expect(asked).toEqual([]);
-      for (const escaping of [path.join(root, "..", "up.txt"), path.join(root, "escape", "out.txt"), path.join(outsideDir, "o.txt")]) {
+      for (const escaping of [
+        path.join(root, "..", "up.txt"),
+        path.join(root, "escape", "out.txt"),
+        path.join(outsideDir, "o.txt"),
+      ]) {
         expect(await toolError(() => fa.write({ path: escaping, content: "x" }))).toEqual({
           code: -32002,
           message: `Permission denied: ${escaping} (outside the workspace; not approved)`,
@@ -232,7 +248,10 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
 
   it("W-TC17 missing content", async () => {
     const f = env.p("nocontent.txt");
-    expect(await toolError(() => env.fa.write({ path: f } as never))).toEqual({ code: -32600, message: "Invalid params: content must be a string" });
+    expect(await toolError(() => env.fa.write({ path: f } as never))).toEqual({
+      code: -32600,
+      message: "Invalid params: content must be a string",
+    });
   });
 
   it("W-TC18 the editor's error is final: a refusal is -32002 and the disk is not written; only Method not found falls back", async () => {
@@ -246,14 +265,26 @@ describe.each(BACKENDS)("write_text_file [%s]", (backend) => {
     env.editor.set(f, "EDITORTEXT-old\n");
     try {
       env.editor.failWrites = "refuse";
-      expect(await toolError(() => env.fa.write({ path: f, content: "NEWTEXT\n" }))).toEqual({ code: -32002, message: `Permission denied: ${f} (the editor refused: editor: write refused)` });
+      expect(await toolError(() => env.fa.write({ path: f, content: "NEWTEXT\n" }))).toEqual({
+        code: -32002,
+        message: `Permission denied: ${f} (the editor refused: editor: write refused)`,
+      });
       expect(fs.readFileSync(f, "utf8")).toBe("DISKTEXT-old\n");
-      expect(await toolError(() => env.fa.write({ path: env.p("no-such-dir", "x.txt"), content: "x" }))).toMatchObject({ code: -32001 });
-      expect(env.logs.find((l) => l.path === f)).toMatchObject({ level: 30, code: -32002, reason: "editor: write refused" });
+      expect(await toolError(() => env.fa.write({ path: env.p("no-such-dir", "x.txt"), content: "x" }))).toMatchObject({
+        code: -32001,
+      });
+      expect(env.logs.find((l) => l.path === f)).toMatchObject({
+        level: 30,
+        code: -32002,
+        reason: "editor: write refused",
+      });
       // A refused read only costs the diff its previous text; the write itself goes to the editor.
       env.editor.failWrites = false;
       env.editor.failReads = "refuse";
-      expect(await env.fa.write({ path: f, content: "NEWTEXT\n" })).toMatchObject({ servedBy: "client", oldText: undefined });
+      expect(await env.fa.write({ path: f, content: "NEWTEXT\n" })).toMatchObject({
+        servedBy: "client",
+        oldText: undefined,
+      });
       env.editor.failReads = false;
       env.editor.failWrites = "absent";
       const r = await env.fa.write({ path: f, content: "NEWTEXT\n" });
@@ -276,12 +307,28 @@ describe("write_text_file [client] specifics", () => {
         writeTextFile: () => Promise.reject(Object.assign(new Error("Internal error"), { code: -32603, data })),
       });
       // acpx answers a user's "no" as Internal error with the reason in data.details.
-      expect(await toolError(() => createFileAccess({ editor: refusing({ details: "Permission denied by the user" }) }).write({ path: f, content: "x" }))).toEqual({
+      expect(
+        await toolError(() =>
+          createFileAccess({ editor: refusing({ details: "Permission denied by the user" }) }).write({
+            path: f,
+            content: "x",
+          }),
+        ),
+      ).toEqual({
         code: -32002,
         message: `Permission denied: ${f} (the editor refused: Permission denied by the user)`,
       });
-      expect((await toolError(() => createFileAccess({ editor: refusing("a plain string reason") }).write({ path: f, content: "x" }))).message).toContain("(the editor refused: a plain string reason)");
-      expect((await toolError(() => createFileAccess({ editor: refusing({ other: 1 }) }).write({ path: f, content: "x" }))).message).toContain("(the editor refused: Internal error)");
+      expect(
+        (
+          await toolError(() =>
+            createFileAccess({ editor: refusing("a plain string reason") }).write({ path: f, content: "x" }),
+          )
+        ).message,
+      ).toContain("(the editor refused: a plain string reason)");
+      expect(
+        (await toolError(() => createFileAccess({ editor: refusing({ other: 1 }) }).write({ path: f, content: "x" })))
+          .message,
+      ).toContain("(the editor refused: Internal error)");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -295,9 +342,15 @@ describe("write_text_file [client] specifics", () => {
       const editor = new FakeEditor();
       editor.set(f, "buffer\n");
       const writeOnly = { writeTextFile: editor.writeTextFile.bind(editor) };
-      expect(await createFileAccess({ editor }).write({ path: f, content: "n\n" })).toMatchObject({ oldText: "buffer\n", servedBy: "client" });
+      expect(await createFileAccess({ editor }).write({ path: f, content: "n\n" })).toMatchObject({
+        oldText: "buffer\n",
+        servedBy: "client",
+      });
       // No read capability: the previous text is read from disk, the write still goes to the editor.
-      expect(await createFileAccess({ editor: writeOnly }).write({ path: f, content: "m\n" })).toMatchObject({ oldText: "disk\n", servedBy: "client" });
+      expect(await createFileAccess({ editor: writeOnly }).write({ path: f, content: "m\n" })).toMatchObject({
+        oldText: "disk\n",
+        servedBy: "client",
+      });
       expect(fs.readFileSync(f, "utf8")).toBe("disk\n");
       // Created files are not read at all.
       const before = editor.calls.length;

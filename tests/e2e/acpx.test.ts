@@ -9,7 +9,14 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createCodexHome, startFakeModel, textResponse, toolCall, type CodexHome, type FakeModel } from "../../tools/fake-model/index.js";
+import {
+  createCodexHome,
+  startFakeModel,
+  textResponse,
+  toolCall,
+  type CodexHome,
+  type FakeModel,
+} from "../../tools/fake-model/index.js";
 import { DIST_BIN } from "../support/adapter.js";
 
 const run = promisify(execFile);
@@ -38,10 +45,31 @@ afterEach(async () => {
 });
 
 /** `default`: acpx's own policy (reads and searches approved, anything else asked; no terminal here, so refused). */
-async function acpx(policy: "--approve-all" | "--deny-all" | "default", prompt: string, extra: string[] = []): Promise<{ stdout: string; stderr: string; code: number }> {
+async function acpx(
+  policy: "--approve-all" | "--deny-all" | "default",
+  prompt: string,
+  extra: string[] = [],
+): Promise<{ stdout: string; stderr: string; code: number }> {
   const flags = [...(policy === "default" ? [] : [policy]), ...extra];
   try {
-    const { stdout, stderr } = await run(process.execPath, [ACPX, "--agent", `${process.execPath} ${DIST_BIN}`, "--cwd", workspace, ...flags, "--format", "text", "--timeout", "60", "exec", prompt], { env, timeout: 90_000 });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [
+        ACPX,
+        "--agent",
+        `${process.execPath} ${DIST_BIN}`,
+        "--cwd",
+        workspace,
+        ...flags,
+        "--format",
+        "text",
+        "--timeout",
+        "60",
+        "exec",
+        prompt,
+      ],
+      { env, timeout: 90_000 },
+    );
     return { stdout, stderr, code: 0 };
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; code?: number };
@@ -49,7 +77,8 @@ async function acpx(policy: "--approve-all" | "--deny-all" | "default", prompt: 
   }
 }
 
-const escalated = (cmd: string, callId: string) => toolCall("exec_command", { cmd, sandbox_permissions: "require_escalated", justification: "needs it" }, { callId });
+const escalated = (cmd: string, callId: string) =>
+  toolCall("exec_command", { cmd, sandbox_permissions: "require_escalated", justification: "needs it" }, { callId });
 
 describe.skipIf(!existsSync(ACPX))("through acpx", () => {
   it("a text turn", async () => {
@@ -101,7 +130,14 @@ describe.skipIf(!existsSync(ACPX))("through acpx", () => {
 
   it("a write acpx refuses reaches the model with acpx's reason, not a bare Internal error, and nothing is written", async () => {
     const file = path.join(workspace, "refused.txt");
-    fake.enqueue({ items: [toolCall("write_text_file", { path: file, content: "no\n" }, { callId: "w1", namespace: "mcp__acp_fs" })] }, textResponse("refused"));
+    fake.enqueue(
+      {
+        items: [
+          toolCall("write_text_file", { path: file, content: "no\n" }, { callId: "w1", namespace: "mcp__acp_fs" }),
+        ],
+      },
+      textResponse("refused"),
+    );
     await acpx("--deny-all", "write refused.txt");
     const output = JSON.stringify(fake.requests[1]?.body.input ?? []);
     expect(output).toContain("the editor refused: ");
@@ -112,7 +148,15 @@ describe.skipIf(!existsSync(ACPX))("through acpx", () => {
   it("a file-tool read is served by acpx's fs", async () => {
     await writeFile(path.join(workspace, "notes.txt"), "read me through acpx\n");
     fake.enqueue(
-      { items: [toolCall("read_text_file", { path: path.join(workspace, "notes.txt") }, { callId: "r1", namespace: "mcp__acp_fs" })] },
+      {
+        items: [
+          toolCall(
+            "read_text_file",
+            { path: path.join(workspace, "notes.txt") },
+            { callId: "r1", namespace: "mcp__acp_fs" },
+          ),
+        ],
+      },
       textResponse("read it"),
     );
     const r = await acpx("--approve-all", "read notes.txt");
@@ -136,7 +180,9 @@ describe.skipIf(!existsSync(ACPX))("through acpx", () => {
     expect(refused).toContain("mcp__acp_fs__apply_patch");
     // acpx writes what fs/write_text_file gives it to disk: the edit arrived through the client.
     expect(await readFile(file, "utf8")).toBe("after\n");
-    const result = (fake.requests[2]?.body.input as Array<{ type: string; call_id?: string; output?: unknown }>).find((i) => i.type === "function_call_output" && i.call_id === "p1");
+    const result = (fake.requests[2]?.body.input as Array<{ type: string; call_id?: string; output?: unknown }>).find(
+      (i) => i.type === "function_call_output" && i.call_id === "p1",
+    );
     expect(JSON.stringify(result?.output)).toMatch(/success.*true/);
   });
 });

@@ -46,14 +46,22 @@ function offeredTools(fake: FakeModel, n = 0): string[] {
 
 /** Whether Codex's native apply_patch is declared to the model: as a plain tool, or inside code mode's exec. */
 function nativePatchOffered(fake: FakeModel, n = 0): boolean {
-  return offeredTools(fake, n).includes("apply_patch") || JSON.stringify(fake.requests[n]?.body ?? {}).includes("apply_patch(input: string)");
+  return (
+    offeredTools(fake, n).includes("apply_patch") ||
+    JSON.stringify(fake.requests[n]?.body ?? {}).includes("apply_patch(input: string)")
+  );
 }
 
 function events(updates: acp.SessionUpdate[], id: string): { calls: ToolCall[]; finals: ToolUpdate[] } {
-  const mine = updates.filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id);
+  const mine = updates.filter(
+    (u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id,
+  );
   return {
     calls: mine.filter((u): u is ToolCall => u.sessionUpdate === "tool_call"),
-    finals: mine.filter((u): u is ToolUpdate => u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")),
+    finals: mine.filter(
+      (u): u is ToolUpdate =>
+        u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
+    ),
   };
 }
 
@@ -67,7 +75,13 @@ type Editor = {
 
 /** A client like Zed: serves fs/* from its buffers; like acpx, it can answer a user's "no" with an error. */
 function editor(): { ed: Editor; setupClient: (app: acp.ClientApp) => void } {
-  const ed: Editor = { buffers: new Map(), reads: [], writes: [], permissions: [], refuse: { read: false, write: false } };
+  const ed: Editor = {
+    buffers: new Map(),
+    reads: [],
+    writes: [],
+    permissions: [],
+    refuse: { read: false, write: false },
+  };
   return {
     ed,
     setupClient: (app) => {
@@ -92,7 +106,8 @@ function editor(): { ed: Editor; setupClient: (app: acp.ClientApp) => void } {
   };
 }
 
-const patchCall = (input: string, callId: string) => toolCallResponse("apply_patch", { input }, { namespace: NS, callId });
+const patchCall = (input: string, callId: string) =>
+  toolCallResponse("apply_patch", { input }, { namespace: NS, callId });
 const P = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
 
 describe("the tools the model is offered", () => {
@@ -104,7 +119,9 @@ describe("the tools the model is offered", () => {
     const withFs = await adapter.newSession();
     await adapter.prompt(withFs.sessionId, "hi");
     const offeredWith = offeredTools(adapter.fake, 0);
-    expect(offeredWith).toEqual(expect.arrayContaining([`${NS}/apply_patch`, `${NS}/read_text_file`, `${NS}/write_text_file`]));
+    expect(offeredWith).toEqual(
+      expect.arrayContaining([`${NS}/apply_patch`, `${NS}/read_text_file`, `${NS}/write_text_file`]),
+    );
     expect(offeredWith).not.toContain("apply_patch");
     expect(nativePatchOffered(adapter.fake, 0)).toBe(false);
     const instructions = JSON.stringify(adapter.fake.requests[0]?.body.input ?? []);
@@ -177,7 +194,15 @@ describe("with the editor's fs capability", () => {
     const file = path.join(adapter.workspace, "app.ts");
     await writeFile(file, "export const a = 1;\nexport const b = 2;\n");
     ed.buffers.set(file, "export const a = 1;\nexport const b = 2; // unsaved\n");
-    const patch = P("*** Update File: app.ts", "@@", " export const a = 1;", "-export const b = 2; // unsaved", "+export const b = 3;", "*** Add File: lib/new.ts", "+export const c = 4;");
+    const patch = P(
+      "*** Update File: app.ts",
+      "@@",
+      " export const a = 1;",
+      "-export const b = 2; // unsaved",
+      "+export const b = 3;",
+      "*** Add File: lib/new.ts",
+      "+export const c = 4;",
+    );
     adapter.fake.enqueue(patchCall(patch, "call_patch"), textResponse("patched"));
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
@@ -203,11 +228,22 @@ describe("with the editor's fs capability", () => {
     const ev = events(adapter.updatesOf(sessionId), "call_patch");
     expect(ev.calls).toHaveLength(1);
     expect(ev.finals).toHaveLength(1);
-    expect(ev.calls[0]).toMatchObject({ kind: "edit", title: "Edit 2 files", status: "in_progress", locations: [{ path: file }, { path: added }], rawInput: { input: patch } });
+    expect(ev.calls[0]).toMatchObject({
+      kind: "edit",
+      title: "Edit 2 files",
+      status: "in_progress",
+      locations: [{ path: file }, { path: added }],
+      rawInput: { input: patch },
+    });
     expect(ev.finals[0]).toMatchObject({
       status: "completed",
       content: [
-        { type: "diff", path: file, oldText: "export const a = 1;\nexport const b = 2; // unsaved\n", newText: "export const a = 1;\nexport const b = 3;\n" },
+        {
+          type: "diff",
+          path: file,
+          oldText: "export const a = 1;\nexport const b = 2; // unsaved\n",
+          newText: "export const a = 1;\nexport const b = 3;\n",
+        },
         { type: "diff", path: added, oldText: null, newText: "export const c = 4;\n" },
       ],
     });
@@ -231,7 +267,9 @@ describe("with the editor's fs capability", () => {
     expect(output).toContain("-32006");
     const ev = events(adapter.updatesOf(sessionId), "call_bad");
     expect(ev.calls).toHaveLength(1);
-    expect(ev.finals).toEqual([expect.objectContaining({ status: "failed", rawOutput: expect.objectContaining({ code: -32006 }) })]);
+    expect(ev.finals).toEqual([
+      expect.objectContaining({ status: "failed", rawOutput: expect.objectContaining({ code: -32006 }) }),
+    ]);
   });
 
   it("Delete and Move happen on disk, shown with kinds delete and move", async () => {
@@ -255,10 +293,20 @@ describe("with the editor's fs capability", () => {
     expect(ed.writes).toEqual([{ sessionId, path: to, content: "keep\nmore\n" }]);
     const del = events(adapter.updatesOf(sessionId), "call_del");
     expect(del.calls[0]).toMatchObject({ kind: "delete", title: `Delete ${gone}`, locations: [{ path: gone }] });
-    expect(del.finals[0]).toMatchObject({ status: "completed", content: [{ type: "diff", path: gone, oldText: "bye\n", newText: "" }] });
+    expect(del.finals[0]).toMatchObject({
+      status: "completed",
+      content: [{ type: "diff", path: gone, oldText: "bye\n", newText: "" }],
+    });
     const move = events(adapter.updatesOf(sessionId), "call_move");
-    expect(move.calls[0]).toMatchObject({ kind: "move", title: `Move ${from} to ${to}`, locations: [{ path: from }, { path: to }] });
-    expect(move.finals[0]).toMatchObject({ status: "completed", content: [{ type: "diff", path: to, oldText: "keep\n", newText: "keep\nmore\n" }] });
+    expect(move.calls[0]).toMatchObject({
+      kind: "move",
+      title: `Move ${from} to ${to}`,
+      locations: [{ path: from }, { path: to }],
+    });
+    expect(move.finals[0]).toMatchObject({
+      status: "completed",
+      content: [{ type: "diff", path: to, oldText: "keep\n", newText: "keep\nmore\n" }],
+    });
   });
 
   it("read-only mode refuses a patch; a patch outside the roots asks once for all its files", async () => {
@@ -278,7 +326,10 @@ describe("with the editor's fs capability", () => {
     await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "auto" });
     const o1 = path.join(outside, "o1.txt");
     const o2 = path.join(outside, "o2.txt");
-    adapter.fake.enqueue(patchCall(P(`*** Add File: ${o1}`, "+1", `*** Add File: ${o2}`, "+2", "*** Add File: in.txt", "+in"), "call_out"), textResponse("ok"));
+    adapter.fake.enqueue(
+      patchCall(P(`*** Add File: ${o1}`, "+1", `*** Add File: ${o2}`, "+2", "*** Add File: in.txt", "+in"), "call_out"),
+      textResponse("ok"),
+    );
     expect((await adapter.prompt(sessionId, "write outside")).stopReason).toBe("end_turn");
     expect(ed.permissions).toHaveLength(1);
     expect(ed.permissions[0]?.toolCall).toMatchObject({
@@ -301,7 +352,11 @@ describe("with the editor's fs capability", () => {
     ed.refuse = { read: true, write: true };
     adapter.fake.enqueue(
       toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_read" }),
-      toolCallResponse("write_text_file", { path: file, content: "overwritten\n" }, { namespace: NS, callId: "call_write" }),
+      toolCallResponse(
+        "write_text_file",
+        { path: file, content: "overwritten\n" },
+        { namespace: NS, callId: "call_write" },
+      ),
       patchCall(P("*** Update File: secret.txt", "@@", "-on disk", "+patched"), "call_patch"),
       textResponse("ok"),
     );
@@ -322,7 +377,9 @@ describe("with the editor's fs capability", () => {
     const written: string[] = [];
     adapter = await startAdapter({
       setupClient: (app) => {
-        app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: await readFile(params.path, "utf8") }));
+        app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({
+          content: await readFile(params.path, "utf8"),
+        }));
         app.onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
           if (written.length > 0) throw new acp.RequestError(-32603, "Internal error", { details: "the user said no" });
           written.push(params.path);
@@ -333,14 +390,21 @@ describe("with the editor's fs capability", () => {
     const a = path.join(adapter.workspace, "a.txt");
     await writeFile(a, "a\n");
     await writeFile(path.join(adapter.workspace, "b.txt"), "b\n");
-    adapter.fake.enqueue(patchCall(P("*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: b.txt", "@@", "-b", "+B"), "call_half"), textResponse("ok"));
+    adapter.fake.enqueue(
+      patchCall(P("*** Update File: a.txt", "@@", "-a", "+A", "*** Update File: b.txt", "@@", "-b", "+B"), "call_half"),
+      textResponse("ok"),
+    );
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "patch both");
     expect(written).toEqual([a]);
-    const card = adapter.updatesOf(sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_half");
+    const card = adapter
+      .updatesOf(sessionId)
+      .filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "call_half");
     expect(JSON.stringify(card)).toContain(`putting back ${a} as it was`);
-    expect(modelOutputFor(adapter, "call_half")).toContain(`These files were changed and could not be put back: ${a} (Permission denied: ${a} (the editor refused: the user said no))`);
+    expect(modelOutputFor(adapter, "call_half")).toContain(
+      `These files were changed and could not be put back: ${a} (Permission denied: ${a} (the editor refused: the user said no))`,
+    );
   });
 
   it("read_text_file tells the model about unsaved changes", async () => {
@@ -349,7 +413,10 @@ describe("with the editor's fs capability", () => {
     const file = path.join(adapter.workspace, "u.txt");
     await writeFile(file, "saved\n");
     ed.buffers.set(file, "saved\nand edited\n");
-    adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_u" }), textResponse("ok"));
+    adapter.fake.enqueue(
+      toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_u" }),
+      textResponse("ok"),
+    );
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "read");
@@ -361,13 +428,20 @@ describe("without the fs capability", () => {
   it("a native apply_patch that Codex rejects is still shown, as one failed tool call", async () => {
     adapter = await startAdapter({});
     await writeFile(path.join(adapter.workspace, "n.txt"), "one\n");
-    adapter.fake.enqueue({ items: [applyPatch(P("*** Update File: n.txt", "@@", "-two", "+three"), { callId: "call_native" })] }, textResponse("hmm"));
+    adapter.fake.enqueue(
+      { items: [applyPatch(P("*** Update File: n.txt", "@@", "-two", "+three"), { callId: "call_native" })] },
+      textResponse("hmm"),
+    );
     await adapter.initialize({});
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "edit")).stopReason).toBe("end_turn");
     const ev = events(adapter.updatesOf(sessionId), "call_native");
     expect(ev.calls).toHaveLength(1);
-    expect(ev.calls[0]).toMatchObject({ kind: "edit", status: "failed", title: `Edit ${path.join(adapter.workspace, "n.txt")}` });
+    expect(ev.calls[0]).toMatchObject({
+      kind: "edit",
+      status: "failed",
+      title: `Edit ${path.join(adapter.workspace, "n.txt")}`,
+    });
     expect(JSON.stringify(ev.calls[0]?.content)).toContain("Failed to find expected lines");
     expect(modelOutputFor(adapter, "call_native")).toContain("Failed to find expected lines");
   });

@@ -32,7 +32,10 @@ async function fakeOpener(exitCode = 0): Promise<{ env: Record<string, string>; 
 }
 /** The ACP error a request was answered with. */
 async function refusalOf(request: Promise<unknown>): Promise<acp.RequestError & { data?: Record<string, unknown> }> {
-  const err = await request.then(() => undefined, (e: unknown) => e);
+  const err = await request.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(err instanceof acp.RequestError)) throw new Error(`expected an ACP error, got ${String(err)}`);
   return err as acp.RequestError & { data?: Record<string, unknown> };
 }
@@ -41,7 +44,11 @@ const HEADLESS = { DISPLAY: "", WAYLAND_DISPLAY: "", NO_BROWSER: "" };
 /** A display (the browser sign-in starts; the opener is the stand-in). */
 const DESKTOP = { DISPLAY: ":0", NO_BROWSER: "", SSH_CONNECTION: "", SSH_TTY: "" };
 /** Codex answered our account/login/cancel: its sign-in (and the local server it runs for it) is over. */
-const cancelledInCodex = (): boolean => adapter!.stderr().split("\n").some((line) => line.includes("Codex's sign-in cancelled") && line.includes('"status":"canceled"'));
+const cancelledInCodex = (): boolean =>
+  adapter!
+    .stderr()
+    .split("\n")
+    .some((line) => line.includes("Codex's sign-in cancelled") && line.includes('"status":"canceled"'));
 const unix = process.platform !== "darwin" && process.platform !== "win32";
 
 /** Codex talking to OpenAI itself (not the fake provider): it needs an account. No request is ever sent. */
@@ -59,9 +66,22 @@ describe("sign-in methods", () => {
 
     adapter = await startAdapter({ env: { DISPLAY: ":0", NO_BROWSER: "", SSH_CONNECTION: "", SSH_TTY: "" } });
     const rich = await adapter.initialize({ elicitation: { url: {} }, auth: { terminal: true } });
-    expect(ids(rich)).toEqual(["openai-api-key", "chatgpt", "chatgpt-device-code", "codex-login-terminal", "codex-login-terminal-device-code", "codex-login"]);
-    expect(rich.authMethods?.find((m) => m.id === "codex-login-terminal")).toMatchObject({ type: "terminal", args: ["login"] });
-    expect(rich.authMethods?.find((m) => m.id === "codex-login-terminal-device-code")).toMatchObject({ type: "terminal", args: ["login", "--device-auth"] });
+    expect(ids(rich)).toEqual([
+      "openai-api-key",
+      "chatgpt",
+      "chatgpt-device-code",
+      "codex-login-terminal",
+      "codex-login-terminal-device-code",
+      "codex-login",
+    ]);
+    expect(rich.authMethods?.find((m) => m.id === "codex-login-terminal")).toMatchObject({
+      type: "terminal",
+      args: ["login"],
+    });
+    expect(rich.authMethods?.find((m) => m.id === "codex-login-terminal-device-code")).toMatchObject({
+      type: "terminal",
+      args: ["login", "--device-auth"],
+    });
   });
 });
 
@@ -70,7 +90,10 @@ describe("signing in and out", () => {
     adapter = await startAdapter({ env: OPENAI });
     await adapter.initialize({});
     await authRequired(adapter.newSession());
-    await adapter.agent.request(acp.methods.agent.authenticate, { methodId: "openai-api-key", _meta: { "api-key": { apiKey: "sk-test-from-editor" } } });
+    await adapter.agent.request(acp.methods.agent.authenticate, {
+      methodId: "openai-api-key",
+      _meta: { "api-key": { apiKey: "sk-test-from-editor" } },
+    });
     await adapter.newSession();
     expect(await adapter.agent.request(acp.methods.agent.logout, {})).toEqual({});
     await authRequired(adapter.newSession());
@@ -90,7 +113,10 @@ describe("signing in and out", () => {
   it("/logout signs out from a session", async () => {
     adapter = await startAdapter({ env: OPENAI });
     await adapter.initialize({});
-    await adapter.agent.request(acp.methods.agent.authenticate, { methodId: "openai-api-key", _meta: { "api-key": { apiKey: "sk-test" } } });
+    await adapter.agent.request(acp.methods.agent.authenticate, {
+      methodId: "openai-api-key",
+      _meta: { "api-key": { apiKey: "sk-test" } },
+    });
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "/logout")).stopReason).toBe("end_turn");
     await authRequired(adapter.newSession());
@@ -99,14 +125,19 @@ describe("signing in and out", () => {
   it("a terminal method is refused by authenticate (the editor runs it)", async () => {
     adapter = await startAdapter();
     await adapter.initialize({ auth: { terminal: true } });
-    await expect(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "codex-login-terminal" })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      adapter.agent.request(acp.methods.agent.authenticate, { methodId: "codex-login-terminal" }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 
   it("`codex-cli-acp login` (what the terminal method runs) signs in with the bundled codex; the running agent picks it up", async () => {
     adapter = await startAdapter({ env: OPENAI });
     await adapter.initialize({ auth: { terminal: true } });
     await authRequired(adapter.newSession());
-    const login = spawn(process.execPath, [DIST_BIN, "login", "--with-api-key"], { env: { ...process.env, ...adapter.home.env, OPENAI_API_KEY: "", CODEX_API_KEY: "" }, stdio: ["pipe", "pipe", "pipe"] });
+    const login = spawn(process.execPath, [DIST_BIN, "login", "--with-api-key"], {
+      env: { ...process.env, ...adapter.home.env, OPENAI_API_KEY: "", CODEX_API_KEY: "" },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let out = "";
     login.stdout.on("data", (c: Buffer) => (out += c.toString()));
     login.stderr.on("data", (c: Buffer) => (out += c.toString()));
@@ -120,57 +151,78 @@ describe("signing in and out", () => {
 
 describe("the browser sign-in never leaves the client waiting (issue 49)", () => {
   // Emacs agent-shell sends `authenticate {methodId: "chatgpt"}` right after initialize, advertised or not.
-  it.skipIf(!unix)("without a display, `chatgpt` is refused at once, naming what works here; nothing is opened or started", async () => {
-    const opener = await fakeOpener();
-    adapter = await startAdapter({ env: { ...HEADLESS, ...opener.env } });
-    await adapter.initialize({ elicitation: { url: {} } });
-    const refused = await refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chatgpt" }));
-    expect(refused.code).toBe(-32000);
-    expect(refused.message).toMatch(/no display/i);
-    for (const way of ["chatgpt-device-code", "openai-api-key", "OPENAI_API_KEY", "codex-cli-acp login --device-auth"]) expect(refused.message).toContain(way);
-    expect(refused.data?.authMethods).toEqual(["openai-api-key", "chatgpt-device-code", "codex-login"]);
-    expect(await opener.opened()).toBe("");
-    expect(adapter.stderr()).not.toContain("browser sign-in started");
+  it.skipIf(!unix)(
+    "without a display, `chatgpt` is refused at once, naming what works here; nothing is opened or started",
+    async () => {
+      const opener = await fakeOpener();
+      adapter = await startAdapter({ env: { ...HEADLESS, ...opener.env } });
+      await adapter.initialize({ elicitation: { url: {} } });
+      const refused = await refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chatgpt" }));
+      expect(refused.code).toBe(-32000);
+      expect(refused.message).toMatch(/no display/i);
+      for (const way of [
+        "chatgpt-device-code",
+        "openai-api-key",
+        "OPENAI_API_KEY",
+        "codex-cli-acp login --device-auth",
+      ])
+        expect(refused.message).toContain(way);
+      expect(refused.data?.authMethods).toEqual(["openai-api-key", "chatgpt-device-code", "codex-login"]);
+      expect(await opener.opened()).toBe("");
+      expect(adapter.stderr()).not.toContain("browser sign-in started");
 
-    // A client without URL forms is not offered the device code it could not show (the official adapter's id too).
-    await adapter.close();
-    adapter = await startAdapter({ env: { ...HEADLESS, ...opener.env } });
-    await adapter.initialize({});
-    const plain = await refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chat-gpt" }));
-    expect(plain.message).not.toContain("chatgpt-device-code");
-    expect(plain.message).toContain("codex-cli-acp login --device-auth");
-  });
+      // A client without URL forms is not offered the device code it could not show (the official adapter's id too).
+      await adapter.close();
+      adapter = await startAdapter({ env: { ...HEADLESS, ...opener.env } });
+      await adapter.initialize({});
+      const plain = await refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chat-gpt" }));
+      expect(plain.message).not.toContain("chatgpt-device-code");
+      expect(plain.message).toContain("codex-cli-acp login --device-auth");
+    },
+  );
 
-  it.skipIf(!unix)("an opener that fails (xdg-open finds no browser) is an error at once, and Codex's sign-in is cancelled", async () => {
-    const opener = await fakeOpener(3);
-    adapter = await startAdapter({ env: { ...DESKTOP, ...opener.env } });
-    await adapter.initialize({});
-    const refused = await refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chatgpt" }));
-    expect(refused.code).toBe(-32000);
-    expect(refused.message).toMatch(/could not open a browser/i);
-    expect(refused.message).toContain("codex-cli-acp login --device-auth");
-    expect(new URL((await opener.opened()).trim()).origin).toBe("https://auth.openai.com");
-    await waitFor(() => cancelledInCodex(), "codex to confirm the sign-in was cancelled");
-  });
+  it.skipIf(!unix)(
+    "an opener that fails (xdg-open finds no browser) is an error at once, and Codex's sign-in is cancelled",
+    async () => {
+      const opener = await fakeOpener(3);
+      adapter = await startAdapter({ env: { ...DESKTOP, ...opener.env } });
+      await adapter.initialize({});
+      const refused = await refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chatgpt" }));
+      expect(refused.code).toBe(-32000);
+      expect(refused.message).toMatch(/could not open a browser/i);
+      expect(refused.message).toContain("codex-cli-acp login --device-auth");
+      expect(new URL((await opener.opened()).trim()).origin).toBe("https://auth.openai.com");
+      await waitFor(() => cancelledInCodex(), "codex to confirm the sign-in was cancelled");
+    },
+  );
 
-  it.skipIf(!unix)("one that does not complete within CODEX_ACP_SIGN_IN_TIMEOUT_MS is answered with an error, and Codex's sign-in is cancelled", async () => {
-    const opener = await fakeOpener();
-    adapter = await startAdapter({ env: { ...DESKTOP, ...opener.env, CODEX_ACP_SIGN_IN_TIMEOUT_MS: "1500" } });
-    await adapter.initialize({});
-    const refused = await refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chatgpt" }));
-    expect(refused.code).toBe(-32000);
-    expect(refused.message).toMatch(/did not complete within 1\.5 s/);
-    expect(refused.message).toContain("CODEX_ACP_SIGN_IN_TIMEOUT_MS");
-    expect(await opener.opened()).toContain("https://auth.openai.com");
-    await waitFor(() => cancelledInCodex(), "codex to confirm the sign-in was cancelled");
-  });
+  it.skipIf(!unix)(
+    "one that does not complete within CODEX_ACP_SIGN_IN_TIMEOUT_MS is answered with an error, and Codex's sign-in is cancelled",
+    async () => {
+      const opener = await fakeOpener();
+      adapter = await startAdapter({ env: { ...DESKTOP, ...opener.env, CODEX_ACP_SIGN_IN_TIMEOUT_MS: "1500" } });
+      await adapter.initialize({});
+      const refused = await refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chatgpt" }));
+      expect(refused.code).toBe(-32000);
+      expect(refused.message).toMatch(/did not complete within 1\.5 s/);
+      expect(refused.message).toContain("CODEX_ACP_SIGN_IN_TIMEOUT_MS");
+      expect(await opener.opened()).toContain("https://auth.openai.com");
+      await waitFor(() => cancelledInCodex(), "codex to confirm the sign-in was cancelled");
+    },
+  );
 
   it.skipIf(!unix)("a cancel from the client ($/cancel_request) ends it, and Codex's sign-in with it", async () => {
     const opener = await fakeOpener();
     adapter = await startAdapter({ env: { ...DESKTOP, ...opener.env } });
     await adapter.initialize({});
     const stop = new AbortController();
-    const signingIn = refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chatgpt" }, { cancellationSignal: stop.signal }));
+    const signingIn = refusalOf(
+      adapter.agent.request(
+        acp.methods.agent.authenticate,
+        { methodId: "chatgpt" },
+        { cancellationSignal: stop.signal },
+      ),
+    );
     await waitFor(async () => (await opener.opened()).length > 0, "the sign-in page to be opened");
     stop.abort();
     expect((await signingIn).code).toBeDefined();

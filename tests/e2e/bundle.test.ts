@@ -11,7 +11,9 @@ import vm from "node:vm";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-type Meta = { outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }> }> };
+type Meta = {
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: Array<{ path: string; kind: string }> }>;
+};
 const BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
 const meta = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../dist/meta.json"), "utf8")) as Meta;
 
@@ -43,9 +45,13 @@ describe("the agent bundle", () => {
   it("the bin holds only its start-up path; the agent, ACP v2 included, is one function script", () => {
     const bin = [...inputsReachableFrom("dist/index.js")];
     expect(bin).toContain("src/codex/spawn.ts");
-    expect(bin.filter((f) => /^src\/(core|app|protocol-v2)|node_modules\/(zod|pino|@agentclientprotocol)\//.test(f))).toEqual([]);
+    expect(
+      bin.filter((f) => /^src\/(core|app|protocol-v2)|node_modules\/(zod|pino|@agentclientprotocol)\//.test(f)),
+    ).toEqual([]);
     const agent = meta.outputs["dist/agent.js"]!;
-    expect(Object.keys(agent.inputs)).toEqual(expect.arrayContaining(["src/serve.ts", "src/core/agent.ts", "src/protocol-v2/front.ts"]));
+    expect(Object.keys(agent.inputs)).toEqual(
+      expect.arrayContaining(["src/serve.ts", "src/core/agent.ts", "src/protocol-v2/front.ts"]),
+    );
     expect(agent.imports.filter((i) => i.path.startsWith("dist/"))).toEqual([]);
     // Its whole text is the function the loader compiles: positions V8 reports are the file's own.
     const text = readFileSync(path.resolve(import.meta.dirname, "../../dist/agent.js"), "utf8");
@@ -57,7 +63,10 @@ describe("the agent bundle", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "cca-bin-format-"));
     try {
       const preload = path.join(dir, "loaded.cjs");
-      await writeFile(preload, `process.on("exit", () => process.stderr.write(JSON.stringify(process.moduleLoadList)));`);
+      await writeFile(
+        preload,
+        `process.on("exit", () => process.stderr.write(JSON.stringify(process.moduleLoadList)));`,
+      );
       const run = spawnSync(process.execPath, ["--require", preload, BIN, "--version"], { encoding: "utf8" });
       expect(run.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
       const loaded = JSON.parse(run.stderr) as string[];

@@ -23,7 +23,12 @@ describe("a codex busy for longer than the hang timeout", () => {
     await adapter.initialize({});
     const pid = await codexChildPid(adapter.child.pid!);
     expect(pid).toBeDefined();
-    const mcpServers: acp.McpServer[] = Array.from({ length: SERVERS }, (_, i) => ({ name: `server${i}`, command: "/nonexistent/mcp-server", args: [String(i)], env: [] }));
+    const mcpServers: acp.McpServer[] = Array.from({ length: SERVERS }, (_, i) => ({
+      name: `server${i}`,
+      command: "/nonexistent/mcp-server",
+      args: [String(i)],
+      env: [],
+    }));
     // Codex starts a thread's MCP servers after answering thread/start: what is asked of it next
     // (the prompts' turn/start, another session's thread/start) waits while it works on them.
     const busy = await adapter.newSession(undefined, { mcpServers });

@@ -7,7 +7,9 @@ import { runProcess, type ProcessResult } from "../support/run-process.js";
 
 /** No codex to find: a subcommand's help or usage error must not start one. */
 function runBin(args: string[]): Promise<ProcessResult> {
-  return runProcess(process.execPath, [DIST_BIN, ...args], { env: { ...process.env, CODEX_PATH: "/nonexistent/codex" } });
+  return runProcess(process.execPath, [DIST_BIN, ...args], {
+    env: { ...process.env, CODEX_PATH: "/nonexistent/codex" },
+  });
 }
 
 describe("a subcommand's own help", () => {
@@ -18,7 +20,8 @@ describe("a subcommand's own help", () => {
         expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
         expect(stdout).toContain(`codex-cli-acp ${sub} `);
         // Its own usage, not another subcommand's.
-        for (const other of ["record", "replay", "login"].filter((o) => o !== sub)) expect(stdout).not.toContain(`codex-cli-acp ${other} `);
+        for (const other of ["record", "replay", "login"].filter((o) => o !== sub))
+          expect(stdout).not.toContain(`codex-cli-acp ${other} `);
       });
     }
   }

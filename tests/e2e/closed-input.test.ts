@@ -40,22 +40,35 @@ describe("the client closes its input after its requests", () => {
   it("the same from an ACP v2 client (which waits for initialize's answer before session/new, as v2 requires)", async () => {
     proc = await spawnAgent();
     const closed = closedWith(proc.child);
-    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 2, info: { name: "script", version: "1" }, capabilities: {} } };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: 2, info: { name: "script", version: "1" }, capabilities: {} },
+    };
     const initialized = proc.waitForLine((m) => m.id === 1);
     proc.child.stdin!.write(`${JSON.stringify(initialize)}\n`);
     await initialized;
-    proc.child.stdin!.end(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: proc.workspace } })}\n`);
+    proc.child.stdin!.end(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "session/new", params: { cwd: proc.workspace } })}\n`,
+    );
     expect(await closed).toBe(0);
     expect(answerTo(proc.stdoutLines, 1)).toMatchObject({ result: { protocolVersion: 2 } });
     expect(answerTo(proc.stdoutLines, 2)).toMatchObject({ result: { sessionId: expect.any(String) } });
   });
 
   it("a prompt running when stdin closes is cancelled and answered, not run to its end; the agent exits", async () => {
-    adapter = await startAdapter({ responses: [{ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true }] });
+    adapter = await startAdapter({
+      responses: [
+        { items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true },
+      ],
+    });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     const answer = adapter.prompt(sessionId, "talk forever");
-    await adapter.waitForLine((m) => m.method === "session/update" && JSON.stringify(m).includes("agent_message_chunk"));
+    await adapter.waitForLine(
+      (m) => m.method === "session/update" && JSON.stringify(m).includes("agent_message_chunk"),
+    );
     const closed = closedWith(adapter.child);
     adapter.child.stdin!.end();
     expect((await answer).stopReason).toBe("cancelled");

@@ -116,7 +116,11 @@ let workspace: string;
 let server: AppServer;
 
 async function newThread(): Promise<string> {
-  const res = await server.request("thread/start", { cwd: workspace, approvalPolicy: "never", sandbox: "workspace-write" });
+  const res = await server.request("thread/start", {
+    cwd: workspace,
+    approvalPolicy: "never",
+    sandbox: "workspace-write",
+  });
   expect(typeof res.thread.id).toBe("string");
   return res.thread.id as string;
 }
@@ -128,7 +132,11 @@ async function startTurn(threadId: string, text: string): Promise<string> {
 }
 
 function turnCompleted(turnId: string): Promise<Msg> {
-  return server.waitFor((m) => m.method === "turn/completed" && m.params.turn.id === turnId, 20_000, `turn/completed of ${turnId}`);
+  return server.waitFor(
+    (m) => m.method === "turn/completed" && m.params.turn.id === turnId,
+    20_000,
+    `turn/completed of ${turnId}`,
+  );
 }
 
 function ofTurn(turnId: string, method: string): Msg[] {
@@ -183,7 +191,10 @@ describe("real codex app-server against the fake model", () => {
     fake.enqueue(textResponse("the next turn"));
     const next = await startTurn(threadId, "next");
     expect((await turnCompleted(next)).params.turn.status).toBe("completed");
-    expect(fake.requests.slice(before).map((r) => (r.body.input as any[]).at(-1)?.content?.[0]?.text)).toEqual(["hi", "next"]);
+    expect(fake.requests.slice(before).map((r) => (r.body.input as any[]).at(-1)?.content?.[0]?.text)).toEqual([
+      "hi",
+      "next",
+    ]);
     const req = fake.requests[before]!;
     expect(req.body.model).toBe("fake-model");
     expect(req.body.stream).toBe(true);
@@ -227,7 +238,9 @@ describe("real codex app-server against the fake model", () => {
     expect(call?.name).toBe("exec_command");
     const output = followUp.find((i) => i.type === "function_call_output" && i.call_id === "call_exec_1");
     expect(output?.output).toContain("plain-e2e-output");
-    const deltas = ofTurn(turnId, "item/agentMessage/delta").map((d) => d.params.delta).join("");
+    const deltas = ofTurn(turnId, "item/agentMessage/delta")
+      .map((d) => d.params.delta)
+      .join("");
     expect(deltas).toBe("The command printed plain-e2e-output.");
   });
 
@@ -256,7 +269,11 @@ describe("real codex app-server against the fake model", () => {
     const threadId = await newThread();
     const turnId = await startTurn(threadId, "hang please");
     await fake.waitForRequests(before + 1, 10_000);
-    await server.waitFor((m) => m.method === "item/agentMessage/delta" && turnIdOf(m) === turnId, 10_000, "partial delta");
+    await server.waitFor(
+      (m) => m.method === "item/agentMessage/delta" && turnIdOf(m) === turnId,
+      10_000,
+      "partial delta",
+    );
     expect(await server.request("turn/interrupt", { threadId, turnId })).toEqual({});
     // The model's stream hangs until the fake model closes: the turn can only end by the interrupt.
     const done = await turnCompleted(turnId);
@@ -266,7 +283,11 @@ describe("real codex app-server against the fake model", () => {
     fake.enqueue(textResponse("after interrupt"));
     const next = await startTurn(threadId, "again");
     expect((await turnCompleted(next)).params.turn.status).toBe("completed");
-    expect(ofTurn(next, "item/agentMessage/delta").map((d) => d.params.delta).join("")).toBe("after interrupt");
+    expect(
+      ofTurn(next, "item/agentMessage/delta")
+        .map((d) => d.params.delta)
+        .join(""),
+    ).toBe("after interrupt");
     expect(server.serverRequests).toEqual([]);
   });
 });

@@ -10,7 +10,10 @@ let home: CodexHome;
 let host: CodexHost;
 beforeAll(async () => {
   home = await createCodexHome({ modelUrl: "http://127.0.0.1:9/v1" });
-  host = new CodexHost({ clientInfo: { name: "t", title: "t", version: "1" }, env: { ...process.env, ...home.env } }, pino({ level: "silent" }));
+  host = new CodexHost(
+    { clientInfo: { name: "t", title: "t", version: "1" }, env: { ...process.env, ...home.env } },
+    pino({ level: "silent" }),
+  );
   host.start();
 });
 afterAll(async () => {
@@ -29,6 +32,8 @@ it("a method codex answers as unknown is a clear error naming it, remembered: no
   expect(client.pendingCount).toBe(sentBefore);
   await expect(second).rejects.toBeInstanceOf(CodexMethodUnsupportedError);
   // A method it knows, refused for its params, is not taken for a missing one.
-  await expect(client.request("thread/read", { threadId: "00000000-0000-0000-0000-000000000000" })).rejects.not.toBeInstanceOf(CodexMethodUnsupportedError);
+  await expect(
+    client.request("thread/read", { threadId: "00000000-0000-0000-0000-000000000000" }),
+  ).rejects.not.toBeInstanceOf(CodexMethodUnsupportedError);
   expect(client.lacks("thread/read")).toBe(false);
 });

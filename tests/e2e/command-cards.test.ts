@@ -16,7 +16,8 @@ afterEach(async () => {
 });
 
 type Update = acp.SessionNotification["update"];
-const escalated = (cmd: string, callId: string) => toolCall("exec_command", { cmd, sandbox_permissions: "require_escalated", justification: "needs it" }, { callId });
+const escalated = (cmd: string, callId: string) =>
+  toolCall("exec_command", { cmd, sandbox_permissions: "require_escalated", justification: "needs it" }, { callId });
 const done: ScriptedResponse = { items: [{ type: "message", text: "finished" }] };
 
 /** An adapter whose client answers every permission request with `answer`, noting how many updates it had when asked. */
@@ -39,7 +40,13 @@ async function session(responses: ScriptedResponse[], answer: string) {
 
 /** The tool_call and tool_call_updates of one call that say what it is (a kind or a title). */
 function cards(updates: Update[], id: string): Array<{ kind?: string | null; title?: string | null }> {
-  return updates.flatMap((u) => ((u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id && ("kind" in u || "title" in u) ? [{ kind: u.kind, title: u.title }] : []));
+  return updates.flatMap((u) =>
+    (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") &&
+    u.toolCallId === id &&
+    ("kind" in u || "title" in u)
+      ? [{ kind: u.kind, title: u.title }]
+      : [],
+  );
 }
 
 describe("command cards", () => {
@@ -72,7 +79,10 @@ describe("command cards", () => {
   });
 
   it("a plain cat run without asking still shows as a read", async () => {
-    const { asked, sessionId } = await session([{ items: [toolCall("exec_command", { cmd: "cat notes.txt" }, { callId: "c1" })] }, done], "reject");
+    const { asked, sessionId } = await session(
+      [{ items: [toolCall("exec_command", { cmd: "cat notes.txt" }, { callId: "c1" })] }, done],
+      "reject",
+    );
     expect((await adapter!.prompt(sessionId, "read it")).stopReason).toBe("end_turn");
     expect(asked).toHaveLength(0);
     expect(cards(adapter!.updatesOf(sessionId), "c1")).toEqual([{ kind: "read", title: "Read notes.txt" }]);

@@ -25,29 +25,44 @@ afterEach(async () => {
 
 type Updates = acp.SessionUpdate[];
 type ToolUpdate = Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" | "tool_call_update" }>;
-const ofCall = (updates: Updates, id: string): ToolUpdate[] => updates.filter((u): u is ToolUpdate => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id);
-const diffsOf = (u: ToolUpdate | undefined) => (u?.content ?? []).filter((c): c is Extract<acp.ToolCallContent, { type: "diff" }> => c.type === "diff");
-const textsOf = (u: ToolUpdate | undefined): string => (u?.content ?? []).map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("\n");
+const ofCall = (updates: Updates, id: string): ToolUpdate[] =>
+  updates.filter(
+    (u): u is ToolUpdate =>
+      (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id,
+  );
+const diffsOf = (u: ToolUpdate | undefined) =>
+  (u?.content ?? []).filter((c): c is Extract<acp.ToolCallContent, { type: "diff" }> => c.type === "diff");
+const textsOf = (u: ToolUpdate | undefined): string =>
+  (u?.content ?? []).map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("\n");
 /** The update that says the call completed: what it shows is what the client has when it hears the call ended. */
-const completion = (updates: Updates, id: string): ToolUpdate | undefined => ofCall(updates, id).find((u) => u.status === "completed" || u.status === "failed");
+const completion = (updates: Updates, id: string): ToolUpdate | undefined =>
+  ofCall(updates, id).find((u) => u.status === "completed" || u.status === "failed");
 
 /** A client that serves fs/* from its buffers (unsaved text where it holds some), else from the disk. */
 function editorClient(buffers: Map<string, string>): (app: acp.ClientApp) => void {
   return (app) => {
-    app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: buffers.get(params.path) ?? (await readFile(params.path, "utf8")) }));
+    app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({
+      content: buffers.get(params.path) ?? (await readFile(params.path, "utf8")),
+    }));
     app.onRequest(acp.methods.client.fs.writeTextFile, async ({ params }) => {
       buffers.set(params.path, params.content);
       await writeFile(params.path, params.content);
       return {};
     });
-    app.onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+    app.onRequest(acp.methods.client.session.requestPermission, () => ({
+      outcome: { outcome: "selected", optionId: "allow_once" },
+    }));
   };
 }
 
 const sh = (cmd: string, callId: string) => toolCallResponse("exec_command", { cmd }, { callId });
 
 /** A workspace holding `files`, one prompt in which the model runs `cmd`: the workspace and the update that completed the command's card. */
-async function oneCommand(files: Record<string, string>, cmd: string, callId: string): Promise<{ w: string; done: ToolUpdate | undefined }> {
+async function oneCommand(
+  files: Record<string, string>,
+  cmd: string,
+  callId: string,
+): Promise<{ w: string; done: ToolUpdate | undefined }> {
   adapter = await startAdapter({ setupClient: editorClient(new Map()) });
   const w = adapter.workspace;
   for (const [name, text] of Object.entries(files)) await writeFile(path.join(w, name), text);
@@ -80,7 +95,9 @@ describe("a command's changes on its card (Auto, a client with fs)", () => {
     expect(await readFile(notes, "utf8")).toBe("changed line\nsecond line\n");
     const sed = completion(updates, "sed-1");
     expect(sed?.status).toBe("completed");
-    expect(diffsOf(sed)).toEqual([{ type: "diff", path: notes, oldText: "first line\nsecond line\n", newText: "changed line\nsecond line\n" }]);
+    expect(diffsOf(sed)).toEqual([
+      { type: "diff", path: notes, oldText: "first line\nsecond line\n", newText: "changed line\nsecond line\n" },
+    ]);
     // The editor held other text: the card says so, and so does what the model reads after the call.
     expect(textsOf(sed)).toContain(`unsaved changes to ${notes}`);
     const afterSed = JSON.stringify(adapter.fake.requests.map((r) => r.body?.input ?? []));
@@ -100,20 +117,31 @@ describe("a command's changes on its card (Auto, a client with fs)", () => {
   });
 
   it("rm and mv name the deleted file and the new one; a binary file is named without its text", async () => {
-    const { w, done } = await oneCommand({ "old.txt": "to be removed\n", "a.txt": "moving\n" }, "rm old.txt && mv a.txt b.txt && printf 'x\\000y' > blob.bin", "several");
+    const { w, done } = await oneCommand(
+      { "old.txt": "to be removed\n", "a.txt": "moving\n" },
+      "rm old.txt && mv a.txt b.txt && printf 'x\\000y' > blob.bin",
+      "several",
+    );
     const diffs = diffsOf(done);
-    expect(diffs).toContainEqual(expect.objectContaining({ path: path.join(w, "old.txt"), oldText: "to be removed\n", newText: "" }));
-    expect(diffs).toContainEqual(expect.objectContaining({ path: path.join(w, "a.txt"), oldText: "moving\n", newText: "" }));
+    expect(diffs).toContainEqual(
+      expect.objectContaining({ path: path.join(w, "old.txt"), oldText: "to be removed\n", newText: "" }),
+    );
+    expect(diffs).toContainEqual(
+      expect.objectContaining({ path: path.join(w, "a.txt"), oldText: "moving\n", newText: "" }),
+    );
     expect(diffs).toContainEqual({ type: "diff", path: path.join(w, "b.txt"), oldText: null, newText: "moving\n" });
     expect(diffs.find((d) => d.path.endsWith("blob.bin"))).toBeUndefined();
     expect(textsOf(done)).toContain(`${path.join(w, "blob.bin")}: created (a binary file)`);
   });
 
   it("a file the command does not name: one it creates is shown whole, one it changes is named; ignored folders are not watched", async () => {
-    const gen = "echo generated > out.txt\nsed -i s/first/changed/ notes.txt\nmkdir -p node_modules && echo dep > node_modules/dep.js\n";
+    const gen =
+      "echo generated > out.txt\nsed -i s/first/changed/ notes.txt\nmkdir -p node_modules && echo dep > node_modules/dep.js\n";
     const { w, done } = await oneCommand({ "notes.txt": "first line\n", "gen.sh": gen }, "sh gen.sh", "script-1");
     expect(await readFile(path.join(w, "out.txt"), "utf8")).toBe("generated\n");
-    expect(diffsOf(done)).toEqual([{ type: "diff", path: path.join(w, "out.txt"), oldText: null, newText: "generated\n" }]);
+    expect(diffsOf(done)).toEqual([
+      { type: "diff", path: path.join(w, "out.txt"), oldText: null, newText: "generated\n" },
+    ]);
     expect(textsOf(done)).toContain(`${path.join(w, "notes.txt")}: changed (not named in the command`);
     expect(textsOf(done)).not.toContain("node_modules");
   });
@@ -123,9 +151,22 @@ describe("a subagent's command", () => {
   it("shows what it changed on the subagent's own card", async () => {
     // The parent's next request and the subagent's first race for the next response: each pair is
     // the same for both. The command appends, so whoever runs it changes the file.
-    const spawn = { items: [{ type: "function_call" as const, namespace: "multi_agent_v1", name: "spawn_agent", arguments: { message: "append a line" }, callId: "spawn-1" }] };
+    const spawn = {
+      items: [
+        {
+          type: "function_call" as const,
+          namespace: "multi_agent_v1",
+          name: "spawn_agent",
+          arguments: { message: "append a line" },
+          callId: "spawn-1",
+        },
+      ],
+    };
     const append = sh("echo line >> sub.txt", "sub-cmd");
-    adapter = await startAdapter({ setupClient: editorClient(new Map()), responses: [spawn, append, append, textResponse("done"), textResponse("done"), textResponse("done")] });
+    adapter = await startAdapter({
+      setupClient: editorClient(new Map()),
+      responses: [spawn, append, append, textResponse("done"), textResponse("done"), textResponse("done")],
+    });
     await adapter.initialize({ ...FS_CAPS, subagents: {} } as acp.ClientCapabilities);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "use a subagent");
@@ -145,23 +186,41 @@ describe("a tool of an MCP server the editor passed in", () => {
   it("a file it writes is on its card; our own file tools' cards are left as they are", async () => {
     adapter = await startAdapter({ setupClient: editorClient(new Map()) });
     const w = adapter.workspace;
-    adapter.fake.enqueue({ items: [toolCall("save_note", { text: "remember" }, { namespace: "mcp__test_notes", callId: "mcp-1" })] });
+    adapter.fake.enqueue({
+      items: [toolCall("save_note", { text: "remember" }, { namespace: "mcp__test_notes", callId: "mcp-1" })],
+    });
     adapter.fake.enqueue(textResponse("done"));
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession(undefined, {
-      mcpServers: [{ name: "test_notes", command: process.execPath, args: [MCP_SERVER], env: [{ name: "MCP_NOTES_DIR", value: w }] }],
+      mcpServers: [
+        {
+          name: "test_notes",
+          command: process.execPath,
+          args: [MCP_SERVER],
+          env: [{ name: "MCP_NOTES_DIR", value: w }],
+        },
+      ],
     });
     expect((await adapter.prompt(sessionId, "save a note")).stopReason).toBe("end_turn");
     expect(await readFile(path.join(w, "note.txt"), "utf8")).toBe("remember\n");
     const done = completion(adapter.updatesOf(sessionId), "mcp-1");
     expect(done?.status).toBe("completed");
-    expect(diffsOf(done)).toEqual([{ type: "diff", path: path.join(w, "note.txt"), oldText: null, newText: "remember\n" }]);
+    expect(diffsOf(done)).toEqual([
+      { type: "diff", path: path.join(w, "note.txt"), oldText: null, newText: "remember\n" },
+    ]);
   });
 });
 
 describe("a command's changes on its card, ACP v2", () => {
   it("sed -i and a redirect are diff changes with a git patch on the completed card; a command that changes nothing has none", async () => {
-    v2Adapter = await startV2Adapter({ responses: [sh("sed -i 's/first/changed/' notes.txt", "sed-2"), sh("echo hello > created.txt", "redirect-2"), sh("cat notes.txt", "cat-2"), textResponse("done")] });
+    v2Adapter = await startV2Adapter({
+      responses: [
+        sh("sed -i 's/first/changed/' notes.txt", "sed-2"),
+        sh("echo hello > created.txt", "redirect-2"),
+        sh("cat notes.txt", "cat-2"),
+        textResponse("done"),
+      ],
+    });
     const notes = path.join(v2Adapter.workspace, "notes.txt");
     await writeFile(notes, "first line\nsecond line\n");
     await v2Adapter.initialize();
@@ -169,14 +228,20 @@ describe("a command's changes on its card, ACP v2", () => {
     await v2Adapter.turn(sessionId, "edit with the shell");
     const updates = v2Adapter.updatesOf(sessionId);
     type V2Tool = Extract<v2.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
-    const done = (id: string): V2Tool | undefined => updates.find((u): u is V2Tool => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && u.status === "completed");
-    const diffs = (id: string) => (done(id)?.content ?? []).filter((c): c is Extract<v2.ToolCallContent, { type: "diff" }> => c.type === "diff");
+    const done = (id: string): V2Tool | undefined =>
+      updates.find(
+        (u): u is V2Tool => u.sessionUpdate === "tool_call_update" && u.toolCallId === id && u.status === "completed",
+      );
+    const diffs = (id: string) =>
+      (done(id)?.content ?? []).filter((c): c is Extract<v2.ToolCallContent, { type: "diff" }> => c.type === "diff");
     const sed = diffs("sed-2");
     expect(sed.map((d) => d.changes)).toEqual([[{ operation: "modify", path: notes }]]);
     expect(sed[0]?.patch?.text).toContain("-first line");
     expect(sed[0]?.patch?.text).toContain("+changed line");
     const redirect = diffs("redirect-2");
-    expect(redirect.map((d) => d.changes)).toEqual([[{ operation: "add", path: path.join(v2Adapter.workspace, "created.txt") }]]);
+    expect(redirect.map((d) => d.changes)).toEqual([
+      [{ operation: "add", path: path.join(v2Adapter.workspace, "created.txt") }],
+    ]);
     expect(redirect[0]?.patch?.text).toContain("+hello");
     expect(diffs("cat-2")).toEqual([]);
   });

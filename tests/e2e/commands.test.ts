@@ -16,7 +16,10 @@ async function start(responses: ScriptedResponse[] = []) {
   adapter = await startAdapter({ responses });
   await adapter.initialize();
   const { sessionId } = await adapter.newSession();
-  await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"), "the available commands");
+  await waitFor(
+    () => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"),
+    "the available commands",
+  );
   return sessionId;
 }
 
@@ -24,7 +27,10 @@ describe("slash commands", () => {
   it("available_commands_update lists the built-in commands, then Codex's skills", async () => {
     const sessionId = await start();
     const update = adapter!.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update");
-    const builtIn = update && "availableCommands" in update ? update.availableCommands.filter((c) => !c.description.startsWith("Skill: ")) : [];
+    const builtIn =
+      update && "availableCommands" in update
+        ? update.availableCommands.filter((c) => !c.description.startsWith("Skill: "))
+        : [];
     expect({ sessionUpdate: "available_commands_update", availableCommands: builtIn }).toEqual({
       sessionUpdate: "available_commands_update",
       availableCommands: [
@@ -77,28 +83,47 @@ describe("slash commands", () => {
     const status = adapter!.prompt(sessionId, "/status").then((r) => void order.push(`status:${r.stopReason}`));
     await Promise.all([first, status]);
     expect(order).toEqual(["first:end_turn", "status:end_turn"]);
-    const chunks = adapter!.updatesOf(sessionId).flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
+    const chunks = adapter!
+      .updatesOf(sessionId)
+      .flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
     expect(chunks.findIndex((t) => t.startsWith("**Session status**"))).toBe(chunks.length - 1);
   });
 
   it("/compact compacts the thread", async () => {
-    const sessionId = await start([{ items: [{ type: "message", text: "hello" }] }, { items: [{ type: "message", text: "SUMMARY" }] }]);
+    const sessionId = await start([
+      { items: [{ type: "message", text: "hello" }] },
+      { items: [{ type: "message", text: "SUMMARY" }] },
+    ]);
     await adapter!.prompt(sessionId, "hi");
     expect((await adapter!.prompt(sessionId, "/compact")).stopReason).toBe("end_turn");
     expect(adapter!.fake.requests).toHaveLength(2); // the summary request
     // A notice for this client (it declares notices; tests/e2e/display.test.ts has the others).
-    expect(adapter!.updatesOf(sessionId)).toContainEqual({ sessionUpdate: "notice", severity: "info", title: "Context compacted." });
+    expect(adapter!.updatesOf(sessionId)).toContainEqual({
+      sessionUpdate: "notice",
+      severity: "info",
+      title: "Context compacted.",
+    });
   });
 
   it("a project skill is a command: /<skill> sends $<skill> with Codex's skill item, and the model gets the skill", async () => {
     adapter = await startAdapter({ responses: [{ items: [{ type: "message", text: "Hello!" }] }] });
     await mkdir(path.join(adapter.workspace, ".agents/skills/greet"), { recursive: true });
-    await writeFile(path.join(adapter.workspace, ".agents/skills/greet/SKILL.md"), "---\nname: greet\ndescription: Greets the user warmly. More text.\n---\nSay hello in French.\n");
+    await writeFile(
+      path.join(adapter.workspace, ".agents/skills/greet/SKILL.md"),
+      "---\nname: greet\ndescription: Greets the user warmly. More text.\n---\nSay hello in French.\n",
+    );
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
-    await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"), "the available commands");
+    await waitFor(
+      () => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"),
+      "the available commands",
+    );
     const update = adapter.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update");
-    expect(update && "availableCommands" in update ? update.availableCommands : []).toContainEqual({ name: "greet", description: "Skill: Greets the user warmly.", input: { hint: expect.any(String) } });
+    expect(update && "availableCommands" in update ? update.availableCommands : []).toContainEqual({
+      name: "greet",
+      description: "Skill: Greets the user warmly.",
+      input: { hint: expect.any(String) },
+    });
     expect((await adapter.prompt(sessionId, "/greet briefly")).stopReason).toBe("end_turn");
     const input = JSON.stringify(adapter.fake.requests[0]!.body.input);
     expect(input).toContain("$greet briefly");

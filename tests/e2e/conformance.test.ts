@@ -22,12 +22,23 @@ describe("a session opened and never prompted", () => {
     adapter = await startAdapter({ responses: [textResponse("first answer"), textResponse("fork answer")] });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
-    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: adapter.workspace,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe("auto");
     expect(loaded.configOptions?.some((o) => o.id === "model")).toBe(true);
-    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: adapter.workspace,
+      mcpServers: [],
+    });
     expect(resumed.modes?.currentModeId).toBe("auto");
-    const forked = (await adapter.agent.request(FORK as never, { sessionId, cwd: adapter.workspace, mcpServers: [] } as never)) as { sessionId: string };
+    const forked = (await adapter.agent.request(
+      FORK as never,
+      { sessionId, cwd: adapter.workspace, mcpServers: [] } as never,
+    )) as { sessionId: string };
     expect(forked.sessionId).not.toBe(sessionId);
     expect((await adapter.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
     expect(rawUpdatesOf(adapter, sessionId).some((u) => u.sessionUpdate === "agent_message_chunk")).toBe(true);
@@ -54,7 +65,9 @@ describe("an id that does not exist", () => {
     await adapter.initialize();
     // Raw: the SDK's client would read a -32002 to a delete as done too.
     const answer = adapter.waitForLine((m) => m.id === "del-unknown");
-    adapter.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "del-unknown", method: "session/delete", params: { sessionId: UNKNOWN } }));
+    adapter.writeRaw(
+      JSON.stringify({ jsonrpc: "2.0", id: "del-unknown", method: "session/delete", params: { sessionId: UNKNOWN } }),
+    );
     expect(await answer).toEqual({ jsonrpc: "2.0", id: "del-unknown", result: {} });
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "make it stored");
@@ -70,19 +83,27 @@ describe("stable responses carry only stable fields unless the client negotiated
     adapter = await startAdapter({ responses: [textResponse("stable"), textResponse("unstable")] });
     await adapter.initialize();
     const stable = await adapter.newSession();
-    const promptLine = adapter.waitForLine((m) => "result" in m && typeof (m.result as { stopReason?: unknown } | null)?.stopReason === "string");
+    const promptLine = adapter.waitForLine(
+      (m) => "result" in m && typeof (m.result as { stopReason?: unknown } | null)?.stopReason === "string",
+    );
     await adapter.prompt(stable.sessionId, "hi");
     const result = (await promptLine).result as Record<string, unknown>;
     // PromptResponse allows the field in the stable schema too (no additionalProperties: false there).
     expect(Object.keys(result).sort()).toEqual(["_meta", "stopReason", "usage"]);
-    expect(result.usage).toMatchObject({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), totalTokens: expect.any(Number) });
+    expect(result.usage).toMatchObject({
+      inputTokens: expect.any(Number),
+      outputTokens: expect.any(Number),
+      totalTokens: expect.any(Number),
+    });
     expect(result._meta).toMatchObject({ "codex-cli-acp/usage": result.usage });
     await adapter.close();
 
     adapter = await startAdapter({ responses: [textResponse("unstable")] });
     await adapter.initialize({ plan: {} } as acp.ClientCapabilities);
     const { sessionId } = await adapter.newSession();
-    const line = adapter.waitForLine((m) => "result" in m && typeof (m.result as { stopReason?: unknown } | null)?.stopReason === "string");
+    const line = adapter.waitForLine(
+      (m) => "result" in m && typeof (m.result as { stopReason?: unknown } | null)?.stopReason === "string",
+    );
     await adapter.prompt(sessionId, "hi");
     expect((await line).result).toMatchObject({ stopReason: "end_turn", usage: { inputTokens: expect.any(Number) } });
   });
@@ -94,11 +115,21 @@ describe("stable responses carry only stable fields unless the client negotiated
     // no config options picks its model there (tests/e2e/legacy-models.test.ts).
     const stableKeys = ["sessionId", "modes", "configOptions", "models", "_meta"];
     const created = await adapter.newSession();
-    expect(Object.keys(created).every((k) => stableKeys.includes(k)), Object.keys(created).join()).toBe(true);
+    expect(
+      Object.keys(created).every((k) => stableKeys.includes(k)),
+      Object.keys(created).join(),
+    ).toBe(true);
     await adapter.prompt(created.sessionId, "store it");
     for (const method of [acp.methods.agent.session.load, acp.methods.agent.session.resume]) {
-      const r = (await adapter.agent.request(method, { sessionId: created.sessionId, cwd: adapter.workspace, mcpServers: [] })) as Record<string, unknown>;
-      expect(Object.keys(r).every((k) => stableKeys.includes(k)), `${method}: ${Object.keys(r).join()}`).toBe(true);
+      const r = (await adapter.agent.request(method, {
+        sessionId: created.sessionId,
+        cwd: adapter.workspace,
+        mcpServers: [],
+      })) as Record<string, unknown>;
+      expect(
+        Object.keys(r).every((k) => stableKeys.includes(k)),
+        `${method}: ${Object.keys(r).join()}`,
+      ).toBe(true);
     }
   });
 });

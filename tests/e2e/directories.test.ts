@@ -38,8 +38,16 @@ describe("additional directories", () => {
     const { asked, setupClient } = answerPermissions("reject_once");
     adapter = await startAdapter({ setupClient });
     adapter.fake.enqueue(
-      toolCallResponse("write_text_file", { path: path.join(extra, "inside.txt"), content: "in\n" }, { namespace: NS, callId: "w_in" }),
-      toolCallResponse("write_text_file", { path: path.join(elsewhere, "outside.txt"), content: "out\n" }, { namespace: NS, callId: "w_out" }),
+      toolCallResponse(
+        "write_text_file",
+        { path: path.join(extra, "inside.txt"), content: "in\n" },
+        { namespace: NS, callId: "w_in" },
+      ),
+      toolCallResponse(
+        "write_text_file",
+        { path: path.join(elsewhere, "outside.txt"), content: "out\n" },
+        { namespace: NS, callId: "w_out" },
+      ),
       textResponse("done"),
     );
     await adapter.initialize();
@@ -76,12 +84,25 @@ describe("additional directories", () => {
     // A workspace-write config: codex 0.169 resumes a thread in an untrusted folder with the
     // configuration's sandbox, not the one it last ran with (user-config.test.ts covers that).
     adapter = await startAdapter({ setupClient, userConfig: 'sandbox_mode = "workspace-write"' });
-    adapter.fake.enqueue(textResponse("first"), toolCallResponse("write_text_file", { path: path.join(extra, "later.txt"), content: "later\n" }, { namespace: NS, callId: "w_later" }), textResponse("done"));
+    adapter.fake.enqueue(
+      textResponse("first"),
+      toolCallResponse(
+        "write_text_file",
+        { path: path.join(extra, "later.txt"), content: "later\n" },
+        { namespace: NS, callId: "w_later" },
+      ),
+      textResponse("done"),
+    );
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "hello");
     await adapter.agent.request(acp.methods.agent.session.close, { sessionId });
-    await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter.workspace, mcpServers: [], additionalDirectories: [extra] });
+    await adapter.agent.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: adapter.workspace,
+      mcpServers: [],
+      additionalDirectories: [extra],
+    });
     expect((await adapter.prompt(sessionId, "write there")).stopReason).toBe("end_turn");
     expect(asked).toHaveLength(0);
     expect(await readFile(path.join(extra, "later.txt"), "utf8")).toBe("later\n");
@@ -90,11 +111,19 @@ describe("additional directories", () => {
   it("a relative, missing or whole-disk directory is refused with -32602 naming it", async () => {
     adapter = await startAdapter();
     await adapter.initialize();
-    await expect(adapter.newSession(undefined, { additionalDirectories: ["relative/dir"] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("relative/dir") });
-    await expect(adapter.newSession(undefined, { additionalDirectories: ["/nonexistent/cca-dir"] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("/nonexistent/cca-dir") });
+    await expect(adapter.newSession(undefined, { additionalDirectories: ["relative/dir"] })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("relative/dir"),
+    });
+    await expect(
+      adapter.newSession(undefined, { additionalDirectories: ["/nonexistent/cca-dir"] }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("/nonexistent/cca-dir") });
     // Writable without asking, these would be the whole disk or the kernel's views.
     for (const dir of ["/", "/proc"]) {
-      await expect(adapter.newSession(undefined, { additionalDirectories: [dir] })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("cannot be a workspace root") });
+      await expect(adapter.newSession(undefined, { additionalDirectories: [dir] })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("cannot be a workspace root"),
+      });
     }
     // Nothing of the refused openings is left behind: a session still opens.
     expect((await adapter.newSession()).sessionId).toBeTruthy();

@@ -27,7 +27,11 @@ function agentText(updates: ReadonlyArray<Record<string, unknown>>): string {
 async function planModeSession(a: Adapter, caps: acp.ClientCapabilities & { plan?: object }): Promise<string> {
   await a.initialize(caps);
   const { sessionId } = await a.newSession();
-  await a.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "collaboration_mode", value: "plan" });
+  await a.agent.request(acp.methods.agent.session.setConfigOption, {
+    sessionId,
+    configId: "collaboration_mode",
+    value: "plan",
+  });
   return sessionId;
 }
 
@@ -39,7 +43,14 @@ describe("proposed plans", () => {
     const updates = rawUpdatesOf(adapter, sessionId);
     const docs = updates.filter((u) => u.sessionUpdate === "plan_update");
     expect(docs.length).toBeGreaterThan(0);
-    expect(docs.at(-1)).toEqual({ sessionUpdate: "plan_update", plan: { type: "markdown", planId: expect.any(String), content: "# Add a cache\n1. Measure.\n2. Cache the lookups.\n" } });
+    expect(docs.at(-1)).toEqual({
+      sessionUpdate: "plan_update",
+      plan: {
+        type: "markdown",
+        planId: expect.any(String),
+        content: "# Add a cache\n1. Measure.\n2. Cache the lookups.\n",
+      },
+    });
     // One plan, not repeated as text.
     expect(new Set(docs.map((d) => (d.plan as { planId: string }).planId)).size).toBe(1);
     expect(agentText(updates)).not.toContain("Cache the lookups");
@@ -83,11 +94,24 @@ describe("Codex's warnings that belong to no session", () => {
     await adapter.prompt(first, "a");
     await adapter.prompt(first, "b");
     await adapter.prompt(second, "c");
-    const notices = [...rawUpdatesOf(adapter, first), ...rawUpdatesOf(adapter, second)].filter((u) => u.sessionUpdate === "notice" && ignoring.test(String(u.title)));
-    expect(notices).toEqual([{ sessionUpdate: "notice", severity: "warning", title: expect.stringMatching(/^Codex configuration: Codex is ignoring 1 unrecognized configuration setting\b[^\n]*$/), description: expect.stringContaining("no_such_setting_for_the_test") }]);
+    const notices = [...rawUpdatesOf(adapter, first), ...rawUpdatesOf(adapter, second)].filter(
+      (u) => u.sessionUpdate === "notice" && ignoring.test(String(u.title)),
+    );
+    expect(notices).toEqual([
+      {
+        sessionUpdate: "notice",
+        severity: "warning",
+        title: expect.stringMatching(
+          /^Codex configuration: Codex is ignoring 1 unrecognized configuration setting\b[^\n]*$/,
+        ),
+        description: expect.stringContaining("no_such_setting_for_the_test"),
+      },
+    ]);
     // Before the turn's own output.
     const firstUpdates = rawUpdatesOf(adapter, first);
-    expect(firstUpdates.findIndex((u) => u.sessionUpdate === "notice")).toBeLessThan(firstUpdates.findIndex((u) => u.sessionUpdate === "agent_message_chunk"));
+    expect(firstUpdates.findIndex((u) => u.sessionUpdate === "notice")).toBeLessThan(
+      firstUpdates.findIndex((u) => u.sessionUpdate === "agent_message_chunk"),
+    );
   });
 
   it("are a card of their own, once, for a client without notices: never part of the answer's text", async () => {
@@ -106,7 +130,9 @@ describe("Codex's warnings that belong to no session", () => {
         title: expect.stringMatching(/^Warning: Codex configuration: /),
         kind: "other",
         status: "completed",
-        content: [{ type: "content", content: { type: "text", text: expect.stringContaining("no_such_setting_for_the_test") } }],
+        content: [
+          { type: "content", content: { type: "text", text: expect.stringContaining("no_such_setting_for_the_test") } },
+        ],
       },
     ]);
   });
@@ -115,20 +141,27 @@ describe("Codex's warnings that belong to no session", () => {
 describe("Codex's notice that bubblewrap is not on PATH (issue 49: noise that asks nothing of the user)", () => {
   // Codex then uses its bundled bwrap: nothing to do, so no card in the first session of every
   // agent process (in acpx, every run); the log keeps it at info.
-  const bwrapOnPath = (process.env.PATH ?? "").split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, "bwrap")));
-  it.skipIf(process.platform !== "linux" || bwrapOnPath)("is logged, not shown: no card, no notice, no text; other warnings still are", async () => {
-    adapter = await startAdapter({ responses: [say("one")], extraConfig: "no_such_setting_for_the_test = true" });
-    await adapter.initialize({ session: {} });
-    const { sessionId } = await adapter.newSession();
-    await adapter.prompt(sessionId, "a");
-    const updates = rawUpdatesOf(adapter, sessionId);
-    expect(JSON.stringify(updates)).not.toMatch(/bubblewrap/i);
-    expect(updates.filter((u) => u.sessionUpdate === "tool_call").map((u) => u.title)).toEqual([expect.stringMatching(/unrecognized configuration setting/)]);
-    const logged = adapter
-      .stderr()
-      .split("\n")
-      .filter((line) => /bubblewrap/i.test(line) && line.includes('"msg":"codex noted'));
-    expect(logged.length, adapter.stderr()).toBe(1);
-    expect(logged[0]).toContain('"level":30');
-  });
+  const bwrapOnPath = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .some((dir) => dir && existsSync(path.join(dir, "bwrap")));
+  it.skipIf(process.platform !== "linux" || bwrapOnPath)(
+    "is logged, not shown: no card, no notice, no text; other warnings still are",
+    async () => {
+      adapter = await startAdapter({ responses: [say("one")], extraConfig: "no_such_setting_for_the_test = true" });
+      await adapter.initialize({ session: {} });
+      const { sessionId } = await adapter.newSession();
+      await adapter.prompt(sessionId, "a");
+      const updates = rawUpdatesOf(adapter, sessionId);
+      expect(JSON.stringify(updates)).not.toMatch(/bubblewrap/i);
+      expect(updates.filter((u) => u.sessionUpdate === "tool_call").map((u) => u.title)).toEqual([
+        expect.stringMatching(/unrecognized configuration setting/),
+      ]);
+      const logged = adapter
+        .stderr()
+        .split("\n")
+        .filter((line) => /bubblewrap/i.test(line) && line.includes('"msg":"codex noted'));
+      expect(logged.length, adapter.stderr()).toBe(1);
+      expect(logged[0]).toContain('"level":30');
+    },
+  );
 });

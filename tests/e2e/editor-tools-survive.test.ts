@@ -50,7 +50,8 @@ async function v1Driver(): Promise<Driver> {
     },
   });
   await a.initialize({ fs: { readTextFile: true, writeTextFile: true } });
-  const reopen = (method: string, sessionId: string) => a.agent.request(method, { sessionId, cwd: a.workspace, mcpServers: [] });
+  const reopen = (method: string, sessionId: string) =>
+    a.agent.request(method, { sessionId, cwd: a.workspace, mcpServers: [] });
   return {
     fake: a.fake,
     workspace: a.workspace,
@@ -90,10 +91,21 @@ async function v2Driver(): Promise<Driver> {
   expect((await a.initialize()).protocolVersion).toBe(2);
   const resume = async (sessionId: string, replay: boolean): Promise<void> => {
     const mark = a.updatesOf(sessionId).length;
-    await a.agent.request("session/resume", { sessionId, cwd: a.workspace, ...(replay ? { replayFrom: { type: "start" as const } } : {}) });
+    await a.agent.request("session/resume", {
+      sessionId,
+      cwd: a.workspace,
+      ...(replay ? { replayFrom: { type: "start" as const } } : {}),
+    });
     // The resumed session's state comes before the answer; the client may read it just after:
     // seen here, so the next turn's wait for idle is not ended by it.
-    await waitFor(() => a.updatesOf(sessionId).slice(mark).some((u) => u.sessionUpdate === "state_update"), "the resumed session's state");
+    await waitFor(
+      () =>
+        a
+          .updatesOf(sessionId)
+          .slice(mark)
+          .some((u) => u.sessionUpdate === "state_update"),
+      "the resumed session's state",
+    );
   };
   return {
     fake: a.fake,
@@ -118,7 +130,12 @@ async function v2Driver(): Promise<Driver> {
           await resume(sessionId, true);
           return sessionId;
         case "mode switch":
-          await a.agent.request("session/set_config_option", { sessionId, configId: "mode", type: "id", value: "full-access" });
+          await a.agent.request("session/set_config_option", {
+            sessionId,
+            configId: "mode",
+            type: "id",
+            value: "full-access",
+          });
           return sessionId;
         case "codex restart":
           await killCodex(a);
@@ -134,15 +151,25 @@ async function v2Driver(): Promise<Driver> {
 function outputFor(fake: FakeModel, callId: string): string {
   for (const r of fake.requests) {
     for (const item of (r.body?.input ?? []) as Array<{ type: string; call_id?: string; output?: unknown }>) {
-      if (item.type === "function_call_output" && item.call_id === callId) return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
+      if (item.type === "function_call_output" && item.call_id === callId)
+        return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
     }
   }
   throw new Error(`no output for ${callId}`);
 }
 
 /** A turn whose model writes `content` to `file` with the embedded tool, then ends; checks it landed. */
-async function writeThroughTheEditor(d: Driver, sessionId: string, file: string, content: string, callId: string): Promise<void> {
-  d.fake.enqueue(toolCallResponse("write_text_file", { path: file, content }, { namespace: NS, callId }), textResponse("written"));
+async function writeThroughTheEditor(
+  d: Driver,
+  sessionId: string,
+  file: string,
+  content: string,
+  callId: string,
+): Promise<void> {
+  d.fake.enqueue(
+    toolCallResponse("write_text_file", { path: file, content }, { namespace: NS, callId }),
+    textResponse("written"),
+  );
   await d.turn(sessionId, `write ${callId}`);
   const output = outputFor(d.fake, callId);
   expect(output, `the model's result of ${callId}`).toContain('"success":true');

@@ -20,18 +20,27 @@ const cleanup: string[] = [];
 afterEach(async () => {
   await adapter?.close();
   adapter = undefined;
-  for (const p of cleanup.splice(0)) await import("node:fs/promises").then((f) => f.rm(p, { recursive: true, force: true }));
+  for (const p of cleanup.splice(0))
+    await import("node:fs/promises").then((f) => f.rm(p, { recursive: true, force: true }));
 });
 
 type ToolCall = Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>;
 type ToolUpdate = Extract<acp.SessionUpdate, { sessionUpdate: "tool_call_update" }>;
 
-function toolEvents(updates: acp.SessionUpdate[], id: string): { calls: ToolCall[]; finals: ToolUpdate[]; all: acp.SessionUpdate[] } {
-  const all = updates.filter((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id);
+function toolEvents(
+  updates: acp.SessionUpdate[],
+  id: string,
+): { calls: ToolCall[]; finals: ToolUpdate[]; all: acp.SessionUpdate[] } {
+  const all = updates.filter(
+    (u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update") && u.toolCallId === id,
+  );
   return {
     all,
     calls: all.filter((u): u is ToolCall => u.sessionUpdate === "tool_call"),
-    finals: all.filter((u): u is ToolUpdate => u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed")),
+    finals: all.filter(
+      (u): u is ToolUpdate =>
+        u.sessionUpdate === "tool_call_update" && (u.status === "completed" || u.status === "failed"),
+    ),
   };
 }
 
@@ -39,7 +48,8 @@ function toolEvents(updates: acp.SessionUpdate[], id: string): { calls: ToolCall
 function outputFor(adapter: Adapter, callId: string): string {
   for (const r of adapter.fake.requests) {
     for (const item of (r.body?.input ?? []) as Array<{ type: string; call_id?: string; output?: unknown }>) {
-      if (item.type === "function_call_output" && item.call_id === callId) return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
+      if (item.type === "function_call_output" && item.call_id === callId)
+        return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
     }
   }
   throw new Error(`no output for ${callId}`);
@@ -76,7 +86,13 @@ function editorClient(ed: Editor): (app: acp.ClientApp) => void {
   };
 }
 
-const newEditor = (answer = "allow_once"): Editor => ({ reads: [], writes: [], permissions: [], buffers: new Map(), answer });
+const newEditor = (answer = "allow_once"): Editor => ({
+  reads: [],
+  writes: [],
+  permissions: [],
+  buffers: new Map(),
+  answer,
+});
 
 describe("with the editor's fs capability", () => {
   it("read_text_file is served from the editor's buffer, and the model sees the buffer, not the disk", async () => {
@@ -85,7 +101,10 @@ describe("with the editor's fs capability", () => {
     const file = path.join(adapter.workspace, "numbers.txt");
     await writeFile(file, Array.from({ length: 30 }, (_, i) => `disk ${i + 1}\n`).join(""));
     ed.buffers.set(file, Array.from({ length: 30 }, (_, i) => `buffer ${i + 1}\n`).join(""));
-    adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file, line: 10, limit: 5 }, { namespace: NS, callId: "call_read" }), textResponse("read"));
+    adapter.fake.enqueue(
+      toolCallResponse("read_text_file", { path: file, line: 10, limit: 5 }, { namespace: NS, callId: "call_read" }),
+      textResponse("read"),
+    );
     await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "read the file")).stopReason).toBe("end_turn");
@@ -93,7 +112,11 @@ describe("with the editor's fs capability", () => {
     expect(ed.reads.map((r) => r.path)).toEqual([file]);
     expect(ed.reads[0]?.sessionId).toBe(sessionId);
     // The model's next request carries the tool output: the buffer's lines, not the disk's.
-    const next = (adapter.fake.requests[1]?.body.input ?? []) as Array<{ type: string; call_id?: string; output?: string }>;
+    const next = (adapter.fake.requests[1]?.body.input ?? []) as Array<{
+      type: string;
+      call_id?: string;
+      output?: string;
+    }>;
     const output = next.find((i) => i.type === "function_call_output" && i.call_id === "call_read")?.output ?? "";
     expect(output).toContain(JSON.stringify("buffer 10\nbuffer 11\nbuffer 12\nbuffer 13\nbuffer 14\n"));
     expect(JSON.stringify(next)).not.toContain("disk 1");
@@ -110,7 +133,13 @@ describe("with the editor's fs capability", () => {
     });
     expect(ev.finals[0]).toMatchObject({
       status: "completed",
-      rawOutput: { content: "buffer 10\nbuffer 11\nbuffer 12\nbuffer 13\nbuffer 14\n", total_lines: 30, returned_lines: 5, has_more: true, next_line: 15 },
+      rawOutput: {
+        content: "buffer 10\nbuffer 11\nbuffer 12\nbuffer 13\nbuffer 14\n",
+        total_lines: 30,
+        returned_lines: 5,
+        has_more: true,
+        next_line: 15,
+      },
     });
   });
 
@@ -121,7 +150,11 @@ describe("with the editor's fs capability", () => {
     await writeFile(file, "on disk\n");
     ed.buffers.set(file, "unsaved buffer\n");
     adapter.fake.enqueue(
-      toolCallResponse("write_text_file", { path: file, content: "new text\n" }, { namespace: NS, callId: "call_write" }),
+      toolCallResponse(
+        "write_text_file",
+        { path: file, content: "new text\n" },
+        { namespace: NS, callId: "call_write" },
+      ),
       textResponse("written"),
     );
     await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
@@ -135,7 +168,12 @@ describe("with the editor's fs capability", () => {
     const ev = toolEvents(adapter.updatesOf(sessionId), "call_write");
     expect(ev.calls).toHaveLength(1);
     expect(ev.finals).toHaveLength(1);
-    expect(ev.calls[0]).toMatchObject({ kind: "edit", title: `Write ${file}`, locations: [{ path: file, line: 1 }], rawInput: { path: file, content: "new text\n" } });
+    expect(ev.calls[0]).toMatchObject({
+      kind: "edit",
+      title: `Write ${file}`,
+      locations: [{ path: file, line: 1 }],
+      rawInput: { path: file, content: "new text\n" },
+    });
     expect(ev.finals[0]).toMatchObject({
       status: "completed",
       content: [{ type: "diff", path: file, oldText: "unsaved buffer\n", newText: "new text\n" }],
@@ -169,7 +207,10 @@ describe("with the editor's fs capability", () => {
     ]);
     expect(outputFor(adapter, "call_missing")).toContain(`File not found: ${missing}`);
     const rel = toolEvents(adapter.updatesOf(sessionId), "call_rel");
-    expect(rel.finals[0]).toMatchObject({ status: "failed", rawOutput: { code: -32600, message: "Path must be absolute: relative.txt" } });
+    expect(rel.finals[0]).toMatchObject({
+      status: "failed",
+      rawOutput: { code: -32600, message: "Path must be absolute: relative.txt" },
+    });
     expect(ed.reads.map((r) => r.path)).toEqual([missing]); // the relative path never reached the editor
   });
 });
@@ -215,7 +256,14 @@ describe("writes outside the workspace", () => {
     const ed = newEditor("allow_once");
     adapter = await startAdapter({ setupClient: editorClient(ed) });
     const target = path.join(await outsideDir(), "out.txt");
-    adapter.fake.enqueue(toolCallResponse("write_text_file", { path: target, content: "outside\n" }, { namespace: NS, callId: "call_out" }), textResponse("ok"));
+    adapter.fake.enqueue(
+      toolCallResponse(
+        "write_text_file",
+        { path: target, content: "outside\n" },
+        { namespace: NS, callId: "call_out" },
+      ),
+      textResponse("ok"),
+    );
     await adapter.initialize({});
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "write outside")).stopReason).toBe("end_turn");
@@ -243,7 +291,10 @@ describe("writes outside the workspace", () => {
     const ed = newEditor("reject_once");
     adapter = await startAdapter({ setupClient: editorClient(ed) });
     const target = path.join(await outsideDir(), "rejected.txt");
-    adapter.fake.enqueue(toolCallResponse("write_text_file", { path: target, content: "no\n" }, { namespace: NS, callId: "call_rej" }), textResponse("ok"));
+    adapter.fake.enqueue(
+      toolCallResponse("write_text_file", { path: target, content: "no\n" }, { namespace: NS, callId: "call_rej" }),
+      textResponse("ok"),
+    );
     await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "write outside")).stopReason).toBe("end_turn");
@@ -265,7 +316,11 @@ describe("writes outside the workspace", () => {
     const patch = `*** Begin Patch\n*** Add File: ${config}\n+[features]\n+hooks = false\n*** End Patch`;
     adapter.fake.enqueue(
       toolCallResponse("apply_patch", { input: patch }, { namespace: NS, callId: "call_cfg" }),
-      toolCallResponse("write_text_file", { path: hook, content: "#!/bin/sh\n" }, { namespace: NS, callId: "call_hook" }),
+      toolCallResponse(
+        "write_text_file",
+        { path: hook, content: "#!/bin/sh\n" },
+        { namespace: NS, callId: "call_hook" },
+      ),
       textResponse("ok"),
     );
     await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
@@ -299,8 +354,18 @@ describe("writes outside the workspace", () => {
     const movedTo = path.join(adapter.workspace, "moved.txt");
     adapter.fake.enqueue(
       toolCallResponse("write_text_file", { path: emptied, content: "" }, { namespace: NS, callId: "call_empty" }),
-      toolCallResponse("apply_patch", { input: `*** Begin Patch\n*** Delete File: ${deleted}\n*** End Patch` }, { namespace: NS, callId: "call_del" }),
-      toolCallResponse("apply_patch", { input: `*** Begin Patch\n*** Update File: ${moved}\n*** Move to: ${movedTo}\n@@\n keep\n+more\n*** End Patch` }, { namespace: NS, callId: "call_move" }),
+      toolCallResponse(
+        "apply_patch",
+        { input: `*** Begin Patch\n*** Delete File: ${deleted}\n*** End Patch` },
+        { namespace: NS, callId: "call_del" },
+      ),
+      toolCallResponse(
+        "apply_patch",
+        {
+          input: `*** Begin Patch\n*** Update File: ${moved}\n*** Move to: ${movedTo}\n@@\n keep\n+more\n*** End Patch`,
+        },
+        { namespace: NS, callId: "call_move" },
+      ),
       textResponse("ok"),
     );
     // With the editor's write capability: the patch tool is ours (Codex's own otherwise).
@@ -308,7 +373,11 @@ describe("writes outside the workspace", () => {
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "empty one, delete the other")).stopReason).toBe("end_turn");
     // A Move from outside deletes the file there: said, not hidden behind a "Write" of where it goes.
-    expect(ed.permissions.map((p) => p.toolCall.title)).toEqual([`Empty ${emptied} (outside the workspace)`, `Delete ${deleted} (outside the workspace)`, `Move ${moved} to ${movedTo} (outside the workspace)`]);
+    expect(ed.permissions.map((p) => p.toolCall.title)).toEqual([
+      `Empty ${emptied} (outside the workspace)`,
+      `Delete ${deleted} (outside the workspace)`,
+      `Move ${moved} to ${movedTo} (outside the workspace)`,
+    ]);
     expect(existsSync(moved)).toBe(true);
     expect(await readFile(emptied, "utf8")).toBe("keep me\n");
     expect(await readFile(deleted, "utf8")).toBe("keep me too\n");
@@ -319,7 +388,10 @@ describe("writes outside the workspace", () => {
     const ed = newEditor("cancelled");
     adapter = await startAdapter({ setupClient: editorClient(ed) });
     const target = path.join(await outsideDir(), "cancelled.txt");
-    adapter.fake.enqueue(toolCallResponse("write_text_file", { path: target, content: "no\n" }, { namespace: NS, callId: "call_c" }), textResponse("ok"));
+    adapter.fake.enqueue(
+      toolCallResponse("write_text_file", { path: target, content: "no\n" }, { namespace: NS, callId: "call_c" }),
+      textResponse("ok"),
+    );
     await adapter.initialize({});
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "write outside");
@@ -332,8 +404,16 @@ describe("writes outside the workspace", () => {
     adapter = await startAdapter({ setupClient: editorClient(ed) });
     const dir = await outsideDir();
     adapter.fake.enqueue(
-      toolCallResponse("write_text_file", { path: path.join(dir, "1.txt"), content: "1\n" }, { namespace: NS, callId: "call_1" }),
-      toolCallResponse("write_text_file", { path: path.join(dir, "2.txt"), content: "2\n" }, { namespace: NS, callId: "call_2" }),
+      toolCallResponse(
+        "write_text_file",
+        { path: path.join(dir, "1.txt"), content: "1\n" },
+        { namespace: NS, callId: "call_1" },
+      ),
+      toolCallResponse(
+        "write_text_file",
+        { path: path.join(dir, "2.txt"), content: "2\n" },
+        { namespace: NS, callId: "call_2" },
+      ),
       textResponse("ok"),
     );
     await adapter.initialize({});
@@ -351,13 +431,19 @@ describe("resumed threads", () => {
     adapter = await startAdapter({ setupClient: editorClient(ed) });
     const file = path.join(adapter.workspace, "r.txt");
     ed.buffers.set(file, "before restart\n");
-    adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_before" }), textResponse("one"));
+    adapter.fake.enqueue(
+      toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_before" }),
+      textResponse("one"),
+    );
     await adapter.initialize({ fs: { readTextFile: true } });
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "first")).stopReason).toBe("end_turn");
     await killCodex(adapter);
     ed.buffers.set(file, "after restart\n");
-    adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_after" }), textResponse("two"));
+    adapter.fake.enqueue(
+      toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_after" }),
+      textResponse("two"),
+    );
     expect((await adapter.prompt(sessionId, "second")).stopReason).toBe("end_turn");
     expect(outputFor(adapter, "call_after")).toContain("after restart");
     expect(ed.reads).toHaveLength(2);
@@ -371,11 +457,17 @@ describe("a read the editor never answers", () => {
   it("is withdrawn from the editor when the prompt is cancelled, as a write is", async () => {
     const reads: Array<Unanswered<{ path: string }>> = [];
     adapter = await startAdapter({
-      setupClient: (app) => app.onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) => neverAnswer(reads, { path: params.path }, signal)),
+      setupClient: (app) =>
+        app.onRequest(acp.methods.client.fs.readTextFile, ({ params, signal }) =>
+          neverAnswer(reads, { path: params.path }, signal),
+        ),
     });
     const file = path.join(adapter.workspace, "slow.txt");
     await writeFile(file, "text\n");
-    adapter.fake.enqueue(toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_slow" }), textResponse("ok"));
+    adapter.fake.enqueue(
+      toolCallResponse("read_text_file", { path: file }, { namespace: NS, callId: "call_slow" }),
+      textResponse("ok"),
+    );
     await adapter.initialize({ fs: { readTextFile: true, writeTextFile: true } });
     const { sessionId } = await adapter.newSession();
     const pending = adapter.prompt(sessionId, "read it");

@@ -49,7 +49,12 @@ it("survives thousands of hostile messages, deep nesting and a 50 MB line, then 
     // A marker answered after everything above was read.
     const answered = a.waitForLine((m) => m.id === "marker", 120_000);
     a.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "marker", method: "nope/marker" }));
-    const marker = await Promise.race([answered, new Promise<never>((_, reject) => a.child.once("exit", (code) => reject(new Error(`the agent died (${code}): ${a.stderr().slice(-1500)}`))))]);
+    const marker = await Promise.race([
+      answered,
+      new Promise<never>((_, reject) =>
+        a.child.once("exit", (code) => reject(new Error(`the agent died (${code}): ${a.stderr().slice(-1500)}`))),
+      ),
+    ]);
     expect(marker).toMatchObject({ id: "marker", error: { code: -32601 } });
     expect(a.child.exitCode).toBeNull();
     return requests;
@@ -66,10 +71,16 @@ it("survives thousands of hostile messages, deep nesting and a 50 MB line, then 
   expect(errors.some((e) => e.id === null && (e.error as { code: number }).code === -32700)).toBe(true);
   expect(errors.find((e) => e.id === "deep")).toMatchObject({ error: { code: -32602 } });
   // The 50 MB line is dropped before the SDK (which would end the connection) and refused.
-  expect(errors.some((e) => e.id === null && (e.error as { message: string }).message.includes("over 31457280 bytes"))).toBe(true);
+  expect(
+    errors.some((e) => e.id === null && (e.error as { message: string }).message.includes("over 31457280 bytes")),
+  ).toBe(true);
 
   // Stderr: structured log lines only.
-  for (const l of adapter.stderr().split("\n").filter((x) => x.trim())) expect(() => JSON.parse(l), l.slice(0, 200)).not.toThrow();
+  for (const l of adapter
+    .stderr()
+    .split("\n")
+    .filter((x) => x.trim()))
+    expect(() => JSON.parse(l), l.slice(0, 200)).not.toThrow();
 
   // A session works, and goes on working through more storms.
   adapter.fake.enqueue(textResponse("still fine"));

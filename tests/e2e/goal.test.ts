@@ -24,7 +24,10 @@ afterEach(async () => {
 });
 
 /** The model completing the goal (its update_goal call), then saying so: a turn of its own. */
-const completes = (callId: string, text: string): ScriptedResponse[] => [toolCallResponse("update_goal", { status: "complete" }, { callId }), textResponse(text)];
+const completes = (callId: string, text: string): ScriptedResponse[] => [
+  toolCallResponse("update_goal", { status: "complete" }, { callId }),
+  textResponse(text),
+];
 
 async function start(responses: ScriptedResponse[]): Promise<string> {
   adapter = await startAdapter({ responses });
@@ -55,9 +58,20 @@ describe("/goal (v1)", () => {
     expect(requestInput(0)).toContain("Make the tests pass");
     expect(requestInput(0)).not.toContain("/goal");
     // Then a turn of its own, outside any prompt: the model calls update_goal, Codex answers it.
-    await waitFor(() => notices(adapter!.updatesOf(sessionId)).some((n) => n.title === "Goal complete"), "the notice that the goal is complete");
-    expect(notices(adapter!.updatesOf(sessionId))).toContainEqual({ sessionUpdate: "notice", severity: "info", title: "Goal complete", description: "Make the tests pass" });
-    await waitFor(() => messageText(adapter!.updatesOf(sessionId)).includes("All tests pass."), "the model's last words");
+    await waitFor(
+      () => notices(adapter!.updatesOf(sessionId)).some((n) => n.title === "Goal complete"),
+      "the notice that the goal is complete",
+    );
+    expect(notices(adapter!.updatesOf(sessionId))).toContainEqual({
+      sessionUpdate: "notice",
+      severity: "info",
+      title: "Goal complete",
+      description: "Make the tests pass",
+    });
+    await waitFor(
+      () => messageText(adapter!.updatesOf(sessionId)).includes("All tests pass."),
+      "the model's last words",
+    );
     expect(callOutput(2, "g1")).toMatchObject({ goal: { objective: "Make the tests pass", status: "complete" } });
 
     expect((await adapter!.prompt(sessionId, "/goal")).stopReason).toBe("end_turn");
@@ -68,7 +82,11 @@ describe("/goal (v1)", () => {
   });
 
   it("`/goal pause` stops Codex after the turn it is in, `/goal resume` starts it again, `/goal clear` ends the goal; each answers with the goal's state", async () => {
-    const sessionId = await start([textResponse("Step one."), { ...textResponse("Step two.", { deltas: 4 }), delayMs: 500 }, ...completes("g2", "Released.")]);
+    const sessionId = await start([
+      textResponse("Step one."),
+      { ...textResponse("Step two.", { deltas: 4 }), delayMs: 500 },
+      ...completes("g2", "Released."),
+    ]);
     expect((await adapter!.prompt(sessionId, "/goal Ship the release")).stopReason).toBe("end_turn");
     // Codex goes on by itself: its second turn is streaming (slowly) when the goal is paused.
     await adapter!.fake.waitForRequests(2);
@@ -82,7 +100,10 @@ describe("/goal (v1)", () => {
 
     expect((await adapter!.prompt(sessionId, "/goal resume")).stopReason).toBe("end_turn");
     expect(messageText(adapter!.updatesOf(sessionId))).toContain("Goal resumed: Ship the release");
-    await waitFor(() => notices(adapter!.updatesOf(sessionId)).some((n) => n.title === "Goal complete"), "the goal completed after the resume");
+    await waitFor(
+      () => notices(adapter!.updatesOf(sessionId)).some((n) => n.title === "Goal complete"),
+      "the goal completed after the resume",
+    );
     await adapter!.fake.waitForRequests(4);
     expect(callOutput(3, "g2")).toMatchObject({ goal: { objective: "Ship the release", status: "complete" } });
 
@@ -93,17 +114,28 @@ describe("/goal (v1)", () => {
     expect((await adapter!.prompt(sessionId, "/goal clear")).stopReason).toBe("end_turn");
     expect(messageText(adapter!.updatesOf(sessionId))).toContain("There is no goal to clear.");
     expect((await adapter!.prompt(sessionId, "/goal pause")).stopReason).toBe("end_turn");
-    expect(messageText(adapter!.updatesOf(sessionId)).split("There is no goal to clear.").at(-1)).toContain("No goal is set.");
+    expect(messageText(adapter!.updatesOf(sessionId)).split("There is no goal to clear.").at(-1)).toContain(
+      "No goal is set.",
+    );
     expect(adapter!.fake.requests).toHaveLength(4);
   });
 
   it("is advertised with its input hint; an objective over Codex's limit is refused in the command's answer, the goal unchanged", async () => {
     const sessionId = await start([]);
-    await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"), "the available commands");
+    await waitFor(
+      () => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "available_commands_update"),
+      "the available commands",
+    );
     const update = adapter!.updatesOf(sessionId).find((u) => u.sessionUpdate === "available_commands_update");
-    expect(update && "availableCommands" in update ? update.availableCommands : []).toContainEqual({ name: "goal", description: expect.any(String), input: { hint: expect.stringMatching(/pause \| resume \| clear/) } });
+    expect(update && "availableCommands" in update ? update.availableCommands : []).toContainEqual({
+      name: "goal",
+      description: expect.any(String),
+      input: { hint: expect.stringMatching(/pause \| resume \| clear/) },
+    });
     expect((await adapter!.prompt(sessionId, `/goal ${"x".repeat(4001)}`)).stopReason).toBe("end_turn");
-    expect(messageText(adapter!.updatesOf(sessionId))).toContain("at most 4000 characters for Codex; this one has 4001. The goal is unchanged.");
+    expect(messageText(adapter!.updatesOf(sessionId))).toContain(
+      "at most 4000 characters for Codex; this one has 4001. The goal is unchanged.",
+    );
     expect(adapter!.fake.requests).toHaveLength(0);
   });
 });
@@ -123,7 +155,10 @@ describe("/goal (v2)", () => {
     const set = await v2Adapter.turn(sessionId, "/goal Tidy the docs");
     expect(set.idle).toMatchObject({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
     expect(text(v2Adapter.updatesOf(sessionId))).toContain("Goal set: Tidy the docs");
-    await waitFor(() => v2Adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "notice" && u.title === "Goal complete"), "the notice that the goal is complete");
+    await waitFor(
+      () => v2Adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "notice" && u.title === "Goal complete"),
+      "the notice that the goal is complete",
+    );
     await waitFor(() => text(v2Adapter!.updatesOf(sessionId)).includes("Tidy."), "the model's last words");
     expect(JSON.stringify(v2Adapter.fake.requests[0]!.body.input)).toContain("Tidy the docs");
 

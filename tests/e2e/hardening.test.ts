@@ -30,7 +30,6 @@ const exitOf = (a: Adapter): Promise<number | null> =>
     else a.child.once("exit", (code) => resolve(code));
   });
 
-
 /** Every stderr line is one JSON log record (pino), never a bare message or a stack trace. */
 function expectOnlyLogLines(stderr: string): void {
   const lines = stderr.split("\n").filter((l) => l.trim() !== "");
@@ -54,7 +53,11 @@ describe("the client closes our stdout mid-stream", () => {
     const codexPid = await codexChildPid(adapter.child.pid!);
     expect(codexPid).toBeDefined();
     void adapter.prompt(sessionId, "stream a lot").catch(() => undefined);
-    await adapter.waitForLine((m) => (m.params as { update?: { sessionUpdate?: string } } | undefined)?.update?.sessionUpdate === "agent_message_chunk");
+    await adapter.waitForLine(
+      (m) =>
+        (m.params as { update?: { sessionUpdate?: string } } | undefined)?.update?.sessionUpdate ===
+        "agent_message_chunk",
+    );
     adapter.child.stdout!.destroy();
     expect(await exitOf(adapter)).toBe(0);
     expectOnlyLogLines(adapter.stderr());
@@ -95,7 +98,8 @@ describe("an agent killed outright (SIGKILL)", () => {
   it("leaves its catalog folder, which the next agent removes; a running agent's stays", async () => {
     const tmp = await mkdtemp(path.join(os.tmpdir(), "cca-killed-"));
     const others: Adapter[] = [];
-    const catalogs = async (): Promise<string[]> => (await readdir(tmp)).filter((n) => n.startsWith("codex-cli-acp-catalog-")).sort();
+    const catalogs = async (): Promise<string[]> =>
+      (await readdir(tmp)).filter((n) => n.startsWith("codex-cli-acp-catalog-")).sort();
     const started = async (): Promise<{ agent: Adapter; folder: string }> => {
       const before = await catalogs();
       const agent = await startAdapter({ env: { TMPDIR: tmp } });
@@ -114,7 +118,11 @@ describe("an agent killed outright (SIGKILL)", () => {
       await exit;
       expect(await catalogs()).toContain(killed.folder);
       const next = await started();
-      await waitFor(async () => !(await catalogs()).includes(killed.folder), "the killed agent's catalog folder to go", 10_000);
+      await waitFor(
+        async () => !(await catalogs()).includes(killed.folder),
+        "the killed agent's catalog folder to go",
+        10_000,
+      );
       expect(await catalogs()).toEqual([running.folder, next.folder].sort());
     } finally {
       for (const agent of others) await agent.close().catch(() => undefined);
@@ -143,10 +151,23 @@ describe("configuration mistakes", () => {
     await adapter.initialize({});
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
-    const warnings = adapter.stderr().split("\n").filter((l) => l.includes("cannot be used"));
+    const warnings = adapter
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes("cannot be used"));
     expect(warnings.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
-      expect.objectContaining({ level: 40, variable: "CODEX_ACP_HANG_TIMEOUT_MS", value: "-5", using: "the default, 30000" }),
-      expect.objectContaining({ level: 40, variable: "CODEX_ACP_REQUEST_TIMEOUT_MS", value: "abc", using: "the default, 120000" }),
+      expect.objectContaining({
+        level: 40,
+        variable: "CODEX_ACP_HANG_TIMEOUT_MS",
+        value: "-5",
+        using: "the default, 30000",
+      }),
+      expect.objectContaining({
+        level: 40,
+        variable: "CODEX_ACP_REQUEST_TIMEOUT_MS",
+        value: "abc",
+        using: "the default, 120000",
+      }),
     ]);
     expectOnlyLogLines(adapter.stderr());
   });
@@ -154,8 +175,16 @@ describe("configuration mistakes", () => {
   it("a CODEX_PATH that does not exist: every session/new says so, the log says it once", async () => {
     adapter = await startAdapter({ env: { CODEX_PATH: "/nonexistent/codex" } });
     await adapter.initialize({});
-    for (let i = 0; i < 3; i++) await expect(adapter.newSession()).rejects.toMatchObject({ message: expect.stringContaining("CODEX_PATH does not exist: /nonexistent/codex") });
-    expect(adapter.stderr().split("\n").filter((l) => l.includes("cannot start codex"))).toHaveLength(1);
+    for (let i = 0; i < 3; i++)
+      await expect(adapter.newSession()).rejects.toMatchObject({
+        message: expect.stringContaining("CODEX_PATH does not exist: /nonexistent/codex"),
+      });
+    expect(
+      adapter
+        .stderr()
+        .split("\n")
+        .filter((l) => l.includes("cannot start codex")),
+    ).toHaveLength(1);
     expect(adapter.child.exitCode).toBeNull();
   });
 
@@ -165,7 +194,10 @@ describe("configuration mistakes", () => {
     await adapter.initialize({});
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
-    const warnings = adapter.stderr().split("\n").filter((l) => l.includes("CODEX_ACP_LOG_LEVEL is not a log level"));
+    const warnings = adapter
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes("CODEX_ACP_LOG_LEVEL is not a log level"));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 40, wanted: "loud", using: "info" });
     expectOnlyLogLines(adapter.stderr());
@@ -180,8 +212,12 @@ describe("a huge value the agent refuses", () => {
     const huge = "x".repeat(200_000);
     const refusals = await Promise.all([
       adapter.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: huge }).catch((e: unknown) => e),
-      adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: huge }).catch((e: unknown) => e),
-      adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: huge, value: "auto" }).catch((e: unknown) => e),
+      adapter.agent
+        .request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: huge })
+        .catch((e: unknown) => e),
+      adapter.agent
+        .request(acp.methods.agent.session.setConfigOption, { sessionId, configId: huge, value: "auto" })
+        .catch((e: unknown) => e),
       adapter.agent.request("session/set_model", { sessionId, modelId: huge }).catch((e: unknown) => e),
     ]);
     for (const refusal of refusals) {
@@ -191,14 +227,23 @@ describe("a huge value the agent refuses", () => {
       expect(message.length).toBeLessThan(2_000);
       expect(JSON.stringify(data ?? null).length).toBeLessThan(2_000);
     }
-    const cwd = (await adapter.agent.request(acp.methods.agent.session.new, { cwd: `/${huge}`, mcpServers: [] }).catch((e: unknown) => e)) as { message: string };
+    const cwd = (await adapter.agent
+      .request(acp.methods.agent.session.new, { cwd: `/${huge}`, mcpServers: [] })
+      .catch((e: unknown) => e)) as { message: string };
     expect(cwd.message).toMatch(/cwd is not an existing directory: \/x+… \(200001 characters\)$/);
     // Nor logged whole (issue 49 item 6): a cancel for an unknown session, a request with a wrong version.
     await adapter.agent.notify(acp.methods.agent.session.cancel, { sessionId: huge });
     adapter.writeRaw(JSON.stringify({ jsonrpc: "1.0", id: huge, method: "session/new" }));
     await adapter.agent.request("nope/after", {}).catch(() => undefined);
     expect(adapter.stderr()).toContain(`… (${huge.length} chars)`);
-    expect(Math.max(...adapter.stderr().split("\n").map((l) => l.length))).toBeLessThan(5_000);
+    expect(
+      Math.max(
+        ...adapter
+          .stderr()
+          .split("\n")
+          .map((l) => l.length),
+      ),
+    ).toBeLessThan(5_000);
   });
 });
 
@@ -208,9 +253,13 @@ describe("malformed notifications", () => {
     adapter.fake.enqueue(textResponse("still here"));
     await adapter.initialize({});
     const { sessionId } = await adapter.newSession();
-    for (let i = 0; i < 50; i++) adapter.writeRaw(JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: { bogus: i } }));
+    for (let i = 0; i < 50; i++)
+      adapter.writeRaw(JSON.stringify({ jsonrpc: "2.0", method: "session/cancel", params: { bogus: i } }));
     expect((await adapter.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
-    const once = adapter.stderr().split("\n").filter((l) => l.includes("malformed message from the client"));
+    const once = adapter
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes("malformed message from the client"));
     expect(once).toHaveLength(1);
     expect(JSON.parse(once[0]!)).toMatchObject({ level: 20, kind: "Error handling notification session/cancel" });
     expectOnlyLogLines(adapter.stderr());
@@ -283,7 +332,9 @@ describe("a hung codex (SIGSTOP)", () => {
     };
 
     await stopCodex();
-    const listed = (await adapter.agent.request(acp.methods.agent.session.list, {})) as { sessions: Array<{ sessionId: string }> };
+    const listed = (await adapter.agent.request(acp.methods.agent.session.list, {})) as {
+      sessions: Array<{ sessionId: string }>;
+    };
     expect(listed.sessions.map((s) => s.sessionId)).toContain(sessionId);
 
     await stopCodex();
@@ -292,7 +343,11 @@ describe("a hung codex (SIGSTOP)", () => {
     expect(adapter.stdoutLines.slice(before).join("\n")).toContain("the pineapple answer");
 
     await stopCodex();
-    await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    await adapter.agent.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: adapter.workspace,
+      mcpServers: [],
+    });
     adapter.fake.enqueue(textResponse("still here"));
     expect((await adapter.prompt(sessionId, "and now?")).stopReason).toBe("end_turn");
     expect(JSON.stringify(adapter.fake.requests.at(-1)?.body.input)).toContain("pineapple");
@@ -310,7 +365,9 @@ describe("a hung codex (SIGSTOP)", () => {
     const pid = (await codexChildPid(adapter.child.pid!))!;
     process.kill(pid, "SIGSTOP");
     stopped.push(pid);
-    await expect(adapter.prompt(sessionId, "are you there?")).rejects.toMatchObject({ message: expect.stringMatching(/codex stopped responding.*during this turn.*send a prompt again/) });
+    await expect(adapter.prompt(sessionId, "are you there?")).rejects.toMatchObject({
+      message: expect.stringMatching(/codex stopped responding.*during this turn.*send a prompt again/),
+    });
     adapter.fake.enqueue(textResponse("back"));
     expect((await adapter.prompt(sessionId, "and now?")).stopReason).toBe("end_turn");
     expect(JSON.stringify(adapter.fake.requests.at(-1)?.body.input)).toContain("pineapple");
@@ -341,17 +398,24 @@ describe("secrets stay out of the logs", () => {
       await writeFile(file, "SECRET-FILE-456\n");
       adapter.fake.enqueue(
         toolCallResponse("read_text_file", { path: file }, { namespace: "mcp__acp_fs", callId: "r" }),
-        toolCallResponse("write_text_file", { path: file, content: "SECRET-WRITE-000\n" }, { namespace: "mcp__acp_fs", callId: "w" }),
+        toolCallResponse(
+          "write_text_file",
+          { path: file, content: "SECRET-WRITE-000\n" },
+          { namespace: "mcp__acp_fs", callId: "w" },
+        ),
         textResponse("done"),
       );
       await adapter.initialize({});
-      await adapter.agent.request(acp.methods.agent.authenticate, { methodId: "openai-api-key" }).catch(() => undefined);
+      await adapter.agent
+        .request(acp.methods.agent.authenticate, { methodId: "openai-api-key" })
+        .catch(() => undefined);
       const { sessionId } = await adapter.newSession();
       expect((await adapter.prompt(sessionId, "SECRET-PROMPT-123")).stopReason).toBe("end_turn");
       const stderr = adapter.stderr();
       expect(stderr, level).not.toMatch(/Bearer [A-Za-z0-9_-]{20,}/);
       if (level === "info") {
-        for (const secret of ["SECRET-PROMPT-123", "SECRET-FILE-456", "SECRET-WRITE-000", "sk-SECRET-KEY-789"]) expect(stderr).not.toContain(secret);
+        for (const secret of ["SECRET-PROMPT-123", "SECRET-FILE-456", "SECRET-WRITE-000", "sk-SECRET-KEY-789"])
+          expect(stderr).not.toContain(secret);
       }
       await adapter.close();
       adapter = undefined;
@@ -362,7 +426,11 @@ describe("secrets stay out of the logs", () => {
 describe("codex that cannot start", () => {
   it.each([
     ["bad CODEX_ACP_CODEX_ARGS", { CODEX_ACP_CODEX_ARGS: "--bogus-flag" }, "unexpected argument '--bogus-flag'"],
-    ["a CODEX_HOME that does not exist", { CODEX_HOME: "/nonexistent/codex-home" }, 'CODEX_HOME points to "/nonexistent/codex-home"'],
+    [
+      "a CODEX_HOME that does not exist",
+      { CODEX_HOME: "/nonexistent/codex-home" },
+      'CODEX_HOME points to "/nonexistent/codex-home"',
+    ],
     // Unusable for writing whoever runs the test (a read-only directory does not stop root): a file.
     ["a CODEX_HOME codex cannot use", { CODEX_HOME: process.execPath }, "that path is not a directory"],
   ])("%s: session/new says what is wrong, and not that a turn was interrupted", async (_what, env, said) => {

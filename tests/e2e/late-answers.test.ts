@@ -22,11 +22,25 @@ afterEach(async () => {
   for (const p of cleanup.splice(0)) await rm(p, { recursive: true, force: true });
 });
 
-type Editor = { buffers: Map<string, string>; writes: string[]; permissions: number; answered: number; answerAfterMs: number; neverAnswer: boolean };
+type Editor = {
+  buffers: Map<string, string>;
+  writes: string[];
+  permissions: number;
+  answered: number;
+  answerAfterMs: number;
+  neverAnswer: boolean;
+};
 
 /** An editor like Zed (fs/* from its buffers) whose user takes `answerAfterMs` to answer a permission prompt. */
 function editor(): { ed: Editor; setupClient: (app: acp.ClientApp) => void } {
-  const ed: Editor = { buffers: new Map(), writes: [], permissions: 0, answered: 0, answerAfterMs: 0, neverAnswer: false };
+  const ed: Editor = {
+    buffers: new Map(),
+    writes: [],
+    permissions: 0,
+    answered: 0,
+    answerAfterMs: 0,
+    neverAnswer: false,
+  };
   return {
     ed,
     setupClient: (app) => {
@@ -57,7 +71,8 @@ async function outsideDir(): Promise<string> {
   return dir;
 }
 
-const writeOutside = (file: string, callId: string) => toolCallResponse("write_text_file", { path: file, content: "from the model\n" }, { namespace: NS, callId });
+const writeOutside = (file: string, callId: string) =>
+  toolCallResponse("write_text_file", { path: file, content: "from the model\n" }, { namespace: NS, callId });
 
 describe("late answers cannot write", () => {
   it("a yes given after the file tools' deadline writes nothing, the prompt is withdrawn, and the model is told", async () => {
@@ -93,7 +108,9 @@ describe("late answers cannot write", () => {
     const asked = adapter.waitForLine((m) => m.method === "session/request_permission");
     const prompt = adapter.prompt(sessionId, "write outside");
     const request = await asked;
-    const withdrawn = adapter.waitForLine((m) => m.method === "$/cancel_request" && (m.params as { requestId?: unknown }).requestId === request.id);
+    const withdrawn = adapter.waitForLine(
+      (m) => m.method === "$/cancel_request" && (m.params as { requestId?: unknown }).requestId === request.id,
+    );
     await adapter.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     expect((await prompt).stopReason).toBe("cancelled");
     await withdrawn;
@@ -130,7 +147,11 @@ describe("an edit undone in the editor", () => {
     });
     const file = path.join(adapter.workspace, "notes.txt");
     await writeFile(file, "original\n");
-    adapter.fake.enqueue(toolCallResponse("write_text_file", { path: file, content: "new\n" }, { namespace: NS, callId: "w-hang" }), textResponse("edited"), textResponse("next"));
+    adapter.fake.enqueue(
+      toolCallResponse("write_text_file", { path: file, content: "new\n" }, { namespace: NS, callId: "w-hang" }),
+      textResponse("edited"),
+      textResponse("next"),
+    );
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "edit notes");
@@ -144,7 +165,11 @@ describe("an edit undone in the editor", () => {
     const file = path.join(adapter.workspace, "notes.txt");
     await writeFile(file, "original\n");
     adapter.fake.enqueue(
-      toolCallResponse("write_text_file", { path: file, content: "the model's version\n" }, { namespace: NS, callId: "w-1" }),
+      toolCallResponse(
+        "write_text_file",
+        { path: file, content: "the model's version\n" },
+        { namespace: NS, callId: "w-1" },
+      ),
       textResponse("edited"),
       textResponse("second turn"),
       textResponse("third turn"),

@@ -15,12 +15,18 @@ afterEach(async () => {
   adapter = undefined;
 });
 
-type ModelState = { currentModelId: string; availableModels: Array<{ modelId: string; name: string; description?: string | null }> };
+type ModelState = {
+  currentModelId: string;
+  availableModels: Array<{ modelId: string; name: string; description?: string | null }>;
+};
 const modelsOf = (response: unknown): ModelState | undefined => (response as { models?: ModelState }).models;
-const setModel = (sessionId: string, modelId: string) => adapter!.agent.request("session/set_model", { sessionId, modelId });
+const setModel = (sessionId: string, modelId: string) =>
+  adapter!.agent.request("session/set_model", { sessionId, modelId });
 type ConfigUpdate = Extract<acp.SessionUpdate, { sessionUpdate: "config_option_update" }>;
-const configUpdates = (sessionId: string): ConfigUpdate[] => adapter!.updatesOf(sessionId).filter((u): u is ConfigUpdate => u.sessionUpdate === "config_option_update");
-const current = (update: ConfigUpdate | undefined, id: string): unknown => update?.configOptions.find((o) => o.id === id)?.currentValue;
+const configUpdates = (sessionId: string): ConfigUpdate[] =>
+  adapter!.updatesOf(sessionId).filter((u): u is ConfigUpdate => u.sessionUpdate === "config_option_update");
+const current = (update: ConfigUpdate | undefined, id: string): unknown =>
+  update?.configOptions.find((o) => o.id === id)?.currentValue;
 
 /** A client that reads no config options: nothing under `session` but notices. */
 async function start(turns = 0) {
@@ -40,7 +46,9 @@ describe("legacy models", () => {
       expect(ids).toContain(`gpt-5.5/${effort}`);
     }
     expect(new Set(ids).size).toBe(ids.length);
-    expect(models!.availableModels.find((m) => m.modelId === "gpt-5.5/high")).toMatchObject({ name: expect.stringMatching(/\(high\)$/) });
+    expect(models!.availableModels.find((m) => m.modelId === "gpt-5.5/high")).toMatchObject({
+      name: expect.stringMatching(/\(high\)$/),
+    });
     // The config options answer the same session as it is.
     expect(session.configOptions?.find((o) => o.id === "model")?.currentValue).toBe("fake-model");
   });
@@ -61,7 +69,10 @@ describe("legacy models", () => {
     await adapter!.prompt(sessionId, "first");
     expect(adapter!.fake.requests[0]!.body.model).toBe("fake-model");
     expect(await setModel(sessionId, "gpt-5.5/high")).toEqual({});
-    await waitFor(() => current(configUpdates(sessionId).at(-1), "model") === "gpt-5.5", "a config_option_update with the new model");
+    await waitFor(
+      () => current(configUpdates(sessionId).at(-1), "model") === "gpt-5.5",
+      "a config_option_update with the new model",
+    );
     expect(current(configUpdates(sessionId).at(-1), "reasoning_effort")).toBe("high");
     await adapter!.prompt(sessionId, "second");
     expect(adapter!.fake.requests[1]!.body.model).toBe("gpt-5.5");
@@ -95,17 +106,39 @@ describe("legacy models", () => {
 
   it("a model chosen by config option shows in the next answer's models; load, resume and fork answer models too", async () => {
     const { sessionId } = await start(1);
-    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "gpt-5.5" });
-    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "reasoning_effort", value: "xhigh" });
+    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "model",
+      value: "gpt-5.5",
+    });
+    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "reasoning_effort",
+      value: "xhigh",
+    });
     await adapter!.prompt(sessionId, "one turn, so Codex stores the thread");
-    const resumed = await adapter!.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter!.workspace, mcpServers: [] });
+    const resumed = await adapter!.agent.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: adapter!.workspace,
+      mcpServers: [],
+    });
     expect(modelsOf(resumed)?.currentModelId).toBe("gpt-5.5/xhigh");
     // A fork runs on what Codex gives the new thread; its models say the same as its config options.
-    const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", { sessionId, cwd: adapter!.workspace, mcpServers: [] });
+    const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", {
+      sessionId,
+      cwd: adapter!.workspace,
+      mcpServers: [],
+    });
     const forkOption = (id: string) => fork.configOptions?.find((o) => o.id === id)?.currentValue;
-    expect(modelsOf(fork)?.currentModelId).toBe(`${String(forkOption("model"))}/${String(forkOption("reasoning_effort"))}`);
+    expect(modelsOf(fork)?.currentModelId).toBe(
+      `${String(forkOption("model"))}/${String(forkOption("reasoning_effort"))}`,
+    );
     await adapter!.agent.request(acp.methods.agent.session.close, { sessionId });
-    const loaded = await adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter!.workspace, mcpServers: [] });
+    const loaded = await adapter!.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: adapter!.workspace,
+      mcpServers: [],
+    });
     expect(modelsOf(loaded)?.currentModelId).toBe("gpt-5.5/xhigh");
     expect(modelsOf(loaded)?.availableModels.length).toBeGreaterThan(4);
   });

@@ -56,10 +56,19 @@ async function storedSession(prompt: string, answer: string): Promise<string> {
   return sessionId;
 }
 
-const listAll = async (a: Adapter, params: acp.ListSessionsRequest = {}) => a.agent.request(acp.methods.agent.session.list, params);
+const listAll = async (a: Adapter, params: acp.ListSessionsRequest = {}) =>
+  a.agent.request(acp.methods.agent.session.list, params);
 /** The kinds of update that carry the conversation (not titles, modes, commands, usage). */
-const HISTORY = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
-const textOf = (u: acp.SessionUpdate): string => ("content" in u && u.content && !Array.isArray(u.content) && u.content.type === "text" ? u.content.text : "");
+const HISTORY = new Set([
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "tool_call",
+  "tool_call_update",
+  "plan",
+]);
+const textOf = (u: acp.SessionUpdate): string =>
+  "content" in u && u.content && !Array.isArray(u.content) && u.content.type === "text" ? u.content.text : "";
 
 describe("session/load, list, resume, close", () => {
   it("advertises exactly what is implemented", async () => {
@@ -67,12 +76,28 @@ describe("session/load, list, resume, close", () => {
     adapters.push(a);
     const init = await a.initialize();
     expect(init.agentCapabilities?.loadSession).toBe(true);
-    expect(Object.keys(init.agentCapabilities?.sessionCapabilities ?? {}).sort()).toEqual(["additionalDirectories", "archive", "close", "delete", "fork", "list", "resume", "status", "systemPrompt", "title"]);
+    expect(Object.keys(init.agentCapabilities?.sessionCapabilities ?? {}).sort()).toEqual([
+      "additionalDirectories",
+      "archive",
+      "close",
+      "delete",
+      "fork",
+      "list",
+      "resume",
+      "status",
+      "systemPrompt",
+      "title",
+    ]);
   });
 
   it("a session made in one process is listed, loaded with its whole history, and continued in another", async () => {
     fake.enqueue(
-      { items: [{ type: "reasoning", summary: "I should run echo" }, toolCall("exec_command", { cmd: "echo hi-from-history" }, { callId: "call_hist_exec" })] },
+      {
+        items: [
+          { type: "reasoning", summary: "I should run echo" },
+          toolCall("exec_command", { cmd: "echo hi-from-history" }, { callId: "call_hist_exec" }),
+        ],
+      },
       textResponse("The command printed hi-from-history.", { deltas: 3 }),
     );
     const first = await adapter();
@@ -81,7 +106,10 @@ describe("session/load, list, resume, close", () => {
     // The first user message names the session (codex 0.169 does not name threads itself).
     const info = first.updatesOf(sessionId).filter((u) => u.sessionUpdate === "session_info_update");
     expect(info).toHaveLength(1);
-    expect(info[0]).toMatchObject({ title: "please run echo for me", updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(info[0]).toMatchObject({
+      title: "please run echo for me",
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     await first.close();
     adapters.splice(adapters.indexOf(first), 1);
 
@@ -95,19 +123,43 @@ describe("session/load, list, resume, close", () => {
     await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
     // Everything was replayed before the response: the updates are already here, in order.
     const replayed = second.updatesOf(sessionId).filter((u) => HISTORY.has(u.sessionUpdate));
-    expect(replayed.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"]);
+    expect(replayed.map((u) => u.sessionUpdate)).toEqual([
+      "user_message_chunk",
+      "agent_thought_chunk",
+      "tool_call",
+      "agent_message_chunk",
+    ]);
     expect(replayed[0]).toMatchObject({ content: { type: "text", text: "please run echo for me" } });
     expect(textOf(replayed[1]!)).toBe("I should run echo");
     const tool = replayed[2] as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>;
-    expect(tool).toMatchObject({ toolCallId: "call_hist_exec", kind: "execute", status: "completed", title: expect.stringContaining("echo hi-from-history") });
-    expect(tool.content?.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("")).toContain("hi-from-history\n");
+    expect(tool).toMatchObject({
+      toolCallId: "call_hist_exec",
+      kind: "execute",
+      status: "completed",
+      title: expect.stringContaining("echo hi-from-history"),
+    });
+    expect(
+      tool.content?.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join(""),
+    ).toContain("hi-from-history\n");
     expect(tool.rawOutput).toMatchObject({ exitCode: 0 });
     expect(textOf(replayed[3]!)).toBe("The command printed hi-from-history.");
-    expect(second.updatesOf(sessionId).find((u) => u.sessionUpdate === "session_info_update")).toMatchObject({ title: "please run echo for me" });
+    expect(second.updatesOf(sessionId).find((u) => u.sessionUpdate === "session_info_update")).toMatchObject({
+      title: "please run echo for me",
+    });
     // On the wire, the load's response comes after the last replayed update.
-    const wire = second.stdoutLines.slice(linesBefore).map((l) => JSON.parse(l) as { method?: string; result?: unknown });
+    const wire = second.stdoutLines
+      .slice(linesBefore)
+      .map((l) => JSON.parse(l) as { method?: string; result?: unknown });
     const responseAt = wire.findIndex((m) => "result" in m);
-    expect(wire.slice(0, responseAt).filter((m) => m.method === "session/update" && HISTORY.has((m as { params: { update: acp.SessionUpdate } }).params.update.sessionUpdate))).toHaveLength(replayed.length);
+    expect(
+      wire
+        .slice(0, responseAt)
+        .filter(
+          (m) =>
+            m.method === "session/update" &&
+            HISTORY.has((m as { params: { update: acp.SessionUpdate } }).params.update.sessionUpdate),
+        ),
+    ).toHaveLength(replayed.length);
     expect(wire.slice(responseAt).some((m) => m.method === "session/update")).toBe(false);
     // Codex remembers: the next model request carries the earlier turn.
     fake.enqueue(textResponse("continued"));
@@ -127,7 +179,13 @@ describe("session/load, list, resume, close", () => {
 
   it("a file change is replayed as a completed edit with Codex's stored hunks, not today's file", async () => {
     fake.enqueue(
-      { items: [applyPatch("*** Begin Patch\n*** Add File: hello.txt\n+hello from history\n*** End Patch", { callId: "call_hist_patch" })] },
+      {
+        items: [
+          applyPatch("*** Begin Patch\n*** Add File: hello.txt\n+hello from history\n*** End Patch", {
+            callId: "call_hist_patch",
+          }),
+        ],
+      },
       textResponse("added it"),
     );
     const first = await adapter();
@@ -140,13 +198,20 @@ describe("session/load, list, resume, close", () => {
 
     const second = await adapter();
     await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
-    const tool = second.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call") as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>;
+    const tool = second.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call") as Extract<
+      acp.SessionUpdate,
+      { sessionUpdate: "tool_call" }
+    >;
     expect(tool).toMatchObject({ toolCallId: "call_hist_patch", kind: "edit", status: "completed" });
     expect(tool.locations?.map((l) => l.path)).toEqual([path.join(workspace, "hello.txt")]);
     const shown = JSON.stringify(tool.content);
     expect(shown).toContain("hello from history");
     expect(shown).not.toContain("changed since");
-    expect(second.updatesOf(sessionId).filter((u) => u.sessionUpdate === "tool_call_update" || u.sessionUpdate === "tool_call")).toHaveLength(1);
+    expect(
+      second
+        .updatesOf(sessionId)
+        .filter((u) => u.sessionUpdate === "tool_call_update" || u.sessionUpdate === "tool_call"),
+    ).toHaveLength(1);
   });
 
   it("session/resume reopens without replaying; the conversation continues", async () => {
@@ -174,11 +239,15 @@ describe("session/load, list, resume, close", () => {
     await a.prompt(sessionId, "one real session");
     const before = await listAll(a);
     for (const unknown of ["01a1fdb3-0000-7000-8000-000000000000", "not-a-thread-id"]) {
-      await expect(a.agent.request(acp.methods.agent.session.load, { sessionId: unknown, cwd: workspace, mcpServers: [] })).rejects.toMatchObject({
+      await expect(
+        a.agent.request(acp.methods.agent.session.load, { sessionId: unknown, cwd: workspace, mcpServers: [] }),
+      ).rejects.toMatchObject({
         code: -32002,
         message: expect.stringContaining(unknown),
       });
-      await expect(a.agent.request(acp.methods.agent.session.resume, { sessionId: unknown, cwd: workspace })).rejects.toMatchObject({ code: -32002 });
+      await expect(
+        a.agent.request(acp.methods.agent.session.resume, { sessionId: unknown, cwd: workspace }),
+      ).rejects.toMatchObject({ code: -32002 });
       expect(a.updatesOf(unknown)).toEqual([]);
     }
     expect(await listAll(a)).toEqual(before);
@@ -232,12 +301,21 @@ describe("session/load, list, resume, close", () => {
 
     const second = await adapter();
     const lines = second.stdoutLines.length;
-    const load = () => second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const load = () =>
+      second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
     await Promise.all([load(), load()]);
     const once = Array.from({ length: turns }, (_, i) => [`question ${i}`, `answer ${i}`]).flat();
     // On the wire: one whole history, its load's answer, then the other whole history and answer.
-    const wire = second.stdoutLines.slice(lines).map((l) => JSON.parse(l) as { method?: string; result?: unknown; params?: { update: acp.SessionUpdate } });
-    const shown = wire.flatMap((m) => ("result" in m ? ["(answered)"] : m.method === "session/update" && HISTORY.has(m.params!.update.sessionUpdate) ? [textOf(m.params!.update)] : []));
+    const wire = second.stdoutLines
+      .slice(lines)
+      .map((l) => JSON.parse(l) as { method?: string; result?: unknown; params?: { update: acp.SessionUpdate } });
+    const shown = wire.flatMap((m) =>
+      "result" in m
+        ? ["(answered)"]
+        : m.method === "session/update" && HISTORY.has(m.params!.update.sessionUpdate)
+          ? [textOf(m.params!.update)]
+          : [],
+    );
     expect(shown).toEqual([...once, "(answered)", ...once, "(answered)"]);
     // The session is open once, and works.
     fake.enqueue(textResponse("still here"));
@@ -245,7 +323,11 @@ describe("session/load, list, resume, close", () => {
   });
 
   it("session/close during a prompt ends that prompt as cancelled", async () => {
-    fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
+    fake.enqueue({
+      items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }],
+      delayMs: 100,
+      hang: true,
+    });
     const a = await adapter();
     const { sessionId } = await a.newSession();
     const pending = a.prompt(sessionId, "talk forever");
@@ -256,9 +338,12 @@ describe("session/load, list, resume, close", () => {
   });
 
   it("a prompt sent while session/close is ending the running one is refused, not run after it", async () => {
-    fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true }, {
-      items: [toolCall("exec_command", { cmd: "echo ran > after-close.txt" }, { callId: "late" })],
-    });
+    fake.enqueue(
+      { items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true },
+      {
+        items: [toolCall("exec_command", { cmd: "echo ran > after-close.txt" }, { callId: "late" })],
+      },
+    );
     const a = await adapter();
     const { sessionId } = await a.newSession();
     const pending = a.prompt(sessionId, "talk forever");
@@ -286,7 +371,15 @@ describe("session/load, list, resume, close", () => {
       await a.agent.request(acp.methods.agent.session.close, { sessionId });
       const before = a.updatesOf(sessionId).length;
       await a.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
-      await waitFor(() => a.updatesOf(sessionId).slice(before).some((u) => u.sessionUpdate === "usage_update"), `a usage_update after load ${load}`, 5_000);
+      await waitFor(
+        () =>
+          a
+            .updatesOf(sessionId)
+            .slice(before)
+            .some((u) => u.sessionUpdate === "usage_update"),
+        `a usage_update after load ${load}`,
+        5_000,
+      );
     }
   });
 

@@ -17,7 +17,10 @@ afterEach(async () => {
 
 /** The session's tracker sizes as the latest turn to end logged them (at debug). */
 function lastTrackers(a: Adapter): Record<string, number> | undefined {
-  const line = a.stderr().split("\n").findLast((l) => l.includes('"msg":"turn ended"'));
+  const line = a
+    .stderr()
+    .split("\n")
+    .findLast((l) => l.includes('"msg":"turn ended"'));
   return line ? (JSON.parse(line) as { trackers: Record<string, number> }).trackers : undefined;
 }
 const openFiles = async (pid: number): Promise<number> => (await readdir(`/proc/${pid}/fd`)).length;
@@ -39,7 +42,14 @@ it("300 turns with tool calls: open files and the session's trackers stay flat",
   const { sessionId } = await adapter.newSession();
   const pid = adapter.child.pid!;
   const turn = async (i: number): Promise<void> => {
-    adapter!.fake.enqueue(toolCallResponse("read_text_file", { path: file, line: 1, limit: 10 }, { namespace: "mcp__acp_fs", callId: `c${i}` }), textResponse(`turn ${i}`));
+    adapter!.fake.enqueue(
+      toolCallResponse(
+        "read_text_file",
+        { path: file, line: 1, limit: 10 },
+        { namespace: "mcp__acp_fs", callId: `c${i}` },
+      ),
+      textResponse(`turn ${i}`),
+    );
     expect((await adapter!.prompt(sessionId, `turn ${i}`)).stopReason).toBe("end_turn");
   };
   for (let i = 0; i < 30; i++) await turn(i); // warm up: caches, connections
@@ -62,6 +72,9 @@ it("25 long streamed answers (5,000 deltas each, editor capabilities on): every 
     expect((await adapter!.prompt(sessionId, `turn ${i}`)).stopReason).toBe("end_turn");
   };
   for (let i = 0; i < 25; i++) await turn(i);
-  const text = adapter.updatesOf(sessionId).flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : [])).join("");
+  const text = adapter
+    .updatesOf(sessionId)
+    .flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []))
+    .join("");
   expect(text).toBe(words.join("").repeat(25));
 }, 180_000);

@@ -7,7 +7,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { createCodexHome, defaultCodexPath, startFakeModel, type CodexHome, type FakeModel } from "../../tools/fake-model/index.js";
+import {
+  createCodexHome,
+  defaultCodexPath,
+  startFakeModel,
+  type CodexHome,
+  type FakeModel,
+} from "../../tools/fake-model/index.js";
 import { OUTPUT_TAIL_CHARS } from "../../src/bridge/commands.js";
 import { HISTORY_PAGE_ITEMS } from "../../src/stored-sessions/history-replay.js";
 import { startAdapter, type Adapter } from "../support/adapter.js";
@@ -28,8 +34,17 @@ beforeAll(async () => {
   fake = await startFakeModel([]);
   home = await createCodexHome({ modelUrl: fake.url });
   workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-long-")));
-  stored = await makeStoredSession({ codexHome: home.codexHome, cwd: workspace, turns: TURNS, outputBytes: OUTPUT_BYTES });
-  await primeStoredSession({ codexPath: defaultCodexPath(), env: { ...process.env, ...home.env }, threadId: stored.threadId });
+  stored = await makeStoredSession({
+    codexHome: home.codexHome,
+    cwd: workspace,
+    turns: TURNS,
+    outputBytes: OUTPUT_BYTES,
+  });
+  await primeStoredSession({
+    codexPath: defaultCodexPath(),
+    env: { ...process.env, ...home.env },
+    threadId: stored.threadId,
+  });
   adapter = await startAdapter({ fake, home, workspace });
   await adapter.initialize();
 }, 120_000);
@@ -41,24 +56,41 @@ afterAll(async () => {
   if (workspace) await rm(workspace, { recursive: true, force: true });
 });
 
-const textOf = (u: acp.SessionUpdate): string => ("content" in u && u.content && !Array.isArray(u.content) && u.content.type === "text" ? u.content.text : "");
+const textOf = (u: acp.SessionUpdate): string =>
+  "content" in u && u.content && !Array.isArray(u.content) && u.content.type === "text" ? u.content.text : "";
 
 describe("a long stored session", () => {
   it("loads every turn once, in order, text complete, command outputs capped with a note", async () => {
-    await adapter.agent.request(acp.methods.agent.session.load, { sessionId: stored.threadId, cwd: workspace, mcpServers: [] });
+    await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId: stored.threadId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     const updates = adapter.updatesOf(stored.threadId);
 
     const users = updates.filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
-    expect(users).toEqual(Array.from({ length: TURNS }, (_, t) => `Turn ${t + 1} of ${TURNS}: please run the listing for batch #${t + 1} and summarise it.`));
+    expect(users).toEqual(
+      Array.from(
+        { length: TURNS },
+        (_, t) => `Turn ${t + 1} of ${TURNS}: please run the listing for batch #${t + 1} and summarise it.`,
+      ),
+    );
     const answers = updates.filter((u) => u.sessionUpdate === "agent_message_chunk").map(textOf);
     expect(answers).toHaveLength(TURNS);
-    answers.forEach((text, t) => expect(text).toMatch(new RegExp(`^Turn ${t + 1} done: .*nothing unusual in batch #${t + 1}\\.$`)));
+    answers.forEach((text, t) =>
+      expect(text).toMatch(new RegExp(`^Turn ${t + 1} done: .*nothing unusual in batch #${t + 1}\\.$`)),
+    );
 
-    const calls = updates.filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }> => u.sessionUpdate === "tool_call");
+    const calls = updates.filter(
+      (u): u is Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }> => u.sessionUpdate === "tool_call",
+    );
     expect(calls.map((c) => c.toolCallId)).toEqual(Array.from({ length: TURNS }, (_, t) => `call_t${t + 1}_exec`));
     for (const [t, call] of calls.entries()) {
       expect(call.status).toBe("completed");
-      const output = call.content?.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("\n") ?? "";
+      const output =
+        call.content
+          ?.map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
+          .join("\n") ?? "";
       // The tail of the output, a note saying how much was left out, and the exit code.
       expect(output).toContain(`[... ${OUTPUT_BYTES - OUTPUT_TAIL_CHARS} earlier characters not shown]`);
       expect(output.length).toBeLessThan(OUTPUT_TAIL_CHARS + 200);
@@ -67,8 +99,19 @@ describe("a long stored session", () => {
     }
 
     // Each turn's updates stay together and in order: user, thought, command, answer.
-    const order = updates.filter((u) => ["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"].includes(u.sessionUpdate)).map((u) => u.sessionUpdate);
-    expect(order).toEqual(Array.from({ length: TURNS }, () => ["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"]).flat());
+    const order = updates
+      .filter((u) =>
+        ["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"].includes(u.sessionUpdate),
+      )
+      .map((u) => u.sessionUpdate);
+    expect(order).toEqual(
+      Array.from({ length: TURNS }, () => [
+        "user_message_chunk",
+        "agent_thought_chunk",
+        "tool_call",
+        "agent_message_chunk",
+      ]).flat(),
+    );
   });
 
   it("is continued after the load: the model gets the stored turns as history", async () => {
@@ -103,7 +146,9 @@ describe("a stored session Codex has not indexed as it is", () => {
     await a.agent.request(acp.methods.agent.session.load, { sessionId: id, cwd: workspace, mcpServers: [] });
     const updates = a.updatesOf(id);
     const newestTurnAt = updates.findLastIndex((u) => u.sessionUpdate === "user_message_chunk");
-    const terminalsAt = updates.flatMap((u, i) => (u.sessionUpdate === "tool_call" && u.content?.some((c) => c.type === "terminal") ? [i] : []));
+    const terminalsAt = updates.flatMap((u, i) =>
+      u.sessionUpdate === "tool_call" && u.content?.some((c) => c.type === "terminal") ? [i] : [],
+    );
     const commandsAt = updates.flatMap((u, i) => (u.sessionUpdate === "tool_call" && u.kind === "execute" ? [i] : []));
     expect(terminalsAt.length).toBeGreaterThan(0);
     const newest = commandsAt.filter((i) => i > newestTurnAt);
@@ -113,23 +158,43 @@ describe("a stored session Codex has not indexed as it is", () => {
     expect(terminalsAt.filter((i) => i < newestTurnAt).length).toBeLessThanOrEqual(indexBehind ? 1 : 0);
     return updates.filter((u) => u.sessionUpdate === "user_message_chunk").map(textOf);
   };
-  const usersOf = (turns: number): string[] => Array.from({ length: turns }, (_, t) => `Turn ${t + 1} of ${turns}: please run the listing for batch #${t + 1} and summarise it.`);
+  const usersOf = (turns: number): string[] =>
+    Array.from(
+      { length: turns },
+      (_, t) => `Turn ${t + 1} of ${turns}: please run the listing for batch #${t + 1} and summarise it.`,
+    );
 
   it("never opened by Codex (no history index yet): the whole history, once", () =>
     withOwnHome(async (a, own) => {
-      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 25, outputBytes: 1000, commands: "run" });
+      const s = await makeStoredSession({
+        codexHome: own.codexHome,
+        cwd: workspace,
+        turns: 25,
+        outputBytes: 1000,
+        commands: "run",
+      });
       expect(await loadUsers(a, s.threadId)).toEqual(usersOf(25));
     }));
 
   it("turns appended to the rollout after Codex indexed it: the indexed ones, then the newer ones, each once, in order", () =>
     withOwnHome(async (a, own) => {
-      const s = await makeStoredSession({ codexHome: own.codexHome, cwd: workspace, turns: 30, outputBytes: 1000, commands: "run" });
+      const s = await makeStoredSession({
+        codexHome: own.codexHome,
+        cwd: workspace,
+        turns: 30,
+        outputBytes: 1000,
+        commands: "run",
+      });
       // Codex indexes the first 25 turns; then the last 5 are appended (as another Codex would).
       const whole = await readFile(s.rolloutPath, "utf8");
       const lines = whole.split("\n");
       const starts = lines.flatMap((l, i) => (l.includes('"type":"task_started"') ? [i] : []));
       await writeFile(s.rolloutPath, `${lines.slice(0, starts[25]).join("\n")}\n`);
-      await primeStoredSession({ codexPath: defaultCodexPath(), env: { ...process.env, ...own.env }, threadId: s.threadId });
+      await primeStoredSession({
+        codexPath: defaultCodexPath(),
+        env: { ...process.env, ...own.env },
+        threadId: s.threadId,
+      });
       await writeFile(s.rolloutPath, whole);
       // The texts say it is the 30-turn session throughout: "Turn N of 30".
       expect(await loadUsers(a, s.threadId, true)).toEqual(usersOf(30));

@@ -53,8 +53,14 @@ type Card = { status?: string | null; text: string };
 function loginCard(sessionId: string): Card | undefined {
   let card: Card | undefined;
   for (const u of adapter!.updatesOf(sessionId)) {
-    if ((u.sessionUpdate !== "tool_call" && u.sessionUpdate !== "tool_call_update") || !u.toolCallId.startsWith("mcp-login-")) continue;
-    const text = (u.content ?? []).map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : "")).join("");
+    if (
+      (u.sessionUpdate !== "tool_call" && u.sessionUpdate !== "tool_call_update") ||
+      !u.toolCallId.startsWith("mcp-login-")
+    )
+      continue;
+    const text = (u.content ?? [])
+      .map((c) => (c.type === "content" && c.content.type === "text" ? c.content.text : ""))
+      .join("");
     card = { status: u.status ?? card?.status, text: text || (card?.text ?? "") };
   }
   return card;
@@ -64,11 +70,24 @@ describe("/mcp reconnect", () => {
   it("starts again a stdio server that stopped, and its tools work again", async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
     const startLog = path.join(dir, "starts.log");
-    const starts = async (): Promise<string[]> => (await readFile(startLog, "utf8").catch(() => "")).split("\n").filter(Boolean);
-    adapter = await startAdapter({ responses: [{ items: [toolCall("lookup_word", { word: "ossify" }, { namespace: "mcp__test_notes", callId: "r1" })] }, done] });
+    const starts = async (): Promise<string[]> =>
+      (await readFile(startLog, "utf8").catch(() => "")).split("\n").filter(Boolean);
+    adapter = await startAdapter({
+      responses: [
+        { items: [toolCall("lookup_word", { word: "ossify" }, { namespace: "mcp__test_notes", callId: "r1" })] },
+        done,
+      ],
+    });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession(undefined, {
-      mcpServers: [{ name: "test notes!", command: process.execPath, args: [SERVER], env: [{ name: "MCP_START_LOG", value: startLog }] }],
+      mcpServers: [
+        {
+          name: "test notes!",
+          command: process.execPath,
+          args: [SERVER],
+          env: [{ name: "MCP_START_LOG", value: startLog }],
+        },
+      ],
     });
     // The session's own connection is the first start (a later /mcp may start copies to list tools).
     await waitFor(async () => (await starts()).length > 0, "the server to start");
@@ -89,11 +108,23 @@ describe("/mcp reconnect", () => {
   it("a server that failed to start and was fixed: started, and the model is told it is back", async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
     const gate = path.join(dir, "fixed");
-    adapter = await startAdapter({ responses: [{ items: [toolCall("lookup_word", { word: "ossify" }, { namespace: "mcp__test_notes", callId: "g1" })] }, done] });
+    adapter = await startAdapter({
+      responses: [
+        { items: [toolCall("lookup_word", { word: "ossify" }, { namespace: "mcp__test_notes", callId: "g1" })] },
+        done,
+      ],
+    });
     await adapter.initialize();
     const failed = adapter.waitForLine((m) => JSON.stringify(m).includes('"toolCallId":"mcp-startup-test_notes"'));
     const { sessionId } = await adapter.newSession(undefined, {
-      mcpServers: [{ name: "test notes!", command: process.execPath, args: [SERVER], env: [{ name: "MCP_REQUIRE_FILE", value: gate }] }],
+      mcpServers: [
+        {
+          name: "test notes!",
+          command: process.execPath,
+          args: [SERVER],
+          env: [{ name: "MCP_REQUIRE_FILE", value: gate }],
+        },
+      ],
     });
     expect(JSON.stringify(await failed)).toContain("/mcp reconnect");
     await writeFile(gate, "");
@@ -115,7 +146,14 @@ describe("/mcp reconnect", () => {
 });
 
 describe("/mcp and OAuth sign-in", () => {
-  async function start(opts: { refuse?: boolean; caps?: acp.ClientCapabilities; answer?: acp.CreateElicitationResponse; responses?: ScriptedResponse[] } = {}) {
+  async function start(
+    opts: {
+      refuse?: boolean;
+      caps?: acp.ClientCapabilities;
+      answer?: acp.CreateElicitationResponse;
+      responses?: ScriptedResponse[];
+    } = {},
+  ) {
     oauth = await startOauthMcpServer({ refuse: opts.refuse });
     const asked: acp.CreateElicitationRequest[] = [];
     const completed: string[] = [];
@@ -129,13 +167,19 @@ describe("/mcp and OAuth sign-in", () => {
             const answer = opts.answer ?? { action: "accept" };
             // The user opens the page once the editor has asked (a browser following the redirects).
             const url = params.mode === "url" ? params.url : undefined;
-            if (answer.action === "accept" && typeof url === "string") setTimeout(() => void fetch(url).catch(() => undefined), 0);
+            if (answer.action === "accept" && typeof url === "string")
+              setTimeout(() => void fetch(url).catch(() => undefined), 0);
             return answer;
           })
-          .onNotification(acp.methods.client.elicitation.complete, ({ params }) => void completed.push(params.elicitationId)),
+          .onNotification(
+            acp.methods.client.elicitation.complete,
+            ({ params }) => void completed.push(params.elicitationId),
+          ),
     });
     await adapter.initialize(opts.caps ?? { elicitation: { url: {} } });
-    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ type: "http", name: "locked", url: oauth.url, headers: [] }] });
+    const { sessionId } = await adapter.newSession(undefined, {
+      mcpServers: [{ type: "http", name: "locked", url: oauth.url, headers: [] }],
+    });
     return { sessionId, asked, completed };
   }
 
@@ -143,19 +187,31 @@ describe("/mcp and OAuth sign-in", () => {
     const { sessionId, asked, completed } = await start({
       responses: [{ items: [toolCall("secret_word", {}, { namespace: "mcp__locked", callId: "s1" })] }, done],
     });
-    expect(await mcpUntil(sessionId, /\*\*locked\*\*: needs sign-in/)).toMatch(/\*\*locked\*\*: needs sign-in; not signed in\b.*`\/mcp login locked`/);
+    expect(await mcpUntil(sessionId, /\*\*locked\*\*: needs sign-in/)).toMatch(
+      /\*\*locked\*\*: needs sign-in; not signed in\b.*`\/mcp login locked`/,
+    );
 
     const answer = await answerTo(sessionId, "/mcp login locked");
     expect(answer).toContain("locked");
-    await waitFor(() => loginCard(sessionId)?.status === "completed", () => `the sign-in card to complete: ${JSON.stringify(loginCard(sessionId))}`);
+    await waitFor(
+      () => loginCard(sessionId)?.status === "completed",
+      () => `the sign-in card to complete: ${JSON.stringify(loginCard(sessionId))}`,
+    );
     expect(loginCard(sessionId)!.text).toMatch(/Signed in to locked.*connected/);
     expect(asked).toEqual([
-      expect.objectContaining({ mode: "url", sessionId, url: expect.stringContaining(`${new URL(oauth!.url).origin}/authorize?`), message: expect.stringContaining("locked") }),
+      expect.objectContaining({
+        mode: "url",
+        sessionId,
+        url: expect.stringContaining(`${new URL(oauth!.url).origin}/authorize?`),
+        message: expect.stringContaining("locked"),
+      }),
     ]);
     const [elicitation] = asked;
     expect(completed).toEqual([elicitation && "elicitationId" in elicitation ? elicitation.elicitationId : "?"]);
 
-    expect(await mcpUntil(sessionId, /\*\*locked\*\*: connected/)).toMatch(/\*\*locked\*\*: connected, 1 tool; signed in with OAuth/);
+    expect(await mcpUntil(sessionId, /\*\*locked\*\*: connected/)).toMatch(
+      /\*\*locked\*\*: connected, 1 tool; signed in with OAuth/,
+    );
     expect((await adapter!.prompt(sessionId, "what is the secret?")).stopReason).toBe("end_turn");
     expect(modelOutputFor(adapter!, "s1")).toContain("the secret word is ossify");
     // The token stays between Codex and the server: never in the agent's logs or the editor's stream.
@@ -166,7 +222,10 @@ describe("/mcp and OAuth sign-in", () => {
   it("a refused sign-in is reported on its card, and the session goes on", async () => {
     const { sessionId, completed } = await start({ refuse: true, responses: [done] });
     await answerTo(sessionId, "/mcp login locked");
-    await waitFor(() => loginCard(sessionId)?.status === "failed", () => `the sign-in card to fail: ${JSON.stringify(loginCard(sessionId))}`);
+    await waitFor(
+      () => loginCard(sessionId)?.status === "failed",
+      () => `the sign-in card to fail: ${JSON.stringify(loginCard(sessionId))}`,
+    );
     expect(loginCard(sessionId)!.text).toMatch(/Sign-in to locked failed: .+/);
     expect(completed).toHaveLength(1);
     expect((await adapter!.prompt(sessionId, "hello")).stopReason).toBe("end_turn");
@@ -175,7 +234,10 @@ describe("/mcp and OAuth sign-in", () => {
   it("declining the page ends the sign-in at once; an unknown server is named", async () => {
     const { sessionId, asked } = await start({ answer: { action: "decline" } });
     await answerTo(sessionId, "/mcp login locked");
-    await waitFor(() => loginCard(sessionId)?.status === "failed", () => `the sign-in card to fail: ${JSON.stringify(loginCard(sessionId))}`);
+    await waitFor(
+      () => loginCard(sessionId)?.status === "failed",
+      () => `the sign-in card to fail: ${JSON.stringify(loginCard(sessionId))}`,
+    );
     expect(asked).toHaveLength(1);
     expect(loginCard(sessionId)!.text).toContain("not opened");
     expect(oauth!.paths).not.toContain("GET /authorize");
@@ -189,7 +251,10 @@ describe("/mcp and OAuth sign-in", () => {
     const url = /(http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+)/.exec(answer)?.[1];
     expect(url, answer).toBeDefined();
     await fetch(url!);
-    await waitFor(() => loginCard(sessionId)?.status === "completed", () => `the sign-in card to complete: ${JSON.stringify(loginCard(sessionId))}`);
+    await waitFor(
+      () => loginCard(sessionId)?.status === "completed",
+      () => `the sign-in card to complete: ${JSON.stringify(loginCard(sessionId))}`,
+    );
     expect(asked).toHaveLength(0);
   }, 60_000);
 });

@@ -29,7 +29,9 @@ async function start(responses: ScriptedResponse[], answer = "allow_once") {
   const log = path.join(logDir, "calls.jsonl");
   const session = await adapter.newSession(undefined, {
     // A name Codex would not accept as is: made safe ([a-zA-Z0-9_-]) -> "test_notes".
-    mcpServers: [{ name: "test notes!", command: process.execPath, args: [SERVER], env: [{ name: "MCP_CALL_LOG", value: log }] }],
+    mcpServers: [
+      { name: "test notes!", command: process.execPath, args: [SERVER], env: [{ name: "MCP_CALL_LOG", value: log }] },
+    ],
   });
   return { asked, sessionId: session.sessionId, log };
 }
@@ -43,9 +45,19 @@ describe("client MCP servers", () => {
     expect((await adapter!.prompt(sessionId, "define ossify")).stopReason).toBe("end_turn");
     expect(asked).toHaveLength(0);
     expect(await readFile(log, "utf8")).toBe(`${JSON.stringify({ tool: "lookup_word", args: { word: "ossify" } })}\n`);
-    const updates = adapter!.updatesOf(sessionId).filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
+    const updates = adapter!
+      .updatesOf(sessionId)
+      .filter((u) => u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update");
     expect(updates).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: "m1", status: "in_progress", title: "test_notes: lookup_word", kind: "read", name: "lookup_word", rawInput: { word: "ossify" } },
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "m1",
+        status: "in_progress",
+        title: "test_notes: lookup_word",
+        kind: "read",
+        name: "lookup_word",
+        rawInput: { word: "ossify" },
+      },
       {
         sessionUpdate: "tool_call_update",
         toolCallId: "m1",
@@ -65,16 +77,29 @@ describe("client MCP servers", () => {
     ]);
     expect((await adapter!.prompt(sessionId, "save it")).stopReason).toBe("end_turn");
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.toolCall).toMatchObject({ toolCallId: "m2", title: "test_notes: save_note", kind: "edit", status: "pending" });
+    expect(asked[0]!.toolCall).toMatchObject({
+      toolCallId: "m2",
+      title: "test_notes: save_note",
+      kind: "edit",
+      status: "pending",
+    });
     expect(asked[0]!.options.map((o) => o.kind)).toEqual(["allow_once", "allow_always", "reject_once"]);
     expect(await readFile(log, "utf8")).toContain('"save_note"');
     expect(adapter!.updatesOf(sessionId)).toContainEqual(
-      expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: "m2", status: "completed", content: [{ type: "content", content: { type: "text", text: "saved: remember" } }] }),
+      expect.objectContaining({
+        sessionUpdate: "tool_call_update",
+        toolCallId: "m2",
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: "saved: remember" } }],
+      }),
     );
   });
 
   it("rejecting the tool: not called, the turn goes on", async () => {
-    const { asked, sessionId, log } = await start([{ items: [toolCall("save_note", { text: "no" }, { namespace: "mcp__test_notes", callId: "m3" })] }, done], "reject");
+    const { asked, sessionId, log } = await start(
+      [{ items: [toolCall("save_note", { text: "no" }, { namespace: "mcp__test_notes", callId: "m3" })] }, done],
+      "reject",
+    );
     expect((await adapter!.prompt(sessionId, "save it")).stopReason).toBe("end_turn");
     expect(asked).toHaveLength(1); // the call was there to refuse (an empty log alone proves nothing)
     expect(await readFile(log, "utf8").catch(() => "")).toBe("");
@@ -84,7 +109,9 @@ describe("client MCP servers", () => {
     adapter = await startAdapter();
     await adapter.initialize();
     await expect(
-      adapter.newSession(undefined, { mcpServers: [{ type: "sse", name: "old-events", url: "http://127.0.0.1:9/sse", headers: [] }] }),
+      adapter.newSession(undefined, {
+        mcpServers: [{ type: "sse", name: "old-events", url: "http://127.0.0.1:9/sse", headers: [] }],
+      }),
     ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("old-events") });
   });
 });
@@ -95,7 +122,11 @@ describe("a client's MCP server named like one of the user's config.toml", () =>
    * editor passes the same command as `notes` (with `clientEnv(log)`), and the model calls
    * `lookup_word` in `namespace` once. Returns the file the server logs its calls to.
    */
-  async function promptWithUserNotes(userLine: (log: string) => string, namespace: string, clientEnv: acp.EnvVariable[] | ((log: string) => acp.EnvVariable[])): Promise<string> {
+  async function promptWithUserNotes(
+    userLine: (log: string) => string,
+    namespace: string,
+    clientEnv: acp.EnvVariable[] | ((log: string) => acp.EnvVariable[]),
+  ): Promise<string> {
     logDir = await mkdtemp(path.join(os.tmpdir(), "cca-mcp-"));
     const log = path.join(logDir, "calls.jsonl");
     const { setupClient } = answerPermissions("allow_once");
@@ -106,7 +137,9 @@ describe("a client's MCP server named like one of the user's config.toml", () =>
     });
     await adapter.initialize();
     const env = typeof clientEnv === "function" ? clientEnv(log) : clientEnv;
-    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "notes", command: process.execPath, args: [SERVER], env }] });
+    const { sessionId } = await adapter.newSession(undefined, {
+      mcpServers: [{ name: "notes", command: process.execPath, args: [SERVER], env }],
+    });
     await adapter.prompt(sessionId, "go");
     return log;
   }
@@ -115,7 +148,10 @@ describe("a client's MCP server named like one of the user's config.toml", () =>
     const { setupClient } = answerPermissions("allow_once");
     adapter = await startAdapter({
       setupClient,
-      responses: [{ items: [toolCall("lookup_word", { word: "x" }, { namespace: "mcp__notes_2", callId: "m1" })] }, done],
+      responses: [
+        { items: [toolCall("lookup_word", { word: "x" }, { namespace: "mcp__notes_2", callId: "m1" })] },
+        done,
+      ],
       extraConfig: `[mcp_servers.notes]\ncommand = "/nonexistent"\nenv = { USER_SECRET_TOKEN = "s3cret-from-config" }`,
     });
     await adapter.initialize();
@@ -123,7 +159,14 @@ describe("a client's MCP server named like one of the user's config.toml", () =>
     const envFile = path.join(logDir, "env.txt");
     const log = path.join(logDir, "calls.jsonl");
     const { sessionId } = await adapter.newSession(undefined, {
-      mcpServers: [{ name: "notes", command: "/bin/sh", args: ["-c", `env > '${envFile}'; exec '${process.execPath}' '${SERVER}'`], env: [{ name: "MCP_CALL_LOG", value: log }] }],
+      mcpServers: [
+        {
+          name: "notes",
+          command: "/bin/sh",
+          args: ["-c", `env > '${envFile}'; exec '${process.execPath}' '${SERVER}'`],
+          env: [{ name: "MCP_CALL_LOG", value: log }],
+        },
+      ],
     });
     await adapter.prompt(sessionId, "go");
     const env = await readFile(envFile, "utf8");
@@ -139,14 +182,22 @@ describe("a client's MCP server named like one of the user's config.toml", () =>
   });
 
   it("the same server the user turned off in config.toml (enabled = false) still runs for the editor that asks for it", async () => {
-    const log = await promptWithUserNotes(() => "enabled = false", "mcp__notes_2", (log) => [{ name: "MCP_CALL_LOG", value: log }]);
+    const log = await promptWithUserNotes(
+      () => "enabled = false",
+      "mcp__notes_2",
+      (log) => [{ name: "MCP_CALL_LOG", value: log }],
+    );
     expect(await readFile(log, "utf8")).toContain("lookup_word");
   });
 
   it("over another transport than the user's (http against stdio) still opens the session", async () => {
     adapter = await startAdapter({ extraConfig: `[mcp_servers.notes]\ncommand = "/bin/true"` });
     await adapter.initialize();
-    await expect(adapter.newSession(undefined, { mcpServers: [{ type: "http", name: "notes", url: "http://127.0.0.1:9/mcp", headers: [] }] })).resolves.toHaveProperty("sessionId");
+    await expect(
+      adapter.newSession(undefined, {
+        mcpServers: [{ type: "http", name: "notes", url: "http://127.0.0.1:9/mcp", headers: [] }],
+      }),
+    ).resolves.toHaveProperty("sessionId");
   });
 });
 
@@ -155,12 +206,25 @@ describe("an MCP server that fails to start", () => {
     adapter = await startAdapter({ responses: [done, done] });
     await adapter.initialize();
     const reported = adapter.waitForLine((m) => JSON.stringify(m).includes('"toolCallId":"mcp-startup-broken"'));
-    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "broken", command: "/nonexistent/mcp-server", args: [], env: [] }] });
+    const { sessionId } = await adapter.newSession(undefined, {
+      mcpServers: [{ name: "broken", command: "/nonexistent/mcp-server", args: [], env: [] }],
+    });
     // Codex starts servers in the background: the model hears of a failure with the prompt after it.
     await reported;
     await adapter.prompt(sessionId, "use the broken server");
-    const shown = adapter.updatesOf(sessionId).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "mcp-startup-broken");
-    expect(shown).toMatchObject({ title: "MCP server broken failed to start", status: "failed", content: [{ type: "content", content: { type: "text", text: expect.stringMatching(/broken.*failed to start.*No such file/) } }] });
+    const shown = adapter
+      .updatesOf(sessionId)
+      .find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "mcp-startup-broken");
+    expect(shown).toMatchObject({
+      title: "MCP server broken failed to start",
+      status: "failed",
+      content: [
+        {
+          type: "content",
+          content: { type: "text", text: expect.stringMatching(/broken.*failed to start.*No such file/) },
+        },
+      ],
+    });
     const told = JSON.stringify(adapter.fake.requests[0]!.body.input);
     expect(told).toContain('The MCP server \\"broken\\" is not available in this session');
     // Told once: the next prompt does not repeat it (the model's history has it).
@@ -173,14 +237,19 @@ describe("an MCP server that fails to start", () => {
     adapter = await startAdapter({ responses: [done] });
     await adapter.initialize();
     const reported = adapter.waitForLine((m) => JSON.stringify(m).includes('"toolCallId":"mcp-startup-remote"'));
-    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ type: "http", name: "remote", url: "http://127.0.0.1:9/mcp?token=URL-SECRET-666", headers: [] }] });
+    const { sessionId } = await adapter.newSession(undefined, {
+      mcpServers: [{ type: "http", name: "remote", url: "http://127.0.0.1:9/mcp?token=URL-SECRET-666", headers: [] }],
+    });
     await reported;
     await adapter.prompt(sessionId, "hello");
     expect(JSON.stringify(adapter.updatesOf(sessionId))).toContain("token=…");
     expect(JSON.stringify(adapter.updatesOf(sessionId))).not.toContain("URL-SECRET-666");
     expect(JSON.stringify(adapter.fake.requests[0]!.body.input)).not.toContain("URL-SECRET-666");
     // At info and above (the tests log at debug; the address is the client's own there).
-    const logged = adapter.stderr().split("\n").filter((line) => /"level":([3-9]\d)/.test(line));
+    const logged = adapter
+      .stderr()
+      .split("\n")
+      .filter((line) => /"level":([3-9]\d)/.test(line));
     expect(logged.join("\n")).toContain("an MCP server failed to start");
     expect(logged.join("\n")).not.toContain("URL-SECRET-666");
   });
@@ -198,21 +267,36 @@ describe("an MCP server asking the user (elicitation)", () => {
         }),
     });
     await adapter.initialize(caps);
-    const { sessionId } = await adapter.newSession(undefined, { mcpServers: [{ name: "test notes!", command: process.execPath, args: [SERVER], env: [] }] });
+    const { sessionId } = await adapter.newSession(undefined, {
+      mcpServers: [{ name: "test notes!", command: process.execPath, args: [SERVER], env: [] }],
+    });
     expect((await adapter.prompt(sessionId, "ask me")).stopReason).toBe("end_turn");
     // What the model got back from the tool: the server's own account of the answer.
     return { asked, output: JSON.stringify(adapter.fake.requests[1]!.body.input) };
   }
 
   it("is asked as an ACP form (titled choices kept), and the answer reaches the server", async () => {
-    const { asked, output } = await ask({ elicitation: { form: {} } }, { action: "accept", content: { color: "blue", shade: 3 } });
+    const { asked, output } = await ask(
+      { elicitation: { form: {} } },
+      { action: "accept", content: { color: "blue", shade: 3 } },
+    );
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({
       mode: "form",
       message: "test_notes: Pick a color",
       requestedSchema: {
         type: "object",
-        properties: { color: { type: "string", title: "Color", oneOf: [{ const: "red", title: "Red" }, { const: "blue", title: "Blue" }] }, shade: { type: "integer", minimum: 1, maximum: 9 } },
+        properties: {
+          color: {
+            type: "string",
+            title: "Color",
+            oneOf: [
+              { const: "red", title: "Red" },
+              { const: "blue", title: "Blue" },
+            ],
+          },
+          shade: { type: "integer", minimum: 1, maximum: 9 },
+        },
         required: ["color"],
       },
     });

@@ -26,7 +26,12 @@ async function restart(setupClient?: (app: acp.ClientApp) => void): Promise<Adap
   const first = adapter!;
   first.child.kill();
   predecessor = first;
-  adapter = await startAdapter({ fake: first.fake, home: first.home, workspace: first.workspace, ...(setupClient ? { setupClient } : {}) });
+  adapter = await startAdapter({
+    fake: first.fake,
+    home: first.home,
+    workspace: first.workspace,
+    ...(setupClient ? { setupClient } : {}),
+  });
   await adapter.initialize();
   return adapter;
 }
@@ -37,7 +42,11 @@ const patchTo = (callId: string, from: string, to: string): ScriptedResponse => 
 });
 
 /** The model patches the workspace's a.txt: the user is asked (and rejects it), and the file stays as it was. */
-async function expectPatchAskedAndRejected(sessionId: string, callId: string, asked: acp.RequestPermissionRequest[]): Promise<void> {
+async function expectPatchAskedAndRejected(
+  sessionId: string,
+  callId: string,
+  asked: acp.RequestPermissionRequest[],
+): Promise<void> {
   const file = path.join(adapter!.workspace, "a.txt");
   await writeFile(file, "one\n");
   adapter!.fake.enqueue(patchTo(callId, "one", "two"), done);
@@ -72,12 +81,21 @@ describe("modes", () => {
   it("Review Edits: a file-tool write inside the workspace is asked first, with only Allow and Reject; refused, nothing is written", async () => {
     const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-review-")));
     const file = (name: string) => path.join(workspace, name);
-    const write = (name: string, callId: string): ScriptedResponse => ({ items: [toolCall("write_text_file", { path: file(name), content: "x\n" }, { callId, namespace: "mcp__acp_fs" })] });
+    const write = (name: string, callId: string): ScriptedResponse => ({
+      items: [toolCall("write_text_file", { path: file(name), content: "x\n" }, { callId, namespace: "mcp__acp_fs" })],
+    });
     const { asked, setupClient } = answerPermissions("reject_once");
-    adapter = await startAdapter({ responses: [write("in.txt", "w1"), done, write("auto.txt", "w2"), done], setupClient, workspace });
+    adapter = await startAdapter({
+      responses: [write("in.txt", "w1"), done, write("auto.txt", "w2"), done],
+      setupClient,
+      workspace,
+    });
     await adapter.initialize();
     const session = await adapter.newSession();
-    await adapter.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "review-edits" });
+    await adapter.agent.request(acp.methods.agent.session.setMode, {
+      sessionId: session.sessionId,
+      modeId: "review-edits",
+    });
     expect((await adapter.prompt(session.sessionId, "write in the workspace")).stopReason).toBe("end_turn");
     expect(existsSync(file("in.txt"))).toBe(false);
     expect(asked).toHaveLength(1);
@@ -94,11 +112,22 @@ describe("modes", () => {
 
   it("auto-review: Codex's reviewer answers an approval instead of the user, and the user sees its decision", async () => {
     const target = path.join("/var/tmp", `cca-auto-review-${process.pid}-${Date.now()}.txt`);
-    const escalated = toolCall("exec_command", { cmd: `echo hi > ${target}`, sandbox_permissions: "require_escalated", justification: "write outside" }, { callId: "g1" });
+    const escalated = toolCall(
+      "exec_command",
+      { cmd: `echo hi > ${target}`, sandbox_permissions: "require_escalated", justification: "write outside" },
+      { callId: "g1" },
+    );
     // The second model request is the reviewer's (model codex-auto-review); it approves.
-    const { asked, session } = await start([{ items: [escalated] }, { items: [{ type: "message", text: '{"outcome":"allow","risk_level":"low","rationale":"harmless echo"}' }] }, done]);
+    const { asked, session } = await start([
+      { items: [escalated] },
+      { items: [{ type: "message", text: '{"outcome":"allow","risk_level":"low","rationale":"harmless echo"}' }] },
+      done,
+    ]);
     try {
-      await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "auto-review" });
+      await adapter!.agent.request(acp.methods.agent.session.setMode, {
+        sessionId: session.sessionId,
+        modeId: "auto-review",
+      });
       expect((await adapter!.prompt(session.sessionId, "write it")).stopReason).toBe("end_turn");
       expect(asked).toHaveLength(0);
       expect(adapter!.fake.requests[1]!.body.model).toBe("codex-auto-review");
@@ -125,16 +154,23 @@ describe("modes", () => {
     const updates = adapter!.updatesOf(sessionId);
     expect(updates).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "read-only" });
     const configUpdate = updates.find((u) => u.sessionUpdate === "config_option_update");
-    expect(configUpdate).toMatchObject({ configOptions: expect.arrayContaining([expect.objectContaining({ id: "mode", currentValue: "read-only" })]) });
+    expect(configUpdate).toMatchObject({
+      configOptions: expect.arrayContaining([expect.objectContaining({ id: "mode", currentValue: "read-only" })]),
+    });
   });
 
   it("a mode chosen before a /review reaches Codex's review (review/start carries no settings): in read-only its shell cannot write the workspace", async () => {
-    const write = (callId: string): ScriptedResponse => ({ items: [toolCall("exec_command", { cmd: "echo changed > notes.txt" }, { callId })] });
+    const write = (callId: string): ScriptedResponse => ({
+      items: [toolCall("exec_command", { cmd: "echo changed > notes.txt" }, { callId })],
+    });
     const { asked, session } = await start([write("r1"), { items: [{ type: "message", text: "reviewed" }] }]);
     const file = path.join(adapter!.workspace, "notes.txt");
     await writeFile(file, "original\n");
     // Switched, with no prompt between: the review is the first turn Codex runs in the new mode.
-    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "read-only" });
+    await adapter!.agent.request(acp.methods.agent.session.setMode, {
+      sessionId: session.sessionId,
+      modeId: "read-only",
+    });
     expect((await adapter!.prompt(session.sessionId, "/review the notes")).stopReason).toBe("end_turn");
     expect(adapter!.fake.requests.length).toBeGreaterThanOrEqual(2); // the command ran and its output went back
     expect(await readFile(file, "utf8")).toBe("original\n");
@@ -150,12 +186,17 @@ describe("modes", () => {
     const outside = await realpath(await mkdtemp(path.join(parent, "cca-outside-")));
     expect(outside.startsWith(`${await realpath(os.tmpdir())}${path.sep}`)).toBe(false);
     const target = path.join(outside, "free.txt");
-    const write = (callId: string): ScriptedResponse => ({ items: [toolCall("exec_command", { cmd: `echo free > ${target}` }, { callId })] });
+    const write = (callId: string): ScriptedResponse => ({
+      items: [toolCall("exec_command", { cmd: `echo free > ${target}` }, { callId })],
+    });
     const { asked, session } = await start([write("c1"), done, write("c2"), done]);
     expect((await adapter!.prompt(session.sessionId, "try in auto")).stopReason).toBe("end_turn");
     expect(await readFile(target, "utf8").catch(() => undefined)).toBeUndefined();
     const askedInAuto = asked.length;
-    await adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "full-access" });
+    await adapter!.agent.request(acp.methods.agent.session.setMode, {
+      sessionId: session.sessionId,
+      modeId: "full-access",
+    });
     expect((await adapter!.prompt(session.sessionId, "try in full access")).stopReason).toBe("end_turn");
     expect(asked).toHaveLength(askedInAuto);
     expect(await readFile(target, "utf8")).toBe("free\n");
@@ -171,10 +212,18 @@ describe("modes", () => {
     await adapter.prompt(sessionId, "a turn in read-only");
     const { workspace } = adapter;
     await restart(setupClient);
-    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe("read-only");
     expect(loaded.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "read-only" });
-    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(resumed.modes?.currentModeId).toBe("read-only");
     // Still read-only for Codex: the next patch asks (and the reject leaves the file).
     await expectPatchAskedAndRejected(sessionId, "p-after", asked);
@@ -194,13 +243,32 @@ describe("modes", () => {
     const { fake, home, workspace } = adapter;
     await writeFile(path.join(home.codexHome, "codex-cli-acp", "session-modes", other), "auto\n");
     await restart();
-    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe("auto");
-    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(resumed.modes?.currentModeId).toBe("auto");
-    expect((await adapter.agent.request(acp.methods.agent.session.load, { sessionId: other, cwd: workspace, mcpServers: [] })).modes?.currentModeId).toBe("full-access");
+    expect(
+      (
+        await adapter.agent.request(acp.methods.agent.session.load, {
+          sessionId: other,
+          cwd: workspace,
+          mcpServers: [],
+        })
+      ).modes?.currentModeId,
+    ).toBe("full-access");
     // Codex runs the next turn as Auto: the workspace is writable for its commands.
-    fake.enqueue({ items: [toolCall("exec_command", { cmd: "echo auto > made-in-auto.txt" }, { callId: "w1" })] }, done);
+    fake.enqueue(
+      { items: [toolCall("exec_command", { cmd: "echo auto > made-in-auto.txt" }, { callId: "w1" })] },
+      done,
+    );
     await adapter.prompt(sessionId, "write in the workspace");
     expect(await readFile(path.join(workspace, "made-in-auto.txt"), "utf8")).toBe("auto\n");
   });
@@ -213,19 +281,38 @@ describe("modes", () => {
     await adapter.prompt(sessionId, "a turn in auto-review");
     const { fake, workspace } = adapter;
     await restart();
-    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe("auto-review");
     expect(loaded.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "auto-review" });
-    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(resumed.modes?.currentModeId).toBe("auto-review");
     // Codex runs the next turn with the workspace writable, as Auto-review does.
-    fake.enqueue({ items: [toolCall("exec_command", { cmd: "echo reviewed > made-in-auto-review.txt" }, { callId: "w1" })] }, done);
+    fake.enqueue(
+      { items: [toolCall("exec_command", { cmd: "echo reviewed > made-in-auto-review.txt" }, { callId: "w1" })] },
+      done,
+    );
     await adapter.prompt(sessionId, "write in the workspace");
     expect(await readFile(path.join(workspace, "made-in-auto-review.txt"), "utf8")).toBe("reviewed\n");
     // ...and its reviewer, not the user, answers an escalation (the reviewer's request is the second).
     const target = path.join("/var/tmp", `cca-auto-review-back-${process.pid}-${Date.now()}.txt`);
-    const escalated = toolCall("exec_command", { cmd: `echo hi > ${target}`, sandbox_permissions: "require_escalated", justification: "write outside" }, { callId: "g1" });
-    fake.enqueue({ items: [escalated] }, { items: [{ type: "message", text: '{"outcome":"allow","risk_level":"low","rationale":"harmless echo"}' }] }, done);
+    const escalated = toolCall(
+      "exec_command",
+      { cmd: `echo hi > ${target}`, sandbox_permissions: "require_escalated", justification: "write outside" },
+      { callId: "g1" },
+    );
+    fake.enqueue(
+      { items: [escalated] },
+      { items: [{ type: "message", text: '{"outcome":"allow","risk_level":"low","rationale":"harmless echo"}' }] },
+      done,
+    );
     const reviewFrom = fake.requests.length;
     try {
       expect((await adapter.prompt(sessionId, "write outside")).stopReason).toBe("end_turn");
@@ -251,14 +338,29 @@ describe("modes", () => {
     // Kept for the thread in Review Edits only: the one that left it has no file.
     const kept = path.join(home.codexHome, "codex-cli-acp", "session-modes");
     let files: string[] = [];
-    await waitFor(async () => (files = await readdir(kept).catch(() => [])).join() === reviewing, () => `only ${reviewing} in ${kept} (found: ${files.join(", ")})`);
+    await waitFor(
+      async () => (files = await readdir(kept).catch(() => [])).join() === reviewing,
+      () => `only ${reviewing} in ${kept} (found: ${files.join(", ")})`,
+    );
     await restart(setupClient);
-    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: reviewing, cwd: workspace, mcpServers: [] });
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId: reviewing,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe("review-edits");
     expect(loaded.configOptions?.find((o) => o.id === "mode")).toMatchObject({ currentValue: "review-edits" });
-    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, { sessionId: reviewing, cwd: workspace, mcpServers: [] });
+    const resumed = await adapter.agent.request(acp.methods.agent.session.resume, {
+      sessionId: reviewing,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(resumed.modes?.currentModeId).toBe("review-edits");
-    const other = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: readOnly, cwd: workspace, mcpServers: [] });
+    const other = await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId: readOnly,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(other.modes?.currentModeId).toBe("read-only");
     // Review Edits for the file tools too: the write inside the workspace is asked (Read Only would refuse it unasked).
     await expectPatchAskedAndRejected(reviewing, "p-review", asked);
@@ -266,15 +368,35 @@ describe("modes", () => {
 
   it("a thread last run with settings no mode describes (another client's) is loaded in its own Custom mode, which runs as it did; auto from a switch", async () => {
     const { asked, setupClient } = answerPermissions("reject");
-    adapter = await startAdapter({ setupClient, userConfig: 'approval_policy = "never"\nsandbox_mode = "workspace-write"' });
+    adapter = await startAdapter({
+      setupClient,
+      userConfig: 'approval_policy = "never"\nsandbox_mode = "workspace-write"',
+    });
     // Stored as Codex's own CLI leaves it: approval "never" with a workspace-write sandbox.
-    const stored = await makeStoredSession({ codexHome: adapter.home.codexHome, cwd: adapter.workspace, turns: 2, outputBytes: 100 });
+    const stored = await makeStoredSession({
+      codexHome: adapter.home.codexHome,
+      cwd: adapter.workspace,
+      turns: 2,
+      outputBytes: 100,
+    });
     await adapter.initialize();
-    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId: stored.threadId, cwd: adapter.workspace, mcpServers: [] });
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId: stored.threadId,
+      cwd: adapter.workspace,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe("custom");
     expect(loaded.modes?.availableModes.find((m) => m.id === "custom")?.description).toContain("approvals never");
     // Under "never" Codex refuses an escalated command without asking: what the mode says.
-    const escalated = (callId: string) => ({ items: [toolCall("exec_command", { cmd: "echo hi > out.txt", sandbox_permissions: "require_escalated", justification: "test" }, { callId })] });
+    const escalated = (callId: string) => ({
+      items: [
+        toolCall(
+          "exec_command",
+          { cmd: "echo hi > out.txt", sandbox_permissions: "require_escalated", justification: "test" },
+          { callId },
+        ),
+      ],
+    });
     adapter.fake.enqueue(escalated("esc1"), done);
     await adapter.prompt(stored.threadId, "run it");
     expect(asked).toHaveLength(0);
@@ -287,7 +409,9 @@ describe("modes", () => {
 
   it("an unknown mode is invalid params", async () => {
     const { session } = await start([]);
-    await expect(adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "yolo" })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "yolo" }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 });
 
@@ -295,14 +419,26 @@ describe("config options", () => {
   it("session/new lists mode, collaboration mode, model (from model/list), reasoning effort (the model's efforts), speed and prompt suggestions", async () => {
     const { session } = await start([]);
     const byId = Object.fromEntries((session.configOptions ?? []).map((o) => [o.id, o]));
-    expect(Object.keys(byId)).toEqual(["mode", "collaboration_mode", "model", "reasoning_effort", "service_tier", "prompt_suggestions"]);
+    expect(Object.keys(byId)).toEqual([
+      "mode",
+      "collaboration_mode",
+      "model",
+      "reasoning_effort",
+      "service_tier",
+      "prompt_suggestions",
+    ]);
     expect(byId.mode).toMatchObject({ type: "select", category: "mode", currentValue: "auto" });
     expect(byId.model).toMatchObject({ type: "select", category: "model", currentValue: "fake-model" });
     // The spec names mode, model and thought_level; any other category takes a leading underscore.
-    for (const o of session.configOptions ?? []) expect(["mode", "model", "thought_level"].includes(o.category ?? "") || (o.category ?? "").startsWith("_"), `${o.id}: ${o.category}`).toBe(true);
+    for (const o of session.configOptions ?? [])
+      expect(
+        ["mode", "model", "thought_level"].includes(o.category ?? "") || (o.category ?? "").startsWith("_"),
+        `${o.id}: ${o.category}`,
+      ).toBe(true);
     expect(byId.collaboration_mode).toMatchObject({ category: "_collaboration_mode" });
     // Every log line is one JSON object with one value per key (pino's own pid is not repeated).
-    for (const line of adapter!.stderr().split("\n").filter(Boolean)) expect(line.match(/"pid":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
+    for (const line of adapter!.stderr().split("\n").filter(Boolean))
+      expect(line.match(/"pid":/g)?.length ?? 0, line).toBeLessThanOrEqual(1);
     const models = (byId.model as { options: Array<{ value: string }> }).options.map((o) => o.value);
     expect(models).toContain("fake-model");
     expect(models).toContain("gpt-5.5");
@@ -324,9 +460,17 @@ describe("config options", () => {
     const { sessionId } = session;
     await adapter!.prompt(sessionId, "first");
     expect(adapter!.fake.requests[0]!.body.model).toBe("fake-model");
-    const res = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "gpt-5.5" });
+    const res = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "model",
+      value: "gpt-5.5",
+    });
     expect(res.configOptions.find((o) => o.id === "model")).toMatchObject({ currentValue: "gpt-5.5" });
-    const res2 = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "reasoning_effort", value: "high" });
+    const res2 = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "reasoning_effort",
+      value: "high",
+    });
     expect(res2.configOptions.find((o) => o.id === "reasoning_effort")).toMatchObject({ currentValue: "high" });
     await adapter!.prompt(sessionId, "second");
     expect(adapter!.fake.requests[1]!.body.model).toBe("gpt-5.5");
@@ -335,7 +479,12 @@ describe("config options", () => {
 
   it("unknown values are invalid params", async () => {
     const { session } = await start([]);
-    const set = (configId: string, value: string) => adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId: session.sessionId, configId, value });
+    const set = (configId: string, value: string) =>
+      adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId: session.sessionId,
+        configId,
+        value,
+      });
     await expect(set("model", "no-such-model")).rejects.toMatchObject({ code: -32602 });
     await expect(set("reasoning_effort", "ludicrous")).rejects.toMatchObject({ code: -32602 });
     await expect(set("colour", "blue")).rejects.toMatchObject({ code: -32602 });
@@ -346,19 +495,37 @@ describe("speed (service tier)", () => {
   it("offered for a model with service tiers; the choice reaches the model request, standard sends none", async () => {
     const { session } = await start([done, done, done]);
     const { sessionId } = session;
-    const afterModel = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "gpt-6-sol" });
+    const afterModel = await adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "model",
+      value: "gpt-6-sol",
+    });
     expect(afterModel.configOptions.find((o) => o.id === "service_tier")).toMatchObject({
       type: "select",
       currentValue: "priority",
       options: [{ value: "default", name: "Standard" }, expect.objectContaining({ value: "priority", name: "Fast" })],
     });
-    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", value: "priority" });
+    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "service_tier",
+      value: "priority",
+    });
     await adapter!.prompt(sessionId, "fast");
     expect(adapter!.fake.requests.at(-1)!.body.service_tier).toBe("priority");
-    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", value: "default" });
+    await adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "service_tier",
+      value: "default",
+    });
     await adapter!.prompt(sessionId, "standard");
     expect(adapter!.fake.requests.at(-1)!.body.service_tier ?? null).toBeNull();
-    await expect(adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", value: "warp" })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      adapter!.agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "service_tier",
+        value: "warp",
+      }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 });
 
@@ -367,16 +534,44 @@ describe("fast mode as a switch", () => {
     adapter = await startAdapter({ responses: [done, done] });
     await adapter.initialize({ session: { notices: {}, configOptions: { boolean: {} } } });
     const { sessionId } = await adapter.newSession();
-    const afterModel = await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value: "gpt-6-sol" });
-    expect(afterModel.configOptions.find((o) => o.id === "service_tier")).toMatchObject({ type: "boolean", name: "Fast", currentValue: true });
-    const off = await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", type: "boolean", value: false });
-    expect(off.configOptions.find((o) => o.id === "service_tier")).toMatchObject({ type: "boolean", currentValue: false });
+    const afterModel = await adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "model",
+      value: "gpt-6-sol",
+    });
+    expect(afterModel.configOptions.find((o) => o.id === "service_tier")).toMatchObject({
+      type: "boolean",
+      name: "Fast",
+      currentValue: true,
+    });
+    const off = await adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "service_tier",
+      type: "boolean",
+      value: false,
+    });
+    expect(off.configOptions.find((o) => o.id === "service_tier")).toMatchObject({
+      type: "boolean",
+      currentValue: false,
+    });
     await adapter.prompt(sessionId, "standard");
     expect(adapter.fake.requests.at(-1)!.body.service_tier ?? null).toBeNull();
-    await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "service_tier", type: "boolean", value: true });
+    await adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "service_tier",
+      type: "boolean",
+      value: true,
+    });
     await adapter.prompt(sessionId, "fast");
     expect(adapter.fake.requests.at(-1)!.body.service_tier).toBe("priority");
     // A switch only where it means something.
-    await expect(adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", type: "boolean", value: true })).rejects.toMatchObject({ code: -32602 });
+    await expect(
+      adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "model",
+        type: "boolean",
+        value: true,
+      }),
+    ).rejects.toMatchObject({ code: -32602 });
   });
 });

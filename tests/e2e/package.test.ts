@@ -19,7 +19,13 @@ let adapter: Adapter | undefined;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), "cca-pack-"));
   // --ignore-scripts: the suite built dist/ already; prepack would build it again under the agents other tests are running.
-  const out = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], { cwd: repo, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  const out = execFileSync("npm", ["pack", "--silent", "--ignore-scripts", "--pack-destination", dir], {
+    cwd: repo,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .at(-1)!;
   execFileSync("tar", ["-xzf", path.join(dir, out), "-C", dir]);
   pkg = path.join(dir, "package");
   await symlink(path.join(repo, "node_modules"), path.join(pkg, "node_modules"), "dir");
@@ -31,11 +37,18 @@ afterAll(async () => {
 });
 
 it("holds what runs: the bin, the license, the README and the files it links to; no source maps", async () => {
-  const manifest = JSON.parse(await readFile(path.join(pkg, "package.json"), "utf8")) as { bin: Record<string, string>; engines: { node: string }; license: string; scripts: Record<string, string> };
+  const manifest = JSON.parse(await readFile(path.join(pkg, "package.json"), "utf8")) as {
+    bin: Record<string, string>;
+    engines: { node: string };
+    license: string;
+    scripts: Record<string, string>;
+  };
   expect(existsSync(path.join(pkg, manifest.bin["codex-cli-acp"]!))).toBe(true);
   expect(manifest.engines.node).toBe(">=20");
   expect(manifest.scripts.prepare).toBeUndefined(); // nothing runs at install
-  expect((await readFile(path.join(pkg, "LICENSE"), "utf8")).startsWith("\n                                 Apache License")).toBe(true);
+  expect(
+    (await readFile(path.join(pkg, "LICENSE"), "utf8")).startsWith("\n                                 Apache License"),
+  ).toBe(true);
   expect((await readdir(path.join(pkg, "dist"))).filter((f) => f.endsWith(".map"))).toEqual([]);
   const readme = await readFile(path.join(pkg, "README.md"), "utf8");
   const links = [...readme.matchAll(/\]\(([^)#]+)\)/g)].map((m) => m[1]!).filter((l) => !/^https?:/.test(l));
@@ -56,7 +69,20 @@ it("runs from the package: --help, then a handshake and a turn", async () => {
 
 it("replays a transcript from the package: the transcript runner is bundled beside the agent (dist/transcripts.mjs)", () => {
   const bin = path.join(pkg, "dist/index.js");
-  const out = execFileSync(process.execPath, [bin, "replay", "--trust", path.join(repo, "tests/transcripts/handshake.jsonl"), "--agent", "--", process.execPath, bin], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync(
+    process.execPath,
+    [
+      bin,
+      "replay",
+      "--trust",
+      path.join(repo, "tests/transcripts/handshake.jsonl"),
+      "--agent",
+      "--",
+      process.execPath,
+      bin,
+    ],
+    { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+  );
   expect(out).toMatch(/^PASS .*handshake\.jsonl/m);
 }, 60_000);
 
@@ -67,9 +93,17 @@ it("a fresh clone packs what runs: prepack builds dist/, so the tarball has the 
   // The dependencies as `npm ci` lays them (a test may not reach the registry: this checkout's).
   await symlink(path.join(repo, "node_modules"), path.join(clone, "node_modules"), "dir");
   await mkdir(path.join(dir, "clone-pack"));
-  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", path.join(dir, "clone-pack")], { cwd: clone, encoding: "utf8" }).trim().split("\n").at(-1)!;
+  const out = execFileSync("npm", ["pack", "--silent", "--pack-destination", path.join(dir, "clone-pack")], {
+    cwd: clone,
+    encoding: "utf8",
+  })
+    .trim()
+    .split("\n")
+    .at(-1)!;
   const listed = execFileSync("tar", ["-tzf", path.join(dir, "clone-pack", out)], { encoding: "utf8" }).split("\n");
-  const manifest = JSON.parse(await readFile(path.join(clone, "package.json"), "utf8")) as { bin: Record<string, string> };
+  const manifest = JSON.parse(await readFile(path.join(clone, "package.json"), "utf8")) as {
+    bin: Record<string, string>;
+  };
   expect(listed).toContain(`package/${manifest.bin["codex-cli-acp"]}`);
   expect(listed).toContain("package/dist/agent.js");
 }, 120_000);

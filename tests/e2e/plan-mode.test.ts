@@ -16,7 +16,19 @@ const ask: ScriptedResponse = {
   items: [
     toolCall(
       "request_user_input",
-      { questions: [{ id: "color", header: "Color", question: "Which color?", options: [{ label: "Red (Recommended)", description: "warm" }, { label: "Blue", description: "cool" }] }] },
+      {
+        questions: [
+          {
+            id: "color",
+            header: "Color",
+            question: "Which color?",
+            options: [
+              { label: "Red (Recommended)", description: "warm" },
+              { label: "Blue", description: "cool" },
+            ],
+          },
+        ],
+      },
       { callId: "q1" },
     ),
   ],
@@ -25,7 +37,10 @@ const ask: ScriptedResponse = {
 /** Developer messages of one model request (Codex puts the collaboration mode's instructions there). */
 function developerText(body: Record<string, unknown>): string {
   const input = body.input as Array<{ role?: string; content?: Array<{ text?: string }> }>;
-  return input.filter((i) => i.role === "developer").flatMap((i) => i.content?.map((c) => c.text ?? "") ?? []).join("\n");
+  return input
+    .filter((i) => i.role === "developer")
+    .flatMap((i) => i.content?.map((c) => c.text ?? "") ?? [])
+    .join("\n");
 }
 
 function toolOutput(body: Record<string, unknown>, callId: string): string {
@@ -43,10 +58,17 @@ describe("plan mode", () => {
       type: "select",
       category: "_collaboration_mode",
       currentValue: "default",
-      options: [expect.objectContaining({ value: "plan", name: "Plan" }), expect.objectContaining({ value: "default", name: "Default" })],
+      options: [
+        expect.objectContaining({ value: "plan", name: "Plan" }),
+        expect.objectContaining({ value: "default", name: "Default" }),
+      ],
     });
     await adapter.prompt(sessionId, "before");
-    const res = await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "collaboration_mode", value: "plan" });
+    const res = await adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "collaboration_mode",
+      value: "plan",
+    });
     expect(res.configOptions.find((o) => o.id === "collaboration_mode")?.currentValue).toBe("plan");
     await adapter.prompt(sessionId, "after");
     expect(developerText(adapter.fake.requests[0]!.body)).not.toContain("Plan Mode");
@@ -59,7 +81,13 @@ describe("plan mode", () => {
     adapter = await startAdapter();
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
-    await expect(adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "collaboration_mode", value: "yolo" })).rejects.toMatchObject({
+    await expect(
+      adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+        sessionId,
+        configId: "collaboration_mode",
+        value: "yolo",
+      }),
+    ).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining("available: plan, default"),
     });
@@ -72,7 +100,11 @@ describe("plan mode", () => {
     expect((await adapter.prompt(sessionId, "/plan")).stopReason).toBe("end_turn");
     expect(adapter.fake.requests).toHaveLength(0);
     const update = adapter.updatesOf(sessionId).find((u) => u.sessionUpdate === "config_option_update");
-    expect(update && "configOptions" in update ? update.configOptions.find((o) => o.id === "collaboration_mode")?.currentValue : undefined).toBe("plan");
+    expect(
+      update && "configOptions" in update
+        ? update.configOptions.find((o) => o.id === "collaboration_mode")?.currentValue
+        : undefined,
+    ).toBe("plan");
     await adapter.prompt(sessionId, "/plan add a cache");
     expect(developerText(adapter.fake.requests[0]!.body)).toContain("# Plan Mode");
     expect(JSON.stringify(adapter.fake.requests[0]!.body.input)).toContain("add a cache");
@@ -87,7 +119,9 @@ describe("plan mode", () => {
 
 describe("/plan among queued prompts", () => {
   it("switches in its place: a prompt sent before it, still waiting, runs as it was sent", async () => {
-    adapter = await startAdapter({ responses: [{ ...say("one two three four"), delayMs: 150 }, say("queued answer"), say("a plan")] });
+    adapter = await startAdapter({
+      responses: [{ ...say("one two three four"), delayMs: 150 }, say("queued answer"), say("a plan")],
+    });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     const running = adapter.prompt(sessionId, "a long one");
@@ -114,7 +148,11 @@ describe("questions", () => {
     });
     await adapter.initialize({ elicitation: { form: {} } });
     const { sessionId } = await adapter.newSession();
-    await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "collaboration_mode", value: "plan" });
+    await adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "collaboration_mode",
+      value: "plan",
+    });
     expect((await adapter.prompt(sessionId, "pick a color")).stopReason).toBe("end_turn");
     expect(asked).toEqual([
       {
@@ -124,14 +162,24 @@ describe("questions", () => {
         requestedSchema: {
           type: "object",
           properties: {
-            color: { type: "string", title: "Color", description: "Which color?", oneOf: [{ const: "Red (Recommended)", title: "Red (Recommended)", description: "warm" }, { const: "Blue", title: "Blue", description: "cool" }] },
+            color: {
+              type: "string",
+              title: "Color",
+              description: "Which color?",
+              oneOf: [
+                { const: "Red (Recommended)", title: "Red (Recommended)", description: "warm" },
+                { const: "Blue", title: "Blue", description: "cool" },
+              ],
+            },
             color__other: { type: "string", title: "Color: another answer", description: "Instead of a choice above" },
           },
           required: [],
         },
       },
     ]);
-    expect(JSON.parse(toolOutput(adapter.fake.requests[1]!.body, "q1"))).toEqual({ answers: { color: { answers: ["Blue"] } } });
+    expect(JSON.parse(toolOutput(adapter.fake.requests[1]!.body, "q1"))).toEqual({
+      answers: { color: { answers: ["Blue"] } },
+    });
   });
 
   it("a declined form gives the model no answers, and the turn goes on", async () => {

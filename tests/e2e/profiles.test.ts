@@ -36,7 +36,11 @@ const TWO_PROFILES = {
 const LEGACY = ["[profiles.legacy]", 'model_reasoning_effort = "high"', ""].join("\n");
 
 async function open(turns: number, opts: { files?: Record<string, string>; extraConfig?: string } = {}) {
-  adapter = await startAdapter({ responses: Array.from({ length: turns }, () => done), codexFiles: opts.files ?? TWO_PROFILES, ...(opts.extraConfig ? { extraConfig: opts.extraConfig } : {}) });
+  adapter = await startAdapter({
+    responses: Array.from({ length: turns }, () => done),
+    codexFiles: opts.files ?? TWO_PROFILES,
+    ...(opts.extraConfig ? { extraConfig: opts.extraConfig } : {}),
+  });
   await adapter.initialize();
   return adapter.newSession();
 }
@@ -51,12 +55,19 @@ async function restart(): Promise<Adapter> {
 }
 
 const option = (options: acp.SessionConfigOption[] | null | undefined, id: string) => options?.find((o) => o.id === id);
-const setOption = (sessionId: string, configId: string, value: string) => adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
+const setOption = (sessionId: string, configId: string, value: string) =>
+  adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
 
 /** What the newest model request ran with: its model, reasoning effort and Codex's permissions instructions. */
 function lastRequest(a: Adapter): { model: unknown; effort: unknown; permissions: string } {
-  const body = a.fake.requests.at(-1)!.body as { model?: unknown; reasoning?: { effort?: unknown }; input: Array<{ content?: Array<{ text?: string }> }> };
-  const texts = body.input.flatMap((item) => (item.content ?? []).map((c) => c.text ?? "")).filter((t) => t.includes("`sandbox_mode` is"));
+  const body = a.fake.requests.at(-1)!.body as {
+    model?: unknown;
+    reasoning?: { effort?: unknown };
+    input: Array<{ content?: Array<{ text?: string }> }>;
+  };
+  const texts = body.input
+    .flatMap((item) => (item.content ?? []).map((c) => c.text ?? ""))
+    .filter((t) => t.includes("`sandbox_mode` is"));
   return { model: body.model, effort: body.reasoning?.effort, permissions: texts.at(-1) ?? "" };
 }
 
@@ -67,14 +78,20 @@ async function turn(sessionId: string) {
 
 async function refusalOf(request: Promise<unknown>): Promise<string> {
   await expect(request).rejects.toMatchObject({ code: -32602 });
-  return request.catch((err: { message: string; data?: unknown }) => `${err.message} ${JSON.stringify(err.data)}`) as Promise<string>;
+  return request.catch(
+    (err: { message: string; data?: unknown }) => `${err.message} ${JSON.stringify(err.data)}`,
+  ) as Promise<string>;
 }
 
 describe("profiles", () => {
   it("the option lists none and CODEX_HOME's two <name>.config.toml profiles (not config.toml's legacy tables); choosing one changes the next turn as --profile would; the editor's later choice stays on top; another profile or none puts back what the first one set", async () => {
     const session = await open(4, { extraConfig: LEGACY });
     const { sessionId } = session;
-    expect(option(session.configOptions, "profile")).toMatchObject({ type: "select", currentValue: "none", options: [{ value: "none" }, { value: "careful" }, { value: "fast" }] });
+    expect(option(session.configOptions, "profile")).toMatchObject({
+      type: "select",
+      currentValue: "none",
+      options: [{ value: "none" }, { value: "careful" }, { value: "fast" }],
+    });
     expect(option(session.configOptions, "reasoning_effort")?.currentValue).not.toBe("low");
     expect(session.modes?.currentModeId).toBe("auto");
 
@@ -83,7 +100,10 @@ describe("profiles", () => {
     expect(option(res.configOptions, "profile")).toMatchObject({ currentValue: "fast" });
     expect(option(res.configOptions, "reasoning_effort")).toMatchObject({ currentValue: "low" });
     expect(option(res.configOptions, "mode")).toMatchObject({ currentValue: "custom" });
-    expect(adapter!.updatesOf(sessionId)).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "custom" });
+    expect(adapter!.updatesOf(sessionId)).toContainEqual({
+      sessionUpdate: "current_mode_update",
+      currentModeId: "custom",
+    });
     let sent = await turn(sessionId);
     expect(sent).toMatchObject({ model: "fake-model", effort: "low" });
     expect(sent.permissions).toMatch(/never/);
@@ -116,12 +136,20 @@ describe("profiles", () => {
     expect((await turn(sessionId)).effort).toBe("low");
     const { workspace } = adapter!;
 
-    const same = await adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const same = await adapter!.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(option(same.configOptions, "profile")).toMatchObject({ currentValue: "fast" });
     expect(option(same.configOptions, "reasoning_effort")).toMatchObject({ currentValue: "low" });
 
     await restart();
-    const loaded = await adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const loaded = await adapter!.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(option(loaded.configOptions, "profile")).toMatchObject({ currentValue: "fast" });
     expect(option(loaded.configOptions, "reasoning_effort")).toMatchObject({ currentValue: "low" });
     expect(loaded.modes?.currentModeId).toBe("custom");
@@ -130,7 +158,11 @@ describe("profiles", () => {
     expect(sent.permissions).toMatch(/never/);
 
     await restart();
-    const resumed = await adapter!.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: workspace, mcpServers: [] });
+    const resumed = await adapter!.agent.request(acp.methods.agent.session.resume, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(option(resumed.configOptions, "profile")).toMatchObject({ currentValue: "fast" });
     expect(option(resumed.configOptions, "reasoning_effort")).toMatchObject({ currentValue: "low" });
     sent = await turn(sessionId);
@@ -140,7 +172,11 @@ describe("profiles", () => {
     await setOption(sessionId, "profile", "none");
     await turn(sessionId);
     await restart();
-    const again = await adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: workspace, mcpServers: [] });
+    const again = await adapter!.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: workspace,
+      mcpServers: [],
+    });
     expect(option(again.configOptions, "profile")).toMatchObject({ currentValue: "none" });
   });
 
@@ -151,9 +187,15 @@ describe("profiles", () => {
       "broken.config.toml": "model = [1\n",
       "dup.config.toml": 'model_reasoning_effort = "low"\n',
     };
-    const session = await open(1, { files, extraConfig: ["[profiles.dup]", 'model_reasoning_effort = "high"', ""].join("\n") });
+    const session = await open(1, {
+      files,
+      extraConfig: ["[profiles.dup]", 'model_reasoning_effort = "high"', ""].join("\n"),
+    });
     const { sessionId } = session;
-    expect(option(session.configOptions, "profile")).toHaveProperty("options", expect.arrayContaining([expect.objectContaining({ value: "far" }), expect.objectContaining({ value: "broken" })]));
+    expect(option(session.configOptions, "profile")).toHaveProperty(
+      "options",
+      expect.arrayContaining([expect.objectContaining({ value: "far" }), expect.objectContaining({ value: "broken" })]),
+    );
 
     const far = await refusalOf(setOption(sessionId, "profile", "far"));
     expect(far).toContain('"far"');
@@ -179,8 +221,23 @@ describe("profiles", () => {
   it("a profile's model provider applies to a session not prompted yet (its thread starts anew with it); after the first turn Codex cannot change it, and says so", async () => {
     const fake = await startFakeModel([done, done]);
     ownFake = fake;
-    const proxy = ["[model_providers.proxy]", 'name = "proxy"', `base_url = ${JSON.stringify(fake.url)}`, 'env_key = "FAKE_API_KEY"', 'wire_api = "responses"', 'http_headers = { "X-Profile" = "proxy" }', "request_max_retries = 0", "stream_max_retries = 0", "supports_websockets = false", ""].join("\n");
-    adapter = await startAdapter({ fake, extraConfig: proxy, codexFiles: { "viaproxy.config.toml": 'model_provider = "proxy"\n' } });
+    const proxy = [
+      "[model_providers.proxy]",
+      'name = "proxy"',
+      `base_url = ${JSON.stringify(fake.url)}`,
+      'env_key = "FAKE_API_KEY"',
+      'wire_api = "responses"',
+      'http_headers = { "X-Profile" = "proxy" }',
+      "request_max_retries = 0",
+      "stream_max_retries = 0",
+      "supports_websockets = false",
+      "",
+    ].join("\n");
+    adapter = await startAdapter({
+      fake,
+      extraConfig: proxy,
+      codexFiles: { "viaproxy.config.toml": 'model_provider = "proxy"\n' },
+    });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     await setOption(sessionId, "profile", "viaproxy");

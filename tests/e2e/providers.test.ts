@@ -31,12 +31,24 @@ async function adapterWith(opts: Parameters<typeof startAdapter>[0]): Promise<Ad
 
 /** A second provider in config.toml, signed with no key (Codex sends the client's Authorization as is). */
 const secondProvider = (url: string): string =>
-  [`[model_providers.second]`, `name = "second"`, `base_url = "${url}"`, `wire_api = "responses"`, `request_max_retries = 0`, `stream_max_retries = 0`, `supports_websockets = false`].join("\n");
+  [
+    `[model_providers.second]`,
+    `name = "second"`,
+    `base_url = "${url}"`,
+    `wire_api = "responses"`,
+    `request_max_retries = 0`,
+    `stream_max_retries = 0`,
+    `supports_websockets = false`,
+  ].join("\n");
 
-const list = (a: Adapter): Promise<acp.ListProvidersResponse> => a.agent.request<acp.ListProvidersResponse>("providers/list", {});
-const set = (a: Adapter, params: acp.SetProviderRequest): Promise<acp.SetProviderResponse> => a.agent.request<acp.SetProviderResponse>("providers/set", params);
-const disable = (a: Adapter, providerId: string): Promise<acp.DisableProviderResponse> => a.agent.request<acp.DisableProviderResponse>("providers/disable", { providerId });
-const providerOf = async (a: Adapter, id: string): Promise<acp.ProviderInfo | undefined> => (await list(a)).providers.find((p) => p.providerId === id);
+const list = (a: Adapter): Promise<acp.ListProvidersResponse> =>
+  a.agent.request<acp.ListProvidersResponse>("providers/list", {});
+const set = (a: Adapter, params: acp.SetProviderRequest): Promise<acp.SetProviderResponse> =>
+  a.agent.request<acp.SetProviderResponse>("providers/set", params);
+const disable = (a: Adapter, providerId: string): Promise<acp.DisableProviderResponse> =>
+  a.agent.request<acp.DisableProviderResponse>("providers/disable", { providerId });
+const providerOf = async (a: Adapter, id: string): Promise<acp.ProviderInfo | undefined> =>
+  (await list(a)).providers.find((p) => p.providerId === id);
 
 /** Every file under `dir` that holds `needle` (sqlite databases and logs included). */
 async function filesHolding(dir: string, needle: string): Promise<string[]> {
@@ -60,10 +72,25 @@ describe("providers (ACP unstable) over Codex's model providers", () => {
     expect(init.agentCapabilities?.providers).toEqual({});
 
     const { providers } = await list(adapter);
-    expect(providers[0]).toEqual({ providerId: "fake", supported: ["openai"], required: true, current: { apiType: "openai", baseUrl: adapter.fake.url } });
-    expect(providers).toContainEqual({ providerId: "second", supported: ["openai"], required: false, current: { apiType: "openai", baseUrl: other.url } });
+    expect(providers[0]).toEqual({
+      providerId: "fake",
+      supported: ["openai"],
+      required: true,
+      current: { apiType: "openai", baseUrl: adapter.fake.url },
+    });
+    expect(providers).toContainEqual({
+      providerId: "second",
+      supported: ["openai"],
+      required: false,
+      current: { apiType: "openai", baseUrl: other.url },
+    });
     // Codex's built-in OpenAI provider shows no address of its own: the public API's.
-    expect(providers).toContainEqual({ providerId: "openai", supported: ["openai"], required: false, current: { apiType: "openai", baseUrl: "https://api.openai.com/v1" } });
+    expect(providers).toContainEqual({
+      providerId: "openai",
+      supported: ["openai"],
+      required: false,
+      current: { apiType: "openai", baseUrl: "https://api.openai.com/v1" },
+    });
   });
 
   it("set points a provider at another model: the next session's turns go there with the client's headers, which appear in no answer, log or file", async () => {
@@ -72,9 +99,19 @@ describe("providers (ACP unstable) over Codex's model providers", () => {
     const adapter = await adapterWith({ responses: [textResponse("answered by the configured model")] });
     const configBefore = await readFile(adapter.home.configPath, "utf8");
 
-    expect(await set(adapter, { providerId: "fake", apiType: "openai", baseUrl: gateway.url, headers: { "X-Gateway-Token": SECRET } })).toEqual({});
+    expect(
+      await set(adapter, {
+        providerId: "fake",
+        apiType: "openai",
+        baseUrl: gateway.url,
+        headers: { "X-Gateway-Token": SECRET },
+      }),
+    ).toEqual({});
     const after = await list(adapter);
-    expect(after.providers.find((p) => p.providerId === "fake")?.current).toEqual({ apiType: "openai", baseUrl: gateway.url });
+    expect(after.providers.find((p) => p.providerId === "fake")?.current).toEqual({
+      apiType: "openai",
+      baseUrl: gateway.url,
+    });
     expect(JSON.stringify(after)).not.toContain(SECRET);
 
     const { sessionId } = await adapter.newSession();
@@ -100,15 +137,48 @@ describe("providers (ACP unstable) over Codex's model providers", () => {
     const listBefore = await list(adapter);
     const refused: Array<[string, acp.SetProviderRequest]> = [
       ["http off loopback", { providerId: "fake", apiType: "openai", baseUrl: "http://10.1.2.3:8080/v1" }],
-      ["http to a name that only starts like loopback", { providerId: "fake", apiType: "openai", baseUrl: "http://127.0.0.1.example.com/v1" }],
+      [
+        "http to a name that only starts like loopback",
+        { providerId: "fake", apiType: "openai", baseUrl: "http://127.0.0.1.example.com/v1" },
+      ],
       ["relative", { providerId: "fake", apiType: "openai", baseUrl: "/v1" }],
       ["ftp", { providerId: "fake", apiType: "openai", baseUrl: "ftp://127.0.0.1/v1" }],
-      ["credentials in the address", { providerId: "fake", apiType: "openai", baseUrl: "https://user:pw-in-url@gw.example.com/v1" }],
+      [
+        "credentials in the address",
+        { providerId: "fake", apiType: "openai", baseUrl: "https://user:pw-in-url@gw.example.com/v1" },
+      ],
       ["an unknown provider", { providerId: "nope", apiType: "openai", baseUrl: "https://gw.example.com/v1" }],
-      ["a protocol Codex does not speak", { providerId: "fake", apiType: "anthropic", baseUrl: "https://gw.example.com/v1" }],
-      ["an Authorization header Codex would replace with its own key", { providerId: "fake", apiType: "openai", baseUrl: "https://gw.example.com/v1", headers: { authorization: "Bearer refused-secret-1" } }],
-      ["headers for Codex's built-in OpenAI provider", { providerId: "openai", apiType: "openai", baseUrl: "https://gw.example.com/v1", headers: { "X-Team": "refused-secret-2" } }],
-      ["a header value that would split the request", { providerId: "fake", apiType: "openai", baseUrl: "https://gw.example.com/v1", headers: { "X-A": "refused-secret-3\r\nX-B: b" } }],
+      [
+        "a protocol Codex does not speak",
+        { providerId: "fake", apiType: "anthropic", baseUrl: "https://gw.example.com/v1" },
+      ],
+      [
+        "an Authorization header Codex would replace with its own key",
+        {
+          providerId: "fake",
+          apiType: "openai",
+          baseUrl: "https://gw.example.com/v1",
+          headers: { authorization: "Bearer refused-secret-1" },
+        },
+      ],
+      [
+        "headers for Codex's built-in OpenAI provider",
+        {
+          providerId: "openai",
+          apiType: "openai",
+          baseUrl: "https://gw.example.com/v1",
+          headers: { "X-Team": "refused-secret-2" },
+        },
+      ],
+      [
+        "a header value that would split the request",
+        {
+          providerId: "fake",
+          apiType: "openai",
+          baseUrl: "https://gw.example.com/v1",
+          headers: { "X-A": "refused-secret-3\r\nX-B: b" },
+        },
+      ],
     ];
     for (const [why, params] of refused) {
       const err = await set(adapter, params).then(
@@ -135,9 +205,19 @@ describe("providers (ACP unstable) over Codex's model providers", () => {
     const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-providers-")));
     opened.push({ close: () => home.cleanup() }, { close: () => rm(workspace, { recursive: true, force: true }) });
     // The first one's threads run on "second" (an auth-less provider: the client's Authorization goes through).
-    const first = await adapterWith({ fake: configured, home, workspace, env: { CODEX_ACP_CODEX_ARGS: `-c model_provider="second"` } });
+    const first = await adapterWith({
+      fake: configured,
+      home,
+      workspace,
+      env: { CODEX_ACP_CODEX_ARGS: `-c model_provider="second"` },
+    });
     expect((await providerOf(first, "second"))?.required).toBe(true);
-    await set(first, { providerId: "second", apiType: "openai", baseUrl: gateway.url, headers: { Authorization: "Bearer client-key-5d1e" } });
+    await set(first, {
+      providerId: "second",
+      apiType: "openai",
+      baseUrl: gateway.url,
+      headers: { Authorization: "Bearer client-key-5d1e" },
+    });
     const { sessionId } = await first.newSession();
     await first.prompt(sessionId, "first words");
     expect(gateway.requests[0]!.headers.authorization).toBe("Bearer client-key-5d1e");
@@ -150,7 +230,12 @@ describe("providers (ACP unstable) over Codex's model providers", () => {
     await expect(disable(adapter, "fake")).rejects.toMatchObject({ code: -32602 });
     expect(await disable(adapter, "no-such-provider")).toEqual({});
     expect(await disable(adapter, "second")).toEqual({});
-    expect(await providerOf(adapter, "second")).toEqual({ providerId: "second", supported: ["openai"], required: false, current: null });
+    expect(await providerOf(adapter, "second")).toEqual({
+      providerId: "second",
+      supported: ["openai"],
+      required: false,
+      current: null,
+    });
 
     await adapter.agent.request("session/load", { sessionId, cwd: workspace, mcpServers: [] });
     const refused = await adapter.prompt(sessionId, "are you there?").then(
@@ -168,9 +253,18 @@ describe("providers (ACP unstable) over Codex's model providers", () => {
   });
 
   it("a provider set survives a codex restart: listed the same, and the sessions' turns still go there", async () => {
-    const gateway = await fakeModel(textResponse("before the restart"), textResponse("after the restart"), textResponse("a new session after it"));
+    const gateway = await fakeModel(
+      textResponse("before the restart"),
+      textResponse("after the restart"),
+      textResponse("a new session after it"),
+    );
     const adapter = await adapterWith({ responses: [] });
-    await set(adapter, { providerId: "fake", apiType: "openai", baseUrl: gateway.url, headers: { "X-Route": "team-a" } });
+    await set(adapter, {
+      providerId: "fake",
+      apiType: "openai",
+      baseUrl: gateway.url,
+      headers: { "X-Route": "team-a" },
+    });
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "one");
     await killCodex(adapter);

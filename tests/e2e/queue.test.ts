@@ -14,7 +14,11 @@ afterEach(async () => {
 
 it("prompts sent during a turn run after it, in order, each ending end_turn", async () => {
   adapter = await startAdapter();
-  adapter.fake.enqueue({ ...textResponse("first", { deltas: 4 }), delayMs: 40 }, textResponse("second"), textResponse("third"));
+  adapter.fake.enqueue(
+    { ...textResponse("first", { deltas: 4 }), delayMs: 40 },
+    textResponse("second"),
+    textResponse("third"),
+  );
   await adapter.initialize({});
   const { sessionId } = await adapter.newSession();
   const done: string[] = [];

@@ -26,11 +26,20 @@ function withLimits(text: string, primaryUsed: number): ScriptedResponse {
   });
 }
 
-const usageNotices = (updates: Array<Record<string, unknown>>) => updates.filter((u) => u.sessionUpdate === "notice" && /usage limit/i.test(String(u.title)));
+const usageNotices = (updates: Array<Record<string, unknown>>) =>
+  updates.filter((u) => u.sessionUpdate === "notice" && /usage limit/i.test(String(u.title)));
 
 describe("usage limits", () => {
   it("reach /status, a notice once per window and level, and usage_update's _meta", async () => {
-    adapter = await startAdapter({ responses: [textResponse("no limits yet"), withLimits("one", 92), withLimits("two", 93), withLimits("three", 100), withLimits("four", 100)] });
+    adapter = await startAdapter({
+      responses: [
+        textResponse("no limits yet"),
+        withLimits("one", 92),
+        withLimits("two", 93),
+        withLimits("three", 100),
+        withLimits("four", 100),
+      ],
+    });
     await adapter.initialize({ session: { notices: {} } });
     const { sessionId } = await adapter.newSession();
 
@@ -45,14 +54,26 @@ describe("usage limits", () => {
     await adapter.prompt(sessionId, "first");
     await adapter.prompt(sessionId, "second");
     let notices = usageNotices(rawUpdatesOf(adapter, sessionId));
-    expect(notices).toEqual([{ sessionUpdate: "notice", severity: "warning", title: "Codex usage limit nearly reached: 92% of the 5-hour window used", description: expect.stringContaining("2100-01-01 00:00 UTC") }]);
+    expect(notices).toEqual([
+      {
+        sessionUpdate: "notice",
+        severity: "warning",
+        title: "Codex usage limit nearly reached: 92% of the 5-hour window used",
+        description: expect.stringContaining("2100-01-01 00:00 UTC"),
+      },
+    ]);
 
     await adapter.prompt(sessionId, "third");
     await adapter.prompt(sessionId, "fourth");
     notices = usageNotices(rawUpdatesOf(adapter, sessionId));
-    expect(notices.map((n) => n.title)).toEqual(["Codex usage limit nearly reached: 92% of the 5-hour window used", "Codex usage limit reached: 100% of the 5-hour window used"]);
+    expect(notices.map((n) => n.title)).toEqual([
+      "Codex usage limit nearly reached: 92% of the 5-hour window used",
+      "Codex usage limit reached: 100% of the 5-hour window used",
+    ]);
 
-    const last = rawUpdatesOf(adapter, sessionId).filter((u) => u.sessionUpdate === "usage_update").at(-1);
+    const last = rawUpdatesOf(adapter, sessionId)
+      .filter((u) => u.sessionUpdate === "usage_update")
+      .at(-1);
     expect(last?._meta).toEqual({
       [RATE_LIMITS_META]: {
         codex: {
@@ -69,7 +90,9 @@ describe("usage limits", () => {
 
     await adapter.prompt(sessionId, "/status");
     const status = messageText(adapter.updatesOf(sessionId)).split("**Session status**").at(-1)!;
-    expect(status).toContain("- Usage limits: 5-hour window 100% used (resets 2100-01-01 00:00 UTC); weekly window 40% used (resets 2100-01-01 01:00 UTC)");
+    expect(status).toContain(
+      "- Usage limits: 5-hour window 100% used (resets 2100-01-01 00:00 UTC); weekly window 40% used (resets 2100-01-01 01:00 UTC)",
+    );
     expect(status).toContain("- Credits: 12.50");
     expect(adapter.fake.requests).toHaveLength(5);
   });
@@ -94,8 +117,14 @@ describe("usage limits", () => {
     await adapter.prompt(sessionId, "go");
     const updates = rawUpdatesOf(adapter, sessionId);
     expect(messageText(adapter.updatesOf(sessionId))).toBe("fine");
-    expect(updates.filter((u) => u.sessionUpdate === "tool_call" && /usage limit nearly reached/.test(String(u.title)))).toEqual([
-      expect.objectContaining({ kind: "other", status: "completed", title: "Warning: Codex usage limit nearly reached: 91% of the 5-hour window used" }),
+    expect(
+      updates.filter((u) => u.sessionUpdate === "tool_call" && /usage limit nearly reached/.test(String(u.title))),
+    ).toEqual([
+      expect.objectContaining({
+        kind: "other",
+        status: "completed",
+        title: "Warning: Codex usage limit nearly reached: 91% of the 5-hour window used",
+      }),
     ]);
   });
 
@@ -104,14 +133,28 @@ describe("usage limits", () => {
     // The ChatGPT backend's answer (Codex's account/rateLimits/read asks GET /backend-api/wham/usage).
     adapter.fake.setAccountUsage({
       plan_type: "plus",
-      rate_limit: { allowed: true, limit_reached: false, primary_window: { used_percent: 96, limit_window_seconds: 18000, reset_after_seconds: 3600, reset_at: 2000000000 }, secondary_window: null },
+      rate_limit: {
+        allowed: true,
+        limit_reached: false,
+        primary_window: {
+          used_percent: 96,
+          limit_window_seconds: 18000,
+          reset_after_seconds: 3600,
+          reset_at: 2000000000,
+        },
+        secondary_window: null,
+      },
       credits: { has_credits: false, unlimited: false, balance: "0" },
     });
     await adapter.initialize({ session: { notices: {} } });
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "/status");
-    expect(messageText(adapter.updatesOf(sessionId))).toContain("- Usage limits: 5-hour window 96% used (resets 2033-05-18 03:33 UTC)");
-    expect(usageNotices(rawUpdatesOf(adapter, sessionId)).map((n) => n.title)).toEqual(["Codex usage limit nearly reached: 96% of the 5-hour window used"]);
+    expect(messageText(adapter.updatesOf(sessionId))).toContain(
+      "- Usage limits: 5-hour window 96% used (resets 2033-05-18 03:33 UTC)",
+    );
+    expect(usageNotices(rawUpdatesOf(adapter, sessionId)).map((n) => n.title)).toEqual([
+      "Codex usage limit nearly reached: 96% of the 5-hour window used",
+    ]);
     expect(adapter.fake.requests).toHaveLength(0);
   });
 });

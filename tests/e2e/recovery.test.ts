@@ -17,7 +17,14 @@ afterEach(async () => {
 });
 
 /** The kinds of update that carry the conversation (not titles, modes, commands, usage). */
-const HISTORY = new Set(["user_message_chunk", "agent_message_chunk", "agent_thought_chunk", "tool_call", "tool_call_update", "plan"]);
+const HISTORY = new Set([
+  "user_message_chunk",
+  "agent_message_chunk",
+  "agent_thought_chunk",
+  "tool_call",
+  "tool_call_update",
+  "plan",
+]);
 
 /** The history a load replayed: each message's kind and text, from the `seen`th update on. */
 const replayedSince = (a: Adapter, sessionId: string, seen: number): Array<[string, string]> =>
@@ -25,7 +32,10 @@ const replayedSince = (a: Adapter, sessionId: string, seen: number): Array<[stri
     .updatesOf(sessionId)
     .slice(seen)
     .filter((u) => HISTORY.has(u.sessionUpdate))
-    .map((u) => [u.sessionUpdate, "content" in u && !Array.isArray(u.content) && u.content?.type === "text" ? u.content.text : ""]);
+    .map((u) => [
+      u.sessionUpdate,
+      "content" in u && !Array.isArray(u.content) && u.content?.type === "text" ? u.content.text : "",
+    ]);
 
 const inputOf = (a: Adapter, index: number) => JSON.stringify(a.fake.requests[index]!.body.input);
 
@@ -35,7 +45,11 @@ describe("recovery after the codex child dies", () => {
       responses: [
         { items: [toolCall("exec_command", { cmd: "echo before-the-crash" }, { callId: "call_pre" })] },
         textResponse("first turn done"),
-        { items: [{ type: "message", text: "this answer is cut short by the crash", deltas: 6 }], delayMs: 100, hang: true },
+        {
+          items: [{ type: "message", text: "this answer is cut short by the crash", deltas: 6 }],
+          delayMs: 100,
+          hang: true,
+        },
         textResponse("back after the crash"),
       ],
     });
@@ -45,7 +59,10 @@ describe("recovery after the codex child dies", () => {
 
     const pending = adapter.prompt(sessionId, "doomed question");
     await adapter.waitForLine(
-      (m) => m.method === "session/update" && (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "agent_message_chunk" && JSON.stringify(m).includes("cut"),
+      (m) =>
+        m.method === "session/update" &&
+        (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "agent_message_chunk" &&
+        JSON.stringify(m).includes("cut"),
     );
     const oldPid = await killCodex(adapter);
     const err = await pending.then(
@@ -64,7 +81,14 @@ describe("recovery after the codex child dies", () => {
     // The model is shown everything: the first turn (with its command and output), the
     // interrupted turn's user message, and the new message.
     const input = inputOf(adapter, before);
-    for (const text of ["first question", "call_pre", "before-the-crash", "first turn done", "doomed question", "are you still there?"]) {
+    for (const text of [
+      "first question",
+      "call_pre",
+      "before-the-crash",
+      "first turn done",
+      "doomed question",
+      "are you still there?",
+    ]) {
       expect(input).toContain(text);
     }
     // Order is kept.
@@ -88,7 +112,10 @@ describe("recovery after the codex child dies", () => {
 
   it("after a crash, session/load replays what Codex persisted, the interrupted turn's message included", async () => {
     adapter = await startAdapter({
-      responses: [textResponse("kept answer"), { items: [{ type: "message", text: "lost in the crash", deltas: 4 }], delayMs: 100, hang: true }],
+      responses: [
+        textResponse("kept answer"),
+        { items: [{ type: "message", text: "lost in the crash", deltas: 4 }], delayMs: 100, hang: true },
+      ],
     });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
@@ -109,7 +136,9 @@ describe("recovery after the codex child dies", () => {
   });
 
   it("a session opened but never prompted goes on after codex stops: its first prompt runs, and list and load know it by its id, here and in a later agent", async () => {
-    adapter = await startAdapter({ responses: [textResponse("first answer"), textResponse("second answer"), textResponse("third answer")] });
+    adapter = await startAdapter({
+      responses: [textResponse("first answer"), textResponse("second answer"), textResponse("third answer")],
+    });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     // Chosen before the crash: the session's settings go on with it.
@@ -120,11 +149,16 @@ describe("recovery after the codex child dies", () => {
     expect(inputOf(adapter, 0)).toContain("hello after the crash");
     expect(messageText(adapter.updatesOf(sessionId))).toBe("first answer");
 
-    const listed = async (a: Adapter) => (await a.agent.request(acp.methods.agent.session.list, {})).sessions.map((s) => s.sessionId);
+    const listed = async (a: Adapter) =>
+      (await a.agent.request(acp.methods.agent.session.list, {})).sessions.map((s) => s.sessionId);
     expect(await listed(adapter)).toEqual([sessionId]);
     await adapter.agent.request(acp.methods.agent.session.close, { sessionId });
     const seen = adapter.updatesOf(sessionId).length;
-    const loaded = await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
+    const loaded = await adapter.agent.request(acp.methods.agent.session.load, {
+      sessionId,
+      cwd: adapter.workspace,
+      mcpServers: [],
+    });
     expect(loaded.modes?.currentModeId).toBe("read-only");
     const replayed = replayedSince(adapter, sessionId, seen);
     expect(replayed).toEqual([

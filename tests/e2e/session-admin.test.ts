@@ -27,19 +27,30 @@ async function listedAll(archived?: string): Promise<Array<acp.SessionInfo & { a
   const all: Array<acp.SessionInfo & { archived?: boolean | null }> = [];
   let cursor: string | null | undefined;
   do {
-    const page = await adapter!.agent.request<acp.ListSessionsResponse>("session/list", { ...(archived ? { archived } : {}), ...(cursor ? { cursor } : {}) });
+    const page = await adapter!.agent.request<acp.ListSessionsResponse>("session/list", {
+      ...(archived ? { archived } : {}),
+      ...(cursor ? { cursor } : {}),
+    });
     all.push(...page.sessions);
     cursor = page.nextCursor;
   } while (cursor);
   return all;
 }
-const statusOf = async (sessionId: string) => (await adapter!.agent.request<{ status: string }>("session/status", { sessionId })).status;
+const statusOf = async (sessionId: string) =>
+  (await adapter!.agent.request<{ status: string }>("session/status", { sessionId })).status;
 const UNKNOWN_ID = "01a00000-0000-7000-8000-000000000000";
 
 /** A session that answered `first` to its first prompt and is now streaming an answer that never ends. */
-async function sessionWithAHangingPrompt(first: string, firstPrompt: string): Promise<{ sessionId: string; running: Promise<acp.PromptResponse> }> {
+async function sessionWithAHangingPrompt(
+  first: string,
+  firstPrompt: string,
+): Promise<{ sessionId: string; running: Promise<acp.PromptResponse> }> {
   await start(first);
-  adapter!.fake.enqueue({ items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }], delayMs: 100, hang: true });
+  adapter!.fake.enqueue({
+    items: [{ type: "message", text: "a long answer that never ends", deltas: 6 }],
+    delayMs: 100,
+    hang: true,
+  });
   const { sessionId } = await adapter!.newSession();
   await adapter!.prompt(sessionId, firstPrompt);
   return { sessionId, running: adapter!.prompt(sessionId, "talk forever") };
@@ -50,7 +61,11 @@ async function sourceOfAFork(): Promise<{ sessionId: string; fork: string }> {
   await start("Noted: 42.", "fork answer", "It was 42.");
   const source = await adapter!.newSession();
   await adapter!.prompt(source.sessionId, "remember the number 42");
-  const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] });
+  const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", {
+    sessionId: source.sessionId,
+    cwd: adapter!.workspace,
+    mcpServers: [],
+  });
   await adapter!.prompt(fork.sessionId, "in the fork");
   return { sessionId: source.sessionId, fork: fork.sessionId };
 }
@@ -63,12 +78,23 @@ async function filesOf(id: string): Promise<string[]> {
 
 /** The user-visible text of a session's history: the user's and the agent's messages, in order. */
 const conversation = (updates: acp.SessionUpdate[]) =>
-  updates.flatMap((u) => ((u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk") && u.content.type === "text" ? [u.content.text] : []));
+  updates.flatMap((u) =>
+    (u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk") && u.content.type === "text"
+      ? [u.content.text]
+      : [],
+  );
 
 describe("session management", () => {
   it("delete, fork, title, archive and status are advertised", async () => {
     const init = await start();
-    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ list: {}, delete: {}, fork: {}, title: {}, archive: {}, status: {} });
+    expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({
+      list: {},
+      delete: {},
+      fork: {},
+      title: {},
+      archive: {},
+      status: {},
+    });
   });
 
   it("archive closes an open session and hides it from the list; the archive filter shows it; unarchive brings it back; status says where it is", async () => {
@@ -84,10 +110,15 @@ describe("session management", () => {
     expect((await listedAll()).map((s) => [s.sessionId, s.archived])).toEqual([[b, false]]);
     expect((await listedAll("exclude")).map((s) => [s.sessionId, s.archived])).toEqual([[b, false]]);
     expect((await listedAll("only")).map((s) => [s.sessionId, s.archived])).toEqual([[a, true]]);
-    expect((await listedAll("include")).map((s) => [s.sessionId, s.archived])).toEqual([[b, false], [a, true]]);
+    expect((await listedAll("include")).map((s) => [s.sessionId, s.archived])).toEqual([
+      [b, false],
+      [a, true],
+    ]);
     // Closed as session/close would: its prompts are refused, and it cannot be loaded until unarchived.
     await expect(adapter!.prompt(a, "still there?")).rejects.toMatchObject({ code: -32002 });
-    await expect(adapter!.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: adapter!.workspace, mcpServers: [] })).rejects.toMatchObject({
+    await expect(
+      adapter!.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: adapter!.workspace, mcpServers: [] }),
+    ).rejects.toMatchObject({
       code: -32600,
       message: expect.stringContaining("is archived: unarchive it (session/unarchive) first"),
     });
@@ -100,14 +131,20 @@ describe("session management", () => {
     expect((await listedAll()).map((s) => s.sessionId).sort()).toEqual([a, b].sort());
     expect(await listedAll("only")).toEqual([]);
     expect(await statusOf(a)).toBe("saved");
-    await adapter!.agent.request(acp.methods.agent.session.load, { sessionId: a, cwd: adapter!.workspace, mcpServers: [] });
+    await adapter!.agent.request(acp.methods.agent.session.load, {
+      sessionId: a,
+      cwd: adapter!.workspace,
+      mcpServers: [],
+    });
     expect(await statusOf(a)).toBe("open");
     expect((await adapter!.prompt(a, "back")).stopReason).toBe("end_turn");
   });
 
   it("archive during a prompt ends that prompt as cancelled, then archives the session", async () => {
     const { sessionId, running: pending } = await sessionWithAHangingPrompt("stored", "first");
-    await adapter!.waitForLine((m) => m.method === "session/update" && JSON.stringify(m).includes("agent_message_chunk"));
+    await adapter!.waitForLine(
+      (m) => m.method === "session/update" && JSON.stringify(m).includes("agent_message_chunk"),
+    );
     expect(await adapter!.agent.request("session/archive", { sessionId })).toEqual({});
     expect((await pending).stopReason).toBe("cancelled");
     expect(await statusOf(sessionId)).toBe("saved");
@@ -117,9 +154,14 @@ describe("session management", () => {
   it("archive, unarchive and status of an unknown session are -32002 naming it; an unknown archive filter is -32602", async () => {
     await start();
     for (const method of ["session/archive", "session/unarchive", "session/status"]) {
-      await expect(adapter!.agent.request(method, { sessionId: UNKNOWN_ID }), method).rejects.toMatchObject({ code: -32002, data: { sessionId: UNKNOWN_ID } });
+      await expect(adapter!.agent.request(method, { sessionId: UNKNOWN_ID }), method).rejects.toMatchObject({
+        code: -32002,
+        data: { sessionId: UNKNOWN_ID },
+      });
     }
-    await expect(adapter!.agent.request("session/list", { archived: "everything" })).rejects.toMatchObject({ code: -32602 });
+    await expect(adapter!.agent.request("session/list", { archived: "everything" })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 
   it("a session never prompted (Codex keeps nothing of it) is open until archived, then gone", async () => {
@@ -131,7 +173,9 @@ describe("session management", () => {
     // Deleted as well: closed, and gone.
     const other = (await adapter!.newSession()).sessionId;
     expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: other })).toEqual({});
-    await expect(adapter!.agent.request("session/status", { sessionId: other })).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request("session/status", { sessionId: other })).rejects.toMatchObject({
+      code: -32002,
+    });
     await expect(adapter!.prompt(other, "still there?")).rejects.toMatchObject({ code: -32002 });
   });
 
@@ -147,7 +191,11 @@ describe("session management", () => {
     }
     await adapter.agent.request("session/archive", { sessionId: ids[0]! });
     await adapter.agent.request("session/archive", { sessionId: ids[1]! });
-    expect((await listedAll("include")).map((s) => [s.sessionId, s.archived])).toEqual([[ids[2], false], [ids[1], true], [ids[0], true]]);
+    expect((await listedAll("include")).map((s) => [s.sessionId, s.archived])).toEqual([
+      [ids[2], false],
+      [ids[1], true],
+      [ids[0], true],
+    ]);
     expect((await listedAll("only")).map((s) => s.sessionId)).toEqual([ids[1], ids[0]]);
   });
 
@@ -163,10 +211,14 @@ describe("session management", () => {
     await adapter!.agent.request("session/archive", { sessionId: archived });
     expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: archived })).toEqual({});
     expect(await listedAll("include")).toEqual([expect.objectContaining({ sessionId: kept, archived: false })]);
-    await expect(adapter!.agent.request("session/status", { sessionId: archived })).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request("session/status", { sessionId: archived })).rejects.toMatchObject({
+      code: -32002,
+    });
     expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: kept })).toEqual({});
     expect(await listedAll("include")).toEqual([]);
-    await expect(adapter!.agent.request("session/unarchive", { sessionId: kept })).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request("session/unarchive", { sessionId: kept })).rejects.toMatchObject({
+      code: -32002,
+    });
     // Nothing kept of them either: the modes' memory of each is gone.
     expect(await readdir(memory)).toEqual([]);
   });
@@ -185,33 +237,62 @@ describe("session management", () => {
     await expect(adapter!.prompt(sessionId, "still there?")).rejects.toMatchObject({ code: -32002 });
     // (The SDK's client treats not-found as done for a delete: the raw answer is checked.)
     const answer = adapter!.waitForLine((m) => m.id === "del-unknown");
-    adapter!.writeRaw(JSON.stringify({ jsonrpc: "2.0", id: "del-unknown", method: "session/delete", params: { sessionId: UNKNOWN_ID } }));
+    adapter!.writeRaw(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "del-unknown",
+        method: "session/delete",
+        params: { sessionId: UNKNOWN_ID },
+      }),
+    );
     expect(await answer).toMatchObject({ id: "del-unknown", result: {} });
   });
 
   it("deleting a session a fork's history uses succeeds: it is in no list and found by no request, the fork keeps its whole history, and Codex deletes it with the fork", async () => {
     const { sessionId, fork } = await sourceOfAFork();
     expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId })).toEqual({});
-    for (const filter of [undefined, "include", "only"]) expect((await listedAll(filter)).map((s) => s.sessionId), filter).toEqual(filter === "only" ? [] : [fork]);
+    for (const filter of [undefined, "include", "only"])
+      expect(
+        (await listedAll(filter)).map((s) => s.sessionId),
+        filter,
+      ).toEqual(filter === "only" ? [] : [fork]);
     await expect(adapter!.prompt(sessionId, "still there?")).rejects.toMatchObject({ code: -32002 });
-    await expect(adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter!.workspace, mcpServers: [] })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining(`${sessionId} was deleted`) });
-    await expect(adapter!.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter!.workspace })).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      adapter!.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter!.workspace, mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32002, message: expect.stringContaining(`${sessionId} was deleted`) });
+    await expect(
+      adapter!.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: adapter!.workspace }),
+    ).rejects.toMatchObject({ code: -32002 });
     for (const method of ["session/status", "session/archive", "session/unarchive"]) {
       await expect(adapter!.agent.request(method, { sessionId }), method).rejects.toMatchObject({ code: -32002 });
     }
-    await expect(adapter!.agent.request("session/fork", { sessionId, cwd: adapter!.workspace, mcpServers: [] })).rejects.toMatchObject({ code: -32002 });
-    await expect(adapter!.agent.request("session/set_title", { sessionId, title: "x" })).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      adapter!.agent.request("session/fork", { sessionId, cwd: adapter!.workspace, mcpServers: [] }),
+    ).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request("session/set_title", { sessionId, title: "x" })).rejects.toMatchObject({
+      code: -32002,
+    });
     // Deleting it again succeeds (idempotent).
     expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId })).toEqual({});
     // What Codex still needs of it stays on disk: the fork loads whole, and its next prompt carries it all.
     expect(await filesOf(sessionId)).not.toEqual([]);
     await adapter!.agent.request(acp.methods.agent.session.close, { sessionId: fork });
     const seen = adapter!.updatesOf(fork).length;
-    await adapter!.agent.request(acp.methods.agent.session.load, { sessionId: fork, cwd: adapter!.workspace, mcpServers: [] });
-    expect(conversation(adapter!.updatesOf(fork).slice(seen))).toEqual(["remember the number 42", "Noted: 42.", "in the fork", "fork answer"]);
+    await adapter!.agent.request(acp.methods.agent.session.load, {
+      sessionId: fork,
+      cwd: adapter!.workspace,
+      mcpServers: [],
+    });
+    expect(conversation(adapter!.updatesOf(fork).slice(seen))).toEqual([
+      "remember the number 42",
+      "Noted: 42.",
+      "in the fork",
+      "fork answer",
+    ]);
     expect((await adapter!.prompt(fork, "what was the number?")).stopReason).toBe("end_turn");
     const input = JSON.stringify(adapter!.fake.requests.at(-1)!.body.input);
-    for (const text of ["remember the number 42", "Noted: 42.", "in the fork", "what was the number?"]) expect(input).toContain(text);
+    for (const text of ["remember the number 42", "Noted: 42.", "in the fork", "what was the number?"])
+      expect(input).toContain(text);
     // Once nothing reads it (the fork deleted), Codex deletes it too: nothing of either is left.
     expect(await adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: fork })).toEqual({});
     expect(await listedAll("include")).toEqual([]);
@@ -221,7 +302,10 @@ describe("session management", () => {
 
   it("a prompt sent while session/delete is under way is refused as for a closed session (-32002), not run on a thread being deleted", async () => {
     const { sessionId, running } = await sessionWithAHangingPrompt("Noted.", "delete me");
-    await waitFor(() => messageText(adapter!.updatesOf(sessionId)).length > "Noted.".length, "the long answer streaming");
+    await waitFor(
+      () => messageText(adapter!.updatesOf(sessionId)).length > "Noted.".length,
+      "the long answer streaming",
+    );
     const deleting = adapter!.agent.request(acp.methods.agent.session.delete, { sessionId });
     // Sent as the running prompt is answered (the delete cancelled it): the delete is under way.
     const late = running.then((r) => {
@@ -238,13 +322,19 @@ describe("session management", () => {
     await adapter!.agent.request(acp.methods.agent.session.close, { sessionId: source.sessionId });
     // The delete goes as the history starts streaming: Codex is resuming the thread for the load then.
     const seen = adapter!.updatesOf(source.sessionId).length;
-    const loading = adapter!.agent.request(acp.methods.agent.session.load, { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] });
+    const loading = adapter!.agent.request(acp.methods.agent.session.load, {
+      sessionId: source.sessionId,
+      cwd: adapter!.workspace,
+      mcpServers: [],
+    });
     await waitFor(() => adapter!.updatesOf(source.sessionId).length > seen, "the history streaming");
     const deleting = adapter!.agent.request(acp.methods.agent.session.delete, { sessionId: source.sessionId });
     await loading;
     expect(await deleting).toEqual({});
     await expect(adapter!.prompt(source.sessionId, "what was the number?")).rejects.toMatchObject({ code: -32002 });
-    await expect(adapter!.agent.request("session/status", { sessionId: source.sessionId })).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request("session/status", { sessionId: source.sessionId })).rejects.toMatchObject({
+      code: -32002,
+    });
     expect((await listedAll("include")).map((s) => s.sessionId)).toEqual([source.fork]);
   });
 
@@ -252,7 +342,11 @@ describe("session management", () => {
     await start("Noted: 42.", "It was 42.", "source again");
     const source = await adapter!.newSession();
     await adapter!.prompt(source.sessionId, "remember the number 42");
-    const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", { sessionId: source.sessionId, cwd: adapter!.workspace, mcpServers: [] });
+    const fork = await adapter!.agent.request<acp.NewSessionResponse>("session/fork", {
+      sessionId: source.sessionId,
+      cwd: adapter!.workspace,
+      mcpServers: [],
+    });
     expect(fork).toMatchObject({ sessionId: expect.any(String), modes: { currentModeId: "auto" } });
     expect(fork.sessionId).not.toBe(source.sessionId);
     expect((await adapter!.prompt(fork.sessionId, "what was the number?")).stopReason).toBe("end_turn");
@@ -261,18 +355,35 @@ describe("session management", () => {
     expect(forkInput).toContain("Noted: 42.");
     await adapter!.prompt(source.sessionId, "and now?");
     expect(JSON.stringify(adapter!.fake.requests[2]!.body.input)).not.toContain("what was the number?");
-    await expect(adapter!.agent.request("session/fork", { sessionId: "01a00000-0000-7000-8000-000000000000", cwd: adapter!.workspace })).rejects.toMatchObject({ code: -32002 });
+    await expect(
+      adapter!.agent.request("session/fork", {
+        sessionId: "01a00000-0000-7000-8000-000000000000",
+        cwd: adapter!.workspace,
+      }),
+    ).rejects.toMatchObject({ code: -32002 });
   });
 
   it("set_title names the session: the client hears it, the list shows it; empty titles are refused", async () => {
     await start("hello");
     const { sessionId } = await adapter!.newSession();
     await adapter!.prompt(sessionId, "first message");
-    expect(await adapter!.agent.request("session/set_title", { sessionId, title: "  Cache   work " })).toEqual({ title: "Cache work" });
-    await waitFor(() => adapter!.updatesOf(sessionId).some((u) => u.sessionUpdate === "session_info_update" && u.title === "Cache work"), "the title update");
+    expect(await adapter!.agent.request("session/set_title", { sessionId, title: "  Cache   work " })).toEqual({
+      title: "Cache work",
+    });
+    await waitFor(
+      () =>
+        adapter!
+          .updatesOf(sessionId)
+          .some((u) => u.sessionUpdate === "session_info_update" && u.title === "Cache work"),
+      "the title update",
+    );
     expect((await listed()).find((s) => s.sessionId === sessionId)?.title).toBe("Cache work");
-    await expect(adapter!.agent.request("session/set_title", { sessionId, title: "   " })).rejects.toMatchObject({ code: -32602 });
-    await expect(adapter!.agent.request("session/set_title", { sessionId: "01a00000-0000-7000-8000-000000000000", title: "x" })).rejects.toMatchObject({ code: -32002 });
+    await expect(adapter!.agent.request("session/set_title", { sessionId, title: "   " })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await expect(
+      adapter!.agent.request("session/set_title", { sessionId: "01a00000-0000-7000-8000-000000000000", title: "x" }),
+    ).rejects.toMatchObject({ code: -32002 });
   });
 
   it("/rename renames the session it is typed in", async () => {

@@ -23,7 +23,11 @@ describe("handshake", () => {
     adapter = await startAdapter();
     const init = await adapter.initialize();
     expect(init.protocolVersion).toBe(1);
-    expect(init.agentCapabilities?.promptCapabilities).toMatchObject({ image: true, embeddedContext: true, audio: false });
+    expect(init.agentCapabilities?.promptCapabilities).toMatchObject({
+      image: true,
+      embeddedContext: true,
+      audio: false,
+    });
     expect(init.agentCapabilities?.mcpCapabilities).toMatchObject({ http: true, sse: false });
     expect(init.authMethods?.map((m) => m.id)).toEqual(["openai-api-key", "codex-login"]);
     expect(init.agentInfo?.name).toBe("codex-cli-acp");
@@ -32,7 +36,10 @@ describe("handshake", () => {
   it("refuses a relative cwd with invalid params", async () => {
     adapter = await startAdapter();
     await adapter.initialize();
-    await expect(adapter.newSession("relative/dir")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("absolute") });
+    await expect(adapter.newSession("relative/dir")).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("absolute"),
+    });
   });
   it("a prompt longer than Codex takes is invalid params with Codex's limit, and the session goes on", async () => {
     adapter = await startAdapter({ responses: [{ items: [{ type: "message", text: "fine" }] }] });
@@ -65,7 +72,14 @@ describe("text turns", () => {
 
   it("streams reasoning as agent_thought_chunk", async () => {
     adapter = await startAdapter({
-      responses: [{ items: [{ type: "reasoning", summary: "Thinking about it" }, { type: "message", text: "Done." }] }],
+      responses: [
+        {
+          items: [
+            { type: "reasoning", summary: "Thinking about it" },
+            { type: "message", text: "Done." },
+          ],
+        },
+      ],
     });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
@@ -104,7 +118,10 @@ describe("text turns", () => {
     const a = await adapter.newSession();
     const b = await adapter.newSession();
     expect(a.sessionId).not.toBe(b.sessionId);
-    const [ra, rb] = await Promise.all([adapter.prompt(a.sessionId, "prompt for A"), adapter.prompt(b.sessionId, "prompt for B")]);
+    const [ra, rb] = await Promise.all([
+      adapter.prompt(a.sessionId, "prompt for A"),
+      adapter.prompt(b.sessionId, "prompt for B"),
+    ]);
     expect(ra.stopReason).toBe("end_turn");
     expect(rb.stopReason).toBe("end_turn");
     // Whichever scripted answer the fake gave to A's request is what A (and only A) shows.
@@ -121,14 +138,22 @@ describe("text turns", () => {
   it("cancels mid-stream: the prompt resolves with stopReason cancelled", async () => {
     adapter = await startAdapter({
       responses: [
-        { items: [{ type: "message", text: "one two three four five six seven eight", deltas: 8 }], delayMs: 150, hang: true },
+        {
+          items: [{ type: "message", text: "one two three four five six seven eight", deltas: 8 }],
+          delayMs: 150,
+          hang: true,
+        },
         { items: [{ type: "message", text: "after cancel" }] },
       ],
     });
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     const pending = adapter.prompt(sessionId, "long answer please");
-    await adapter.waitForLine((m) => m.method === "session/update" && (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "agent_message_chunk");
+    await adapter.waitForLine(
+      (m) =>
+        m.method === "session/update" &&
+        (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "agent_message_chunk",
+    );
     await adapter.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     const result = await pending;
     expect(result.stopReason).toBe("cancelled");
@@ -171,7 +196,11 @@ describe("failures", () => {
     await adapter.initialize();
     const { sessionId } = await adapter.newSession();
     const pending = adapter.prompt(sessionId, "start");
-    await adapter.waitForLine((m) => m.method === "session/update" && (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "agent_message_chunk");
+    await adapter.waitForLine(
+      (m) =>
+        m.method === "session/update" &&
+        (m.params as { update: { sessionUpdate: string } }).update.sessionUpdate === "agent_message_chunk",
+    );
     const pid = await codexChildPid(adapter.child.pid!);
     expect(pid).toBeTypeOf("number");
     process.kill(pid!, "SIGKILL");
@@ -212,7 +241,11 @@ describe("failures", () => {
     ] as const) {
       const answer = adapter.waitForLine((m) => m.id === id, 5000);
       adapter.writeRaw(JSON.stringify(message));
-      expect(await answer).toMatchObject({ jsonrpc: "2.0", id, error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) } });
+      expect(await answer).toMatchObject({
+        jsonrpc: "2.0",
+        id,
+        error: { code: -32600, message: expect.stringMatching(/^Invalid Request/) },
+      });
     }
     const { sessionId } = await adapter.newSession();
     expect((await adapter.prompt(sessionId, "ping")).stopReason).toBe("end_turn");
@@ -222,7 +255,9 @@ describe("failures", () => {
     adapter = await startAdapter({ env: { CODEX_PATH: "/nonexistent/codex" } });
     const init = await adapter.initialize();
     expect(init.protocolVersion).toBe(1);
-    await expect(adapter.newSession()).rejects.toMatchObject({ message: expect.stringContaining("CODEX_PATH does not exist: /nonexistent/codex") });
+    await expect(adapter.newSession()).rejects.toMatchObject({
+      message: expect.stringContaining("CODEX_PATH does not exist: /nonexistent/codex"),
+    });
   });
 
   it("a prompt to an unknown session is an error, not a crash", async () => {

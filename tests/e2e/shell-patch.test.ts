@@ -7,7 +7,16 @@ import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import * as acp from "@agentclientprotocol/sdk";
-import { createCodexHome, defaultCodexPath, FAKE_MODEL_SLUG, startFakeModel, textResponse, toolCallResponse, type CodexHome, type FakeModel } from "../../tools/fake-model/index.js";
+import {
+  createCodexHome,
+  defaultCodexPath,
+  FAKE_MODEL_SLUG,
+  startFakeModel,
+  textResponse,
+  toolCallResponse,
+  type CodexHome,
+  type FakeModel,
+} from "../../tools/fake-model/index.js";
 import { GUARD_HOOK_KEY, guardTrustHash, withShellPatchGuard } from "../../src/editor-files/shell-patch-guard.js";
 import { startAdapter, type Adapter, modelOutputFor } from "../support/adapter.js";
 import { waitFor } from "../support/wait-for.js";
@@ -33,8 +42,14 @@ const FORMS: Array<{ name: string; command: string }> = [
   { name: "cd first", command: `cd . && apply_patch <<'EOF'\n${PATCH}\nEOF` },
   { name: "nested shell", command: `bash -lc "apply_patch <<'EOF'\n${PATCH}\nEOF"` },
   // Issue 48: the patch's text hidden (base64), only the name in sight, quoted or behind env.
-  { name: "encoded, through bash -c", command: `bash -c 'apply_patch "$0"' "$(printf %s ${Buffer.from(PATCH).toString("base64")} | base64 -d)"` },
-  { name: "encoded, after env", command: `printf %s ${Buffer.from(PATCH).toString("base64")} | base64 -d | env apply_patch` },
+  {
+    name: "encoded, through bash -c",
+    command: `bash -c 'apply_patch "$0"' "$(printf %s ${Buffer.from(PATCH).toString("base64")} | base64 -d)"`,
+  },
+  {
+    name: "encoded, after env",
+    command: `printf %s ${Buffer.from(PATCH).toString("base64")} | base64 -d | env apply_patch`,
+  },
 ];
 
 type Editor = { buffers: Map<string, string>; writes: acp.WriteTextFileRequest[] };
@@ -43,13 +58,17 @@ function editor(): { ed: Editor; setupClient: (app: acp.ClientApp) => void } {
   return {
     ed,
     setupClient: (app) => {
-      app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({ content: ed.buffers.get(params.path) ?? (await readFile(params.path, "utf8")) }));
+      app.onRequest(acp.methods.client.fs.readTextFile, async ({ params }) => ({
+        content: ed.buffers.get(params.path) ?? (await readFile(params.path, "utf8")),
+      }));
       app.onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
         ed.writes.push(params);
         ed.buffers.set(params.path, params.content);
         return {};
       });
-      app.onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow_once" } }));
+      app.onRequest(acp.methods.client.session.requestPermission, () => ({
+        outcome: { outcome: "selected", optionId: "allow_once" },
+      }));
     },
   };
 }
@@ -57,13 +76,17 @@ function editor(): { ed: Editor; setupClient: (app: acp.ClientApp) => void } {
 /** A CODEX_HOME whose fake model offers `shellType` as its shell tool (the catalog is the user's; the adapter derives its own from it). */
 async function homeWithShell(fake: FakeModel, shellType: string): Promise<CodexHome> {
   const home = await createCodexHome({ modelUrl: fake.url });
-  const catalog = JSON.parse(await readFile(home.modelCatalogPath, "utf8")) as { models: Array<Record<string, unknown>> };
+  const catalog = JSON.parse(await readFile(home.modelCatalogPath, "utf8")) as {
+    models: Array<Record<string, unknown>>;
+  };
   for (const m of catalog.models) if (m.slug === FAKE_MODEL_SLUG) m.shell_type = shellType;
   const own = path.join(home.base, "models.json");
   await writeFile(own, JSON.stringify(catalog));
   const config = await readFile(home.configPath, "utf8");
   // Codex's unified exec (exec_command) otherwise replaces the model's own shell tool.
-  const edited = config.replace(/^model_catalog_json = .*$/m, `model_catalog_json = ${JSON.stringify(own)}`).replace(/^plugins = false$/m, "plugins = false\nunified_exec = false");
+  const edited = config
+    .replace(/^model_catalog_json = .*$/m, `model_catalog_json = ${JSON.stringify(own)}`)
+    .replace(/^plugins = false$/m, "plugins = false\nunified_exec = false");
   await writeFile(home.configPath, edited);
   return home;
 }
@@ -75,7 +98,8 @@ describe("apply_patch through the shell, with the editor's write capability", ()
     const file = path.join(adapter.workspace, "notes.txt");
     await writeFile(file, "first line\nsecond line\n");
     ed.buffers.set(file, "first line\nan unsaved line\n");
-    for (const [i, form] of FORMS.entries()) adapter.fake.enqueue(toolCallResponse("exec_command", { cmd: form.command }, { callId: `sh-${i}` }));
+    for (const [i, form] of FORMS.entries())
+      adapter.fake.enqueue(toolCallResponse("exec_command", { cmd: form.command }, { callId: `sh-${i}` }));
     adapter.fake.enqueue(textResponse("done"));
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
@@ -88,7 +112,12 @@ describe("apply_patch through the shell, with the editor's write capability", ()
       expect(out, form.name).toContain("mcp__acp_fs__apply_patch");
       expect(out, form.name).toContain("Nothing was changed");
     }
-    const cards = adapter.updatesOf(sessionId).filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }> => u.sessionUpdate === "tool_call" && u.title.startsWith("apply_patch through the shell"));
+    const cards = adapter
+      .updatesOf(sessionId)
+      .filter(
+        (u): u is Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }> =>
+          u.sessionUpdate === "tool_call" && u.title.startsWith("apply_patch through the shell"),
+      );
     expect(cards).toHaveLength(FORMS.length);
     expect(cards.every((c) => c.status === "failed" && c.kind === "edit")).toBe(true);
   }, 60_000);
@@ -116,12 +145,19 @@ describe("apply_patch through the shell, with the editor's write capability", ()
       const { setupClient } = editor();
       adapter = await startAdapter({ setupClient });
       const ws = adapter.workspace;
-      if (trusted) await appendFile(path.join(adapter.home.codexHome, "config.toml"), `\n[projects."${ws}"]\ntrust_level = "trusted"\n`);
+      if (trusted)
+        await appendFile(
+          path.join(adapter.home.codexHome, "config.toml"),
+          `\n[projects."${ws}"]\ntrust_level = "trusted"\n`,
+        );
       await mkdir(path.join(ws, ".codex"));
       await writeFile(path.join(ws, ".codex", "config.toml"), "[features]\nhooks = false\n");
       const file = path.join(ws, "notes.txt");
       await writeFile(file, "first line\n");
-      adapter.fake.enqueue(toolCallResponse("exec_command", { cmd: FORMS[0]!.command }, { callId: "sh" }), textResponse("done"));
+      adapter.fake.enqueue(
+        toolCallResponse("exec_command", { cmd: FORMS[0]!.command }, { callId: "sh" }),
+        textResponse("done"),
+      );
       await adapter.initialize(FS_CAPS);
       const { sessionId } = await adapter.newSession();
       await adapter.prompt(sessionId, "patch it through the shell");
@@ -133,7 +169,14 @@ describe("apply_patch through the shell, with the editor's write capability", ()
   it("ordinary commands that only mention apply_patch still run", async () => {
     const { setupClient } = editor();
     adapter = await startAdapter({ setupClient });
-    adapter.fake.enqueue(toolCallResponse("exec_command", { cmd: "echo the apply_patch tool && grep -c apply_patch /dev/null; echo ran" }, { callId: "plain" }), textResponse("done"));
+    adapter.fake.enqueue(
+      toolCallResponse(
+        "exec_command",
+        { cmd: "echo the apply_patch tool && grep -c apply_patch /dev/null; echo ran" },
+        { callId: "plain" },
+      ),
+      textResponse("done"),
+    );
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "run it");
@@ -175,10 +218,27 @@ describe("in a subagent's thread", () => {
     adapter = await startAdapter({ setupClient });
     const file = path.join(adapter.workspace, "notes.txt");
     await writeFile(file, "first line\n");
-    const spawnAgent = { items: [{ type: "function_call" as const, namespace: "multi_agent_v1", name: "spawn_agent", arguments: { message: "patch notes.txt" }, callId: "spawn" }] };
+    const spawnAgent = {
+      items: [
+        {
+          type: "function_call" as const,
+          namespace: "multi_agent_v1",
+          name: "spawn_agent",
+          arguments: { message: "patch notes.txt" },
+          callId: "spawn",
+        },
+      ],
+    };
     // The parent's next request and the subagent's first race for the next response: both get the same.
     const patchViaShell = (callId: string) => toolCallResponse("exec_command", { cmd: FORMS[0]!.command }, { callId });
-    adapter.fake.enqueue(spawnAgent, patchViaShell("shell-a"), patchViaShell("shell-b"), textResponse("done"), textResponse("done"), textResponse("done"));
+    adapter.fake.enqueue(
+      spawnAgent,
+      patchViaShell("shell-a"),
+      patchViaShell("shell-b"),
+      textResponse("done"),
+      textResponse("done"),
+      textResponse("done"),
+    );
     await adapter.initialize(FS_CAPS);
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "use a subagent");
@@ -192,7 +252,10 @@ describe("in a subagent's thread", () => {
         return false;
       }
     };
-    await waitFor(() => answered("shell-a") && answered("shell-b"), () => `the model to be told of both shell calls (requests so far: ${adapter!.fake.requests.length})`);
+    await waitFor(
+      () => answered("shell-a") && answered("shell-b"),
+      () => `the model to be told of both shell calls (requests so far: ${adapter!.fake.requests.length})`,
+    );
     expect(adapter.fake.requests.length).toBeGreaterThanOrEqual(4);
     for (const r of adapter.fake.requests) {
       const tools = ((r.body as { tools?: Array<{ name?: string }> }).tools ?? []).map((t) => t.name);
@@ -210,7 +273,10 @@ describe("without the editor's write capability", () => {
     adapter = await startAdapter({});
     const file = path.join(adapter.workspace, "notes.txt");
     await writeFile(file, "first line\n");
-    adapter.fake.enqueue(toolCallResponse("exec_command", { cmd: FORMS[0]!.command }, { callId: "native" }), textResponse("done"));
+    adapter.fake.enqueue(
+      toolCallResponse("exec_command", { cmd: FORMS[0]!.command }, { callId: "native" }),
+      textResponse("done"),
+    );
     await adapter.initialize({});
     const { sessionId } = await adapter.newSession();
     await adapter.prompt(sessionId, "patch it");
@@ -224,14 +290,22 @@ describe("the guard's trust", () => {
     const fake = await startFakeModel([]);
     const home = await createCodexHome({ modelUrl: fake.url });
     extra = { fake, home };
-    const child = spawn(defaultCodexPath(), ["app-server"], { env: { ...process.env, ...home.env }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(defaultCodexPath(), ["app-server"], {
+      env: { ...process.env, ...home.env },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     try {
       const answers = new Map<number, (m: { result?: unknown; error?: unknown }) => void>();
       let buf = "";
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
         buf += chunk;
         for (let nl = buf.indexOf("\n"); nl >= 0; nl = buf.indexOf("\n")) {
-          const msg = JSON.parse(buf.slice(0, nl)) as { id?: number; method?: string; result?: unknown; error?: unknown };
+          const msg = JSON.parse(buf.slice(0, nl)) as {
+            id?: number;
+            method?: string;
+            result?: unknown;
+            error?: unknown;
+          };
           buf = buf.slice(nl + 1);
           if (msg.id !== undefined && msg.method === undefined) answers.get(msg.id)?.(msg);
         }
@@ -242,12 +316,19 @@ describe("the guard's trust", () => {
           answers.set(++id, resolve);
           child.stdin.write(`${JSON.stringify({ id, method, params })}\n`);
         });
-      await call("initialize", { clientInfo: { name: "test", title: null, version: "1" }, capabilities: { experimentalApi: true } });
+      await call("initialize", {
+        clientInfo: { name: "test", title: null, version: "1" },
+        capabilities: { experimentalApi: true },
+      });
       child.stdin.write(`${JSON.stringify({ method: "initialized" })}\n`);
       const started = await call("thread/start", { cwd: home.base, config: withShellPatchGuard(undefined) });
       const listed = await call("hooks/list", { threadId: started.result.thread.id });
       const hooks = (listed.result.data as Array<{ hooks: Array<Record<string, unknown>> }>).flatMap((d) => d.hooks);
-      expect(hooks.find((h) => h.key === GUARD_HOOK_KEY)).toMatchObject({ currentHash: guardTrustHash(), trustStatus: "trusted", enabled: true });
+      expect(hooks.find((h) => h.key === GUARD_HOOK_KEY)).toMatchObject({
+        currentHash: guardTrustHash(),
+        trustStatus: "trusted",
+        enabled: true,
+      });
     } finally {
       child.kill();
     }

@@ -26,7 +26,8 @@ afterEach(async () => {
 /** Codex talking to the fake model as a provider that needs an OpenAI sign-in: each request carries the signed-in key. */
 const SIGNED_IN_PROVIDER = { CODEX_ACP_CODEX_ARGS: `-c model_provider="${FAKE_SIGNED_IN_PROVIDER}"` };
 const authRequired = (p: Promise<unknown>) => expect(p).rejects.toMatchObject({ code: -32000 });
-const authenticate = (methodId: string, _meta?: Record<string, unknown>) => adapter!.agent.request(acp.methods.agent.authenticate, { methodId, ...(_meta ? { _meta } : {}) });
+const authenticate = (methodId: string, _meta?: Record<string, unknown>) =>
+  adapter!.agent.request(acp.methods.agent.authenticate, { methodId, ...(_meta ? { _meta } : {}) });
 /** The key of the model request `index` (1-based; default the last one). */
 const keyUsed = (index?: number): string | undefined => {
   const requests = adapter!.fake.requests;
@@ -35,16 +36,28 @@ const keyUsed = (index?: number): string | undefined => {
 const authStatus = () => adapter!.agent.request<AuthStatusResponse>("auth/status", {});
 /** The ACP error a request was answered with. */
 async function refusalOf(request: Promise<unknown>): Promise<acp.RequestError & { data?: Record<string, unknown> }> {
-  const err = await request.then(() => undefined, (e: unknown) => e);
+  const err = await request.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(err instanceof acp.RequestError)) throw new Error(`expected an ACP error, got ${String(err)}`);
   return err as acp.RequestError & { data?: Record<string, unknown> };
 }
 
-const statusSchema = z.looseObject({ state: z.string(), accounts: z.array(z.looseObject({ label: z.string() })).optional() });
+const statusSchema = z.looseObject({
+  state: z.string(),
+  accounts: z.array(z.looseObject({ label: z.string() })).optional(),
+});
 /** An adapter whose client keeps every `auth/status_update` it hears. */
-async function withStatusUpdates(opts: AdapterOptions): Promise<{ adapter: Adapter; updates: Array<z.infer<typeof statusSchema>> }> {
+async function withStatusUpdates(
+  opts: AdapterOptions,
+): Promise<{ adapter: Adapter; updates: Array<z.infer<typeof statusSchema>> }> {
   const updates: Array<z.infer<typeof statusSchema>> = [];
-  const started = await startAdapter({ ...opts, setupClient: (app) => app.onNotification("auth/status_update", statusSchema, ({ params }) => void updates.push(params)) });
+  const started = await startAdapter({
+    ...opts,
+    setupClient: (app) =>
+      app.onNotification("auth/status_update", statusSchema, ({ params }) => void updates.push(params)),
+  });
   return { adapter: started, updates };
 }
 
@@ -54,7 +67,8 @@ describe("the other adapters' method ids", () => {
     const init = await adapter.initialize({ elicitation: { url: {} }, auth: { terminal: true } });
     const ids = (init.authMethods ?? []).map((m) => m.id);
     expect(ids).toContain("chatgpt-device-code");
-    for (const alias of ["api-key", "chat-gpt", "chat-gpt-device-code", "codex-api-key"]) expect(ids).not.toContain(alias);
+    for (const alias of ["api-key", "chat-gpt", "chat-gpt-device-code", "codex-api-key"])
+      expect(ids).not.toContain(alias);
     expect(new Set(ids).size).toBe(ids.length);
   });
 
@@ -70,7 +84,9 @@ describe("the other adapters' method ids", () => {
   });
 
   it("`api-key` without the editor's key: CODEX_API_KEY first, as the official adapter reads it", async () => {
-    adapter = await startAdapter({ env: { ...SIGNED_IN_PROVIDER, CODEX_API_KEY: "sk-codex-env", OPENAI_API_KEY: "sk-openai-env" } });
+    adapter = await startAdapter({
+      env: { ...SIGNED_IN_PROVIDER, CODEX_API_KEY: "sk-codex-env", OPENAI_API_KEY: "sk-openai-env" },
+    });
     await adapter.initialize({});
     await authenticate("api-key");
     const { sessionId } = await adapter.newSession();
@@ -81,10 +97,15 @@ describe("the other adapters' method ids", () => {
   it("`codex-api-key` (Zed's) signs in with CODEX_API_KEY, and says so when it is not set", async () => {
     adapter = await startAdapter({ env: { ...SIGNED_IN_PROVIDER, OPENAI_API_KEY: "sk-openai-env" } });
     await adapter.initialize({});
-    await expect(authenticate("codex-api-key")).rejects.toMatchObject({ code: -32000, message: expect.stringContaining("CODEX_API_KEY") });
+    await expect(authenticate("codex-api-key")).rejects.toMatchObject({
+      code: -32000,
+      message: expect.stringContaining("CODEX_API_KEY"),
+    });
     await adapter.close();
 
-    adapter = await startAdapter({ env: { ...SIGNED_IN_PROVIDER, CODEX_API_KEY: "sk-zed-codex-env", OPENAI_API_KEY: "sk-openai-env" } });
+    adapter = await startAdapter({
+      env: { ...SIGNED_IN_PROVIDER, CODEX_API_KEY: "sk-zed-codex-env", OPENAI_API_KEY: "sk-openai-env" },
+    });
     await adapter.initialize({});
     await authenticate("codex-api-key");
     const { sessionId } = await adapter.newSession();
@@ -100,12 +121,21 @@ describe("the other adapters' method ids", () => {
     await writeFile(path.join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`);
     await chmod(path.join(bin, "xdg-open"), 0o755);
     // A display: without one the browser sign-in is refused before it starts (tests/e2e/auth.test.ts).
-    adapter = await startAdapter({ env: { ...SIGNED_IN_PROVIDER, DISPLAY: ":0", NO_BROWSER: "", PATH: `${bin}:${process.env.PATH ?? ""}` } });
+    adapter = await startAdapter({
+      env: { ...SIGNED_IN_PROVIDER, DISPLAY: ":0", NO_BROWSER: "", PATH: `${bin}:${process.env.PATH ?? ""}` },
+    });
     await adapter.initialize({});
     const stop = new AbortController();
-    const signingIn = adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chat-gpt" }, { cancellationSignal: stop.signal });
+    const signingIn = adapter.agent.request(
+      acp.methods.agent.authenticate,
+      { methodId: "chat-gpt" },
+      { cancellationSignal: stop.signal },
+    );
     signingIn.catch(() => undefined);
-    await waitFor(async () => (await readFile(opened, "utf8").catch(() => "")).length > 0, "the sign-in page to be opened");
+    await waitFor(
+      async () => (await readFile(opened, "utf8").catch(() => "")).length > 0,
+      "the sign-in page to be opened",
+    );
     expect(new URL(await readFile(opened, "utf8")).origin).toBe("https://auth.openai.com");
     stop.abort();
     await waitFor(() => adapter!.stderr().includes("The sign-in was cancelled"), "the cancel to end the sign-in");
@@ -114,7 +144,9 @@ describe("the other adapters' method ids", () => {
   it("`chat-gpt-device-code` is the device-code sign-in, refused before it starts for a client that cannot show its page", async () => {
     adapter = await startAdapter({ env: SIGNED_IN_PROVIDER });
     await adapter.initialize({});
-    await expect(authenticate("chat-gpt-device-code")).rejects.toMatchObject({ message: expect.stringContaining("URL elicitation") });
+    await expect(authenticate("chat-gpt-device-code")).rejects.toMatchObject({
+      message: expect.stringContaining("URL elicitation"),
+    });
   });
 
   it("an unknown id is invalid params naming what is accepted", async () => {
@@ -122,7 +154,17 @@ describe("the other adapters' method ids", () => {
     await adapter.initialize({});
     const refused = await refusalOf(authenticate("gateway"));
     expect(refused).toMatchObject({ code: -32602, message: expect.stringContaining("gateway") });
-    expect(refused.data?.accepted).toEqual(expect.arrayContaining(["openai-api-key", "chatgpt", "codex-login", "api-key", "chat-gpt", "chat-gpt-device-code", "codex-api-key"]));
+    expect(refused.data?.accepted).toEqual(
+      expect.arrayContaining([
+        "openai-api-key",
+        "chatgpt",
+        "codex-login",
+        "api-key",
+        "chat-gpt",
+        "chat-gpt-device-code",
+        "codex-api-key",
+      ]),
+    );
   });
 });
 
@@ -138,10 +180,18 @@ describe("DEFAULT_AUTH_REQUEST", () => {
   });
 
   it("a bad value is a clear error in the log and on session/new, never a crash", async () => {
-    for (const bad of ["{not json sk-in-a-broken-value", JSON.stringify({ methodId: "gateway" }), JSON.stringify({ methodId: "codex-login-terminal" }), JSON.stringify({ method: "api-key" })]) {
+    for (const bad of [
+      "{not json sk-in-a-broken-value",
+      JSON.stringify({ methodId: "gateway" }),
+      JSON.stringify({ methodId: "codex-login-terminal" }),
+      JSON.stringify({ method: "api-key" }),
+    ]) {
       adapter = await startAdapter({ env: { ...SIGNED_IN_PROVIDER, DEFAULT_AUTH_REQUEST: bad } });
       await adapter.initialize({});
-      await expect(adapter.newSession(), bad).rejects.toMatchObject({ code: -32000, message: expect.stringContaining("DEFAULT_AUTH_REQUEST") });
+      await expect(adapter.newSession(), bad).rejects.toMatchObject({
+        code: -32000,
+        message: expect.stringContaining("DEFAULT_AUTH_REQUEST"),
+      });
       expect(adapter.stderr(), bad).toMatch(/DEFAULT_AUTH_REQUEST/);
       expect(adapter.stderr()).not.toContain("sk-in-a-broken-value");
       // Still serving: a sign-in by hand works.
@@ -162,8 +212,14 @@ describe("auth/status", () => {
     expect(await authStatus()).toEqual({ state: "unauthenticated" });
 
     await authenticate("openai-api-key", { "api-key": { apiKey: "sk-status-key" } });
-    await waitFor(() => started.updates.length === 1, () => `an auth/status_update after the sign-in (got ${JSON.stringify(started.updates)})`);
-    expect(started.updates[0]).toEqual({ state: "authenticated", accounts: [{ label: "OpenAI API key", active: true }] });
+    await waitFor(
+      () => started.updates.length === 1,
+      () => `an auth/status_update after the sign-in (got ${JSON.stringify(started.updates)})`,
+    );
+    expect(started.updates[0]).toEqual({
+      state: "authenticated",
+      accounts: [{ label: "OpenAI API key", active: true }],
+    });
     expect(await authStatus()).toEqual(started.updates[0]);
 
     await adapter.agent.request(acp.methods.agent.logout, {});
@@ -199,7 +255,10 @@ describe("a login refused in the middle of a session", () => {
     expect(error.message).not.toContain("sk-soon");
     expect(error.message).not.toContain("wxyz");
     // Honest until the next sign-in: the status says so, and so does a new session.
-    await waitFor(() => started.updates.some((u) => u.state === "unauthenticated"), "an auth/status_update saying the login no longer works");
+    await waitFor(
+      () => started.updates.some((u) => u.state === "unauthenticated"),
+      "an auth/status_update saying the login no longer works",
+    );
     expect(await authStatus()).toMatchObject({ state: "unauthenticated" });
     await authRequired(adapter.newSession());
 
@@ -219,10 +278,16 @@ describe("a login refused in the middle of a session", () => {
     expect(await authStatus()).toMatchObject({ state: "authenticated" });
     const takeBack = adapter.fake.refuseKey("sk-flaky-key");
     await authRequired(adapter.prompt(sessionId, "one"));
-    await waitFor(() => started.updates.at(-1)?.state === "unauthenticated", "an auth/status_update saying the login no longer works");
+    await waitFor(
+      () => started.updates.at(-1)?.state === "unauthenticated",
+      "an auth/status_update saying the login no longer works",
+    );
     takeBack();
     expect((await adapter.prompt(sessionId, "two")).stopReason).toBe("end_turn");
-    await waitFor(() => started.updates.at(-1)?.state === "authenticated", "an auth/status_update saying it works again");
+    await waitFor(
+      () => started.updates.at(-1)?.state === "authenticated",
+      "an auth/status_update saying it works again",
+    );
     await adapter.newSession();
   });
 });

@@ -15,14 +15,16 @@ afterEach(async () => {
   adapter = undefined;
 });
 
-
 describe("before initialize", () => {
   it("derives the model catalog and starts codex; the client closing stdin unsaid removes both", async () => {
     const tmp = await mkdtemp(path.join(os.tmpdir(), "cca-startup-"));
     const catalogs = async () => (await readdir(tmp)).filter((n) => n.startsWith("codex-cli-acp-catalog-"));
     try {
       adapter = await startAdapter({ env: { TMPDIR: tmp } });
-      await waitFor(async () => (await catalogs()).length === 1, "the catalog folder in the temp dir, with no initialize sent");
+      await waitFor(
+        async () => (await catalogs()).length === 1,
+        "the catalog folder in the temp dir, with no initialize sent",
+      );
       const codexPid = await codexChildPid(adapter.child.pid!);
       expect(codexPid).toBeDefined();
       const exited = new Promise<number | null>((resolve) => adapter!.child.once("exit", (code) => resolve(code)));
@@ -43,7 +45,9 @@ describe("the agent's code cache (Node 20 compiles every module at each start; t
     const env = { TMPDIR: tmp, NODE_V8_COVERAGE: "" };
     const cacheFiles = async (): Promise<string[]> => {
       const [dir] = (await readdir(tmp)).filter((n) => n.startsWith("codex-cli-acp-cache"));
-      return dir ? (await readdir(path.join(tmp, dir))).filter((n) => n.endsWith(".v8cache")).map((n) => path.join(tmp, dir, n)) : [];
+      return dir
+        ? (await readdir(path.join(tmp, dir))).filter((n) => n.endsWith(".v8cache")).map((n) => path.join(tmp, dir, n))
+        : [];
     };
     const startOnce = async (): Promise<string> => {
       adapter = await startAdapter({ env });

@@ -11,7 +11,8 @@ afterEach(async () => {
 });
 
 const steerText = "also count the blank lines";
-const steering = (sessionId: string, text: string) => adapter!.agent.request("_session/steering", { sessionId, prompt: [{ type: "text", text }] });
+const steering = (sessionId: string, text: string) =>
+  adapter!.agent.request("_session/steering", { sessionId, prompt: [{ type: "text", text }] });
 
 it("is advertised at initialize", async () => {
   adapter = await startAdapter();
@@ -22,7 +23,10 @@ it("is advertised at initialize", async () => {
 it("joins the running turn: the model's next request carries the message, one prompt, end_turn", async () => {
   adapter = await startAdapter();
   // The first model answer is slow: the steering message arrives while the turn runs.
-  adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd: "true" }, { callId: "c1" })], delayMs: 400 }, textResponse("counted"));
+  adapter.fake.enqueue(
+    { items: [toolCall("exec_command", { cmd: "true" }, { callId: "c1" })], delayMs: 400 },
+    textResponse("counted"),
+  );
   await adapter.initialize();
   const { sessionId } = await adapter.newSession();
   const prompt = adapter.prompt(sessionId, "count the lines");
@@ -48,6 +52,10 @@ it("with no turn running, starts one", async () => {
 it("bad params and unknown sessions are refused clearly", async () => {
   adapter = await startAdapter();
   await adapter.initialize();
-  await expect(adapter.agent.request("_session/steering", { sessionId: "x", prompt: [] })).rejects.toMatchObject({ code: -32602 });
-  await expect(steering("no-such-session", "hi")).rejects.toMatchObject({ message: expect.stringContaining("no-such-session") });
+  await expect(adapter.agent.request("_session/steering", { sessionId: "x", prompt: [] })).rejects.toMatchObject({
+    code: -32602,
+  });
+  await expect(steering("no-such-session", "hi")).rejects.toMatchObject({
+    message: expect.stringContaining("no-such-session"),
+  });
 });

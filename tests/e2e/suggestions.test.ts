@@ -21,7 +21,12 @@ afterEach(async () => {
 /** The text of the last message the model was given in a request. */
 function lastInput(request: RecordedRequest): string {
   const input = (request.body?.input ?? []) as Array<{ role?: string; content?: Array<{ text?: string }> }>;
-  return input.at(-1)?.content?.map((c) => c.text ?? "").join("") ?? "";
+  return (
+    input
+      .at(-1)
+      ?.content?.map((c) => c.text ?? "")
+      .join("") ?? ""
+  );
 }
 
 /** The suggestions the client was sent, in order (each update's list of texts). */
@@ -37,15 +42,29 @@ it("off by default: one model request per turn; on: one more, and the suggestion
   adapter = await startAdapter({ responses: [textResponse("one"), textResponse("two")] });
   await adapter.initialize({ session: { notices: {}, configOptions: { boolean: {} } } });
   const { sessionId, configOptions } = await adapter.newSession();
-  expect(configOptions?.find((o) => o.id === "prompt_suggestions")).toMatchObject({ type: "boolean", currentValue: false });
+  expect(configOptions?.find((o) => o.id === "prompt_suggestions")).toMatchObject({
+    type: "boolean",
+    currentValue: false,
+  });
 
   await adapter.prompt(sessionId, "first");
   await adapter.prompt(sessionId, "second");
   expect(adapter.fake.requests.map(lastInput)).toEqual(["first", "second"]);
 
-  const on = await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "prompt_suggestions", type: "boolean", value: true });
-  expect(on.configOptions.find((o) => o.id === "prompt_suggestions")).toMatchObject({ type: "boolean", currentValue: true });
-  adapter.fake.enqueue(textResponse("Done. Shall I run the tests?"), textResponse('{"suggestion":"yes, run the tests"}'));
+  const on = await adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+    sessionId,
+    configId: "prompt_suggestions",
+    type: "boolean",
+    value: true,
+  });
+  expect(on.configOptions.find((o) => o.id === "prompt_suggestions")).toMatchObject({
+    type: "boolean",
+    currentValue: true,
+  });
+  adapter.fake.enqueue(
+    textResponse("Done. Shall I run the tests?"),
+    textResponse('{"suggestion":"yes, run the tests"}'),
+  );
   await adapter.prompt(sessionId, "third");
   await waitFor(() => suggestionsSent(adapter!, sessionId).length > 0, "the suggestion");
   expect(suggestionsSent(adapter, sessionId)).toEqual([["yes, run the tests"]]);
@@ -59,7 +78,10 @@ it("off by default: one model request per turn; on: one more, and the suggestion
   // The next prompt clears the suggestion before its turn; the sample leaves no trace in the history.
   adapter.fake.enqueue(textResponse("Tests pass."), textResponse('{"suggestion":"commit it"}'));
   await adapter.prompt(sessionId, "yes, run the tests");
-  await waitFor(() => suggestionsSent(adapter!, sessionId).length === 3, () => `three suggestion updates, got ${JSON.stringify(suggestionsSent(adapter!, sessionId))}`);
+  await waitFor(
+    () => suggestionsSent(adapter!, sessionId).length === 3,
+    () => `three suggestion updates, got ${JSON.stringify(suggestionsSent(adapter!, sessionId))}`,
+  );
   expect(suggestionsSent(adapter, sessionId)).toEqual([["yes, run the tests"], [], ["commit it"]]);
   expect(JSON.stringify(adapter.fake.requests[4]!.body.input)).not.toMatch(/next message/i);
 });
@@ -68,14 +90,31 @@ it("a client without boolean options gets an off/on choice", async () => {
   adapter = await startAdapter({ responses: [textResponse("Done."), textResponse('{"suggestion":"  "}')] });
   await adapter.initialize();
   const { sessionId, configOptions } = await adapter.newSession();
-  expect(configOptions?.find((o) => o.id === "prompt_suggestions")).toMatchObject({ type: "select", currentValue: "off", options: [{ value: "off" }, { value: "on" }] });
-  const on = await adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "prompt_suggestions", value: "on" });
+  expect(configOptions?.find((o) => o.id === "prompt_suggestions")).toMatchObject({
+    type: "select",
+    currentValue: "off",
+    options: [{ value: "off" }, { value: "on" }],
+  });
+  const on = await adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+    sessionId,
+    configId: "prompt_suggestions",
+    value: "on",
+  });
   expect(on.configOptions.find((o) => o.id === "prompt_suggestions")).toMatchObject({ currentValue: "on" });
-  await expect(adapter.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "prompt_suggestions", value: "maybe" })).rejects.toMatchObject({ code: -32602 });
+  await expect(
+    adapter.agent.request(acp.methods.agent.session.setConfigOption, {
+      sessionId,
+      configId: "prompt_suggestions",
+      value: "maybe",
+    }),
+  ).rejects.toMatchObject({ code: -32602 });
   // A blank prediction is no suggestion: nothing is sent (there was none to clear).
   await adapter.prompt(sessionId, "first");
   await adapter.fake.waitForRequests(2);
   expect(lastInput(adapter.fake.requests[1]!)).toMatch(/next message/i);
-  await waitFor(() => adapter!.stderr().includes('"msg":"prompt suggestion"'), "the adapter to read the blank prediction");
+  await waitFor(
+    () => adapter!.stderr().includes('"msg":"prompt suggestion"'),
+    "the adapter to read the blank prediction",
+  );
   expect(suggestionsSent(adapter, sessionId)).toEqual([]);
 });

@@ -28,13 +28,18 @@ async function raw(a: Adapter, method: string, params: Record<string, unknown>):
 // Codex 0.169 sends its base instructions as the request's first developer message (no `instructions` field).
 type Body = { input?: Array<{ role?: string; content?: Array<{ text?: string }> }> };
 const developerText = (body: Body): string =>
-  (body.input ?? []).filter((i) => i.role === "developer").flatMap((i) => i.content?.map((c) => c.text ?? "") ?? []).join("\n");
+  (body.input ?? [])
+    .filter((i) => i.role === "developer")
+    .flatMap((i) => i.content?.map((c) => c.text ?? "") ?? [])
+    .join("\n");
 
 describe("a client's system prompt", () => {
   it("is advertised with both modes", async () => {
     adapter = await startAdapter();
     const init = await adapter.initialize();
-    expect((init.agentCapabilities?.sessionCapabilities as Record<string, unknown>).systemPrompt).toEqual({ mode: { override: {} } });
+    expect((init.agentCapabilities?.sessionCapabilities as Record<string, unknown>).systemPrompt).toEqual({
+      mode: { override: {} },
+    });
   });
 
   it("append: the model gets it with Codex's own instructions; the thread keeps it after a load", async () => {
@@ -43,36 +48,59 @@ describe("a client's system prompt", () => {
     // The workspace outlives the first adapter (the second one loads the session from it).
     const workspace = await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-sp-")));
     try {
-    adapter = await startAdapter({ fake, home, workspace });
-    await adapter.initialize();
-    const opened = await raw(adapter, "session/new", { cwd: adapter.workspace, mcpServers: [], systemPrompt: { mode: "append", content: [{ type: "text", text: "Always answer in French." }] } });
-    const sessionId = (opened.result as { sessionId: string }).sessionId;
-    await adapter.prompt(sessionId, "hello");
-    const first = adapter.fake.requests[0]!.body as Body;
-    expect(developerText(first)).toContain("Always answer in French.");
-    expect(developerText(first)).toContain("You are Codex"); // Codex's own, kept
+      adapter = await startAdapter({ fake, home, workspace });
+      await adapter.initialize();
+      const opened = await raw(adapter, "session/new", {
+        cwd: adapter.workspace,
+        mcpServers: [],
+        systemPrompt: { mode: "append", content: [{ type: "text", text: "Always answer in French." }] },
+      });
+      const sessionId = (opened.result as { sessionId: string }).sessionId;
+      await adapter.prompt(sessionId, "hello");
+      const first = adapter.fake.requests[0]!.body as Body;
+      expect(developerText(first)).toContain("Always answer in French.");
+      expect(developerText(first)).toContain("You are Codex"); // Codex's own, kept
 
-    // A fork, a load (here in another process, as after an editor restart) and a resume keep the
-    // instructions the thread was started with: Codex stores them with its history. Checked, accepted.
-    const forked = await raw(adapter, "session/fork", { sessionId, cwd: adapter.workspace, mcpServers: [], systemPrompt: { mode: "append", content: [{ type: "text", text: "Be brief." }] } });
-    expect(forked.error).toBeUndefined();
-    await adapter.close();
-    adapter = await startAdapter({ fake, home, workspace });
-    await adapter.initialize();
-    const loaded = await raw(adapter, "session/load", { sessionId, cwd: workspace, mcpServers: [], systemPrompt: { mode: "append", content: [{ type: "text", text: "Always answer in French." }] } });
-    expect(loaded.error).toBeUndefined();
-    await adapter.prompt(sessionId, "again");
-    expect(developerText(adapter.fake.requests[1]!.body as Body)).toContain("Always answer in French.");
-    const before = adapter.stdoutLines.length;
-    const refused = await raw(adapter, "session/load", { sessionId, cwd: workspace, mcpServers: [], systemPrompt: { mode: "replace", content: [{ type: "text", text: "x" }] } });
-    expect(refused.error).toMatchObject({ code: -32602 });
-    // Refused before anything was read: no history went out for it, and the open session lives on.
-    // Checked once the next turn is over: a replay sent after the refusal would be on stdout, in
-    // order, before that turn's end; what is there is that turn's answer alone.
-    expect((await adapter.prompt(sessionId, "still open?")).stopReason).toBe("end_turn");
-    const sent = rawUpdatesOf({ stdoutLines: adapter.stdoutLines.slice(before) }, sessionId);
-    const messages = sent.filter((u) => u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk");
-    expect(messages.map((u) => [u.sessionUpdate, (u.content as { text?: string }).text])).toEqual([["agent_message_chunk", "toujours"]]);
+      // A fork, a load (here in another process, as after an editor restart) and a resume keep the
+      // instructions the thread was started with: Codex stores them with its history. Checked, accepted.
+      const forked = await raw(adapter, "session/fork", {
+        sessionId,
+        cwd: adapter.workspace,
+        mcpServers: [],
+        systemPrompt: { mode: "append", content: [{ type: "text", text: "Be brief." }] },
+      });
+      expect(forked.error).toBeUndefined();
+      await adapter.close();
+      adapter = await startAdapter({ fake, home, workspace });
+      await adapter.initialize();
+      const loaded = await raw(adapter, "session/load", {
+        sessionId,
+        cwd: workspace,
+        mcpServers: [],
+        systemPrompt: { mode: "append", content: [{ type: "text", text: "Always answer in French." }] },
+      });
+      expect(loaded.error).toBeUndefined();
+      await adapter.prompt(sessionId, "again");
+      expect(developerText(adapter.fake.requests[1]!.body as Body)).toContain("Always answer in French.");
+      const before = adapter.stdoutLines.length;
+      const refused = await raw(adapter, "session/load", {
+        sessionId,
+        cwd: workspace,
+        mcpServers: [],
+        systemPrompt: { mode: "replace", content: [{ type: "text", text: "x" }] },
+      });
+      expect(refused.error).toMatchObject({ code: -32602 });
+      // Refused before anything was read: no history went out for it, and the open session lives on.
+      // Checked once the next turn is over: a replay sent after the refusal would be on stdout, in
+      // order, before that turn's end; what is there is that turn's answer alone.
+      expect((await adapter.prompt(sessionId, "still open?")).stopReason).toBe("end_turn");
+      const sent = rawUpdatesOf({ stdoutLines: adapter.stdoutLines.slice(before) }, sessionId);
+      const messages = sent.filter(
+        (u) => u.sessionUpdate === "user_message_chunk" || u.sessionUpdate === "agent_message_chunk",
+      );
+      expect(messages.map((u) => [u.sessionUpdate, (u.content as { text?: string }).text])).toEqual([
+        ["agent_message_chunk", "toujours"],
+      ]);
     } finally {
       await adapter?.close();
       adapter = undefined;
@@ -86,7 +114,11 @@ describe("a client's system prompt", () => {
     adapter = await startAdapter({ responses: [textResponse("ok")] });
     await adapter.initialize();
     const text = "You are a terse reviewer. Only list problems.";
-    const opened = await raw(adapter, "session/new", { cwd: adapter.workspace, mcpServers: [], systemPrompt: { mode: "override", content: [{ type: "text", text }] } });
+    const opened = await raw(adapter, "session/new", {
+      cwd: adapter.workspace,
+      mcpServers: [],
+      systemPrompt: { mode: "override", content: [{ type: "text", text }] },
+    });
     await adapter.prompt((opened.result as { sessionId: string }).sessionId, "review");
     const sent = developerText(adapter.fake.requests[0]!.body as Body);
     expect(sent).toContain(text);

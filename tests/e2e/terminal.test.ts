@@ -18,7 +18,12 @@ afterEach(async () => {
 const TERMINALS: acp.ClientCapabilities = { _meta: { terminal_output: true } };
 const DELTAS: acp.ClientCapabilities = { _meta: { terminal_output_delta: true } };
 type Chunk = { terminal_id: string; data: string };
-type Meta = { terminal_info?: { terminal_id: string; cwd: string }; terminal_output?: Chunk; terminal_output_delta?: Chunk; terminal_exit?: { terminal_id: string; exit_code: number | null; signal: null } };
+type Meta = {
+  terminal_info?: { terminal_id: string; cwd: string };
+  terminal_output?: Chunk;
+  terminal_output_delta?: Chunk;
+  terminal_exit?: { terminal_id: string; exit_code: number | null; signal: null };
+};
 const metaOf = (u: acp.SessionUpdate): Meta => ("_meta" in u && u._meta ? u._meta : {});
 
 async function run(caps: acp.ClientCapabilities, cmd: string, files: Record<string, string> = {}) {
@@ -34,7 +39,11 @@ async function run(caps: acp.ClientCapabilities, cmd: string, files: Record<stri
 it("a command is a terminal card: terminal content with terminal_info, its output streamed as terminal_output, then terminal_exit", async () => {
   const { updates } = await run(TERMINALS, "printf 'one\\ntwo\\n'; exit 3");
   const call = updates[0]!;
-  expect(call).toMatchObject({ sessionUpdate: "tool_call", kind: "execute", content: [{ type: "terminal", terminalId: "t1" }] });
+  expect(call).toMatchObject({
+    sessionUpdate: "tool_call",
+    kind: "execute",
+    content: [{ type: "terminal", terminalId: "t1" }],
+  });
   expect(metaOf(call).terminal_info).toEqual({ terminal_id: "t1", cwd: adapter!.workspace });
   const output = updates.map((u) => metaOf(u).terminal_output?.data ?? "").join("");
   expect(output).toBe("one\ntwo\n");
@@ -61,7 +70,8 @@ it("a read stays a read card, not a terminal", async () => {
 });
 
 /** What the updates show as text content (the card's body). */
-const contentText = (updates: acp.SessionUpdate[]): string => JSON.stringify(updates.flatMap((u) => ("content" in u && Array.isArray(u.content) ? u.content : [])));
+const contentText = (updates: acp.SessionUpdate[]): string =>
+  JSON.stringify(updates.flatMap((u) => ("content" in u && Array.isArray(u.content) ? u.content : [])));
 
 it("a client that declares terminal_output_delta gets every chunk once as _meta.terminal_output_delta, and the card never repeats the output", async () => {
   const { updates } = await run(DELTAS, "printf 'one\\ntwo\\n'; exit 3");
@@ -71,7 +81,7 @@ it("a client that declares terminal_output_delta gets every chunk once as _meta.
   for (const c of chunks) expect(c.terminal_id).toBe("t1");
   // Not a Zed terminal, and the output is nowhere else: not in content, not as terminal_output.
   expect(JSON.stringify(updates)).not.toContain('"terminal"');
-  expect(JSON.stringify(updates)).not.toContain("terminal_output\"");
+  expect(JSON.stringify(updates)).not.toContain('terminal_output"');
   expect(contentText(updates)).not.toContain("one");
   expect(updates.at(-1)).toMatchObject({ status: "failed" });
   expect(contentText(updates.slice(-1))).toContain("Exit code: 3");
@@ -107,7 +117,11 @@ it("history replays the newest turn's commands as terminals, with output and exi
   await adapter.agent.request(acp.methods.agent.session.close, { sessionId });
   const before = adapter.updatesOf(sessionId).length;
   await adapter.agent.request(acp.methods.agent.session.load, { sessionId, cwd: adapter.workspace, mcpServers: [] });
-  const replayedOf = (id: string) => adapter!.updatesOf(sessionId).slice(before).filter((u) => "toolCallId" in u && u.toolCallId === id);
+  const replayedOf = (id: string) =>
+    adapter!
+      .updatesOf(sessionId)
+      .slice(before)
+      .filter((u) => "toolCallId" in u && u.toolCallId === id);
   const older = replayedOf("t0");
   expect(older).toHaveLength(1);
   expect(older[0]).toMatchObject({ sessionUpdate: "tool_call", kind: "execute", status: "completed" });
@@ -115,7 +129,10 @@ it("history replays the newest turn's commands as terminals, with output and exi
   expect(JSON.stringify(older[0])).toContain("an older turn");
   const newest = replayedOf("t1");
   expect(newest[0]).toMatchObject({ sessionUpdate: "tool_call", content: [{ type: "terminal", terminalId: "t1" }] });
-  expect(metaOf(newest[1]!)).toEqual({ terminal_output: { terminal_id: "t1", data: "from history\n" }, terminal_exit: { terminal_id: "t1", exit_code: 0, signal: null } });
+  expect(metaOf(newest[1]!)).toEqual({
+    terminal_output: { terminal_id: "t1", data: "from history\n" },
+    terminal_exit: { terminal_id: "t1", exit_code: 0, signal: null },
+  });
 });
 
 /** Where the command waits after its 50th line, when asked to (a file in the workspace). */
@@ -126,11 +143,19 @@ const GATE = "release-the-second-half";
  * to 10,000 chunks); with `gated`, it stops after its 50th line until GATE exists (a minute at
  * most). `meanwhile` runs beside it with the characters streamed so far.
  */
-async function hundredMegabytes(opts: { gated?: boolean; meanwhile?: (streamed: () => number) => Promise<void> }): Promise<{ streamed: number }> {
+async function hundredMegabytes(opts: {
+  gated?: boolean;
+  meanwhile?: (streamed: () => number) => Promise<void>;
+}): Promise<{ streamed: number }> {
   adapter = await startAdapter();
-  const gate = opts.gated ? `if [ $i -eq 50 ]; then n=0; while [ ! -e ${GATE} ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done; fi; ` : "";
+  const gate = opts.gated
+    ? `if [ $i -eq 50 ]; then n=0; while [ ! -e ${GATE} ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n+1)); done; fi; `
+    : "";
   const cmd = `for i in $(seq 1 100); do head -c 1000000 /dev/zero | tr '\\0' 'x'; echo; sleep 0.02; ${gate}done`;
-  adapter.fake.enqueue({ items: [toolCall("exec_command", { cmd, yield_time_ms: 60000 }, { callId: "big" })] }, textResponse("done"));
+  adapter.fake.enqueue(
+    { items: [toolCall("exec_command", { cmd, yield_time_ms: 60000 }, { callId: "big" })] },
+    textResponse("done"),
+  );
   await adapter.initialize(TERMINALS);
   const { sessionId } = await adapter.newSession();
   const a = adapter;
@@ -148,7 +173,11 @@ it("a 100 MB output streams through as it comes, not held until the command ends
     gated: true,
     meanwhile: async (streamedNow) => {
       // The command waits half way for the test: what reached the client by then was streamed as it came.
-      await waitFor(() => streamedNow() >= 40_000_000, () => `the first half to stream while the command waits (${streamedNow()} characters so far)`, 60_000);
+      await waitFor(
+        () => streamedNow() >= 40_000_000,
+        () => `the first half to stream while the command waits (${streamedNow()} characters so far)`,
+        60_000,
+      );
       await writeFile(path.join(adapter!.workspace, GATE), "");
     },
   });
@@ -178,7 +207,9 @@ it("a client that stops reading during a 100 MB output: the adapter stops readin
   expect(streamed).toBeGreaterThan(50_000_000);
   // Held while the client was behind (src/core/transport/stdout.ts), read again once it caught up.
   const log = adapter!.stderr();
-  expect(log.lastIndexOf("the client caught up; codex's output read again")).toBeGreaterThan(log.lastIndexOf("codex's output held"));
+  expect(log.lastIndexOf("the client caught up; codex's output read again")).toBeGreaterThan(
+    log.lastIndexOf("codex's output held"),
+  );
 }, 120_000);
 
 it("a terminal card ends holding the whole output when Codex streamed only its later part (codex 0.169 sends no delta for a command's first output)", async () => {
@@ -193,7 +224,18 @@ it("a terminal card ends holding the whole output when Codex streamed only its l
 it("session/cancel stops a command the turn is running, not only the turn (Codex would let it run on)", async () => {
   adapter = await startAdapter();
   const { fake, workspace } = adapter;
-  fake.enqueue({ items: [toolCall("exec_command", { cmd: 'sleep 0.3; echo BEGUN; sleep 2; touch ENDED; echo FI""N' }, { callId: "long" })] }, textResponse("done"));
+  fake.enqueue(
+    {
+      items: [
+        toolCall(
+          "exec_command",
+          { cmd: 'sleep 0.3; echo BEGUN; sleep 2; touch ENDED; echo FI""N' },
+          { callId: "long" },
+        ),
+      ],
+    },
+    textResponse("done"),
+  );
   await adapter.initialize({ _meta: { terminal_output: true } });
   const { sessionId } = await adapter.newSession();
   const pending = adapter.prompt(sessionId, "run it");

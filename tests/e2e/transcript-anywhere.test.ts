@@ -34,32 +34,54 @@ it("a --fake-model recording made in the editor's own folders replays green from
   await mkdir(shared);
   await writeFile(path.join(project, "notes.txt"), "notes\n");
   const script = path.join(dir, "script.json");
-  await writeFile(script, JSON.stringify({ responses: [{ items: [{ type: "message", text: "Recorded in the editor's folder.", deltas: 2 }] }] }));
+  await writeFile(
+    script,
+    JSON.stringify({
+      responses: [{ items: [{ type: "message", text: "Recorded in the editor's folder.", deltas: 2 }] }],
+    }),
+  );
   const out = path.join(dir, "session.jsonl");
 
   // The editor starts `record` in its project, as its agent command, and opens the session there.
-  const child = spawn(process.execPath, [BIN, "record", "--out", out, "--fake-model", script, "--", process.execPath, BIN], { cwd: project, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(
+    process.execPath,
+    [BIN, "record", "--out", out, "--fake-model", script, "--", process.execPath, BIN],
+    { cwd: project, stdio: ["pipe", "pipe", "pipe"] },
+  );
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
   const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   await acp
     .client({ name: "editor" })
     .onNotification(acp.methods.client.session.update, () => undefined)
-    .connectWith(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>), async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: project, additionalDirectories: [shared], mcpServers: [] });
-      // Paths inside the folders, as links after a text of over 80 characters: the session's title
-      // is the prompt cut at 80, which must not cut a path (paths of another length cut elsewhere).
-      const res = await ctx.request(acp.methods.agent.session.prompt, {
-        sessionId,
-        prompt: [
-          { type: "text", text: "Please look at the notes in the project and at the shared library, then tell me what they say." },
-          { type: "resource_link", uri: `file://${path.join(project, "notes.txt")}`, name: "notes.txt" },
-          { type: "resource_link", uri: `file://${path.join(shared, "lib.ts")}`, name: "lib.ts" },
-        ],
-      });
-      expect(res.stopReason).toBe("end_turn");
-    });
+    .connectWith(
+      acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      ),
+      async (ctx) => {
+        await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+        const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+          cwd: project,
+          additionalDirectories: [shared],
+          mcpServers: [],
+        });
+        // Paths inside the folders, as links after a text of over 80 characters: the session's title
+        // is the prompt cut at 80, which must not cut a path (paths of another length cut elsewhere).
+        const res = await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [
+            {
+              type: "text",
+              text: "Please look at the notes in the project and at the shared library, then tell me what they say.",
+            },
+            { type: "resource_link", uri: `file://${path.join(project, "notes.txt")}`, name: "notes.txt" },
+            { type: "resource_link", uri: `file://${path.join(shared, "lib.ts")}`, name: "lib.ts" },
+          ],
+        });
+        expect(res.stopReason).toBe("end_turn");
+      },
+    );
   child.stdin.end();
   expect(await exit, stderr).toBe(0);
 

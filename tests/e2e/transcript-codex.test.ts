@@ -29,11 +29,31 @@ const lines = [
     fakeModel: { responses: [{ items: [{ type: "message", text: "Hello from the fake model" }] }] },
     recordedAt: "2025-01-01T00:00:00.000Z",
   },
-  { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: caps } } },
+  {
+    type: "message",
+    dir: "client->agent",
+    t: 0,
+    msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: caps } },
+  },
   { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: {} } },
-  { type: "message", dir: "client->agent", t: 2, msg: { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "<CWD>", mcpServers: [] } } },
+  {
+    type: "message",
+    dir: "client->agent",
+    t: 2,
+    msg: { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "<CWD>", mcpServers: [] } },
+  },
   { type: "message", dir: "agent->client", t: 3, msg: { jsonrpc: "2.0", id: 1, result: {} } },
-  { type: "message", dir: "client->agent", t: 4, msg: { jsonrpc: "2.0", id: 2, method: "session/prompt", params: { sessionId: "S", prompt: [{ type: "text", text: "hi" }] } } },
+  {
+    type: "message",
+    dir: "client->agent",
+    t: 4,
+    msg: {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "session/prompt",
+      params: { sessionId: "S", prompt: [{ type: "text", text: "hi" }] },
+    },
+  },
   { type: "message", dir: "agent->client", t: 5, msg: { jsonrpc: "2.0", id: 2, result: { stopReason: "end_turn" } } },
 ];
 

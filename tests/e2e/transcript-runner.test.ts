@@ -68,14 +68,19 @@ beforeAll(async () => {
       expect(params.path).toBe(filePath);
       return { content: "hello from the editor buffer" };
     })
-    .onRequest(acp.methods.client.session.requestPermission, () => ({ outcome: { outcome: "selected", optionId: "allow" } }))
+    .onRequest(acp.methods.client.session.requestPermission, () => ({
+      outcome: { outcome: "selected", optionId: "allow" },
+    }))
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       if (params.update.sessionUpdate === "agent_message_chunk" && params.update.content.type === "text") {
         seen.texts.push(params.update.content.text);
       }
     })
     .connectWith(
-      acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+      acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      ),
       async (ctx) => {
         await ctx.request(acp.methods.agent.initialize, {
           protocolVersion: 1,
@@ -109,13 +114,18 @@ describe("record", () => {
     expect(t.header.protocolVersion).toBe(1);
     expect(t.header.clientCapabilities).toEqual({ fs: { readTextFile: true, writeTextFile: false } });
     expect(t.header.paths).toEqual({ "<CWD>": workspace });
-    const methods = t.entries.flatMap((e) => (e.type === "message" && typeof e.msg.method === "string" ? [`${e.dir} ${e.msg.method}`] : []));
+    const methods = t.entries.flatMap((e) =>
+      e.type === "message" && typeof e.msg.method === "string" ? [`${e.dir} ${e.msg.method}`] : [],
+    );
     expect(methods).toContain("client->agent initialize");
     expect(methods).toContain("agent->client fs/read_text_file");
     expect(methods).toContain("agent->client session/request_permission");
 
     // Every line the agent wrote reached the client unchanged, and is in the transcript.
-    const lines = rawAgentStdout.toString("utf8").split("\n").filter((l) => l !== "");
+    const lines = rawAgentStdout
+      .toString("utf8")
+      .split("\n")
+      .filter((l) => l !== "");
     const recorded = t.entries.filter((e) => e.dir === "agent->client");
     expect(recorded.map((e) => (e.type === "message" ? JSON.stringify(e.msg) : e.text))).toEqual(lines);
     const times = t.entries.map((e) => e.t);
@@ -132,8 +142,16 @@ describe("record", () => {
     const stdout = new PassThrough();
     const got: Buffer[] = [];
     stdout.on("data", (c: Buffer) => got.push(c));
-    const done = runRecorder({ out, command: [process.execPath, "-e", script], stdin, stdout, stderr: new PassThrough() });
-    stdin.end('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"terminal":true}}}\nnot json\n');
+    const done = runRecorder({
+      out,
+      command: [process.execPath, "-e", script],
+      stdin,
+      stdout,
+      stderr: new PassThrough(),
+    });
+    stdin.end(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientCapabilities":{"terminal":true}}}\nnot json\n',
+    );
     expect(await done).toBe(3); // the agent's exit code
     expect(Buffer.concat(got).equals(Buffer.from(agentBytes))).toBe(true);
     const t = parseTranscript(await readFile(out, "utf8"), out);
@@ -178,8 +196,19 @@ describe("record", () => {
 async function initializeOnly(name: string, agent: string): Promise<string> {
   const file = path.join(dir, name);
   const lines = [
-    { type: "header", version: 1, agent: { command: ["node", "-e", agent] }, protocolVersion: 1, recordedAt: new Date().toISOString() },
-    { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } } },
+    {
+      type: "header",
+      version: 1,
+      agent: { command: ["node", "-e", agent] },
+      protocolVersion: 1,
+      recordedAt: new Date().toISOString(),
+    },
+    {
+      type: "message",
+      dir: "client->agent",
+      t: 0,
+      msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } },
+    },
     { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } } },
   ];
   await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n"));
@@ -199,7 +228,12 @@ async function withHeader(name: string, agent: string, header: Record<string, un
 }
 
 describe("record when something goes wrong", () => {
-  const INIT = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } });
+  const INIT = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: 1, clientCapabilities: {} },
+  });
   const answerInit = `process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:0,result:{protocolVersion:1,agentCapabilities:{}}})+"\\n")`;
   const quiet = () => ({ stdout: new PassThrough(), stderr: new PassThrough() });
 
@@ -208,7 +242,13 @@ describe("record when something goes wrong", () => {
     const agent = `process.stdin.once("data",()=>{${answerInit};process.stdout.write(JSON.stringify({jsonrpc:"2.0",method:"session/update",params:{sessionId:"s",update:{sessionUpdate:"tool_call_update",toolCallId:"c",rawOutput:{stdout:"GITHUB_TOKEN="+process.env.GITHUB_TOKEN}}}})+"\\n");process.exit(0)})`;
     const out = path.join(dir, "env-echo.jsonl");
     const stdin = new PassThrough();
-    const done = runRecorder({ out, command: [process.execPath, "-e", agent], stdin, ...quiet(), env: { ...process.env, GITHUB_TOKEN: token } });
+    const done = runRecorder({
+      out,
+      command: [process.execPath, "-e", agent],
+      stdin,
+      ...quiet(),
+      env: { ...process.env, GITHUB_TOKEN: token },
+    });
     stdin.write(`${INIT}\n`);
     expect(await done).toBe(0);
     const text = await readFile(out, "utf8");
@@ -224,7 +264,13 @@ describe("record when something goes wrong", () => {
       const said: Buffer[] = [];
       stderr.on("data", (c: Buffer) => said.push(c));
       const marker = path.join(dir, "agent-started");
-      const code = await runRecorder({ out, command: [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`], stdin: new PassThrough(), stdout: new PassThrough(), stderr });
+      const code = await runRecorder({
+        out,
+        command: [process.execPath, "-e", `require("fs").writeFileSync(${JSON.stringify(marker)}, "")`],
+        stdin: new PassThrough(),
+        stdout: new PassThrough(),
+        stderr,
+      });
       expect(code).toBe(2);
       expect(Buffer.concat(said).toString()).toContain(`record: cannot write the transcript to ${out}`);
       expect(existsSync(marker)).toBe(false);
@@ -232,16 +278,27 @@ describe("record when something goes wrong", () => {
     expect(existsSync(`${folder}.tmp`)).toBe(false);
   });
 
-  it.skipIf(process.platform === "win32" || process.getuid?.() === 0)("--out in a folder this user may not write in is refused before the agent starts", async () => {
-    const locked = path.join(dir, "locked");
-    await mkdir(locked, { mode: 0o555 });
-    const out = path.join(locked, "t.jsonl");
-    const stderr = new PassThrough();
-    const said: Buffer[] = [];
-    stderr.on("data", (c: Buffer) => said.push(c));
-    expect(await runRecorder({ out, command: [process.execPath, "-e", "0"], stdin: new PassThrough(), stdout: new PassThrough(), stderr })).toBe(2);
-    expect(Buffer.concat(said).toString()).toContain("is not writable");
-  });
+  it.skipIf(process.platform === "win32" || process.getuid?.() === 0)(
+    "--out in a folder this user may not write in is refused before the agent starts",
+    async () => {
+      const locked = path.join(dir, "locked");
+      await mkdir(locked, { mode: 0o555 });
+      const out = path.join(locked, "t.jsonl");
+      const stderr = new PassThrough();
+      const said: Buffer[] = [];
+      stderr.on("data", (c: Buffer) => said.push(c));
+      expect(
+        await runRecorder({
+          out,
+          command: [process.execPath, "-e", "0"],
+          stdin: new PassThrough(),
+          stdout: new PassThrough(),
+          stderr,
+        }),
+      ).toBe(2);
+      expect(Buffer.concat(said).toString()).toContain("is not writable");
+    },
+  );
 
   it("an agent command that cannot start leaves an earlier transcript of the same name as it was", async () => {
     const out = path.join(dir, "precious.jsonl");
@@ -253,10 +310,15 @@ describe("record when something goes wrong", () => {
     expect(await readFile(out, "utf8")).toBe("PRECIOUS\n");
   });
 
-  it("a second SIGTERM kills an agent that ignored the first: the recorder does not hang, and says how the agent ended", { timeout: 30_000 }, async () => {
+  it("a second SIGTERM kills an agent that ignored the first: the recorder does not hang, and says how the agent ended", {
+    timeout: 30_000,
+  }, async () => {
     const out = path.join(dir, "stubborn.jsonl");
     const agent = `process.on("SIGTERM",()=>{});process.stdout.write("started\\n");setInterval(()=>{},1000)`;
-    const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", out, "--", process.execPath, "-e", agent], { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", out, "--", process.execPath, "-e", agent], {
+      cwd: repo,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     await new Promise((resolve) => child.stdout.once("data", resolve));
     child.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 300));
@@ -264,13 +326,20 @@ describe("record when something goes wrong", () => {
     child.kill("SIGTERM");
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(137);
-    expect(parseTranscript(await readFile(out, "utf8"), out).entries.map((e) => (e.type === "raw" ? e.text : ""))).toEqual(["started"]);
+    expect(
+      parseTranscript(await readFile(out, "utf8"), out).entries.map((e) => (e.type === "raw" ? e.text : "")),
+    ).toEqual(["started"]);
   });
 
-  it("an editor that stops reading the recorder's stdout does not crash it: the session is still recorded to its end", { timeout: 60_000 }, async () => {
+  it("an editor that stops reading the recorder's stdout does not crash it: the session is still recorded to its end", {
+    timeout: 60_000,
+  }, async () => {
     const out = path.join(dir, "epipe.jsonl");
     const agent = `process.stdin.once("data",()=>{${answerInit};let i=0;const t=setInterval(()=>{for(let k=0;k<200;k++)process.stdout.write(JSON.stringify({jsonrpc:"2.0",method:"session/update",params:{sessionId:"s",update:{sessionUpdate:"agent_message_chunk",content:{type:"text",text:"x".repeat(200)+i++}}}})+"\\n");if(i>2000){clearInterval(t);process.stdin.destroy()}},5)})`;
-    const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", out, "--", process.execPath, "-e", agent], { cwd: repo, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", out, "--", process.execPath, "-e", agent], {
+      cwd: repo,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.stdin.write(`${INIT}\n`);
@@ -291,7 +360,9 @@ describe("replay does what a transcript says only when told to trust it", () => 
     const file = await initializeOnly("names-a-command.jsonl", markingAgent(marker));
     const refused = await runCli(["replay", file]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`${file} was not replayed: replaying it would run the agent command ["node","-e","require(\\"node:fs\\").writeFileSync(`);
+    expect(refused.stderr).toContain(
+      `${file} was not replayed: replaying it would run the agent command ["node","-e","require(\\"node:fs\\").writeFileSync(`,
+    );
     expect(refused.stderr).toContain("send the agent 1 recorded client message(s) as they are");
     expect(refused.stderr).toContain("Replay it with --trust once you trust the file");
     // An agent of one's own still gets the file's messages: refused all the same.
@@ -320,7 +391,19 @@ describe("replay does what a transcript says only when told to trust it", () => 
       fakeModel: { responses: [], extraConfig: '[mcp_servers.x]\ncommand = "anything"' },
     });
     const lines = (await readFile(everything, "utf8")).split("\n");
-    lines.push(JSON.stringify({ type: "message", dir: "client->agent", t: 2, msg: { jsonrpc: "2.0", id: 1, method: "session/new", params: { cwd: "<CWD>", mcpServers: [{ name: "s", command: "/bin/sh", args: ["-c", "echo"], env: [] }] } } }));
+    lines.push(
+      JSON.stringify({
+        type: "message",
+        dir: "client->agent",
+        t: 2,
+        msg: {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "session/new",
+          params: { cwd: "<CWD>", mcpServers: [{ name: "s", command: "/bin/sh", args: ["-c", "echo"], env: [] }] },
+        },
+      }),
+    );
     await writeFile(everything, lines.join("\n"));
     const refused = await runCli(["replay", everything, "--agent", "--", ...agent]);
     expect(refused.code).toBe(2);
@@ -331,7 +414,8 @@ describe("replay does what a transcript says only when told to trust it", () => 
       "add to Codex's configuration (fakeModel.extraConfig)",
       `have the agent start the MCP servers its messages name (["/bin/sh","-c","echo"])`,
       "send the agent 2 recorded client message(s)",
-    ]) expect(refused.stderr).toContain(phrase);
+    ])
+      expect(refused.stderr).toContain(phrase);
     expect(refused.stderr).not.toContain("\u001b");
     expect(existsSync(marker)).toBe(false);
 
@@ -358,7 +442,12 @@ describe("replay", () => {
     const result = await replayTranscript(edited);
     expect(result.ok).toBe(false);
     const [first] = result.mismatches;
-    expect(first).toMatchObject({ kind: "difference", path: "$.params.update.content.text", expected: "echo: bye", actual: "echo: hi" });
+    expect(first).toMatchObject({
+      kind: "difference",
+      path: "$.params.update.content.text",
+      expected: "echo: bye",
+      actual: "echo: hi",
+    });
     const report = formatReplayReport(result);
     expect(report).toMatch(/^FAIL /);
     expect(report).toContain("$.params.update.content.text");
@@ -373,7 +462,17 @@ describe("replay", () => {
     expect(different.stdout).toContain("$.params.update.content.text");
     expect(different.stdout).toContain('actual:   "ECHO: HI"');
 
-    const same = await runCli(["replay", "--trust", recording, "--agent", "--", "node", "--import", "tsx", "./tests/support/../support/echo-agent.ts"]);
+    const same = await runCli([
+      "replay",
+      "--trust",
+      recording,
+      "--agent",
+      "--",
+      "node",
+      "--import",
+      "tsx",
+      "./tests/support/../support/echo-agent.ts",
+    ]);
     expect(same.stdout).toContain(`PASS ${recording}`);
     expect(same.code).toBe(0);
   });
@@ -428,20 +527,43 @@ describe("replay", () => {
     const token = "ghp_FROMTHEREPLAYERSENV0123";
     const file = path.join(dir, "update-env.jsonl");
     const lines = [
-      { type: "header", version: 1, agent: { command: ["node", "x"] }, protocolVersion: 1, recordedAt: "x", redacted: true },
-      { type: "message", dir: "client->agent", t: 1, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } } },
-      { type: "message", dir: "agent->client", t: 2, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1, agentCapabilities: {} } } },
+      {
+        type: "header",
+        version: 1,
+        agent: { command: ["node", "x"] },
+        protocolVersion: 1,
+        recordedAt: "x",
+        redacted: true,
+      },
+      {
+        type: "message",
+        dir: "client->agent",
+        t: 1,
+        msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1, clientCapabilities: {} } },
+      },
+      {
+        type: "message",
+        dir: "agent->client",
+        t: 2,
+        msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1, agentCapabilities: {} } },
+      },
     ];
     await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
     const agent = `require("readline").createInterface({input:process.stdin}).on("line",(l)=>{const m=JSON.parse(l);process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:1,agentCapabilities:{},_meta:{env:"GITHUB_TOKEN="+process.env.GITHUB_TOKEN}}})+"\\n")})`;
-    const result = await replayTranscript(file, { update: true, agentCommand: [process.execPath, "-e", agent], env: { GITHUB_TOKEN: token } });
+    const result = await replayTranscript(file, {
+      update: true,
+      agentCommand: [process.execPath, "-e", agent],
+      env: { GITHUB_TOKEN: token },
+    });
     expect(result.updated).toBe(true);
     const text = await readFile(file, "utf8");
     expect(text).toContain("GITHUB_TOKEN=[redacted]");
     expect(text).not.toContain(token);
   });
 
-  it("a path that is not a regular file (a FIFO) is refused at once, not waited on", { skip: process.platform === "win32" }, async () => {
+  it("a path that is not a regular file (a FIFO) is refused at once, not waited on", {
+    skip: process.platform === "win32",
+  }, async () => {
     const fifo = path.join(dir, "pipe.jsonl");
     execFileSync("mkfifo", [fifo]);
     const res = await runCli(["replay", "--trust", fifo]);
@@ -466,9 +588,25 @@ describe("replay", () => {
     const agent = `let b="";process.stdin.on("data",d=>{b+=d;let i;while((i=b.indexOf("\\n"))>=0){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);if(m.id!==undefined)process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:"one"}})+"\\n")}});`;
     const file = path.join(dir, "schema.jsonl");
     const lines = [
-      { type: "header", version: 1, agent: { command: ["node", "-e", agent] }, protocolVersion: 1, recordedAt: new Date().toISOString() },
-      { type: "message", dir: "client->agent", t: 0, msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } } },
-      { type: "message", dir: "agent->client", t: 1, msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: "one" } } },
+      {
+        type: "header",
+        version: 1,
+        agent: { command: ["node", "-e", agent] },
+        protocolVersion: 1,
+        recordedAt: new Date().toISOString(),
+      },
+      {
+        type: "message",
+        dir: "client->agent",
+        t: 0,
+        msg: { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } },
+      },
+      {
+        type: "message",
+        dir: "agent->client",
+        t: 1,
+        msg: { jsonrpc: "2.0", id: 0, result: { protocolVersion: "one" } },
+      },
     ];
     await writeFile(file, lines.map((l) => JSON.stringify(l)).join("\n"));
     const result = await replayTranscript(file);
@@ -515,7 +653,9 @@ describe("replay", () => {
     const agent = `process.stdin.on("data",d=>{for(const l of String(d).split("\\n")){if(!l)continue;const m=JSON.parse(l);process.stdout.write(JSON.stringify({jsonrpc:"2.0",id:m.id,result:{protocolVersion:1}})+"\\n")}});process.stdin.on("end",()=>{});setInterval(()=>{},1000);`;
     const file = await initializeOnly("no-eof.jsonl", agent);
     const strict = await replayTranscript(file, { exitTimeoutMs: 300 });
-    expect(strict.mismatches).toEqual([expect.objectContaining({ kind: "agent-exit", summary: expect.stringContaining("--stop-after-eof") })]);
+    expect(strict.mismatches).toEqual([
+      expect.objectContaining({ kind: "agent-exit", summary: expect.stringContaining("--stop-after-eof") }),
+    ]);
     const res = await runCli(["replay", "--trust", "--stop-after-eof", "0.3", file]);
     expect(res.stdout).toContain(`PASS ${file}`);
     expect(res.code).toBe(0);
@@ -531,4 +671,3 @@ describe("replay", () => {
     expect(report.match(/\| {4}at frame/g)?.length ?? 0).toBeLessThanOrEqual(3);
   });
 });
-

@@ -28,25 +28,50 @@ let workspace: string;
 /** Records one session (authenticate, session/new with MCP servers, a file read from the editor) into `out`. */
 async function recordSession(out: string, extraArgs: string[] = []): Promise<void> {
   const filePath = path.join(workspace, "hello.txt");
-  const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", out, ...extraArgs, "--", ...ECHO], { cwd: repo, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", out, ...extraArgs, "--", ...ECHO], {
+    cwd: repo,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   await acp
     .client({ name: "secrets-test-client" })
     .onRequest(acp.methods.client.fs.readTextFile, () => ({ content: BUFFER }))
     .onNotification(acp.methods.client.session.update, () => undefined)
-    .connectWith(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>), async (ctx) => {
-      await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } } });
-      // The echo agent has no authenticate: the request is recorded, its error too.
-      await ctx.request(acp.methods.agent.authenticate, { methodId: "openai-api-key", _meta: { "api-key": { apiKey: API_KEY } } }).catch(() => undefined);
-      const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
-        cwd: workspace,
-        mcpServers: [
-          { name: "gh", command: "gh-mcp", args: [], env: [{ name: "GITHUB_TOKEN", value: GH_TOKEN }] },
-          { type: "http", name: "api", url: "https://mcp.example/x", headers: [{ name: "Authorization", value: BEARER }] },
-        ],
-      });
-      await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: `read ${filePath}` }] });
-    });
+    .connectWith(
+      acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      ),
+      async (ctx) => {
+        await ctx.request(acp.methods.agent.initialize, {
+          protocolVersion: 1,
+          clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } },
+        });
+        // The echo agent has no authenticate: the request is recorded, its error too.
+        await ctx
+          .request(acp.methods.agent.authenticate, {
+            methodId: "openai-api-key",
+            _meta: { "api-key": { apiKey: API_KEY } },
+          })
+          .catch(() => undefined);
+        const { sessionId } = await ctx.request(acp.methods.agent.session.new, {
+          cwd: workspace,
+          mcpServers: [
+            { name: "gh", command: "gh-mcp", args: [], env: [{ name: "GITHUB_TOKEN", value: GH_TOKEN }] },
+            {
+              type: "http",
+              name: "api",
+              url: "https://mcp.example/x",
+              headers: [{ name: "Authorization", value: BEARER }],
+            },
+          ],
+        });
+        await ctx.request(acp.methods.agent.session.prompt, {
+          sessionId,
+          prompt: [{ type: "text", text: `read ${filePath}` }],
+        });
+      },
+    );
   child.stdin.end();
   expect(await exit).toBe(0);
 }
@@ -81,7 +106,11 @@ describe("record, by default", () => {
     // What the agent itself says is the conversation, kept: here the echo agent quotes the file
     // ("content: ..."), as a model may quote what it read. Nothing else holds the buffer.
     const holding = t.entries.filter((e) => JSON.stringify(e).includes("BUFFER-SECRET"));
-    expect(holding.map((e) => (e.type === "message" ? (e.msg.params as { update?: { sessionUpdate?: string } }).update?.sessionUpdate : e.type))).toEqual(["agent_message_chunk"]);
+    expect(
+      holding.map((e) =>
+        e.type === "message" ? (e.msg.params as { update?: { sessionUpdate?: string } }).update?.sessionUpdate : e.type,
+      ),
+    ).toEqual(["agent_message_chunk"]);
     expect(text).toContain('"_meta":{"api-key":{"apiKey":"[redacted]"}}');
     expect(text).toContain('{"name":"GITHUB_TOKEN","value":"[redacted]"}');
     expect(text).toContain('{"name":"Authorization","value":"[redacted]"}');
@@ -103,7 +132,10 @@ describe("record, by default", () => {
   it("a replay passes when the workspace it seeds has the served file (the digest says it is the same)", async () => {
     const t = parseTranscript(await readFile(redacted, "utf8"), redacted);
     const seeded = path.join(dir, "seeded.jsonl");
-    await writeFile(seeded, serializeTranscript({ ...t.header, workspace: { files: { "hello.txt": BUFFER } } }, t.entries));
+    await writeFile(
+      seeded,
+      serializeTranscript({ ...t.header, workspace: { files: { "hello.txt": BUFFER } } }, t.entries),
+    );
     const result = await replayTranscript(seeded);
     expect(result.mismatches, formatReplayReport(result)).toEqual([]);
     expect(result.ok).toBe(true);
@@ -113,8 +145,12 @@ describe("record, by default", () => {
     expect((await replayTranscript(seeded, { update: true })).updated).toBe(true);
     const updated = parseTranscript(await readFile(seeded, "utf8"), seeded);
     expect(updated.header.redacted).toBe(true);
-    const answers = updated.entries.filter((e) => e.type === "message" && e.dir === "client->agent" && "result" in e.msg);
-    expect(JSON.stringify(answers)).toMatch(/"content":"\[redacted file content: \d+ bytes, 1 line, sha256 [0-9a-f]{64}\]"/);
+    const answers = updated.entries.filter(
+      (e) => e.type === "message" && e.dir === "client->agent" && "result" in e.msg,
+    );
+    expect(JSON.stringify(answers)).toMatch(
+      /"content":"\[redacted file content: \d+ bytes, 1 line, sha256 [0-9a-f]{64}\]"/,
+    );
     expect(JSON.stringify(answers)).not.toContain("BUFFER-SECRET");
     expect((await stat(seeded)).mode & 0o777).toBe(0o600);
   });

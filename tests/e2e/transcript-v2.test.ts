@@ -41,7 +41,10 @@ beforeAll(async () => {
   const workspace = path.join(dir, "project");
   await mkdir(workspace);
   recording = path.join(dir, "v2.jsonl");
-  const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", recording, "--", ...V2_AGENT], { cwd: repo, stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(CLI[0]!, [...CLI.slice(1), "record", "--out", recording, "--", ...V2_AGENT], {
+    cwd: repo,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
   const idle = idleWaiter();
   await acp
@@ -53,15 +56,23 @@ beforeAll(async () => {
     .onNotification(acp.methods.client.session.update, ({ params }) => {
       const u = params.update;
       // v2's catch-all variants keep the discriminators from narrowing; the SDK parsed it as a text chunk.
-      const content = u.sessionUpdate === "agent_message_chunk" ? (u.content as { type: string; text?: string }) : undefined;
+      const content =
+        u.sessionUpdate === "agent_message_chunk" ? (u.content as { type: string; text?: string }) : undefined;
       if (content?.type === "text" && content.text !== undefined) seen.texts.push(content.text);
       if (u.sessionUpdate === "state_update" && u.state === "idle") seen.idles++;
       idle.onUpdate(u);
     })
     .connectWith(
-      acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>),
+      acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      ),
       async (ctx) => {
-        await ctx.request(acp.methods.agent.initialize, { protocolVersion: 2, info: { name: "transcript-v2-test-client", version: "1.0.0" }, capabilities: {} });
+        await ctx.request(acp.methods.agent.initialize, {
+          protocolVersion: 2,
+          info: { name: "transcript-v2-test-client", version: "1.0.0" },
+          capabilities: {},
+        });
         const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace });
         for (const text of ["hi", "ask"]) {
           const turnEnded = idle.next();
@@ -83,12 +94,19 @@ async function editedCopy(name: string, edit: (entries: TranscriptEntry[]) => vo
   const t = parseTranscript(await readFile(recording, "utf8"), recording);
   edit(t.entries);
   const file = path.join(dir, name);
-  await writeFile(file, [JSON.stringify(t.header), ...t.entries.map(({ line: _l, ...e }) => JSON.stringify(e))].join("\n") + "\n");
+  await writeFile(
+    file,
+    [JSON.stringify(t.header), ...t.entries.map(({ line: _l, ...e }) => JSON.stringify(e))].join("\n") + "\n",
+  );
   return file;
 }
 
 const updatesOf = (entries: TranscriptEntry[]): Json[] =>
-  entries.flatMap((e) => (e.type === "message" && e.dir === "agent->client" && e.msg.method === "session/update" ? [(e.msg.params as { update: Json }).update] : []));
+  entries.flatMap((e) =>
+    e.type === "message" && e.dir === "agent->client" && e.msg.method === "session/update"
+      ? [(e.msg.params as { update: Json }).update]
+      : [],
+  );
 
 describe("recording a v2 session", () => {
   it("writes the v2 handshake, message ids and state snapshots the client saw", async () => {
@@ -98,8 +116,17 @@ describe("recording a v2 session", () => {
     expect(t.header.protocolVersion).toBe(2);
     expect(t.header.clientCapabilities).toEqual({});
     const updates = updatesOf(t.entries);
-    expect(updates.filter((u) => u.sessionUpdate === "agent_message_chunk").every((u) => typeof u.messageId === "string")).toBe(true);
-    expect(updates.filter((u) => u.sessionUpdate === "state_update").map((u) => u.state)).toEqual(["running", "idle", "running", "requires_action", "running", "idle"]);
+    expect(
+      updates.filter((u) => u.sessionUpdate === "agent_message_chunk").every((u) => typeof u.messageId === "string"),
+    ).toBe(true);
+    expect(updates.filter((u) => u.sessionUpdate === "state_update").map((u) => u.state)).toEqual([
+      "running",
+      "idle",
+      "running",
+      "requires_action",
+      "running",
+      "idle",
+    ]);
   });
 });
 
@@ -112,22 +139,35 @@ describe("replaying a v2 session", () => {
 
   it("fails an edited chunk at its JSON path", async () => {
     const edited = await editedCopy("edited.jsonl", (entries) => {
-      const chunk = updatesOf(entries).find((u) => u.sessionUpdate === "agent_message_chunk" && (u.content as { text: string }).text === "hi");
+      const chunk = updatesOf(entries).find(
+        (u) => u.sessionUpdate === "agent_message_chunk" && (u.content as { text: string }).text === "hi",
+      );
       (chunk!.content as { text: string }).text = "bye";
     });
     const result = await replayTranscript(edited, { agentCommand: V2_AGENT });
     expect(result.ok).toBe(false);
-    expect(result.mismatches[0]).toMatchObject({ kind: "difference", path: "$.params.update.content.text", expected: "bye", actual: "hi" });
+    expect(result.mismatches[0]).toMatchObject({
+      kind: "difference",
+      path: "$.params.update.content.text",
+      expected: "bye",
+      actual: "hi",
+    });
   }, 60_000);
 
   it("fails a chunk moved to another message id", async () => {
     const edited = await editedCopy("moved.jsonl", (entries) => {
-      const chunk = updatesOf(entries).find((u) => u.sessionUpdate === "agent_message_chunk" && (u.content as { text: string }).text === "hi");
+      const chunk = updatesOf(entries).find(
+        (u) => u.sessionUpdate === "agent_message_chunk" && (u.content as { text: string }).text === "hi",
+      );
       chunk!.messageId = "another-message";
     });
     const result = await replayTranscript(edited, { agentCommand: V2_AGENT });
     expect(result.ok).toBe(false);
-    expect(result.mismatches[0]).toMatchObject({ kind: "difference", path: "$.params.update.messageId", expected: "another-message" });
+    expect(result.mismatches[0]).toMatchObject({
+      kind: "difference",
+      path: "$.params.update.messageId",
+      expected: "another-message",
+    });
   }, 60_000);
 
   it("fails against a v1-only agent, which negotiates version 1", async () => {
@@ -135,6 +175,11 @@ describe("replaying a v2 session", () => {
     const handshake = await editedCopy("handshake.jsonl", (entries) => entries.splice(2));
     const result = await replayTranscript(handshake, { agentCommand: V1_AGENT });
     expect(result.ok).toBe(false);
-    expect(result.mismatches[0]).toMatchObject({ kind: "difference", path: "$.result.protocolVersion", expected: 2, actual: 1 });
+    expect(result.mismatches[0]).toMatchObject({
+      kind: "difference",
+      path: "$.result.protocolVersion",
+      expected: 2,
+      actual: 1,
+    });
   }, 60_000);
 });

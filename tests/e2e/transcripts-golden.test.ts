@@ -20,7 +20,6 @@ const goldens = readdirSync(GOLDEN_DIR)
   .filter((f) => f.endsWith(".jsonl"))
   .sort();
 
-
 let tmp: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), "golden-test-"));
@@ -32,7 +31,16 @@ afterAll(async () => {
 describe("golden transcripts", () => {
   it("there is one per capability", () => {
     expect(goldens.length).toBeGreaterThanOrEqual(7);
-    for (const name of ["handshake", "text-turn", "cancel", "file-tools-editor", "file-tools-local", "command-approval", "patch-approval", "load"]) {
+    for (const name of [
+      "handshake",
+      "text-turn",
+      "cancel",
+      "file-tools-editor",
+      "file-tools-local",
+      "command-approval",
+      "patch-approval",
+      "load",
+    ]) {
       expect(goldens).toContain(`${name}.jsonl`);
     }
   });
@@ -70,7 +78,12 @@ describe("a golden edited in one field fails and names that field", () => {
     const result = await replayTranscript(copy, { agentCommand: ["node", path.join(repo, "dist/index.js")] });
     const report = formatReplayReport(result);
     expect(result.ok).toBe(false);
-    expect(result.mismatches[0]).toMatchObject({ kind: "difference", path: "$.params.update.content.text", expected: "Goodbye", actual: "Hello ther" });
+    expect(result.mismatches[0]).toMatchObject({
+      kind: "difference",
+      path: "$.params.update.content.text",
+      expected: "Goodbye",
+      actual: "Hello ther",
+    });
     expect(report).toMatch(/^FAIL /);
     expect(report).toContain("differs at $.params.update.content.text");
     expect(report).toContain('expected: "Goodbye"');

@@ -20,7 +20,11 @@ afterEach(async () => {
 const done: ScriptedResponse = { items: [{ type: "message", text: "ok" }] };
 
 async function open(userConfig: string, extraConfig?: string, turns = 0) {
-  adapter = await startAdapter({ responses: Array.from({ length: turns }, () => done), userConfig, ...(extraConfig ? { extraConfig } : {}) });
+  adapter = await startAdapter({
+    responses: Array.from({ length: turns }, () => done),
+    userConfig,
+    ...(extraConfig ? { extraConfig } : {}),
+  });
   await adapter.initialize();
   return adapter.newSession();
 }
@@ -28,7 +32,9 @@ async function open(userConfig: string, extraConfig?: string, turns = 0) {
 /** The newest permissions instructions Codex gave the model: what the sandbox and approvals are for this turn. */
 function permissionsOfLastRequest(a: Adapter): string {
   const input = a.fake.requests.at(-1)!.body.input as Array<{ role?: string; content?: Array<{ text?: string }> }>;
-  const texts = input.flatMap((item) => (item.content ?? []).map((c) => c.text ?? "")).filter((t) => t.includes("`sandbox_mode` is"));
+  const texts = input
+    .flatMap((item) => (item.content ?? []).map((c) => c.text ?? ""))
+    .filter((t) => t.includes("`sandbox_mode` is"));
   return texts.at(-1) ?? "";
 }
 
@@ -37,11 +43,16 @@ async function turn(sessionId: string): Promise<string> {
   return permissionsOfLastRequest(adapter!);
 }
 
-const setMode = (sessionId: string, modeId: string) => adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
+const setMode = (sessionId: string, modeId: string) =>
+  adapter!.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
 
 describe("config.toml is the starting point", () => {
   it("started in the project's folder (as an editor starts it), the first session takes the config/read written as codex spawned, and opens in the mode it says", async () => {
-    adapter = await startAdapter({ responses: [done], userConfig: 'approval_policy = "on-request"\nsandbox_mode = "read-only"', inWorkspace: true });
+    adapter = await startAdapter({
+      responses: [done],
+      userConfig: 'approval_policy = "on-request"\nsandbox_mode = "read-only"',
+      inWorkspace: true,
+    });
     await adapter.initialize();
     const session = await adapter.newSession();
     expect(session.modes?.currentModeId).toBe("read-only");
@@ -50,11 +61,20 @@ describe("config.toml is the starting point", () => {
   });
 
   it("a config.toml changed after codex spawned is read again: the early answer is never a stale one", async () => {
-    adapter = await startAdapter({ responses: [done], userConfig: 'approval_policy = "on-request"\nsandbox_mode = "read-only"', inWorkspace: true });
+    adapter = await startAdapter({
+      responses: [done],
+      userConfig: 'approval_policy = "on-request"\nsandbox_mode = "read-only"',
+      inWorkspace: true,
+    });
     // Answered once the agent is loaded, so after the bin wrote its config/read (before loading it).
     await adapter.initialize();
     const config = adapter.home.configPath;
-    await writeFile(config, (await readFile(config, "utf8")).replace('sandbox_mode = "read-only"', 'sandbox_mode = "danger-full-access"').replace('approval_policy = "on-request"', 'approval_policy = "never"'));
+    await writeFile(
+      config,
+      (await readFile(config, "utf8"))
+        .replace('sandbox_mode = "read-only"', 'sandbox_mode = "danger-full-access"')
+        .replace('approval_policy = "on-request"', 'approval_policy = "never"'),
+    );
     await utimes(config, new Date(), new Date(Date.now() + 5000));
     const session = await adapter.newSession();
     expect(session.modes?.currentModeId).toBe("full-access");
@@ -132,7 +152,10 @@ describe("config.toml is the starting point", () => {
     permissions = await turn(sessionId);
     expect(permissions).toContain("`sandbox_mode` is `read-only`");
     expect(permissions).toContain("Approval policy is currently never");
-    expect(adapter!.updatesOf(sessionId)).toContainEqual({ sessionUpdate: "current_mode_update", currentModeId: "custom" });
+    expect(adapter!.updatesOf(sessionId)).toContainEqual({
+      sessionUpdate: "current_mode_update",
+      currentModeId: "custom",
+    });
   });
 
   it("model_reasoning_effort from config.toml is the session's effort, and the model is asked with it", async () => {
@@ -160,7 +183,8 @@ describe("a config.toml Codex cannot read", () => {
 
 describe("the user's own choices that the catalog does not list", () => {
   const options = { session: { configOptions: {} } } as acp.ClientCapabilities;
-  const optionOf = (list: acp.SessionConfigOption[] | null | undefined, id: string) => list?.find((o) => o.id === id) as { currentValue: unknown; options: Array<{ value: string }> } | undefined;
+  const optionOf = (list: acp.SessionConfigOption[] | null | undefined, id: string) =>
+    list?.find((o) => o.id === id) as { currentValue: unknown; options: Array<{ value: string }> } | undefined;
 
   it("config.toml's reasoning effort (\"minimal\") is one of the option's values, and can be chosen again after another", async () => {
     adapter = await startAdapter({ userConfig: 'model_reasoning_effort = "minimal"' });
@@ -169,7 +193,8 @@ describe("the user's own choices that the catalog does not list", () => {
     const effort = optionOf(configOptions, "reasoning_effort");
     expect(effort?.currentValue).toBe("minimal");
     expect(effort?.options.map((o) => o.value)).toContain("minimal");
-    const set = (configId: string, value: string) => adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
+    const set = (configId: string, value: string) =>
+      adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId, value });
     await set("reasoning_effort", "high");
     const back = await set("reasoning_effort", "minimal");
     expect(optionOf(back.configOptions, "reasoning_effort")?.currentValue).toBe("minimal");
@@ -178,16 +203,22 @@ describe("the user's own choices that the catalog does not list", () => {
 
   it("config.toml's model outside the catalog stays a choice after a switch to another (config options and session/set_model)", async () => {
     adapter = await startAdapter({});
-    await writeFile(adapter.home.configPath, (await readFile(adapter.home.configPath, "utf8")).replace(/^model = .*$/m, 'model = "my-local-model"'));
+    await writeFile(
+      adapter.home.configPath,
+      (await readFile(adapter.home.configPath, "utf8")).replace(/^model = .*$/m, 'model = "my-local-model"'),
+    );
     await adapter.initialize(options);
     const { sessionId } = await adapter.newSession();
-    const set = (value: string) => adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value });
+    const set = (value: string) =>
+      adapter!.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "model", value });
     const switched = await set("fake-model");
     expect(optionOf(switched.configOptions, "model")?.options.map((o) => o.value)).toContain("my-local-model");
     const back = await set("my-local-model");
     expect(optionOf(back.configOptions, "model")?.currentValue).toBe("my-local-model");
     await set("fake-model");
-    await expect(adapter.agent.request("session/set_model", { sessionId, modelId: "my-local-model" })).resolves.toBeDefined();
+    await expect(
+      adapter.agent.request("session/set_model", { sessionId, modelId: "my-local-model" }),
+    ).resolves.toBeDefined();
     await expect(set("someone-elses-model")).rejects.toThrow(/Unknown model/);
   });
 });

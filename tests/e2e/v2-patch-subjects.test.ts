@@ -24,14 +24,16 @@ type V2Diff = Extract<v2.ToolCallContent, { type: "diff" }>;
 const done: ScriptedResponse = textResponse("finished");
 const subjectCall = (r: v2.RequestPermissionRequest): ToolCallUpdate | undefined =>
   r.subject?.type === "tool_call" && "toolCall" in r.subject ? (r.subject.toolCall as ToolCallUpdate) : undefined;
-const diffsOf = (content: v2.ToolCallContent[] | null | undefined): V2Diff[] => (content ?? []).filter((c): c is V2Diff => c.type === "diff");
+const diffsOf = (content: v2.ToolCallContent[] | null | undefined): V2Diff[] =>
+  (content ?? []).filter((c): c is V2Diff => c.type === "diff");
 /** Every file's change, in path order (Codex lists a patch's files in its own order). */
 const changesOf = (content: v2.ToolCallContent[] | null | undefined): v2.DiffChange[] =>
   diffsOf(content)
     .flatMap((d) => d.changes)
     .sort((x, y) => String(x.path).localeCompare(String(y.path)));
 /** Each file's git patch, by the change's path. */
-const patchesOf = (content: v2.ToolCallContent[] | null | undefined): Map<string, string> => new Map(diffsOf(content).map((d) => [String(d.changes[0]?.path), d.patch?.text ?? ""]));
+const patchesOf = (content: v2.ToolCallContent[] | null | undefined): Map<string, string> =>
+  new Map(diffsOf(content).map((d) => [String(d.changes[0]?.path), d.patch?.text ?? ""]));
 /** Answers by tool call id: the option of that kind, else cancel. */
 const answerBy =
   (kinds: Record<string, "allow_once" | "reject_once">): V2Answer =>
@@ -40,13 +42,36 @@ const answerBy =
     return r.options.find((o) => o.kind === kind)?.optionId ?? "cancel";
   };
 
-const FOUR = ["*** Begin Patch", "*** Add File: added.txt", "+added", "*** Update File: notes.txt", "@@", "-old note", "+new note", "*** Delete File: src/app.js", "*** Update File: README.md", "*** Move to: moved/README.md", "@@", " # readme", "+moved", "*** End Patch"].join("\n");
+const FOUR = [
+  "*** Begin Patch",
+  "*** Add File: added.txt",
+  "+added",
+  "*** Update File: notes.txt",
+  "@@",
+  "-old note",
+  "+new note",
+  "*** Delete File: src/app.js",
+  "*** Update File: README.md",
+  "*** Move to: moved/README.md",
+  "@@",
+  " # readme",
+  "+moved",
+  "*** End Patch",
+].join("\n");
 
-async function reviewEdits(responses: ScriptedResponse[], answer: V2Answer): Promise<{ a: V2Adapter; sessionId: string }> {
+async function reviewEdits(
+  responses: ScriptedResponse[],
+  answer: V2Answer,
+): Promise<{ a: V2Adapter; sessionId: string }> {
   adapter = await startV2Adapter({ responses, answer });
   await adapter.initialize();
   const { sessionId } = await adapter.newSession();
-  await adapter.agent.request("session/set_config_option", { sessionId, configId: "mode", type: "id", value: "review-edits" });
+  await adapter.agent.request("session/set_config_option", {
+    sessionId,
+    configId: "mode",
+    type: "id",
+    value: "review-edits",
+  });
   return { a: adapter, sessionId };
 }
 
@@ -60,7 +85,10 @@ async function seed(ws: string): Promise<Record<string, string>> {
 describe("ACP v2 Review Edits: permission subjects carry the whole change", () => {
   it("the four-operation patch's subject lists add, modify, delete and move (with oldPath) and carries the patch; refused, nothing changes; allowed, the completed update names them the same way", async () => {
     const patch = (id: string): ScriptedResponse => ({ items: [applyPatch(FOUR, { callId: id })] });
-    const { a, sessionId } = await reviewEdits([patch("p1"), done, patch("p2"), done], answerBy({ p1: "reject_once", p2: "allow_once" }));
+    const { a, sessionId } = await reviewEdits(
+      [patch("p1"), done, patch("p2"), done],
+      answerBy({ p1: "reject_once", p2: "allow_once" }),
+    );
     const ws = a.workspace;
     const files = await seed(ws);
     const at = (p: string): string => path.join(ws, p);
@@ -84,7 +112,9 @@ describe("ACP v2 Review Edits: permission subjects carry the whole change", () =
     expect(patches.get(at("notes.txt"))).toContain("-old note\n+new note");
     expect(patches.get(at("src/app.js"))).toContain("deleted file mode 100644");
     expect(patches.get(at("src/app.js"))).toContain("-console.log(1);");
-    expect(patches.get(at("moved/README.md"))).toContain(`rename from ${at("README.md").slice(1)}\nrename to ${at("moved/README.md").slice(1)}`);
+    expect(patches.get(at("moved/README.md"))).toContain(
+      `rename from ${at("README.md").slice(1)}\nrename to ${at("moved/README.md").slice(1)}`,
+    );
     expect(patches.get(at("moved/README.md"))).toContain(" # readme\n+moved");
     // Nothing of the change is left to text only.
     expect(refused?.content?.filter((c) => c.type !== "diff")).toEqual([]);
@@ -96,7 +126,12 @@ describe("ACP v2 Review Edits: permission subjects carry the whole change", () =
     await a.turn(sessionId, "change four files, allowed");
     expect(a.asked).toHaveLength(2);
     expect(changesOf(subjectCall(a.asked[1]!)?.content)).toEqual(expected);
-    const completed = a.updatesOf(sessionId).filter((u): u is ToolCallUpdate => u.sessionUpdate === "tool_call_update" && u.toolCallId === "p2" && u.status === "completed");
+    const completed = a
+      .updatesOf(sessionId)
+      .filter(
+        (u): u is ToolCallUpdate =>
+          u.sessionUpdate === "tool_call_update" && u.toolCallId === "p2" && u.status === "completed",
+      );
     expect(completed).toHaveLength(1);
     expect(changesOf(completed[0]!.content)).toEqual(expected);
     expect(await readFile(at("added.txt"), "utf8")).toBe("added\n");
@@ -107,8 +142,19 @@ describe("ACP v2 Review Edits: permission subjects carry the whole change", () =
   });
 
   it("a single move is asked as 'Move A to B' with the move (and its oldPath) in the subject; refused, nothing moves", async () => {
-    const move = ["*** Begin Patch", "*** Update File: README.md", "*** Move to: docs/README.md", "@@", " # readme", "+more", "*** End Patch"].join("\n");
-    const { a, sessionId } = await reviewEdits([{ items: [applyPatch(move, { callId: "m1" })] }, done], answerBy({ m1: "reject_once" }));
+    const move = [
+      "*** Begin Patch",
+      "*** Update File: README.md",
+      "*** Move to: docs/README.md",
+      "@@",
+      " # readme",
+      "+more",
+      "*** End Patch",
+    ].join("\n");
+    const { a, sessionId } = await reviewEdits(
+      [{ items: [applyPatch(move, { callId: "m1" })] }, done],
+      answerBy({ m1: "reject_once" }),
+    );
     const ws = a.workspace;
     await seed(ws);
     const from = path.join(ws, "README.md");

@@ -6,11 +6,16 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { defaultCodexPath } from "../../tools/fake-model/index.js";
 
-export const OFFICIAL_ENTRY = path.resolve(import.meta.dirname, "../../.bench/peers/node_modules/@agentclientprotocol/codex-acp/dist/index.js");
+export const OFFICIAL_ENTRY = path.resolve(
+  import.meta.dirname,
+  "../../.bench/peers/node_modules/@agentclientprotocol/codex-acp/dist/index.js",
+);
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   if (!existsSync(OFFICIAL_ENTRY)) {
-    process.stderr.write(`error: the official adapter is not installed (${OFFICIAL_ENTRY}); npm run bench installs the peers\n`);
+    process.stderr.write(
+      `error: the official adapter is not installed (${OFFICIAL_ENTRY}); npm run bench installs the peers\n`,
+    );
     process.exit(127);
   }
   process.env.CODEX_PATH ??= defaultCodexPath();

@@ -9,7 +9,10 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
-export const ZED_BINARY = path.resolve(import.meta.dirname, `../../.bench/peers/node_modules/@zed-industries/codex-acp-${process.platform}-${process.arch}/bin/codex-acp`);
+export const ZED_BINARY = path.resolve(
+  import.meta.dirname,
+  `../../.bench/peers/node_modules/@zed-industries/codex-acp-${process.platform}-${process.arch}/bin/codex-acp`,
+);
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   if (!existsSync(ZED_BINARY)) {
@@ -23,9 +26,19 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
   }
   const home = await mkdtemp(path.join(os.tmpdir(), "zed-codex-home-"));
   const config = await readFile(path.join(source, "config.toml"), "utf8");
-  await writeFile(path.join(home, "config.toml"), config.split("\n").filter((l) => !l.startsWith("model_catalog_json")).join("\n"));
-  if (existsSync(path.join(source, "auth.json"))) await copyFile(path.join(source, "auth.json"), path.join(home, "auth.json"));
-  const child = spawn(ZED_BINARY, [], { stdio: "inherit", env: { ...process.env, CODEX_HOME: home, RUST_LOG: "error" } });
+  await writeFile(
+    path.join(home, "config.toml"),
+    config
+      .split("\n")
+      .filter((l) => !l.startsWith("model_catalog_json"))
+      .join("\n"),
+  );
+  if (existsSync(path.join(source, "auth.json")))
+    await copyFile(path.join(source, "auth.json"), path.join(home, "auth.json"));
+  const child = spawn(ZED_BINARY, [], {
+    stdio: "inherit",
+    env: { ...process.env, CODEX_HOME: home, RUST_LOG: "error" },
+  });
   for (const signal of ["SIGTERM", "SIGINT"] as const) process.on(signal, () => child.kill(signal));
   const code = await new Promise<number>((resolve) => child.on("close", (c, s) => resolve(c ?? (s ? 143 : 1))));
   await rm(home, { recursive: true, force: true });

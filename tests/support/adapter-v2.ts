@@ -38,7 +38,9 @@ export async function startV2Adapter(opts: AdapterOptions & { answer?: V2Answer 
     .onRequest(v2.methods.client.session.requestPermission, async ({ params }) => {
       asked.push(params);
       const choice = opts.answer ? await opts.answer(params) : "cancel";
-      return choice === "cancel" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: choice } };
+      return choice === "cancel"
+        ? { outcome: { outcome: "cancelled" } }
+        : { outcome: { outcome: "selected", optionId: choice } };
     });
   const connection = app.connect(v2.ndJsonStream(proc.writable, proc.readable));
   const agent = connection.agent;
@@ -53,11 +55,19 @@ export async function startV2Adapter(opts: AdapterOptions & { answer?: V2Answer 
     agent,
     asked,
     updatesOf: (id) => updates.get(id) ?? [],
-    initialize: () => agent.request(v2.methods.agent.initialize, { protocolVersion: 2, info: { name: "test-v2-client", version: "1.0.0" }, capabilities: {} }),
+    initialize: () =>
+      agent.request(v2.methods.agent.initialize, {
+        protocolVersion: 2,
+        info: { name: "test-v2-client", version: "1.0.0" },
+        capabilities: {},
+      }),
     newSession: (extra) => agent.request(v2.methods.agent.session.new, { cwd: proc.workspace, ...extra }),
     turn: async (sessionId, text) => {
       const idle = nextIdle(sessionId);
-      const answer = await agent.request(v2.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+      const answer = await agent.request(v2.methods.agent.session.prompt, {
+        sessionId,
+        prompt: [{ type: "text", text }],
+      });
       return { answer, idle: await idle };
     },
     close: async () => {

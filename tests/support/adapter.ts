@@ -7,7 +7,13 @@ import { mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk";
-import { createCodexHome, startFakeModel, type CodexHome, type FakeModel, type ScriptedResponse } from "../../tools/fake-model/index.js";
+import {
+  createCodexHome,
+  startFakeModel,
+  type CodexHome,
+  type FakeModel,
+  type ScriptedResponse,
+} from "../../tools/fake-model/index.js";
 import { waitFor } from "./wait-for.js";
 
 export const DIST_BIN = path.resolve(import.meta.dirname, "../../dist/index.js");
@@ -75,8 +81,16 @@ export type AgentProcess = {
 export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProcess> {
   const fake = opts.fake ?? (await startFakeModel(opts.responses ?? []));
   if (opts.fake && opts.responses) fake.enqueue(...opts.responses);
-  const home = opts.home ?? (await createCodexHome({ modelUrl: fake.url, extraConfig: opts.extraConfig, userConfig: opts.userConfig, ...(opts.chatgptSignIn ? { chatgptSignIn: true } : {}) }));
-  for (const [name, text] of Object.entries(opts.codexFiles ?? {})) await writeFile(path.join(home.codexHome, name), text);
+  const home =
+    opts.home ??
+    (await createCodexHome({
+      modelUrl: fake.url,
+      extraConfig: opts.extraConfig,
+      userConfig: opts.userConfig,
+      ...(opts.chatgptSignIn ? { chatgptSignIn: true } : {}),
+    }));
+  for (const [name, text] of Object.entries(opts.codexFiles ?? {}))
+    await writeFile(path.join(home.codexHome, name), text);
   const workspace = opts.workspace ?? (await realpath(await mkdtemp(path.join(os.tmpdir(), "cca-ws-"))));
   const child = spawn(process.execPath, [opts.bin ?? DIST_BIN], {
     env: { ...process.env, ...home.env, CODEX_ACP_LOG_LEVEL: "debug", ...opts.env },
@@ -163,7 +177,8 @@ export async function spawnAgent(opts: AdapterOptions = {}): Promise<AgentProces
       if (!opts.workspace) await rm(workspace, { recursive: true, force: true });
       // The real codex's messages must pass the validators generated from its own schema.
       const unreadable = stderr.split("\n").filter((l) => l.includes("Codex's schema does not describe"));
-      if (unreadable.length > 0) throw new Error(`the adapter could not read what codex sent:\n${unreadable.join("\n")}`);
+      if (unreadable.length > 0)
+        throw new Error(`the adapter could not read what codex sent:\n${unreadable.join("\n")}`);
     },
   };
 }
@@ -203,7 +218,8 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
         clientCapabilities: { session: { notices: {} }, ...caps },
         clientInfo: { name: "test-client", version: "1.0.0" },
       }),
-    newSession: (cwd, extra) => agent.request(acp.methods.agent.session.new, { cwd: cwd ?? workspace, mcpServers: [], ...extra }),
+    newSession: (cwd, extra) =>
+      agent.request(acp.methods.agent.session.new, { cwd: cwd ?? workspace, mcpServers: [], ...extra }),
     prompt: (sessionId, text) =>
       agent.request(acp.methods.agent.session.prompt, {
         sessionId,
@@ -222,7 +238,10 @@ export async function startAdapter(opts: AdapterOptions = {}): Promise<Adapter> 
 /** Concatenated text of the agent_message_chunk updates. */
 export function messageText(updates: acp.SessionUpdate[]): string {
   return updates
-    .filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: "agent_message_chunk" }> => u.sessionUpdate === "agent_message_chunk")
+    .filter(
+      (u): u is Extract<acp.SessionUpdate, { sessionUpdate: "agent_message_chunk" }> =>
+        u.sessionUpdate === "agent_message_chunk",
+    )
     .map((u) => (u.content.type === "text" ? u.content.text : ""))
     .join("");
 }
@@ -241,7 +260,10 @@ export function isAlive(pid: number): boolean {
 export async function codexChildPid(adapterPid: number): Promise<number | undefined> {
   const { readFile } = await import("node:fs/promises");
   try {
-    const children = (await readFile(`/proc/${adapterPid}/task/${adapterPid}/children`, "utf8")).trim().split(/\s+/).filter(Boolean);
+    const children = (await readFile(`/proc/${adapterPid}/task/${adapterPid}/children`, "utf8"))
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     for (const pid of children) {
       const cmdline = await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "");
       if (cmdline.includes("app-server")) return Number(pid);
@@ -267,7 +289,10 @@ export async function killCodex(adapter: Pick<Adapter, "child" | "stderr">): Pro
 }
 
 /** A client-side permission handler that picks `optionId` every time and keeps what was asked. */
-export function answerPermissions(optionId: string): { asked: acp.RequestPermissionRequest[]; setupClient: (app: acp.ClientApp) => void } {
+export function answerPermissions(optionId: string): {
+  asked: acp.RequestPermissionRequest[];
+  setupClient: (app: acp.ClientApp) => void;
+} {
   const asked: acp.RequestPermissionRequest[] = [];
   return {
     asked,
@@ -285,8 +310,13 @@ export function answerPermissions(optionId: string): { asked: acp.RequestPermiss
  */
 export function rawUpdatesOf(adapter: Pick<Adapter, "stdoutLines">, sessionId: string): Array<Record<string, unknown>> {
   return adapter.stdoutLines.flatMap((line) => {
-    const msg = JSON.parse(line) as { method?: string; params?: { sessionId?: string; update?: Record<string, unknown> } };
-    return msg.method === "session/update" && msg.params?.sessionId === sessionId && msg.params.update ? [msg.params.update] : [];
+    const msg = JSON.parse(line) as {
+      method?: string;
+      params?: { sessionId?: string; update?: Record<string, unknown> };
+    };
+    return msg.method === "session/update" && msg.params?.sessionId === sessionId && msg.params.update
+      ? [msg.params.update]
+      : [];
   });
 }
 
@@ -294,7 +324,10 @@ export function rawUpdatesOf(adapter: Pick<Adapter, "stdoutLines">, sessionId: s
 export function modelOutputFor(adapter: Pick<Adapter, "fake">, callId: string): string {
   for (const r of adapter.fake.requests) {
     for (const item of (r.body?.input ?? []) as Array<{ type: string; call_id?: string; output?: unknown }>) {
-      if ((item.type === "function_call_output" || item.type === "custom_tool_call_output") && item.call_id === callId) {
+      if (
+        (item.type === "function_call_output" || item.type === "custom_tool_call_output") &&
+        item.call_id === callId
+      ) {
         return typeof item.output === "string" ? item.output : JSON.stringify(item.output);
       }
     }

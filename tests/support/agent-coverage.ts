@@ -23,7 +23,8 @@ const MERGE_BATCH = 20;
 export const SUMMARY_FILE = path.join(REPO, "coverage", "coverage-summary.json");
 
 /** What the figures count: the agent's own sources, not Codex's generated protocol types. */
-const counted = (sourcePath: string): boolean => sourcePath.startsWith("src/") && !sourcePath.startsWith("src/codex/generated/");
+const counted = (sourcePath: string): boolean =>
+  sourcePath.startsWith("src/") && !sourcePath.startsWith("src/codex/generated/");
 
 /**
  * Makes every process started from here on write V8 coverage into a fresh directory (its path is
@@ -74,7 +75,9 @@ export async function reportAgentCoverage(dir: string): Promise<void> {
  * Summed as they are read, a few files at a time: kept until the end, the counts of 300 processes
  * held 800 MB.
  */
-async function readAgentCoverage(dir: string): Promise<{ merged: ScriptCov[]; agentProcesses: number; unreadable: number }> {
+async function readAgentCoverage(
+  dir: string,
+): Promise<{ merged: ScriptCov[]; agentProcesses: number; unreadable: number }> {
   let merged: ProcessCov = { result: [] };
   let pending: ProcessCov[] = [];
   let agentProcesses = 0;
@@ -118,7 +121,9 @@ async function withSourcesAndMaps(merged: ScriptCov[]): Promise<V8CoverageEntry[
     if (!sourceMap.sources?.length) continue;
     const url = pathToFileURL(file).href;
     const source = await readFile(file, "utf8");
-    const functions = ran.get(url)?.functions ?? [{ functionName: "", isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: source.length, count: 0 }] }];
+    const functions = ran.get(url)?.functions ?? [
+      { functionName: "", isBlockCoverage: true, ranges: [{ startOffset: 0, endOffset: source.length, count: 0 }] },
+    ];
     entries.push({ url, scriptId: url, type: "js", source, sourceMap, functions });
   }
   return entries;
@@ -142,10 +147,19 @@ const percent = (m: { pct: number | "" }): string => (m.pct === "" ? "n/a" : `${
 
 /** The table's figures, machine-readable (the shape of istanbul's json-summary, lines only). */
 async function writeSummary(results: CoverageResults): Promise<void> {
-  const lines = (m: CoverageResults["summary"]["lines"]) => ({ total: m.total, covered: m.covered, pct: m.pct === "" ? 100 : m.pct });
+  const lines = (m: CoverageResults["summary"]["lines"]) => ({
+    total: m.total,
+    covered: m.covered,
+    pct: m.pct === "" ? 100 : m.pct,
+  });
   const files = Object.fromEntries(
-    [...results.files].sort((a, b) => a.sourcePath.localeCompare(b.sourcePath)).map((f) => [f.sourcePath, { lines: lines(f.summary.lines) }]),
+    [...results.files]
+      .sort((a, b) => a.sourcePath.localeCompare(b.sourcePath))
+      .map((f) => [f.sourcePath, { lines: lines(f.summary.lines) }]),
   );
   await mkdir(path.dirname(SUMMARY_FILE), { recursive: true });
-  await writeFile(SUMMARY_FILE, `${JSON.stringify({ total: { lines: lines(results.summary.lines) }, ...files }, null, 2)}\n`);
+  await writeFile(
+    SUMMARY_FILE,
+    `${JSON.stringify({ total: { lines: lines(results.summary.lines) }, ...files }, null, 2)}\n`,
+  );
 }

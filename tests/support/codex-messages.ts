@@ -17,5 +17,15 @@ export function toolItem(fields: { type: string; id: string } & Record<string, u
 }
 
 export function mcpItem(fields: Record<string, unknown>): ItemOf<"mcpToolCall"> {
-  return { type: "mcpToolCall", id: "call_1", server: "acp_fs", tool: "read_text_file", status: "inProgress", arguments: {}, result: null, error: null, ...fields } as unknown as ItemOf<"mcpToolCall">;
+  return {
+    type: "mcpToolCall",
+    id: "call_1",
+    server: "acp_fs",
+    tool: "read_text_file",
+    status: "inProgress",
+    arguments: {},
+    result: null,
+    error: null,
+    ...fields,
+  } as unknown as ItemOf<"mcpToolCall">;
 }

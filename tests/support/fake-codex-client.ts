@@ -3,13 +3,27 @@
 // each call by its method (params typed by Codex's schema, results partial: only the fields the
 // code under test reads), with the calls it was sent and the thread listeners attached to it.
 import type { z } from "zod";
-import type { AppServerClient, CodexHost, CodexMethod, CodexNotification, CodexRequests, ThreadListener } from "../../src/codex/index.js";
+import type {
+  AppServerClient,
+  CodexHost,
+  CodexMethod,
+  CodexNotification,
+  CodexRequests,
+  ThreadListener,
+} from "../../src/codex/index.js";
 
 /** A value with only some of its fields, at every depth (what a test answers for a Codex result). */
-export type Partly<T> = T extends ReadonlyArray<infer U> ? ReadonlyArray<Partly<U>> : T extends object ? { [K in keyof T]?: Partly<T[K]> } : T;
+export type Partly<T> =
+  T extends ReadonlyArray<infer U>
+    ? ReadonlyArray<Partly<U>>
+    : T extends object
+      ? { [K in keyof T]?: Partly<T[K]> }
+      : T;
 
 /** How the fake answers one method: its result (or a promise of it); throwing fails the call. */
-export type FakeAnswer<M extends CodexMethod> = (params: CodexRequests[M]["params"]) => Partly<CodexRequests[M]["result"]> | Promise<Partly<CodexRequests[M]["result"]>>;
+export type FakeAnswer<M extends CodexMethod> = (
+  params: CodexRequests[M]["params"],
+) => Partly<CodexRequests[M]["result"]> | Promise<Partly<CodexRequests[M]["result"]>>;
 export type FakeAnswers = { [M in CodexMethod]?: FakeAnswer<M> };
 
 /** One call the fake was sent. */
@@ -52,7 +66,11 @@ export class FakeCodexClient {
     };
   }
 
-  async call<M extends CodexMethod>(method: M, params: CodexRequests[M]["params"], schema?: z.ZodType): Promise<unknown> {
+  async call<M extends CodexMethod>(
+    method: M,
+    params: CodexRequests[M]["params"],
+    schema?: z.ZodType,
+  ): Promise<unknown> {
     const call = { method, params };
     this.calls.push(call);
     const answer = this.answers[method];

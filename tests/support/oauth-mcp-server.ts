@@ -34,7 +34,8 @@ export async function startOauthMcpServer(opts: { refuse?: boolean } = {}): Prom
         res.writeHead(status, { "content-type": "application/json", ...headers });
         res.end(JSON.stringify(value));
       };
-      if (url.pathname.startsWith("/.well-known/oauth-protected-resource")) return json(200, { resource: `${base}/mcp`, authorization_servers: [base] });
+      if (url.pathname.startsWith("/.well-known/oauth-protected-resource"))
+        return json(200, { resource: `${base}/mcp`, authorization_servers: [base] });
       if (url.pathname.startsWith("/.well-known/oauth-authorization-server")) {
         return json(200, {
           issuer: base,
@@ -49,7 +50,11 @@ export async function startOauthMcpServer(opts: { refuse?: boolean } = {}): Prom
       }
       if (url.pathname === "/register") {
         const { redirect_uris } = JSON.parse(body || "{}") as { redirect_uris?: string[] };
-        return json(201, { client_id: "test-client", redirect_uris: redirect_uris ?? [], token_endpoint_auth_method: "none" });
+        return json(201, {
+          client_id: "test-client",
+          redirect_uris: redirect_uris ?? [],
+          token_endpoint_auth_method: "none",
+        });
       }
       if (url.pathname === "/authorize") {
         const back = new URL(url.searchParams.get("redirect_uri") ?? "");
@@ -65,7 +70,11 @@ export async function startOauthMcpServer(opts: { refuse?: boolean } = {}): Prom
       }
       if (url.pathname !== "/mcp") return json(404, { error: "not found" });
       if (req.headers.authorization !== `Bearer ${token}`) {
-        return json(401, { error: "unauthorized" }, { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` });
+        return json(
+          401,
+          { error: "unauthorized" },
+          { "www-authenticate": `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` },
+        );
       }
       if (req.method !== "POST") {
         res.writeHead(405);
@@ -76,10 +85,19 @@ export async function startOauthMcpServer(opts: { refuse?: boolean } = {}): Prom
         res.writeHead(202);
         return res.end();
       }
-      const tool = { name: "secret_word", description: "Tells the secret word", inputSchema: { type: "object", properties: {} }, annotations: { readOnlyHint: true } };
+      const tool = {
+        name: "secret_word",
+        description: "Tells the secret word",
+        inputSchema: { type: "object", properties: {} },
+        annotations: { readOnlyHint: true },
+      };
       const result =
         message.method === "initialize"
-          ? { protocolVersion: message.params?.protocolVersion ?? "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "locked", version: "1.0.0" } }
+          ? {
+              protocolVersion: message.params?.protocolVersion ?? "2025-06-18",
+              capabilities: { tools: {} },
+              serverInfo: { name: "locked", version: "1.0.0" },
+            }
           : message.method === "tools/list"
             ? { tools: [tool] }
             : message.method === "tools/call"

@@ -16,10 +16,25 @@ export async function recordTextTurn(command: string[], out: string, script: { r
   try {
     const scriptFile = path.join(scratch, "script.json");
     await writeFile(scriptFile, JSON.stringify(script));
-    const child = spawn(process.execPath, ["--import", "tsx", "tools/transcripts/cli-main.ts", "record", "--out", out, "--fake-model", scriptFile, "--", ...command], {
-      cwd: repo,
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "tools/transcripts/cli-main.ts",
+        "record",
+        "--out",
+        out,
+        "--fake-model",
+        scriptFile,
+        "--",
+        ...command,
+      ],
+      {
+        cwd: repo,
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     const exit = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
     const workspace = await new Promise<string>((resolve, reject) => {
       let err = "";
@@ -39,12 +54,21 @@ export async function recordTextTurn(command: string[], out: string, script: { r
     await acp
       .client({ name: "record-session" })
       .onNotification(acp.methods.client.session.update, () => undefined)
-      .connectWith(acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(toClient) as ReadableStream<Uint8Array>), async (ctx) => {
-        await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
-        const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
-        const res = await ctx.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] });
-        if (res.stopReason !== "end_turn") throw new Error(`stopReason ${res.stopReason}`);
-      });
+      .connectWith(
+        acp.ndJsonStream(
+          Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+          Readable.toWeb(toClient) as ReadableStream<Uint8Array>,
+        ),
+        async (ctx) => {
+          await ctx.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+          const { sessionId } = await ctx.request(acp.methods.agent.session.new, { cwd: workspace, mcpServers: [] });
+          const res = await ctx.request(acp.methods.agent.session.prompt, {
+            sessionId,
+            prompt: [{ type: "text", text: "hi" }],
+          });
+          if (res.stopReason !== "end_turn") throw new Error(`stopReason ${res.stopReason}`);
+        },
+      );
     child.stdin.end();
     // An agent that does not exit on EOF is stopped, what it sent late recorded by then.
     const timer = setTimeout(() => child.kill("SIGTERM"), 5000);

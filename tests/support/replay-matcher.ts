@@ -6,7 +6,12 @@ import { RecordingIndex } from "../../tools/transcripts/replay/recording.js";
 import type { Mismatch } from "../../tools/transcripts/replay/types.js";
 import { loadAcpValidators } from "../../tools/transcripts/schema.js";
 
-export type MatcherUnderTest = { matcher: Matcher; transcript: Transcript; failures: Mismatch[]; sent: Array<Record<string, unknown>> };
+export type MatcherUnderTest = {
+  matcher: Matcher;
+  transcript: Transcript;
+  failures: Mismatch[];
+  sent: Array<Record<string, unknown>>;
+};
 
 export async function matcherOver(text: string, name: string): Promise<MatcherUnderTest> {
   const transcript = parseTranscript(text, name);

@@ -3,5 +3,8 @@
 import { Readable, Writable } from "node:stream";
 
 export function stdioStreams(): [output: WritableStream<Uint8Array>, input: ReadableStream<Uint8Array>] {
-  return [Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>];
+  return [
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  ];
 }

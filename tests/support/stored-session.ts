@@ -106,7 +106,9 @@ function modelFacingOutput(output: string, wallSeconds: string): string {
 
 function baseInstructions(codexHome: string, model: string): string {
   try {
-    const catalog = JSON.parse(readFileSync(path.join(codexHome, "models.json"), "utf8")) as { models: { slug: string; base_instructions?: string }[] };
+    const catalog = JSON.parse(readFileSync(path.join(codexHome, "models.json"), "utf8")) as {
+      models: { slug: string; base_instructions?: string }[];
+    };
     const m = catalog.models.find((x) => x.slug === model) ?? catalog.models[0];
     if (m?.base_instructions) return m.base_instructions;
   } catch {
@@ -135,12 +137,40 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
     { path: { type: "path", path: cwd }, access: "write" },
     { path: { type: "special", value: { kind: "slash_tmp" } }, access: "write" },
     { path: { type: "special", value: { kind: "tmpdir" } }, access: "write" },
-    ...[".git", ".agents", ".codex", ".aws"].map((p) => ({ path: { type: "path", path: path.join(cwd, p) }, access: "read", missing_path_behavior: "skip" })),
+    ...[".git", ".agents", ".codex", ".aws"].map((p) => ({
+      path: { type: "path", path: path.join(cwd, p) },
+      access: "read",
+      missing_path_behavior: "skip",
+    })),
   ];
-  const permissionProfile = { type: "managed", file_system: { type: "restricted", entries: permissionEntries }, network: "restricted" };
-  const collaborationMode = { mode: "default", settings: { model, reasoning_effort: null, developer_instructions: null } };
-  const usage = (n: number) => ({ input_tokens: 100 * n, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 10 * n, reasoning_output_tokens: 0, total_tokens: 110 * n });
-  const rateLimits = { limit_id: "codex", limit_name: null, primary: null, secondary: null, credits: null, individual_limit: null, spend_control_reached: null, plan_type: null, rate_limit_reached_type: null };
+  const permissionProfile = {
+    type: "managed",
+    file_system: { type: "restricted", entries: permissionEntries },
+    network: "restricted",
+  };
+  const collaborationMode = {
+    mode: "default",
+    settings: { model, reasoning_effort: null, developer_instructions: null },
+  };
+  const usage = (n: number) => ({
+    input_tokens: 100 * n,
+    cached_input_tokens: 0,
+    cache_write_input_tokens: 0,
+    output_tokens: 10 * n,
+    reasoning_output_tokens: 0,
+    total_tokens: 110 * n,
+  });
+  const rateLimits = {
+    limit_id: "codex",
+    limit_name: null,
+    primary: null,
+    secondary: null,
+    credits: null,
+    individual_limit: null,
+    spend_control_reached: null,
+    plan_type: null,
+    rate_limit_reached_type: null,
+  };
 
   const fd = openSync(rolloutPath, "w");
   let ordinal = 0;
@@ -206,7 +236,13 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
       const pass = { turn_id: turnId };
       emit(at(), "event_msg", {
         type: "task_started",
-        turn_attribution: { turn_id: turnId, turn_trigger: null, parent_turn_id: null, initiating_agent_path: null, root_turn_id: turnId },
+        turn_attribution: {
+          turn_id: turnId,
+          turn_trigger: null,
+          parent_turn_id: null,
+          initiating_agent_path: null,
+          root_turn_id: turnId,
+        },
         turn_id: turnId,
         root_turn_id: turnId,
         started_at: turnStartSec,
@@ -216,21 +252,54 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
       if (t === 0) {
         // Codex puts the initial context (developer message, environment context) in the first turn.
         const devId = `msg_${uuidv7(ms)}`;
-        emitItem(at(), {
-          type: "message",
-          id: devId,
-          role: "developer",
-          content: [{ type: "input_text", text: "<permissions instructions>\nFilesystem sandboxing: workspace-write.\n</permissions instructions>" }],
-          internal_chat_message_metadata_passthrough: { ...pass, create_time: ms / 1000, content_item_kinds: ["permissions.instructions"], content_item_metadata: [{ provenance: { type: "harness", hook: false } }] },
-        }, { history_sequence: ++historySeq, sampled_through_sequence: 0, client_authored: false, mcp_attribution: { status: "none" } });
+        emitItem(
+          at(),
+          {
+            type: "message",
+            id: devId,
+            role: "developer",
+            content: [
+              {
+                type: "input_text",
+                text: "<permissions instructions>\nFilesystem sandboxing: workspace-write.\n</permissions instructions>",
+              },
+            ],
+            internal_chat_message_metadata_passthrough: {
+              ...pass,
+              create_time: ms / 1000,
+              content_item_kinds: ["permissions.instructions"],
+              content_item_metadata: [{ provenance: { type: "harness", hook: false } }],
+            },
+          },
+          {
+            history_sequence: ++historySeq,
+            sampled_through_sequence: 0,
+            client_authored: false,
+            mcp_attribution: { status: "none" },
+          },
+        );
         const envId = `msg_${uuidv7(ms)}`;
-        emitItem(at(), {
-          type: "message",
-          id: envId,
-          role: "user",
-          content: [{ type: "input_text", text: `<environment_context>\n  <cwd>${cwd}</cwd>\n  <shell>bash</shell>\n  <current_date>${iso(ms).slice(0, 10)}</current_date>\n  <timezone>Etc/UTC</timezone>\n</environment_context>` }],
-          internal_chat_message_metadata_passthrough: { ...pass, create_time: ms / 1000, content_item_kinds: ["environments.environment_context"], content_item_metadata: [{ provenance: { type: "harness", hook: false } }] },
-        }, { history_sequence: ++historySeq, sampled_through_sequence: 0, client_authored: false });
+        emitItem(
+          at(),
+          {
+            type: "message",
+            id: envId,
+            role: "user",
+            content: [
+              {
+                type: "input_text",
+                text: `<environment_context>\n  <cwd>${cwd}</cwd>\n  <shell>bash</shell>\n  <current_date>${iso(ms).slice(0, 10)}</current_date>\n  <timezone>Etc/UTC</timezone>\n</environment_context>`,
+              },
+            ],
+            internal_chat_message_metadata_passthrough: {
+              ...pass,
+              create_time: ms / 1000,
+              content_item_kinds: ["environments.environment_context"],
+              content_item_metadata: [{ provenance: { type: "harness", hook: false } }],
+            },
+          },
+          { history_sequence: ++historySeq, sampled_through_sequence: 0, client_authored: false },
+        );
       }
       emit(at(), "turn_context", {
         turn_id: turnId,
@@ -246,7 +315,12 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
         multi_agent_version: "v1",
         realtime_active: false,
         summary: "none",
-        sandbox_policy: { type: "workspace-write", network_access: false, exclude_tmpdir_env_var: false, exclude_slash_tmp: false },
+        sandbox_policy: {
+          type: "workspace-write",
+          network_access: false,
+          exclude_tmpdir_env_var: false,
+          exclude_slash_tmp: false,
+        },
         file_system_sandbox_policy: { kind: "restricted", entries: permissionEntries },
       });
       const sampledBefore = historySeq;
@@ -254,29 +328,42 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
       // user message: the model-facing item, then the client-facing item_completed (its own id).
       const userText = `Turn ${t + 1} of ${turns}: please run the listing for batch #${t + 1} and summarise it.`;
       const userMsgId = `msg_${uuidv7(ms)}`;
-      emitItem(at(), {
-        type: "message",
-        id: userMsgId,
-        role: "user",
-        content: [{ type: "input_text", text: userText }],
-        internal_chat_message_metadata_passthrough: { ...pass, create_time: ms / 1000, content_item_kinds: ["user.text"], content_item_metadata: [{ provenance: { type: "user" } }] },
-      }, {
-        history_sequence: ++historySeq,
-        sampled_through_sequence: sampledBefore,
-        retained_source: { id: { message_id: userMsgId, turn_id: turnId, role: "user" }, revision: `retained_${uuidv7(ms)}`, complete: true },
-        client_authored: false,
-        user_input_order: userInputOrder++,
-        mcp_attribution: { status: "none" },
-      });
+      emitItem(
+        at(),
+        {
+          type: "message",
+          id: userMsgId,
+          role: "user",
+          content: [{ type: "input_text", text: userText }],
+          internal_chat_message_metadata_passthrough: {
+            ...pass,
+            create_time: ms / 1000,
+            content_item_kinds: ["user.text"],
+            content_item_metadata: [{ provenance: { type: "user" } }],
+          },
+        },
+        {
+          history_sequence: ++historySeq,
+          sampled_through_sequence: sampledBefore,
+          retained_source: {
+            id: { message_id: userMsgId, turn_id: turnId, role: "user" },
+            revision: `retained_${uuidv7(ms)}`,
+            complete: true,
+          },
+          client_authored: false,
+          user_input_order: userInputOrder++,
+          mcp_attribution: { status: "none" },
+        },
+      );
       const userItemId = uuidv7(ms);
       emit(at(), "event_msg", {
-          type: "item_completed",
-          thread_id: threadId,
-          turn_id: turnId,
-          item: { type: "UserMessage", id: userItemId, content: [{ type: "text", text: userText, text_elements: [] }] },
-          started_at_ms: ms,
-          completed_at_ms: ms,
-        });
+        type: "item_completed",
+        thread_id: threadId,
+        turn_id: turnId,
+        item: { type: "UserMessage", id: userItemId, content: [{ type: "text", text: userText, text_elements: [] }] },
+        started_at_ms: ms,
+        completed_at_ms: ms,
+      });
       const userSeq = historySeq;
 
       // first model response: reasoning + exec_command call
@@ -284,17 +371,64 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
       const rsId = `rs_t${t + 1}_0`;
       const reasoningText = `Turn ${t + 1}: I should run the listing command for batch ${t + 1} and look at its output.`;
       const r0 = at();
-      emit(at(), "event_msg", { type: "item_completed", thread_id: threadId, turn_id: turnId, item: { type: "Reasoning", id: rsId, summary_text: [reasoningText], raw_content: [] }, started_at_ms: r0, completed_at_ms: ms });
-      emitItem(at(), { type: "reasoning", id: rsId, summary: [{ type: "summary_text", text: reasoningText }], content: null, encrypted_content: null, internal_chat_message_metadata_passthrough: pass }, { history_sequence: ++historySeq, sampled_through_sequence: userSeq, client_authored: false });
+      emit(at(), "event_msg", {
+        type: "item_completed",
+        thread_id: threadId,
+        turn_id: turnId,
+        item: { type: "Reasoning", id: rsId, summary_text: [reasoningText], raw_content: [] },
+        started_at_ms: r0,
+        completed_at_ms: ms,
+      });
+      emitItem(
+        at(),
+        {
+          type: "reasoning",
+          id: rsId,
+          summary: [{ type: "summary_text", text: reasoningText }],
+          content: null,
+          encrypted_content: null,
+          internal_chat_message_metadata_passthrough: pass,
+        },
+        { history_sequence: ++historySeq, sampled_through_sequence: userSeq, client_authored: false },
+      );
       const callId = `call_t${t + 1}_exec`;
       const cmd = opts.commands === "run" ? `make batch-${t + 1}` : `cat batch-${t + 1}.log`;
-      emitItem(at(), { type: "function_call", status: "completed", id: `fc_t${t + 1}_1`, name: "exec_command", arguments: JSON.stringify({ cmd }), call_id: callId, internal_chat_message_metadata_passthrough: pass }, { history_sequence: ++historySeq, sampled_through_sequence: userSeq, client_authored: false, user_input_order: userInputOrder++ });
-      emit(at(), "token_usage_record", { thread_id: threadId, turn_id: turnId, session_id: threadId, root_turn_id: turnId, response_id: `resp_${responses}`, usage: usage(1), turn_token_usage: usage(1), thread_token_usage: usage(2 * t + 1) });
+      emitItem(
+        at(),
+        {
+          type: "function_call",
+          status: "completed",
+          id: `fc_t${t + 1}_1`,
+          name: "exec_command",
+          arguments: JSON.stringify({ cmd }),
+          call_id: callId,
+          internal_chat_message_metadata_passthrough: pass,
+        },
+        {
+          history_sequence: ++historySeq,
+          sampled_through_sequence: userSeq,
+          client_authored: false,
+          user_input_order: userInputOrder++,
+        },
+      );
+      emit(at(), "token_usage_record", {
+        thread_id: threadId,
+        turn_id: turnId,
+        session_id: threadId,
+        root_turn_id: turnId,
+        response_id: `resp_${responses}`,
+        usage: usage(1),
+        turn_token_usage: usage(1),
+        thread_token_usage: usage(2 * t + 1),
+      });
 
       const output = commandOutput(t + 1, outputBytes);
       const execStart = at();
       ms += 40;
-      const parsedCmd = opts.commands === "run" ? [{ type: "unknown", cmd }] : [{ type: "read", cmd, name: `batch-${t + 1}.log`, path: `batch-${t + 1}.log` }];
+      const parsedCmd =
+        opts.commands === "run"
+          ? [{ type: "unknown", cmd }]
+          : [{ type: "read", cmd, name: `batch-${t + 1}.log`, path: `batch-${t + 1}.log` }];
       emit(ms, "event_msg", {
         type: "item_completed",
         thread_id: threadId,
@@ -315,38 +449,89 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
         started_at_ms: execStart,
         completed_at_ms: ms,
       });
-      emitItem(at(), {
-        type: "function_call_output",
-        id: `fco_${uuidv7(ms)}`,
-        call_id: callId,
-        output: modelFacingOutput(output, "0.0400"),
-        internal_chat_message_metadata_passthrough: { ...pass, create_time: ms / 1000 },
-      }, { history_sequence: ++historySeq, sampled_through_sequence: userSeq, client_authored: false, fallback_token_limit_override: 12000 });
+      emitItem(
+        at(),
+        {
+          type: "function_call_output",
+          id: `fco_${uuidv7(ms)}`,
+          call_id: callId,
+          output: modelFacingOutput(output, "0.0400"),
+          internal_chat_message_metadata_passthrough: { ...pass, create_time: ms / 1000 },
+        },
+        {
+          history_sequence: ++historySeq,
+          sampled_through_sequence: userSeq,
+          client_authored: false,
+          fallback_token_limit_override: 12000,
+        },
+      );
       const outSeq = historySeq;
-      emit(at(), "event_msg", { type: "token_count", info: { total_token_usage: usage(2 * t + 1), last_token_usage: usage(1), last_usage_includes_reasoning: false, model_context_window: 258400 }, rate_limits: rateLimits });
+      emit(at(), "event_msg", {
+        type: "token_count",
+        info: {
+          total_token_usage: usage(2 * t + 1),
+          last_token_usage: usage(1),
+          last_usage_includes_reasoning: false,
+          model_context_window: 258400,
+        },
+        rate_limits: rateLimits,
+      });
 
       // second model response: the answer
       responses++;
       const msgId = `msg_t${t + 1}_answer`;
       const answer = `Turn ${t + 1} done: batch ${t + 1} produced ${output.split("\n").length - 1} lines (${outputBytes} bytes); nothing unusual in batch #${t + 1}.`;
       const a0 = at();
-      emit(at(), "event_msg", { type: "item_completed", thread_id: threadId, turn_id: turnId, item: { type: "AgentMessage", id: msgId, content: [{ type: "Text", text: answer }], ...moderationOf(t) }, started_at_ms: a0, completed_at_ms: ms });
-      emitItem(at(), {
-        type: "message",
-        status: "completed",
-        id: msgId,
-        role: "assistant",
-        content: [{ type: "output_text", text: answer, annotations: [] }],
-        internal_chat_message_metadata_passthrough: { ...pass, content_item_kinds: ["unknown"] },
-      }, {
-        history_sequence: ++historySeq,
-        sampled_through_sequence: outSeq,
-        retained_source: { id: { message_id: msgId, turn_id: turnId, role: "assistant" }, revision: `retained_${uuidv7(ms)}`, complete: true },
-        client_authored: false,
-        user_input_order: userInputOrder++,
+      emit(at(), "event_msg", {
+        type: "item_completed",
+        thread_id: threadId,
+        turn_id: turnId,
+        item: { type: "AgentMessage", id: msgId, content: [{ type: "Text", text: answer }], ...moderationOf(t) },
+        started_at_ms: a0,
+        completed_at_ms: ms,
       });
-      emit(at(), "token_usage_record", { thread_id: threadId, turn_id: turnId, session_id: threadId, root_turn_id: turnId, response_id: `resp_${responses}`, usage: usage(1), turn_token_usage: usage(2), thread_token_usage: usage(2 * t + 2) });
-      emit(at(), "event_msg", { type: "token_count", info: { total_token_usage: usage(2 * t + 2), last_token_usage: usage(1), last_usage_includes_reasoning: false, model_context_window: 258400 }, rate_limits: rateLimits });
+      emitItem(
+        at(),
+        {
+          type: "message",
+          status: "completed",
+          id: msgId,
+          role: "assistant",
+          content: [{ type: "output_text", text: answer, annotations: [] }],
+          internal_chat_message_metadata_passthrough: { ...pass, content_item_kinds: ["unknown"] },
+        },
+        {
+          history_sequence: ++historySeq,
+          sampled_through_sequence: outSeq,
+          retained_source: {
+            id: { message_id: msgId, turn_id: turnId, role: "assistant" },
+            revision: `retained_${uuidv7(ms)}`,
+            complete: true,
+          },
+          client_authored: false,
+          user_input_order: userInputOrder++,
+        },
+      );
+      emit(at(), "token_usage_record", {
+        thread_id: threadId,
+        turn_id: turnId,
+        session_id: threadId,
+        root_turn_id: turnId,
+        response_id: `resp_${responses}`,
+        usage: usage(1),
+        turn_token_usage: usage(2),
+        thread_token_usage: usage(2 * t + 2),
+      });
+      emit(at(), "event_msg", {
+        type: "token_count",
+        info: {
+          total_token_usage: usage(2 * t + 2),
+          last_token_usage: usage(1),
+          last_usage_includes_reasoning: false,
+          model_context_window: 258400,
+        },
+        rate_limits: rateLimits,
+      });
       emit(at(), "event_msg", {
         type: "task_complete",
         root_turn_id: turnId,
@@ -365,7 +550,6 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
   return { threadId, rolloutPath, bytes, turnIds, lines: ordinal };
 }
 
-
 // ---- priming ---------------------------------------------------------------------------------------
 
 /**
@@ -374,9 +558,18 @@ export async function makeStoredSession(opts: StoredSessionOptions): Promise<Sto
  * (CODEX_HOME/thread_history_1.sqlite) it builds on thread/resume; before that, thread/turns/list
  * and thread/read {includeTurns} answer with no turns at all. Returns how long the resume took.
  */
-export async function primeStoredSession(opts: { codexPath: string; env: NodeJS.ProcessEnv; threadId: string }): Promise<{ resumeMs: number }> {
+export async function primeStoredSession(opts: {
+  codexPath: string;
+  env: NodeJS.ProcessEnv;
+  threadId: string;
+}): Promise<{ resumeMs: number }> {
   const host = new CodexHost(
-    { command: { file: opts.codexPath, args: [], via: "native" }, env: opts.env, clientInfo: { name: "prime-stored-session", title: "prime", version: "1" }, deadlineMs: 300_000 },
+    {
+      command: { file: opts.codexPath, args: [], via: "native" },
+      env: opts.env,
+      clientInfo: { name: "prime-stored-session", title: "prime", version: "1" },
+      deadlineMs: 300_000,
+    },
     pino({ level: "silent" }),
   );
   host.start();

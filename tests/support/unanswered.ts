@@ -4,7 +4,11 @@
 export type Unanswered<T> = T & { withdrawn: boolean };
 
 /** Records `what` in `into`, marks it withdrawn when `signal` aborts, and returns an answer that never comes. */
-export function neverAnswer<T extends object>(into: Array<Unanswered<T>>, what: T, signal: AbortSignal): Promise<never> {
+export function neverAnswer<T extends object>(
+  into: Array<Unanswered<T>>,
+  what: T,
+  signal: AbortSignal,
+): Promise<never> {
   const record = { ...what, withdrawn: false };
   into.push(record);
   signal.addEventListener("abort", () => void (record.withdrawn = true));

@@ -17,10 +17,16 @@ function textOf(prompt: acp.ContentBlock[]): string {
   return prompt.map((b) => (b.type === "text" ? b.text : "")).join("");
 }
 
-async function runTurn(client: acp.AgentContext, sessionId: string, prompt: acp.ContentBlock[], userMessageId: string): Promise<void> {
+async function runTurn(
+  client: acp.AgentContext,
+  sessionId: string,
+  prompt: acp.ContentBlock[],
+  userMessageId: string,
+): Promise<void> {
   const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId, update: u });
   const messageId = `msg-${randomUUID()}`;
-  const say = (text: string) => update({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } });
+  const say = (text: string) =>
+    update({ sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } });
   const text = textOf(prompt);
   await update({ sessionUpdate: "state_update", state: "running" });
   await update({ sessionUpdate: "user_message", messageId: userMessageId, content: prompt });
@@ -28,7 +34,13 @@ async function runTurn(client: acp.AgentContext, sessionId: string, prompt: acp.
   await say(text);
   if (/\bask\b/.test(text)) {
     const toolCallId = `call-${randomUUID()}`;
-    await update({ sessionUpdate: "tool_call_update", toolCallId, title: "Do the thing", kind: "execute", status: "pending" });
+    await update({
+      sessionUpdate: "tool_call_update",
+      toolCallId,
+      title: "Do the thing",
+      kind: "execute",
+      status: "pending",
+    });
     await update({ sessionUpdate: "state_update", state: "requires_action" });
     const res = await client.request(acp.methods.client.session.requestPermission, {
       sessionId,
@@ -41,7 +53,9 @@ async function runTurn(client: acp.AgentContext, sessionId: string, prompt: acp.
     });
     await update({ sessionUpdate: "state_update", state: "running" });
     await update({ sessionUpdate: "tool_call_update", toolCallId, status: "completed" });
-    await say(` permission: ${String(res.outcome.outcome === "selected" ? res.outcome.optionId : res.outcome.outcome)}`);
+    await say(
+      ` permission: ${String(res.outcome.outcome === "selected" ? res.outcome.optionId : res.outcome.outcome)}`,
+    );
   }
   await update({ sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" });
 }

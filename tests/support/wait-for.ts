@@ -7,10 +7,15 @@
  * when it gives up), when it still does not after `timeoutMs`, so a condition that never comes
  * fails the test instead of being skipped.
  */
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 30_000): Promise<void> {
+export async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  timeoutMs = 30_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`gave up after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
+    if (Date.now() > deadline)
+      throw new Error(`gave up after ${timeoutMs} ms waiting for ${typeof what === "string" ? what : what()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -2,12 +2,25 @@ import { describe, expect, it } from "vitest";
 import { commandChoices, describePermissions, permissionChoices } from "../../src/features/approvals/options.js";
 import type { v2 } from "../../src/codex/index.js";
 
-const base: v2.CommandExecutionRequestApprovalParams = { kind: "command", threadId: "t", turnId: "u", itemId: "c1", startedAtMs: 0, environmentId: null, command: "curl x" };
-const ids = (p: Partial<v2.CommandExecutionRequestApprovalParams>) => commandChoices({ ...base, ...p }).map((c) => [c.option.optionId, c.option.kind, c.answer]);
+const base: v2.CommandExecutionRequestApprovalParams = {
+  kind: "command",
+  threadId: "t",
+  turnId: "u",
+  itemId: "c1",
+  startedAtMs: 0,
+  environmentId: null,
+  command: "curl x",
+};
+const ids = (p: Partial<v2.CommandExecutionRequestApprovalParams>) =>
+  commandChoices({ ...base, ...p }).map((c) => [c.option.optionId, c.option.kind, c.answer]);
 
 describe("command approval options follow availableDecisions", () => {
   it("what Codex 0.169 offers for an escalated command: no session-wide allow, a prefix rule, reject and stop", () => {
-    expect(ids({ availableDecisions: ["accept", { acceptWithExecpolicyAmendment: { execpolicy_amendment: ["curl"] } }, "cancel"] })).toEqual([
+    expect(
+      ids({
+        availableDecisions: ["accept", { acceptWithExecpolicyAmendment: { execpolicy_amendment: ["curl"] } }, "cancel"],
+      }),
+    ).toEqual([
       ["allow_once", "allow_once", "accept"],
       ["allow_prefix", "allow_always", { acceptWithExecpolicyAmendment: { execpolicy_amendment: ["curl"] } }],
       ["reject", "reject_once", "decline"],
@@ -38,20 +51,31 @@ describe("command approval options follow availableDecisions", () => {
 
   it("without a list, Codex's own defaults: prefix rule only when proposed; extra permissions allow once or stop", () => {
     expect(ids({}).map((c) => c[0])).toEqual(["allow_once", "reject", "reject_and_stop"]);
-    expect(ids({ proposedExecpolicyAmendment: ["npm", "test"] }).map((c) => c[0])).toEqual(["allow_once", "allow_prefix", "reject", "reject_and_stop"]);
-    expect(ids({ additionalPermissions: { network: { enabled: true }, fileSystem: null } }).map((c) => c[0])).toEqual(["allow_once", "reject", "reject_and_stop"]);
-    expect(ids({ networkApprovalContext: { host: "h", protocol: "http" }, proposedNetworkPolicyAmendments: [{ host: "h", action: "allow" }] }).map((c) => c[0])).toEqual([
+    expect(ids({ proposedExecpolicyAmendment: ["npm", "test"] }).map((c) => c[0])).toEqual([
       "allow_once",
-      "allow_session",
-      "allow_host",
+      "allow_prefix",
       "reject",
       "reject_and_stop",
     ]);
+    expect(ids({ additionalPermissions: { network: { enabled: true }, fileSystem: null } }).map((c) => c[0])).toEqual([
+      "allow_once",
+      "reject",
+      "reject_and_stop",
+    ]);
+    expect(
+      ids({
+        networkApprovalContext: { host: "h", protocol: "http" },
+        proposedNetworkPolicyAmendments: [{ host: "h", action: "allow" }],
+      }).map((c) => c[0]),
+    ).toEqual(["allow_once", "allow_session", "allow_host", "reject", "reject_and_stop"]);
   });
 
   it("a reject is always offered, once", () => {
     expect(ids({ availableDecisions: ["accept"] }).map((c) => c[0])).toEqual(["allow_once", "reject"]);
-    expect(ids({ availableDecisions: ["decline", "cancel", "decline"] }).map((c) => c[0])).toEqual(["reject", "reject_and_stop"]);
+    expect(ids({ availableDecisions: ["decline", "cancel", "decline"] }).map((c) => c[0])).toEqual([
+      "reject",
+      "reject_and_stop",
+    ]);
   });
 });
 
@@ -63,6 +87,15 @@ describe("permission requests", () => {
       ["allow_session", { permissions: { network: { enabled: true } }, scope: "session" }],
       ["reject", { permissions: {}, scope: "turn" }],
     ]);
-    expect(describePermissions({ network: null, fileSystem: { read: ["/a"], write: ["/b"], entries: [{ path: { type: "glob_pattern", pattern: "/c/**" }, access: "write" }] } })).toEqual(["- read /a", "- write /b", "- write /c/**"]);
+    expect(
+      describePermissions({
+        network: null,
+        fileSystem: {
+          read: ["/a"],
+          write: ["/b"],
+          entries: [{ path: { type: "glob_pattern", pattern: "/c/**" }, access: "write" }],
+        },
+      }),
+    ).toEqual(["- read /a", "- write /b", "- write /c/**"]);
   });
 });

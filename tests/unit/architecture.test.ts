@@ -26,7 +26,9 @@ const rel = (f: string): string => path.relative(ROOT, f);
 /** Relative imports (type-only ones too: a cycle of types is still a knot in the design). */
 function importsOf(file: string): string[] {
   const out: string[] = [];
-  for (const m of (text.get(file) ?? "").matchAll(/(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|import\("(\.{1,2}\/[^"]+)"\)/g)) {
+  for (const m of (text.get(file) ?? "").matchAll(
+    /(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|import\("(\.{1,2}\/[^"]+)"\)/g,
+  )) {
     const spec = (m[1] ?? m[2])!;
     const target = path.resolve(path.dirname(file), spec.replace(/\.js$/, ".ts"));
     if (text.has(target)) out.push(target);
@@ -36,7 +38,13 @@ function importsOf(file: string): string[] {
 
 describe("source layout", () => {
   it("the agent never imports the tools (they are bundled apart: tests/e2e/bundle.test.ts)", () => {
-    const reaching = files.filter((f) => f.startsWith(SRC)).flatMap((f) => importsOf(f).filter((g) => g.startsWith(TOOLS)).map((g) => `${rel(f)} -> ${rel(g)}`));
+    const reaching = files
+      .filter((f) => f.startsWith(SRC))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((g) => g.startsWith(TOOLS))
+          .map((g) => `${rel(f)} -> ${rel(g)}`),
+      );
     expect(reaching).toEqual([]);
   });
 
@@ -85,7 +93,8 @@ describe("source layout", () => {
       /Object\.assign\(\s*[\w.]*state\.agentCapabilities/,
     ];
     // Comments out, their lines kept (so the offenders' line numbers are the file's).
-    const code = (f: string): string => (text.get(f) ?? "").replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, "")).replace(/\/\/.*$/gm, "");
+    const code = (f: string): string =>
+      (text.get(f) ?? "").replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, "")).replace(/\/\/.*$/gm, "");
     const offenders = files
       .filter((f) => !rel(f).startsWith("src/core/"))
       .flatMap((f) =>
@@ -101,7 +110,8 @@ describe("source layout", () => {
   it("JSON-RPC error codes are named in one place (src/json-rpc), not written as bare numbers", () => {
     // The file tools' own codes are their contract's table (contracts/*.md), named there.
     const named = new Set(["src/json-rpc/error-codes.ts", "src/editor-files/access/errors.ts"]);
-    const code = (f: string): string => (text.get(f) ?? "").replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, "")).replace(/\/\/.*$/gm, "");
+    const code = (f: string): string =>
+      (text.get(f) ?? "").replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, "")).replace(/\/\/.*$/gm, "");
     const bare = files
       .filter((f) => !named.has(rel(f)))
       .flatMap((f) =>
@@ -122,7 +132,9 @@ describe("source layout", () => {
     // Static imports only: a lazy import() names its module by path on purpose (the bin loads the
     // login subcommand's module alone, not the folder's whole surface).
     const staticImportsOf = (f: string): string[] =>
-      [...(text.get(f) ?? "").matchAll(/(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"/g)].map((m) => path.resolve(path.dirname(f), m[1]!.replace(/\.js$/, ".ts")));
+      [...(text.get(f) ?? "").matchAll(/(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"/g)].map((m) =>
+        path.resolve(path.dirname(f), m[1]!.replace(/\.js$/, ".ts")),
+      );
     // The bin is the exception: it loads only its start-up path (and, lazily, the login subcommand),
     // so those import the few modules they run by path, not their folders' whole surfaces
     // (tests/e2e/bundle.test.ts checks that the bin holds nothing else).
@@ -131,7 +143,10 @@ describe("source layout", () => {
       .filter((f) => f.startsWith(SRC) && !binPath.has(f))
       .flatMap((f) =>
         staticImportsOf(f)
-          .filter((g) => g.startsWith(SRC) && topOf(g) !== undefined && topOf(g) !== topOf(f) && path.basename(g) !== "index.ts")
+          .filter(
+            (g) =>
+              g.startsWith(SRC) && topOf(g) !== undefined && topOf(g) !== topOf(f) && path.basename(g) !== "index.ts",
+          )
           .map((g) => `${rel(f)} -> ${rel(g)}`),
       );
     expect(past).toEqual([]);
@@ -169,7 +184,12 @@ describe("source layout", () => {
       (text.get(f) ?? "")
         .split("\n")
         .map((line, i) => ({ line, at: `${rel(f)}:${i + 1}` }))
-        .filter(({ line }) => /^(export )?let\s/.test(line) || /^(export )?const \w+(: [^=]+)? = new (Map|WeakMap|Set)\b/.test(line) && !/ReadonlySet|ReadonlyMap/.test(line))
+        .filter(
+          ({ line }) =>
+            /^(export )?let\s/.test(line) ||
+            (/^(export )?const \w+(: [^=]+)? = new (Map|WeakMap|Set)\b/.test(line) &&
+              !/ReadonlySet|ReadonlyMap/.test(line)),
+        )
         .map(({ at }) => at),
     );
     // The one allowed memo: the compiled ACP JSON schemas, one per version (immutable once built, costly to build).

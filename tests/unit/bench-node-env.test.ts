@@ -4,7 +4,13 @@
 // is read in review, not tested (the bench runs as it is imported). No time is asserted.
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { bareNodeStart, EXTRA_CA_VAR, extraCaCertsNote, extraCaCertsSet, withoutExtraCaCerts } from "../../scripts/bench/node-env.js";
+import {
+  bareNodeStart,
+  EXTRA_CA_VAR,
+  extraCaCertsNote,
+  extraCaCertsSet,
+  withoutExtraCaCerts,
+} from "../../scripts/bench/node-env.js";
 
 describe("bench: NODE_EXTRA_CA_CERTS", () => {
   it("takes the variable out and keeps the rest, without changing the environment it was given", () => {
@@ -20,7 +26,14 @@ describe("bench: NODE_EXTRA_CA_CERTS", () => {
   it("a process started with the stripped environment does not see the variable", () => {
     const env = { ...process.env, [EXTRA_CA_VAR]: "/nonexistent/extra-ca.pem", CCA_PROBE: "kept" };
     const script = `process.stdout.write(JSON.stringify([process.env.${EXTRA_CA_VAR} ?? null, process.env.CCA_PROBE ?? null]))`;
-    const seen = (e: NodeJS.ProcessEnv) => JSON.parse(execFileSync(process.execPath, ["-e", script], { env: e, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })) as unknown;
+    const seen = (e: NodeJS.ProcessEnv) =>
+      JSON.parse(
+        execFileSync(process.execPath, ["-e", script], {
+          env: e,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "ignore"],
+        }),
+      ) as unknown;
     expect(seen(env)).toEqual(["/nonexistent/extra-ca.pem", "kept"]);
     expect(seen(withoutExtraCaCerts(env))).toEqual([null, "kept"]);
   });

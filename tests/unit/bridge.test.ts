@@ -27,7 +27,11 @@ describe("commands", () => {
     expect(displayCommand("ls -la")).toBe("ls -la");
   });
   it("on Windows too: PowerShell's and cmd.exe's wrappers (Codex runs commands with -NoProfile -Command, or /c), wherever the shell lives", () => {
-    expect(displayCommand("'C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe' -NoProfile -Command 'Get-ChildItem -Force'")).toBe("Get-ChildItem -Force");
+    expect(
+      displayCommand(
+        "'C:\\WINDOWS\\System32\\WindowsPowerShell\\v1.0\\powershell.exe' -NoProfile -Command 'Get-ChildItem -Force'",
+      ),
+    ).toBe("Get-ChildItem -Force");
     expect(displayCommand("pwsh.exe -NoProfile -Command 'Write-Output '\\''hi'\\'''")).toBe("Write-Output 'hi'");
     expect(displayCommand('"C:\\Program Files\\PowerShell\\7\\pwsh.exe" -Command "dir \\"a b\\""')).toBe('dir "a b"');
     expect(displayCommand("powershell -Command dir")).toBe("dir");
@@ -39,9 +43,18 @@ describe("commands", () => {
     expect(displayCommand("mycmd /c dir")).toBe("mycmd /c dir");
   });
   it("kinds from parsed actions", () => {
-    expect(describeCommand("cat a", "/w", [{ type: "read", command: "cat a", name: "a", path: "a" }])).toMatchObject({ kind: "read", title: "Read a", locations: [{ path: "/w/a" }] });
-    expect(describeCommand("rg x", "/w", [{ type: "search", command: "rg x", query: "x", path: "src" }])).toMatchObject({ kind: "search", title: 'Search "x" in src' });
-    expect(describeCommand("make", "/w", [{ type: "unknown", command: "make" }])).toMatchObject({ kind: "execute", title: "make" });
+    expect(describeCommand("cat a", "/w", [{ type: "read", command: "cat a", name: "a", path: "a" }])).toMatchObject({
+      kind: "read",
+      title: "Read a",
+      locations: [{ path: "/w/a" }],
+    });
+    expect(describeCommand("rg x", "/w", [{ type: "search", command: "rg x", query: "x", path: "src" }])).toMatchObject(
+      { kind: "search", title: 'Search "x" in src' },
+    );
+    expect(describeCommand("make", "/w", [{ type: "unknown", command: "make" }])).toMatchObject({
+      kind: "execute",
+      title: "make",
+    });
   });
   it("caps output to its tail", () => {
     const out = outputTail("x".repeat(100), 10);
@@ -55,8 +68,14 @@ describe("commands", () => {
     expect(outputTail("x".repeat(100), 10)).toMatch(ascii);
     let now = 0;
     const t = new ThreadEventTranslator({ now: () => (now += 1000) });
-    t.translate(note("item/started", { item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" } }));
-    const updates = [0, 1].flatMap(() => t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "y".repeat(OUTPUT_TAIL_CHARS) })));
+    t.translate(
+      note("item/started", {
+        item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" },
+      }),
+    );
+    const updates = [0, 1].flatMap(() =>
+      t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "y".repeat(OUTPUT_TAIL_CHARS) })),
+    );
     const texts = updates.map((u) => JSON.stringify(u));
     expect(texts.at(-1)).toContain("earlier characters not shown");
     for (const text of texts) expect(text).toMatch(ascii);
@@ -64,15 +83,33 @@ describe("commands", () => {
   it("streams output deltas as the tail, at a bounded rate", () => {
     let now = 1000;
     const t = new ThreadEventTranslator({ now: () => now });
-    t.translate(note("item/started", { item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" } }));
+    t.translate(
+      note("item/started", {
+        item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" },
+      }),
+    );
     const first = t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "a" }));
-    expect(first).toEqual([{ sessionUpdate: "tool_call_update", toolCallId: "c", status: "in_progress", content: [{ type: "content", content: { type: "text", text: "a" } }] }]);
+    expect(first).toEqual([
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "c",
+        status: "in_progress",
+        content: [{ type: "content", content: { type: "text", text: "a" } }],
+      },
+    ]);
     expect(t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "b" }))).toEqual([]);
     now += 200;
-    expect(t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "c" }))).toMatchObject([{ content: [{ content: { text: "abc" } }] }]);
+    expect(t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: "c" }))).toMatchObject([
+      { content: [{ content: { text: "abc" } }] },
+    ]);
   });
   it("a declined command says so", () => {
-    expect(completedItemUpdate(toolItem({ type: "commandExecution", id: "c", status: "declined", aggregatedOutput: null, exitCode: null }), undefined)).toEqual({
+    expect(
+      completedItemUpdate(
+        toolItem({ type: "commandExecution", id: "c", status: "declined", aggregatedOutput: null, exitCode: null }),
+        undefined,
+      ),
+    ).toEqual({
       sessionUpdate: "tool_call_update",
       toolCallId: "c",
       status: "failed",
@@ -104,24 +141,53 @@ describe("notices and plans", () => {
 });
 
 describe("goals", () => {
-  const goal = (status: string, objective = "Ship it", tokensUsed = 0) => ({ threadId: "t", objective, status, tokenBudget: null, tokensUsed, timeUsedSeconds: 0, createdAt: 1, updatedAt: 1 });
+  const goal = (status: string, objective = "Ship it", tokensUsed = 0) => ({
+    threadId: "t",
+    objective,
+    status,
+    tokenBudget: null,
+    tokensUsed,
+    timeUsedSeconds: 0,
+    createdAt: 1,
+    updatedAt: 1,
+  });
   it("a change Codex makes in a turn is a notice; a client's change (no turn) and Codex's accounting are not shown; a clear forgets the goal", () => {
     const t = new ThreadEventTranslator({ display: () => ({ notices: true }) });
     expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: null, goal: goal("active") }))).toEqual([]);
-    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u1", goal: goal("active", "Ship it", 110) }))).toEqual([]);
-    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u1", goal: goal("complete") }))).toEqual([{ sessionUpdate: "notice", severity: "info", title: "Goal complete", description: "Ship it" }]);
-    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u2", goal: goal("budgetLimited") }))).toEqual([
-      { sessionUpdate: "notice", severity: "warning", title: "Goal stopped at its token budget", description: "Ship it" },
+    expect(
+      t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u1", goal: goal("active", "Ship it", 110) })),
+    ).toEqual([]);
+    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u1", goal: goal("complete") }))).toEqual([
+      { sessionUpdate: "notice", severity: "info", title: "Goal complete", description: "Ship it" },
+    ]);
+    expect(
+      t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u2", goal: goal("budgetLimited") })),
+    ).toEqual([
+      {
+        sessionUpdate: "notice",
+        severity: "warning",
+        title: "Goal stopped at its token budget",
+        description: "Ship it",
+      },
     ]);
     expect(t.translate(note("thread/goal/cleared", { threadId: "t" }))).toEqual([]);
     // After a clear (or in a session loaded with a goal), the first goal Codex reports is shown.
-    expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u3", goal: goal("active", "Next") }))).toHaveLength(1);
+    expect(
+      t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u3", goal: goal("active", "Next") })),
+    ).toHaveLength(1);
   });
 
   it("without notices, Codex's change of the goal is a finished card", () => {
     const t = new ThreadEventTranslator();
     expect(t.translate(note("thread/goal/updated", { threadId: "t", turnId: "u1", goal: goal("blocked") }))).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: expect.stringMatching(/^notice-/), title: "Warning: Goal blocked", kind: "other", status: "completed", content: [{ type: "content", content: { type: "text", text: "Ship it" } }] },
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: expect.stringMatching(/^notice-/),
+        title: "Warning: Goal blocked",
+        kind: "other",
+        status: "completed",
+        content: [{ type: "content", content: { type: "text", text: "Ship it" } }],
+      },
     ]);
   });
 });

@@ -43,7 +43,9 @@ describe("removeOrphanedCatalogDirs", () => {
     const removed = await removeOrphanedCatalogDirs(root);
 
     expect(removed).toEqual([orphan]);
-    expect((await readdir(root)).sort()).toEqual([fileNamedLikeOne, linkNamedLikeOne, mine, elsewhere, olderFormat, "unrelated-folder"].sort());
+    expect((await readdir(root)).sort()).toEqual(
+      [fileNamedLikeOne, linkNamedLikeOne, mine, elsewhere, olderFormat, "unrelated-folder"].sort(),
+    );
     expect(await readdir(outside)).toEqual(["keep.txt"]);
   });
 

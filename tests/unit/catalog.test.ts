@@ -18,9 +18,13 @@ afterAll(() => rm(home, { recursive: true, force: true }));
 const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, CODEX_HOME: home, HOME: home });
 
 type Catalog = { models: Array<Record<string, unknown> & { slug: string }> };
-const slugsIn = async (file: string): Promise<string[]> => (JSON.parse(await readFile(file, "utf8")) as Catalog).models.map((m) => m.slug);
+const slugsIn = async (file: string): Promise<string[]> =>
+  (JSON.parse(await readFile(file, "utf8")) as Catalog).models.map((m) => m.slug);
 const untilSlugs = (file: string, slugs: string[]): Promise<void> =>
-  waitFor(async () => JSON.stringify(await slugsIn(file).catch(() => undefined)) === JSON.stringify(slugs), `the background refresh to write ${slugs.join(", ")} into ${file}`);
+  waitFor(
+    async () => JSON.stringify(await slugsIn(file).catch(() => undefined)) === JSON.stringify(slugs),
+    `the background refresh to write ${slugs.join(", ")} into ${file}`,
+  );
 
 describe("the catalog without the native apply_patch", () => {
   it("keeps every bundled model and field, with apply_patch_tool_type null", async () => {
@@ -43,8 +47,16 @@ describe("the catalog without the native apply_patch", () => {
     const bundled = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: [], env: env(), log });
     const base = JSON.parse(await readFile(bundled.path, "utf8")) as Catalog;
     await bundled.dispose();
-    await writeFile(own, JSON.stringify({ models: [{ ...base.models[0]!, slug: "my-model", apply_patch_tool_type: "freeform" }] }));
-    const derived = await deriveCatalogWithoutNativePatch({ command: locateCodex(), args: ["-c", `model_catalog_json=${JSON.stringify(own)}`, "--listen", "x"], env: env(), log });
+    await writeFile(
+      own,
+      JSON.stringify({ models: [{ ...base.models[0]!, slug: "my-model", apply_patch_tool_type: "freeform" }] }),
+    );
+    const derived = await deriveCatalogWithoutNativePatch({
+      command: locateCodex(),
+      args: ["-c", `model_catalog_json=${JSON.stringify(own)}`, "--listen", "x"],
+      env: env(),
+      log,
+    });
     try {
       expect(await slugsIn(derived.path)).toEqual(["my-model"]);
       expect((JSON.parse(await readFile(derived.path, "utf8")) as Catalog).models[0]?.apply_patch_tool_type).toBeNull();
@@ -106,7 +118,9 @@ describe("the catalog without the native apply_patch", () => {
       await untilSlugs(linked.path, slugs);
       await untilSlugs(entry, slugs);
       await linked.dispose();
-      expect((await readdir(path.dirname(entry))).filter((n) => n.startsWith(path.basename(entry)) && n.endsWith(".tmp"))).toEqual([]);
+      expect(
+        (await readdir(path.dirname(entry))).filter((n) => n.startsWith(path.basename(entry)) && n.endsWith(".tmp")),
+      ).toEqual([]);
     } finally {
       await rm(ownHome, { recursive: true, force: true });
     }
@@ -130,6 +144,19 @@ describe("the catalog without the native apply_patch", () => {
   });
 
   it("passes on only the arguments `codex debug models` takes", () => {
-    expect(configOverrides(["-c", "a=1", "--listen", "stdio://", "--enable", "x", "--config=b=2", "-cc=3", "--disable", "y"])).toEqual(["-c", "a=1", "--enable", "x", "--config=b=2", "-cc=3", "--disable", "y"]);
+    expect(
+      configOverrides([
+        "-c",
+        "a=1",
+        "--listen",
+        "stdio://",
+        "--enable",
+        "x",
+        "--config=b=2",
+        "-cc=3",
+        "--disable",
+        "y",
+      ]),
+    ).toEqual(["-c", "a=1", "--enable", "x", "--config=b=2", "-cc=3", "--disable", "y"]);
   });
 });

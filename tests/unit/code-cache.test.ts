@@ -27,7 +27,9 @@ afterEach(async () => {
 });
 
 /** A CommonJS function script as the build writes dist/agent.js: it uses require and exports a function. */
-const scriptText = (body = "n * 2"): string => `(function (exports, require, module, __filename, __dirname) { "use strict";
+const scriptText = (
+  body = "n * 2",
+): string => `(function (exports, require, module, __filename, __dirname) { "use strict";
 const path = require("node:path");
 module.exports = { twice: (n) => ${body}, where: () => path.basename(__filename), dir: __dirname, id: "${Math.random().toFixed(12)}" };
 })`;
@@ -50,7 +52,9 @@ describe("loading through the code cache", () => {
     const written = await caches();
     expect(written).toHaveLength(1);
     expect(path.join(cacheDir, written[0]!)).toBe(codeCachePath(script, await readFile(script), cacheDir));
-    expect(written[0]).toMatch(new RegExp(`^agent\\.js\\.[0-9a-f]{16}\\.${process.version.replace(/\./g, "\\.")}-${process.arch}\\.v8cache$`));
+    expect(written[0]).toMatch(
+      new RegExp(`^agent\\.js\\.[0-9a-f]{16}\\.${process.version.replace(/\./g, "\\.")}-${process.arch}\\.v8cache$`),
+    );
     expect((await stat(path.join(cacheDir, written[0]!))).mode & 0o777).toBe(0o600);
     // No temporary file left beside it.
     expect((await readdir(cacheDir)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
@@ -135,7 +139,9 @@ describe("loading through the code cache", () => {
   it("refuses a file that is not a CommonJS function script, saying which", async () => {
     const plain = path.join(dir, "plain.js");
     await writeFile(plain, "[1, 2, 3];");
-    expect(() => loadWithCodeCache(plain, { cacheDir, env: NO_SWITCHES })).toThrow(/plain\.js is not a CommonJS function script/);
+    expect(() => loadWithCodeCache(plain, { cacheDir, env: NO_SWITCHES })).toThrow(
+      /plain\.js is not a CommonJS function script/,
+    );
   });
 
   it("a cache written while a stored session's load widens the young generation is used by the next start (V8 checks the flags a cache was made with)", () => {
@@ -155,7 +161,9 @@ describe("loading through the code cache", () => {
         }
         process.stdout.write(loaded.cache);
       `;
-      return execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8" });
+      return execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+        encoding: "utf8",
+      });
     };
     expect(start(true)).toBe("absent");
     expect(start(false)).toBe("used");

@@ -40,7 +40,10 @@ function capturingLog() {
 }
 
 const SECRET = "SECRET-FILE-CONTENTS-1234";
-const delta = (text: string) => ({ method: "item/agentMessage/delta", params: { threadId: "t1", turnId: "u1", itemId: "m1", delta: text } });
+const delta = (text: string) => ({
+  method: "item/agentMessage/delta",
+  params: { threadId: "t1", turnId: "u1", itemId: "m1", delta: text },
+});
 
 let clients: AppServerClient[] = [];
 afterEach(async () => {
@@ -73,7 +76,10 @@ describe("AppServerClient checks Codex's notifications", () => {
       { method: "thread/tokenUsage/updated", params: { threadId: "t1", turnId: "u1", tokenUsage: null, note: SECRET } },
       { method: "thread/tokenUsage/updated", params: { threadId: "t1", turnId: "u1", tokenUsage: 7 } },
       // Every reader keys items by id.
-      { method: "item/started", params: { threadId: "t1", turnId: "u1", startedAtMs: 1, item: { type: "agentMessage", text: SECRET } } },
+      {
+        method: "item/started",
+        params: { threadId: "t1", turnId: "u1", startedAtMs: 1, item: { type: "agentMessage", text: SECRET } },
+      },
     ];
     const client = new AppServerClient(scriptedChild([...malformed, delta("end")]), log);
     clients.push(client);
@@ -90,7 +96,13 @@ describe("AppServerClient checks Codex's notifications", () => {
 
   it("hands on a valid one as it came (what it left out stays out: it may be handed on to the client)", async () => {
     const item = { type: "agentMessage", id: "m1", text: "hi" };
-    const client = new AppServerClient(scriptedChild([{ method: "item/completed", params: { threadId: "t1", turnId: "u1", completedAtMs: 2, item } }, delta("end")]), pino({ level: "silent" }));
+    const client = new AppServerClient(
+      scriptedChild([
+        { method: "item/completed", params: { threadId: "t1", turnId: "u1", completedAtMs: 2, item } },
+        delta("end"),
+      ]),
+      pino({ level: "silent" }),
+    );
     clients.push(client);
     const [completed] = await listen(client);
     expect(completed?.method).toBe("item/completed");
@@ -101,8 +113,30 @@ describe("AppServerClient checks Codex's notifications", () => {
   it("a newer Codex's item kind or status does not drop the item (readers report kinds they do not know)", async () => {
     const client = new AppServerClient(
       scriptedChild([
-        { method: "item/started", params: { threadId: "t1", turnId: "u1", startedAtMs: 1, item: { type: "hologram", id: "h1" } } },
-        { method: "item/completed", params: { threadId: "t1", turnId: "u1", completedAtMs: 2, item: { type: "commandExecution", id: "c1", command: "ls", cwd: "/w", commandActions: [], status: "vaporized", aggregatedOutput: null, exitCode: null, durationMs: null, processId: null } } },
+        {
+          method: "item/started",
+          params: { threadId: "t1", turnId: "u1", startedAtMs: 1, item: { type: "hologram", id: "h1" } },
+        },
+        {
+          method: "item/completed",
+          params: {
+            threadId: "t1",
+            turnId: "u1",
+            completedAtMs: 2,
+            item: {
+              type: "commandExecution",
+              id: "c1",
+              command: "ls",
+              cwd: "/w",
+              commandActions: [],
+              status: "vaporized",
+              aggregatedOutput: null,
+              exitCode: null,
+              durationMs: null,
+              processId: null,
+            },
+          },
+        },
         delta("end"),
       ]),
       pino({ level: "silent" }),
@@ -113,7 +147,10 @@ describe("AppServerClient checks Codex's notifications", () => {
   });
 
   it("a method this build does not know reaches the global listeners only (its params typed unknown)", async () => {
-    const client = new AppServerClient(scriptedChild([{ method: "thread/teleported", params: { threadId: "t1" } }, delta("end")]), pino({ level: "silent" }));
+    const client = new AppServerClient(
+      scriptedChild([{ method: "thread/teleported", params: { threadId: "t1" } }, delta("end")]),
+      pino({ level: "silent" }),
+    );
     clients.push(client);
     const global: string[] = [];
     client.onNotification((method) => void global.push(method));
@@ -127,12 +164,18 @@ describe("AppServerClient checks Codex's requests", () => {
   it("answers one whose params cannot be read with invalid params (-32602) instead of handing it on, so Codex is not left waiting", async () => {
     const { log, lines } = capturingLog();
     // An approval without the item it is about (itemId): nothing to show the user.
-    const approval = { id: 41, method: "item/commandExecution/requestApproval", params: { threadId: "t1", turnId: "u1", command: SECRET } };
+    const approval = {
+      id: 41,
+      method: "item/commandExecution/requestApproval",
+      params: { threadId: "t1", turnId: "u1", command: SECRET },
+    };
     const client = new AppServerClient(scriptedChild([approval]), log);
     clients.push(client);
     const asked: string[] = [];
     void listen(client, asked);
-    const answer = await new Promise<unknown>((resolve) => client.onNotification((method, params) => method === "test/received" && resolve(params)));
+    const answer = await new Promise<unknown>((resolve) =>
+      client.onNotification((method, params) => method === "test/received" && resolve(params)),
+    );
     expect(answer).toMatchObject({ id: 41, error: { code: -32602 } });
     expect(JSON.stringify(answer)).toMatch(/itemId/);
     expect(asked).toEqual([]);
@@ -140,12 +183,18 @@ describe("AppServerClient checks Codex's requests", () => {
   });
 
   it("hands on a valid one, typed", async () => {
-    const approval = { id: 42, method: "item/commandExecution/requestApproval", params: { threadId: "t1", turnId: "u1", itemId: "c1", startedAtMs: 1 } };
+    const approval = {
+      id: 42,
+      method: "item/commandExecution/requestApproval",
+      params: { threadId: "t1", turnId: "u1", itemId: "c1", startedAtMs: 1 },
+    };
     const client = new AppServerClient(scriptedChild([approval]), pino({ level: "silent" }));
     clients.push(client);
     const asked: string[] = [];
     void listen(client, asked);
-    const answer = await new Promise<unknown>((resolve) => client.onNotification((method, params) => method === "test/received" && resolve(params)));
+    const answer = await new Promise<unknown>((resolve) =>
+      client.onNotification((method, params) => method === "test/received" && resolve(params)),
+    );
     expect(answer).toEqual({ id: 42, result: { decision: "accept" } });
     expect(asked).toEqual(["item/commandExecution/requestApproval"]);
   });
@@ -153,11 +202,16 @@ describe("AppServerClient checks Codex's requests", () => {
 
 describe("AppServerClient checks Codex's results", () => {
   it("a result of the wrong shape fails the call", async () => {
-    const client = new AppServerClient(scriptedChild([], { "turn/start": { turn: { id: 5 } }, "thread/read": { ok: true } }), pino({ level: "silent" }));
+    const client = new AppServerClient(
+      scriptedChild([], { "turn/start": { turn: { id: 5 } }, "thread/read": { ok: true } }),
+      pino({ level: "silent" }),
+    );
     clients.push(client);
     await expect(client.call("turn/start", { threadId: "t1", input: [] })).rejects.toThrow(CodexRpcError);
     await expect(client.call("turn/start", { threadId: "t1", input: [] })).rejects.toThrow(/turn\/start.*\/turn\/id/);
-    await expect(client.call("thread/read", { threadId: "t1", includeTurns: false })).rejects.toThrow(/\/thread is missing/);
+    await expect(client.call("thread/read", { threadId: "t1", includeTurns: false })).rejects.toThrow(
+      /\/thread is missing/,
+    );
   });
 
   it("account/login/start without the address to open is an error, not undefined handed on", async () => {
@@ -166,12 +220,29 @@ describe("AppServerClient checks Codex's results", () => {
       pino({ level: "silent" }),
     );
     clients.push(client);
-    await expect(client.call("account/login/start", { type: "chatgpt" })).rejects.toThrow(/account\/login\/start.*\/authUrl is missing/);
+    await expect(client.call("account/login/start", { type: "chatgpt" })).rejects.toThrow(
+      /account\/login\/start.*\/authUrl is missing/,
+    );
   });
 
   it("a well-formed result resolves", async () => {
-    const client = new AppServerClient(scriptedChild([], { "account/login/start": { type: "chatgptDeviceCode", loginId: "l1", verificationUrl: "https://x", userCode: "C" } }), pino({ level: "silent" }));
+    const client = new AppServerClient(
+      scriptedChild([], {
+        "account/login/start": {
+          type: "chatgptDeviceCode",
+          loginId: "l1",
+          verificationUrl: "https://x",
+          userCode: "C",
+        },
+      }),
+      pino({ level: "silent" }),
+    );
     clients.push(client);
-    await expect(client.call("account/login/start", { type: "chatgptDeviceCode" })).resolves.toEqual({ type: "chatgptDeviceCode", loginId: "l1", verificationUrl: "https://x", userCode: "C" });
+    await expect(client.call("account/login/start", { type: "chatgptDeviceCode" })).resolves.toEqual({
+      type: "chatgptDeviceCode",
+      loginId: "l1",
+      verificationUrl: "https://x",
+      userCode: "C",
+    });
   });
 });

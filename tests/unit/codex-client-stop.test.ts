@@ -8,9 +8,15 @@ import { AppServerClient } from "../../src/codex/index.js";
 import type { ProcessStopper } from "../../src/platform/index.js";
 
 /** A child that ignores EOF on stdin (as a stuck codex would) until it is killed. */
-const stubborn = () => spawn(process.execPath, ["-e", "process.stdin.resume(); setInterval(() => {}, 1000)"], { stdio: ["pipe", "pipe", "pipe"] });
+const stubborn = () =>
+  spawn(process.execPath, ["-e", "process.stdin.resume(); setInterval(() => {}, 1000)"], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
 
-function recordingStopper(): { stop: ProcessStopper; calls: Array<{ pid: number | undefined; signal: NodeJS.Signals }> } {
+function recordingStopper(): {
+  stop: ProcessStopper;
+  calls: Array<{ pid: number | undefined; signal: NodeJS.Signals }>;
+} {
   const calls: Array<{ pid: number | undefined; signal: NodeJS.Signals }> = [];
   return {
     calls,

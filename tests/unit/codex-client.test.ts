@@ -39,8 +39,14 @@ describe("AppServerClient", () => {
         // Malformed (the plan holds a null): Codex's schema rejects it, no listener sees it.
         JSON.stringify({ method: "turn/plan/updated", params: { threadId: "t1", turnId: "u1", plan: [null] } }),
         "this line is not json",
-        JSON.stringify({ method: "turn/plan/updated", params: { threadId: "t1", turnId: "u1", plan: [{ step: "one", status: "pending" }] } }),
-        JSON.stringify({ method: "item/agentMessage/delta", params: { threadId: "t1", turnId: "u1", itemId: "m1", delta: "still alive" } }),
+        JSON.stringify({
+          method: "turn/plan/updated",
+          params: { threadId: "t1", turnId: "u1", plan: [{ step: "one", status: "pending" }] },
+        }),
+        JSON.stringify({
+          method: "item/agentMessage/delta",
+          params: { threadId: "t1", turnId: "u1", itemId: "m1", delta: "still alive" },
+        }),
       ]),
       log,
     );
@@ -97,20 +103,26 @@ describe("AppServerClient", () => {
   });
 
   it("fails pending calls with the exit reason when the child dies", async () => {
-    const child = spawn(process.execPath, ["-e", "setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50)"], { stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => process.kill(process.pid, 'SIGKILL'), 50)"], {
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     const client = new AppServerClient(child, log);
     await expect(client.request("never/answered", {})).rejects.toThrow(/killed by SIGKILL/);
     expect(client.alive).toBe(false);
   });
 });
 
-
-
 describe("CodexHost", () => {
   it("an exit listener that throws costs that listener only: the others hear the exit, and nothing is left as an unhandled rejection", async () => {
     // A stand-in codex: answers initialize, then exits.
     const script = `process.stdin.on("data", (d) => { for (const l of String(d).split("\\n").filter(Boolean)) { const m = JSON.parse(l); if (m.id !== undefined) { process.stdout.write(JSON.stringify({ id: m.id, result: {} }) + "\\n"); setTimeout(() => process.exit(3), 20); } } });`;
-    const host = new CodexHost({ clientInfo: { name: "t", title: "t", version: "1" }, command: { file: process.execPath, args: ["-e", script], via: "env" } }, log);
+    const host = new CodexHost(
+      {
+        clientInfo: { name: "t", title: "t", version: "1" },
+        command: { file: process.execPath, args: ["-e", script], via: "env" },
+      },
+      log,
+    );
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
     process.on("unhandledRejection", onUnhandled);
@@ -172,7 +184,9 @@ function standInCodex(resultOf: string): { file: string; args: string[]; via: "e
 describe("codex's initialize, written as it is spawned (issue 30)", () => {
   it("the bin's early initialize is the one the host waits on: codex is asked once, and the client's own ids do not collide with it", async () => {
     // A stand-in codex that says on stderr what it is sent, and answers each request with its id.
-    const command = standInCodex(`m.method === "initialize" ? { codexHome: "/stand-in/home", echo: m.params } : { ok: m.id }`);
+    const command = standInCodex(
+      `m.method === "initialize" ? { codexHome: "/stand-in/home", echo: m.params } : { ok: m.id }`,
+    );
     const clientInfo = { name: "codex-cli-acp", title: "t", version: "9.9.9" };
     const prestarted = prestartAppServer(command, clientInfo);
     let heard = "";
@@ -191,9 +205,13 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
 
   it("a config/read written right behind it is answered to the first reader of that folder as its files were, once", async () => {
     // The stand-in answers initialize, and config/read with the cwd it was asked about.
-    const command = standInCodex(`m.method === "initialize" ? { codexHome: "/stand-in/home" } : m.method === "config/read" ? { config: { model: m.params.cwd }, origins: {}, layers: null } : { ok: m.id }`);
+    const command = standInCodex(
+      `m.method === "initialize" ? { codexHome: "/stand-in/home" } : m.method === "config/read" ? { config: { model: m.params.cwd }, origins: {}, layers: null } : { ok: m.id }`,
+    );
     const clientInfo = { name: "codex-cli-acp", title: "t", version: "9.9.9" };
-    const prestarted = prestartAppServer(command, clientInfo, { configFor: () => ({ cwd: "/project", fingerprint: "fp-1" }) });
+    const prestarted = prestartAppServer(command, clientInfo, {
+      configFor: () => ({ cwd: "/project", fingerprint: "fp-1" }),
+    });
     let heard = "";
     prestarted.child.stderr!.on("data", (c: Buffer) => (heard += c.toString()));
     await waitFor(() => heard.includes("GOT config/read -1"), "the early config/read to reach codex");
@@ -207,7 +225,9 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
     expect(host.takePrefetchedConfig("/project", "fp-1")).toBeUndefined();
     await host.close();
 
-    const stale = prestartAppServer(command, clientInfo, { configFor: () => ({ cwd: "/project", fingerprint: "fp-1" }) });
+    const stale = prestartAppServer(command, clientInfo, {
+      configFor: () => ({ cwd: "/project", fingerprint: "fp-1" }),
+    });
     const again = new CodexHost({ clientInfo, prestarted: stale }, log);
     again.start();
     await again.client();
@@ -218,8 +238,14 @@ describe("codex's initialize, written as it is spawned (issue 30)", () => {
   });
 
   it("the answer it gives is codex's, checked like any config/read result", async () => {
-    const command = standInCodex(`m.method === "initialize" ? { codexHome: "/h" } : { config: { approval_policy: "never" }, origins: {}, layers: null }`);
-    const prestarted = prestartAppServer(command, { name: "codex-cli-acp", title: "t", version: "1" }, { configFor: () => ({ cwd: "/p", fingerprint: "f" }) });
+    const command = standInCodex(
+      `m.method === "initialize" ? { codexHome: "/h" } : { config: { approval_policy: "never" }, origins: {}, layers: null }`,
+    );
+    const prestarted = prestartAppServer(
+      command,
+      { name: "codex-cli-acp", title: "t", version: "1" },
+      { configFor: () => ({ cwd: "/p", fingerprint: "f" }) },
+    );
     const host = new CodexHost({ clientInfo: { name: "codex-cli-acp", title: "t", version: "1" }, prestarted }, log);
     host.start();
     await host.client();

@@ -71,7 +71,9 @@ describe.each(fixtures)("recorded codex messages: %s", (file) => {
     expect(skipped).toEqual([]);
     expect(history.messages).toEqual(live.messages);
     expect(history.thoughts).toEqual(live.thoughts);
-    const liveStored = Object.fromEntries(Object.entries(live.toolCalls).filter(([id]) => !(LIVE_ONLY[file] ?? []).includes(id)));
+    const liveStored = Object.fromEntries(
+      Object.entries(live.toolCalls).filter(([id]) => !(LIVE_ONLY[file] ?? []).includes(id)),
+    );
     for (const id of LIVE_ONLY[file] ?? []) expect(live.toolCalls[id], `${id} is shown live`).toBeDefined();
     expect(history.toolCalls).toEqual(liveStored);
     expect(Object.keys(live.messages).length + Object.keys(live.toolCalls).length).toBeGreaterThan(0);

@@ -19,9 +19,17 @@ describe("incoming messages from codex", () => {
   });
 
   it("keeps each kind's fields, typed", () => {
-    const read = incomingMessageSchema.safeParse({ id: 7, error: { code: -32001, message: "busy", data: { retry: true } } });
+    const read = incomingMessageSchema.safeParse({
+      id: 7,
+      error: { code: -32001, message: "busy", data: { retry: true } },
+    });
     if (!read.success || read.kind !== "error") throw new Error("not read as an error");
-    expect([read.data.id, read.data.error.code, read.data.error.message, read.data.error.data]).toEqual([7, -32001, "busy", { retry: true }]);
+    expect([read.data.id, read.data.error.code, read.data.error.message, read.data.error.data]).toEqual([
+      7,
+      -32001,
+      "busy",
+      { retry: true },
+    ]);
   });
 
   it("refuses what is not a JSON-RPC message", () => {

@@ -7,7 +7,11 @@ const LONE_ESCAPE = /\\ud[89a-f][0-9a-f]{2}/i;
 
 describe("jsonLineForCodex", () => {
   it("writes a well-formed message exactly as JSON.stringify does, emoji pairs included", () => {
-    const message = { id: 1, method: "turn/start", params: { input: [{ type: "text", text: "ok \ud83d\ude00 done" }] } };
+    const message = {
+      id: 1,
+      method: "turn/start",
+      params: { input: [{ type: "text", text: "ok \ud83d\ude00 done" }] },
+    };
     expect(jsonLineForCodex(message)).toBe(JSON.stringify(message));
   });
 

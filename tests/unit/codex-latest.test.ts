@@ -13,7 +13,13 @@ const report = (tests: Array<[file: string, name: string, status: string]>): str
 
 describe("codex-latest comparison", () => {
   it("reads vitest's JSON report as file-relative test outcomes", () => {
-    const run = parseVitestJson(report([["tests/e2e/a.test.ts", "a works", "passed"], ["tests/e2e/a.test.ts", "a breaks", "failed"]]), "/repo");
+    const run = parseVitestJson(
+      report([
+        ["tests/e2e/a.test.ts", "a works", "passed"],
+        ["tests/e2e/a.test.ts", "a breaks", "failed"],
+      ]),
+      "/repo",
+    );
     expect(run).toEqual([
       { file: "tests/e2e/a.test.ts", name: "a works", status: "passed" },
       { file: "tests/e2e/a.test.ts", name: "a breaks", status: "failed" },

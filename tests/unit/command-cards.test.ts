@@ -94,22 +94,59 @@ describe("which commands may change something", () => {
 
 describe("command cards", () => {
   it("a command Codex calls a search but that deletes is execute, titled with its command line", () => {
-    const view = describeCommand("/bin/bash -lc 'find . -name notes.txt -delete'", "/w", search("find . -name notes.txt -delete"));
-    expect(view).toMatchObject({ kind: "execute", title: "find . -name notes.txt -delete", rawInput: { command: "find . -name notes.txt -delete", cwd: "/w" } });
+    const view = describeCommand(
+      "/bin/bash -lc 'find . -name notes.txt -delete'",
+      "/w",
+      search("find . -name notes.txt -delete"),
+    );
+    expect(view).toMatchObject({
+      kind: "execute",
+      title: "find . -name notes.txt -delete",
+      rawInput: { command: "find . -name notes.txt -delete", cwd: "/w" },
+    });
   });
   it("a command Codex calls a read but that writes is execute, titled with its command line", () => {
-    expect(describeCommand("/bin/bash -lc 'cat notes.txt > copy.txt'", "/w", read("cat notes.txt"))).toMatchObject({ kind: "execute", title: "cat notes.txt > copy.txt" });
-    expect(describeCommand("/bin/bash -lc 'find . -name x | xargs rm'", "/w", search("find . -name x"))).toMatchObject({ kind: "execute", title: "find . -name x | xargs rm" });
+    expect(describeCommand("/bin/bash -lc 'cat notes.txt > copy.txt'", "/w", read("cat notes.txt"))).toMatchObject({
+      kind: "execute",
+      title: "cat notes.txt > copy.txt",
+    });
+    expect(describeCommand("/bin/bash -lc 'find . -name x | xargs rm'", "/w", search("find . -name x"))).toMatchObject({
+      kind: "execute",
+      title: "find . -name x | xargs rm",
+    });
   });
   it("a read that only reads keeps Codex's summary", () => {
-    expect(describeCommand("/bin/bash -lc 'cat notes.txt'", "/w", read("cat notes.txt"))).toMatchObject({ kind: "read", title: "Read notes.txt", locations: [{ path: "/w/notes.txt" }] });
-    expect(describeCommand("/bin/bash -lc 'rg x .'", "/w", search("rg x ."))).toMatchObject({ kind: "search", title: 'Search "x" in .' });
+    expect(describeCommand("/bin/bash -lc 'cat notes.txt'", "/w", read("cat notes.txt"))).toMatchObject({
+      kind: "read",
+      title: "Read notes.txt",
+      locations: [{ path: "/w/notes.txt" }],
+    });
+    expect(describeCommand("/bin/bash -lc 'rg x .'", "/w", search("rg x ."))).toMatchObject({
+      kind: "search",
+      title: 'Search "x" in .',
+    });
   });
   it("the card announced at item/started is already execute", () => {
     const t = new ThreadEventTranslator();
     const started = t.translate(
-      note("item/started", { item: { type: "commandExecution", id: "d1", command: "/bin/bash -lc 'find . -name notes.txt -delete'", cwd: "/w", commandActions: search("find . -name notes.txt -delete"), status: "inProgress" } }),
+      note("item/started", {
+        item: {
+          type: "commandExecution",
+          id: "d1",
+          command: "/bin/bash -lc 'find . -name notes.txt -delete'",
+          cwd: "/w",
+          commandActions: search("find . -name notes.txt -delete"),
+          status: "inProgress",
+        },
+      }),
     );
-    expect(started).toEqual([expect.objectContaining({ sessionUpdate: "tool_call", toolCallId: "d1", kind: "execute", title: "find . -name notes.txt -delete" })]);
+    expect(started).toEqual([
+      expect.objectContaining({
+        sessionUpdate: "tool_call",
+        toolCallId: "d1",
+        kind: "execute",
+        title: "find . -name notes.txt -delete",
+      }),
+    ]);
   });
 });

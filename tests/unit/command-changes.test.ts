@@ -8,7 +8,15 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CommandChanges, FolderWatch, afterCommand, commandPaths, fileState, modelNote, reportContent } from "../../src/editor-files/command-changes/index.js";
+import {
+  CommandChanges,
+  FolderWatch,
+  afterCommand,
+  commandPaths,
+  fileState,
+  modelNote,
+  reportContent,
+} from "../../src/editor-files/command-changes/index.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -23,14 +31,19 @@ describe("the paths a command line names", () => {
   const paths = (cmd: string) => commandPaths(cmd, ws, [ws]);
   it("reads words as sh splits them: quotes, escapes, redirects, operators", () => {
     expect(paths("sed -i 's/a b/c/' notes.txt")).toEqual(["/ws/s/a b/c", "/ws/notes.txt"]);
-    expect(paths('echo hi > "out file.txt" && cat a\\ b.txt | tee -a log.txt')).toEqual(["/ws/hi", "/ws/out file.txt", "/ws/a b.txt", "/ws/log.txt"]);
+    expect(paths('echo hi > "out file.txt" && cat a\\ b.txt | tee -a log.txt')).toEqual([
+      "/ws/hi",
+      "/ws/out file.txt",
+      "/ws/a b.txt",
+      "/ws/log.txt",
+    ]);
     expect(paths("mv src/a.js ../outside.js; rm -rf /etc/x")).toEqual(["/ws/src/a.js"]);
     expect(paths("cmd 2>&1 >>app.log")).toEqual(["/ws/app.log"]);
     expect(paths("cat <<EOF > gen.txt\nbody\nEOF")).toEqual(["/ws/gen.txt"]);
     expect(paths("sort --output=sorted.txt in.txt")).toEqual(["/ws/sorted.txt", "/ws/in.txt"]);
   });
   it("skips what the shell expands at run time, assignments, and options", () => {
-    expect(paths("rm $FILE *.log ~/x `pwd`/y \"$HOME/z\" a{1,2}")).toEqual([]);
+    expect(paths('rm $FILE *.log ~/x `pwd`/y "$HOME/z" a{1,2}')).toEqual([]);
     expect(paths("X=1 env -i touch f")).toEqual(["/ws/touch", "/ws/f"]);
   });
   it("keeps at most 64 paths, each once", () => {
@@ -70,7 +83,9 @@ describe("a file's state, and bad inputs", () => {
     await mkdir(file);
     const report = await changes.after("c1")!;
     expect(report.changes).toEqual([{ path: file, op: "replace", what: "now a folder" }]);
-    expect(reportContent(report)).toEqual([{ type: "content", content: { type: "text", text: `Also changed by this command:\n${file}: now a folder` } }]);
+    expect(reportContent(report)).toEqual([
+      { type: "content", content: { type: "text", text: `Also changed by this command:\n${file}: now a folder` } },
+    ]);
 
     const gone = path.join(dir, "root");
     await mkdir(gone);
@@ -85,7 +100,10 @@ describe("a file's state, and bad inputs", () => {
   });
 
   it("the report: diffs for text, lines for the rest, a cap, and the unsaved warning for the model", async () => {
-    const changes = new CommandChanges({ roots: () => [dir], editorText: async (p) => (p.endsWith("held.txt") ? "editor's own text\n" : undefined) });
+    const changes = new CommandChanges({
+      roots: () => [dir],
+      editorText: async (p) => (p.endsWith("held.txt") ? "editor's own text\n" : undefined),
+    });
     const names = Array.from({ length: 25 }, (_, i) => `f${i}.txt`);
     await writeFile(path.join(dir, "held.txt"), "disk\n");
     await changes.before("c", `gen held.txt ${names.join(" ")}`, dir);
@@ -119,7 +137,11 @@ describe("the hooks' commands", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const port = (server.address() as { port: number }).port;
-    const input = JSON.stringify({ hook_event_name: "PostToolUse", tool_use_id: "c1", tool_response: "héllo 'quoted' \"twice\" 100%s" });
+    const input = JSON.stringify({
+      hook_event_name: "PostToolUse",
+      tool_use_id: "c1",
+      tool_response: "héllo 'quoted' \"twice\" 100%s",
+    });
     // Not spawnSync: the server answers on this process's loop.
     const run = (command: string, env: NodeJS.ProcessEnv = process.env) =>
       new Promise<{ status: number | null; stdout: string }>((resolve) => {

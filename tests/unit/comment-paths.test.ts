@@ -86,14 +86,23 @@ describe("paths named in comments", () => {
 
   it("name files and folders that exist", () => {
     const missing = sources.flatMap((f) =>
-      commentsOf(f).flatMap((c) => [...missingRooted(c), ...missingNamed(c, path.dirname(f))].map((p) => `${rel(f)}: ${p}`)),
+      commentsOf(f).flatMap((c) =>
+        [...missingRooted(c), ...missingNamed(c, path.dirname(f))].map((p) => `${rel(f)}: ${p}`),
+      ),
     );
     expect(missing).toEqual([]);
   });
 });
 
 describe("paths named in the docs", () => {
-  const docs = ["README.md", "CONTRIBUTING.md", ...fs.readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)].filter(exists);
+  const docs = [
+    "README.md",
+    "CONTRIBUTING.md",
+    ...fs
+      .readdirSync(path.join(ROOT, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ].filter(exists);
 
   it("name files and folders that exist, and their links resolve", () => {
     const missing = docs.flatMap((doc) => {

@@ -38,8 +38,16 @@ describe("numeric settings that cannot be used", () => {
       { variable: "CODEX_ACP_SIGN_IN_TIMEOUT_MS", value: "ten minutes", using: "the default, 600000" },
     ]);
     // Past what a Node timer takes, a timeout would fire at once.
-    expect(ignoredSettings({ CODEX_ACP_REQUEST_TIMEOUT_MS: "99999999999" })).toEqual([{ variable: "CODEX_ACP_REQUEST_TIMEOUT_MS", value: "99999999999", using: "the default, 120000" }]);
-    expect(ignoredSettings({ CODEX_ACP_HANG_TIMEOUT_MS: "800", CODEX_ACP_FILE_TOOL_TIMEOUT_SEC: "2.5", CODEX_ACP_SESSION_LIST_PAGE_SIZE: "" })).toEqual([]);
+    expect(ignoredSettings({ CODEX_ACP_REQUEST_TIMEOUT_MS: "99999999999" })).toEqual([
+      { variable: "CODEX_ACP_REQUEST_TIMEOUT_MS", value: "99999999999", using: "the default, 120000" },
+    ]);
+    expect(
+      ignoredSettings({
+        CODEX_ACP_HANG_TIMEOUT_MS: "800",
+        CODEX_ACP_FILE_TOOL_TIMEOUT_SEC: "2.5",
+        CODEX_ACP_SESSION_LIST_PAGE_SIZE: "",
+      }),
+    ).toEqual([]);
   });
 });
 

@@ -12,7 +12,10 @@ describe("CredentialCheck after this agent's own sign-out", () => {
     const log = pino({ level: "silent" });
     const host = new CodexHost({ clientInfo: { name: "t", title: "t", version: "1" } }, log);
     let reads = 0;
-    const accounts: Array<Partly<v2.GetAccountResponse>> = [{ account: { type: "apiKey" }, requiresOpenaiAuth: true }, { account: null, requiresOpenaiAuth: true }];
+    const accounts: Array<Partly<v2.GetAccountResponse>> = [
+      { account: { type: "apiKey" }, requiresOpenaiAuth: true },
+      { account: null, requiresOpenaiAuth: true },
+    ];
     const codex = new FakeCodexClient({ answers: { "account/read": () => accounts[Math.min(reads++, 1)]! } });
     Object.assign(host, { client: async () => codex.client });
     const check = new CredentialCheck(host, log);

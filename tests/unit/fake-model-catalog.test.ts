@@ -21,7 +21,11 @@ const privateName = `codex-cli-acp-cache-${process.getuid?.() ?? "user"}`;
 const modeOf = async (p: string): Promise<number> => (await fs.stat(p)).mode & 0o777;
 
 async function homeCatalog(cacheRoot: string): Promise<{ slugs: string[]; text: string }> {
-  const ch = await createCodexHome({ modelUrl: "http://127.0.0.1:9/v1", dir: path.join(cacheRoot, `home-${Math.random().toString(36).slice(2)}`), cacheRoot });
+  const ch = await createCodexHome({
+    modelUrl: "http://127.0.0.1:9/v1",
+    dir: path.join(cacheRoot, `home-${Math.random().toString(36).slice(2)}`),
+    cacheRoot,
+  });
   const text = await fs.readFile(ch.modelCatalogPath, "utf8");
   return { slugs: (JSON.parse(text) as { models: Array<{ slug: string }> }).models.map((m) => m.slug), text };
 }

@@ -61,7 +61,9 @@ describe("fake model server", () => {
   });
 
   it("streams a text response as created / added / deltas / done / completed", async () => {
-    const m = await start([textResponse("Hello brave new world", { usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 } })]);
+    const m = await start([
+      textResponse("Hello brave new world", { usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 } }),
+    ]);
     const res = await post(m);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/event-stream");
@@ -101,7 +103,9 @@ describe("fake model server", () => {
     const b = parseSse(await (await post(m)).text()).filter((e) => e.type === "response.output_text.delta");
     expect(b.map((e) => e.delta)).toEqual(["ab", "cd", "ef", "gh"]);
     expect(splitDeltas("one two  three")).toEqual(["one ", "two  ", "three"]);
-    expect(() => parseFakeModelScript([{ items: [{ type: "message", text: "abc", deltas: ["a", "b"] }] }])).toThrow(/join/);
+    expect(() => parseFakeModelScript([{ items: [{ type: "message", text: "abc", deltas: ["a", "b"] }] }])).toThrow(
+      /join/,
+    );
   });
 
   it("streams reasoning summaries", async () => {
@@ -124,7 +128,12 @@ describe("fake model server", () => {
   it("emits function and custom tool calls as output_item.done items", async () => {
     const m = await start([
       toolCallResponse("exec_command", { cmd: "echo hi" }, { callId: "c1" }),
-      { items: [{ type: "function_call", name: "read", namespace: "mcp__files", arguments: '{"path":"/x"}' }, applyPatch("*** Begin Patch\n*** End Patch", { callId: "p1" })] },
+      {
+        items: [
+          { type: "function_call", name: "read", namespace: "mcp__files", arguments: '{"path":"/x"}' },
+          applyPatch("*** Begin Patch\n*** End Patch", { callId: "p1" }),
+        ],
+      },
     ]);
     const first = parseSse(await (await post(m)).text()).filter((e) => e.type === "response.output_item.done");
     expect(first).toHaveLength(1);
@@ -134,9 +143,19 @@ describe("fake model server", () => {
 
     const second = parseSse(await (await post(m)).text());
     const items = second.filter((e) => e.type === "response.output_item.done").map((e) => e.item);
-    expect(items[0]).toMatchObject({ type: "function_call", namespace: "mcp__files", name: "read", arguments: '{"path":"/x"}' });
+    expect(items[0]).toMatchObject({
+      type: "function_call",
+      namespace: "mcp__files",
+      name: "read",
+      arguments: '{"path":"/x"}',
+    });
     expect(items[0].call_id).toMatch(/\S/);
-    expect(items[1]).toMatchObject({ type: "custom_tool_call", call_id: "p1", name: "apply_patch", input: "*** Begin Patch\n*** End Patch" });
+    expect(items[1]).toMatchObject({
+      type: "custom_tool_call",
+      call_id: "p1",
+      name: "apply_patch",
+      input: "*** Begin Patch\n*** End Patch",
+    });
     expect(second.at(-1)!.type).toBe("response.completed");
   });
 
@@ -144,7 +163,9 @@ describe("fake model server", () => {
     const m = await start([httpError(500, "model exploded")]);
     const res = await post(m);
     expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ error: { message: "model exploded", type: "server_error", code: null, param: null } });
+    expect(await res.json()).toEqual({
+      error: { message: "model exploded", type: "server_error", code: null, param: null },
+    });
   });
 
   it("refuses a revoked key as OpenAI does (401, invalid_api_key, the key's ends only), leaving the script for the next key", async () => {
@@ -153,12 +174,22 @@ describe("fake model server", () => {
     const refused = await post(m);
     expect(refused.status).toBe(401);
     const body = (await refused.json()) as { error: { message: string; type: string; code: string } };
-    expect(body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_api_key", message: expect.stringContaining("Incorrect API key provided: fak*-key") });
+    expect(body.error).toMatchObject({
+      type: "invalid_request_error",
+      code: "invalid_api_key",
+      message: expect.stringContaining("Incorrect API key provided: fak*-key"),
+    });
     expect(m.requests[0]).toMatchObject({ refused: true, scripted: undefined });
     expect(m.pending()).toBe(1);
-    const other = await fetch(`${m.url}/responses`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer another-key" }, body: "{}" });
+    const other = await fetch(`${m.url}/responses`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer another-key" },
+      body: "{}",
+    });
     expect(other.status).toBe(200);
-    expect(parseSse(await other.text()).some((e) => e.type === "response.output_text.delta" && e.delta.includes("good"))).toBe(true);
+    expect(
+      parseSse(await other.text()).some((e) => e.type === "response.output_text.delta" && e.delta.includes("good")),
+    ).toBe(true);
   });
 
   it("sends a response's scripted headers (Codex's rate-limit headers, built by rateLimitHeaders) with the stream or the error", async () => {
@@ -177,7 +208,11 @@ describe("fake model server", () => {
       "x-codex-credits-unlimited": "false",
       "x-codex-credits-balance": "12.50",
     });
-    const m = await start([textResponse("hi", { headers }), { ...httpError(429, "slow down"), headers: { "x-codex-primary-used-percent": "100" } }, textResponse("plain")]);
+    const m = await start([
+      textResponse("hi", { headers }),
+      { ...httpError(429, "slow down"), headers: { "x-codex-primary-used-percent": "100" } },
+      textResponse("plain"),
+    ]);
     const streamed = await post(m);
     expect(streamed.headers.get("x-codex-primary-used-percent")).toBe("92.5");
     expect(streamed.headers.get("x-codex-credits-balance")).toBe("12.50");
@@ -195,7 +230,10 @@ describe("fake model server", () => {
   });
 
   it("sends response.failed for errorMessage without httpStatus, and no completed for closeEarly", async () => {
-    const m = await start([{ errorMessage: "went wrong" }, { items: [{ type: "message", text: "x" }], closeEarly: true }]);
+    const m = await start([
+      { errorMessage: "went wrong" },
+      { items: [{ type: "message", text: "x" }], closeEarly: true },
+    ]);
     const failed = parseSse(await (await post(m)).text());
     expect(failed.at(-1)).toMatchObject({ type: "response.failed", response: { error: { message: "went wrong" } } });
     const early = parseSse(await (await post(m)).text()).map((e) => e.type);
@@ -265,7 +303,7 @@ describe("fake model server", () => {
     await expect(m.waitForRequests(3, 50)).rejects.toThrow(/waited 50 ms for 3 requests, got 2/);
   });
 
-  it("answers \"ok\" when the queue is empty and 404s unknown paths", async () => {
+  it('answers "ok" when the queue is empty and 404s unknown paths', async () => {
     const m = await start();
     const events = parseSse(await (await post(m)).text());
     const deltas = events.filter((e) => e.type === "response.output_text.delta").map((e) => e.delta);
@@ -303,11 +341,20 @@ describe("createCodexHome", () => {
       const toml = await fs.readFile(ch.configPath, "utf8");
       // A top-level key: before the first table.
       expect(toml.split("\n")[0]).toBe('chatgpt_base_url = "http://127.0.0.1:1234/backend-api/"');
-      const auth = JSON.parse(await fs.readFile(path.join(ch.codexHome, "auth.json"), "utf8")) as { auth_mode: string; tokens: { id_token: string } };
+      const auth = JSON.parse(await fs.readFile(path.join(ch.codexHome, "auth.json"), "utf8")) as {
+        auth_mode: string;
+        tokens: { id_token: string };
+      };
       expect(auth.auth_mode).toBe("chatgpt");
-      const claims = JSON.parse(Buffer.from(auth.tokens.id_token.split(".")[1]!, "base64url").toString()) as { exp: number };
+      const claims = JSON.parse(Buffer.from(auth.tokens.id_token.split(".")[1]!, "base64url").toString()) as {
+        exp: number;
+      };
       expect(claims.exp * 1000).toBeGreaterThan(Date.now());
-      expect(ch.env).toMatchObject({ HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1,localhost" });
+      expect(ch.env).toMatchObject({
+        HTTPS_PROXY: "http://127.0.0.1:9",
+        HTTP_PROXY: "http://127.0.0.1:9",
+        NO_PROXY: "127.0.0.1,localhost",
+      });
     } finally {
       await ch.cleanup();
     }
@@ -320,9 +367,12 @@ describe("createCodexHome", () => {
     }
   });
 
-
   it("writes an offline config, a catalog with fake-model, and hermetic dirs", async () => {
-    const ch = await createCodexHome({ modelUrl: "http://127.0.0.1:1234/v1", approvalPolicy: "on-request", extraConfig: "[tools.update_plan]\nenabled = true" });
+    const ch = await createCodexHome({
+      modelUrl: "http://127.0.0.1:1234/v1",
+      approvalPolicy: "on-request",
+      extraConfig: "[tools.update_plan]\nenabled = true",
+    });
     try {
       expect(ch.env.CODEX_HOME).toBe(ch.codexHome);
       expect(ch.env.HOME).toBe(ch.home);
@@ -382,6 +432,6 @@ describe("createCodexHome", () => {
     } finally {
       await ch.cleanup();
     }
-    expect(renderConfigToml({ modelUrl: "u", modelCatalogPath: "/c\"q" })).toContain('model_catalog_json = "/c\\"q"');
+    expect(renderConfigToml({ modelUrl: "u", modelCatalogPath: '/c"q' })).toContain('model_catalog_json = "/c\\"q"');
   });
 });

@@ -50,13 +50,19 @@ describe("write errors (local backend, injected)", () => {
   it("W-TC16 EROFS: -32002 Read-only filesystem", async () => {
     const f = path.join(dir, "ro.txt");
     vi.spyOn(fsp, "open").mockRejectedValue(errno("EROFS"));
-    expect(await caught(createLocalFiles().write({ path: f, content: "x" }))).toEqual({ code: -32002, message: `Read-only filesystem: ${f}` });
+    expect(await caught(createLocalFiles().write({ path: f, content: "x" }))).toEqual({
+      code: -32002,
+      message: `Read-only filesystem: ${f}`,
+    });
   });
 
   it.each(["EACCES", "EPERM"])("W-TC4 %s: -32002 Permission denied", async (code) => {
     const f = path.join(dir, "denied.txt");
     vi.spyOn(fsp, "open").mockRejectedValue(errno(code));
-    expect(await caught(createLocalFiles().write({ path: f, content: "x" }))).toEqual({ code: -32002, message: `Permission denied: ${f}` });
+    expect(await caught(createLocalFiles().write({ path: f, content: "x" }))).toEqual({
+      code: -32002,
+      message: `Permission denied: ${f}`,
+    });
   });
 
   it("rename failure removes the temp file", async () => {
@@ -74,7 +80,10 @@ describe("read errors (local backend, injected)", () => {
     const f = path.join(dir, "secret.txt");
     fs.writeFileSync(f, "s\n");
     vi.spyOn(fsp, "open").mockRejectedValue(errno("EACCES"));
-    expect(await caught(createLocalFiles().read({ path: f }))).toEqual({ code: -32002, message: `Permission denied: ${f}` });
+    expect(await caught(createLocalFiles().read({ path: f }))).toEqual({
+      code: -32002,
+      message: `Permission denied: ${f}`,
+    });
   });
 
   it("EIO while reading: -32603", async () => {
@@ -83,10 +92,13 @@ describe("read errors (local backend, injected)", () => {
     const realOpen = fsp.open.bind(fsp);
     vi.spyOn(fsp, "open").mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
       const fh = await realOpen(...args);
-      fh.read = (() => Promise.reject(errno("EIO")));
+      fh.read = () => Promise.reject(errno("EIO"));
       return fh;
     });
-    expect(await caught(createLocalFiles().read({ path: f }))).toEqual({ code: -32603, message: `Cannot read ${f}: EIO` });
+    expect(await caught(createLocalFiles().read({ path: f }))).toEqual({
+      code: -32603,
+      message: `Cannot read ${f}: EIO`,
+    });
   });
 });
 

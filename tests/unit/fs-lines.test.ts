@@ -12,7 +12,19 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const samples = ["", "\n", "\n\n", "a", "a\n", "a\nb", "a\r\nb\r\n", "\r\n\r", "é\n日本\n🌍", "x\n\ny\n\n", "\uFEFFbom\n"];
+const samples = [
+  "",
+  "\n",
+  "\n\n",
+  "a",
+  "a\n",
+  "a\nb",
+  "a\r\nb\r\n",
+  "\r\n\r",
+  "é\n日本\n🌍",
+  "x\n\ny\n\n",
+  "\uFEFFbom\n",
+];
 
 describe("sliceText and readLocal agree", () => {
   it.each(samples.map((s) => [JSON.stringify(s), s]))("%s", async (_name, text) => {

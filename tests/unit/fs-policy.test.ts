@@ -40,12 +40,22 @@ describe("decideWrite", () => {
   });
 
   it("auto asks for the folders Codex's own sandbox keeps read-only in the workspace (.git, .codex, .agents), at any depth, and says why", () => {
-    for (const p of [".git/hooks/pre-commit", ".codex/config.toml", ".agents/skills/x/SKILL.md", "vendor/lib/.git/config", "sub/.codex/config.toml", ".git"]) {
+    for (const p of [
+      ".git/hooks/pre-commit",
+      ".codex/config.toml",
+      ".agents/skills/x/SKILL.md",
+      "vendor/lib/.git/config",
+      "sub/.codex/config.toml",
+      ".git",
+    ]) {
       expect(auto(path.join(root, p)), p).toBe("ask");
-      expect(askReason(canonicalPath(path.join(root, p)), [root]), p).toBe("in a protected folder (.git, .codex, .agents)");
+      expect(askReason(canonicalPath(path.join(root, p)), [root]), p).toBe(
+        "in a protected folder (.git, .codex, .agents)",
+      );
     }
     // A name that only starts like one is an ordinary file; so is the folder's name in a file name.
-    for (const p of [".github/workflows/ci.yml", ".gitignore", ".codexrc", "src/.agentsx/a", "docs/git/.keep"]) expect(auto(path.join(root, p)), p).toBe("allow");
+    for (const p of [".github/workflows/ci.yml", ".gitignore", ".codexrc", "src/.agentsx/a", "docs/git/.keep"])
+      expect(auto(path.join(root, p)), p).toBe("allow");
     // Outside the workspace it is asked as outside; full access allows it as Codex's sandbox does.
     expect(askReason(canonicalPath(path.join(outside, ".git", "x")), [root])).toBe("outside the workspace");
     expect(decideWrite({ mode: "full-access", roots: [root], path: path.join(root, ".git", "config") })).toBe("allow");
@@ -126,7 +136,7 @@ describe("workspace roots on a case-insensitive volume (macOS's default, Windows
   afterEach(() => vi.restoreAllMocks());
   const real = fs.realpathSync.native;
   function caseInsensitiveVolume(): void {
-    vi.spyOn(fs.realpathSync, "native").mockImplementation(((p: fs.PathLike) => {
+    vi.spyOn(fs.realpathSync, "native").mockImplementation((p: fs.PathLike) => {
       let onDisk = "/";
       for (const part of String(p).split("/").filter(Boolean)) {
         const entry = fs.readdirSync(onDisk).find((e) => e.toLowerCase() === part.toLowerCase());
@@ -134,7 +144,7 @@ describe("workspace roots on a case-insensitive volume (macOS's default, Windows
         onDisk = real(path.join(onDisk, entry));
       }
       return onDisk;
-    }));
+    });
   }
 
   it("a path spelled in another case is inside its root (existing file, new file, new folder), and a sibling is still outside", () => {

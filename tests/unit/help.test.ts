@@ -20,8 +20,17 @@ describe("--help", () => {
   it("gives a Zed entry that is valid JSON with absolute paths and a default mode", () => {
     const start = text.indexOf('  "agent_servers"');
     const end = text.indexOf("\n  default_config_options sets");
-    const zed = JSON.parse(`{${text.slice(start, end)}}`) as { agent_servers: Record<string, { command: string; args: string[]; default_config_options: Record<string, string> }> };
-    expect(zed.agent_servers["Codex CLI"]).toMatchObject({ command: "/opt/node/bin/node", args: ["/home/me/codex-cli-acp/dist/index.js"], default_config_options: { mode: "auto" } });
+    const zed = JSON.parse(`{${text.slice(start, end)}}`) as {
+      agent_servers: Record<
+        string,
+        { command: string; args: string[]; default_config_options: Record<string, string> }
+      >;
+    };
+    expect(zed.agent_servers["Codex CLI"]).toMatchObject({
+      command: "/opt/node/bin/node",
+      args: ["/home/me/codex-cli-acp/dist/index.js"],
+      default_config_options: { mode: "auto" },
+    });
     expect(text).toContain('"command": "npx", "args": ["-y", "codex-cli-acp"]');
   });
   it("names every mode a session offers as a value of default_config_options' mode", () => {
@@ -30,7 +39,22 @@ describe("--help", () => {
     for (const mode of MODES) expect(said, mode.id).toContain(mode.id);
   });
   it("a replay line written as the synopsis shows it parses", () => {
-    expect(parseReplayArgs(["--trust", "--update", "--timeout", "5", "--stop-after-eof", "2", "a.jsonl", "b.jsonl", "--agent", "--", "node", "x.js"])).toEqual({
+    expect(
+      parseReplayArgs([
+        "--trust",
+        "--update",
+        "--timeout",
+        "5",
+        "--stop-after-eof",
+        "2",
+        "a.jsonl",
+        "b.jsonl",
+        "--agent",
+        "--",
+        "node",
+        "x.js",
+      ]),
+    ).toEqual({
       files: ["a.jsonl", "b.jsonl"],
       update: true,
       trust: true,
@@ -50,7 +74,9 @@ describe("--help", () => {
 
 describe("login's arguments", () => {
   it("what the editor's terminal sign-in methods run is a login this command takes", () => {
-    const terminal = authMethods({ auth: { terminal: true } }, {}).flatMap((m) => ("args" in m && m.args ? [m.args] : []));
+    const terminal = authMethods({ auth: { terminal: true } }, {}).flatMap((m) =>
+      "args" in m && m.args ? [m.args] : [],
+    );
     expect(terminal.length).toBeGreaterThan(0);
     for (const [sub, ...args] of terminal) {
       expect(sub).toBe("login");
@@ -66,7 +92,9 @@ describe("login's arguments", () => {
   });
   it("anything else is a usage error of ours; --help wins", () => {
     expect(parseLoginArgs(["--bogus"])).toEqual({ error: 'login: unknown argument "--bogus"' });
-    expect(parseLoginArgs(["--device-auth", "--with-api-key"])).toMatchObject({ error: expect.stringContaining("one way") });
+    expect(parseLoginArgs(["--device-auth", "--with-api-key"])).toMatchObject({
+      error: expect.stringContaining("one way"),
+    });
     expect(parseLoginArgs(["--bogus", "-h"])).toEqual({ help: true });
   });
 });

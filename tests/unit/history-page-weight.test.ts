@@ -9,12 +9,27 @@ import type { v2 } from "../../src/codex/index.js";
 import { FakeCodexClient, type Partly } from "../support/fake-codex-client.js";
 
 function codexOf(turns: number, outputOf: (t: number) => number) {
-  const entries = Array.from({ length: turns }, (_, t): Array<Partly<v2.ThreadItemsListResponse["data"][number]>> => [
-    { turnId: `t${t}`, item: { type: "userMessage", id: `u${t}`, content: [{ type: "text", text: `turn ${t}` }] } },
-    { turnId: `t${t}`, item: { type: "reasoning", id: `r${t}`, summary: ["thinking"], content: [] } },
-    { turnId: `t${t}`, item: { type: "commandExecution", id: `c${t}`, command: "cat x", cwd: "/w", status: "completed", commandActions: [], aggregatedOutput: "o".repeat(outputOf(t)), exitCode: 0 } },
-    { turnId: `t${t}`, item: { type: "agentMessage", id: `a${t}`, text: `done ${t}` } },
-  ]).flat();
+  const entries = Array.from(
+    { length: turns },
+    (_, t): Array<Partly<v2.ThreadItemsListResponse["data"][number]>> => [
+      { turnId: `t${t}`, item: { type: "userMessage", id: `u${t}`, content: [{ type: "text", text: `turn ${t}` }] } },
+      { turnId: `t${t}`, item: { type: "reasoning", id: `r${t}`, summary: ["thinking"], content: [] } },
+      {
+        turnId: `t${t}`,
+        item: {
+          type: "commandExecution",
+          id: `c${t}`,
+          command: "cat x",
+          cwd: "/w",
+          status: "completed",
+          commandActions: [],
+          aggregatedOutput: "o".repeat(outputOf(t)),
+          exitCode: 0,
+        },
+      },
+      { turnId: `t${t}`, item: { type: "agentMessage", id: `a${t}`, text: `done ${t}` } },
+    ],
+  ).flat();
   const pages: number[] = [];
   const codex = new FakeCodexClient({
     answers: {
@@ -24,7 +39,13 @@ function codexOf(turns: number, outputOf: (t: number) => number) {
         const from = params.cursor ? Number(params.cursor) : 0;
         const limit = params.limit ?? 0;
         const data = ordered.slice(from, from + limit);
-        if (params.sortDirection === "asc") pages.push(data.reduce((n, e) => n + (e.item && "aggregatedOutput" in e.item ? (e.item.aggregatedOutput?.length ?? 0) : 0), 0));
+        if (params.sortDirection === "asc")
+          pages.push(
+            data.reduce(
+              (n, e) => n + (e.item && "aggregatedOutput" in e.item ? (e.item.aggregatedOutput?.length ?? 0) : 0),
+              0,
+            ),
+          );
         return { data, nextCursor: from + limit < ordered.length ? String(from + limit) : null };
       },
     },
@@ -39,7 +60,12 @@ describe("page sizes over items of uneven weight", () => {
     ["outputs alternating 1 byte and 2 MB", (t: number) => (t % 2 ? 2_000_000 : 1)],
   ])("%s: no page carries more than a few times the target", async (_name, outputOf) => {
     const codex = codexOf(120, outputOf);
-    const history = new HistoryReplay({ threadId: "th", send: async () => undefined, replay: { cwd: "/w" }, log: pino({ level: "silent" }) });
+    const history = new HistoryReplay({
+      threadId: "th",
+      send: async () => undefined,
+      replay: { cwd: "/w" },
+      log: pino({ level: "silent" }),
+    });
     history.start(Promise.resolve(codex.client));
     await history.finish(codex.client);
     expect(history.sent.items).toBe(480);

@@ -8,7 +8,12 @@ const turns = [
     id: "turn-1",
     rootTurnId: "turn-1",
     items: [
-      { type: "userMessage", id: "u1", clientId: null, content: [{ type: "text", text: "please run echo", text_elements: [] }] },
+      {
+        type: "userMessage",
+        id: "u1",
+        clientId: null,
+        content: [{ type: "text", text: "please run echo", text_elements: [] }],
+      },
       { type: "reasoning", id: "rs_1_0", summary: ["thinking hard"], content: [] },
       {
         type: "commandExecution",
@@ -25,7 +30,15 @@ const turns = [
         exitCode: 0,
         durationMs: 0,
       },
-      { type: "agentMessage", id: "msg_a", text: "ran it", phase: null, memoryCitation: null, delivery: null, questions: null },
+      {
+        type: "agentMessage",
+        id: "msg_a",
+        text: "ran it",
+        phase: null,
+        memoryCitation: null,
+        delivery: null,
+        questions: null,
+      },
     ],
     itemsView: "full",
     status: "completed",
@@ -60,16 +73,33 @@ describe("replayTurns", () => {
     expect(of("call_exec1")).toHaveLength(1);
     expect(JSON.stringify(of("call_exec1"))).not.toContain("terminal");
     expect(JSON.stringify(of("call_exec1"))).toContain("hi-there");
-    expect(of("call_exec2")[0]).toMatchObject({ sessionUpdate: "tool_call", status: "failed", content: [{ type: "terminal", terminalId: "call_exec2" }] });
+    expect(of("call_exec2")[0]).toMatchObject({
+      sessionUpdate: "tool_call",
+      status: "failed",
+      content: [{ type: "terminal", terminalId: "call_exec2" }],
+    });
     const page = replayEntries(turnEntries(turns, { display }, false), { display });
     expect(JSON.stringify(page)).not.toContain("terminal");
   });
 
   it("replays user text, thoughts, a finished command with its output, and agent text, in order", () => {
     const updates = replayTurns(turns.slice(0, 1));
-    expect(updates.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "agent_thought_chunk", "tool_call", "agent_message_chunk"]);
-    expect(updates[0]).toEqual({ sessionUpdate: "user_message_chunk", content: { type: "text", text: "please run echo" }, messageId: "u1" });
-    expect(updates[1]).toEqual({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "thinking hard" }, messageId: "rs_1_0" });
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([
+      "user_message_chunk",
+      "agent_thought_chunk",
+      "tool_call",
+      "agent_message_chunk",
+    ]);
+    expect(updates[0]).toEqual({
+      sessionUpdate: "user_message_chunk",
+      content: { type: "text", text: "please run echo" },
+      messageId: "u1",
+    });
+    expect(updates[1]).toEqual({
+      sessionUpdate: "agent_thought_chunk",
+      content: { type: "text", text: "thinking hard" },
+      messageId: "rs_1_0",
+    });
     expect(updates[2]).toMatchObject({
       sessionUpdate: "tool_call",
       toolCallId: "call_exec1",
@@ -79,22 +109,29 @@ describe("replayTurns", () => {
       rawOutput: expect.objectContaining({ exitCode: 0 }),
     });
     expect(JSON.stringify((updates[2] as { content?: unknown }).content)).toContain("hi-there\\n");
-    expect(updates[3]).toEqual({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "ran it" }, messageId: "msg_a" });
+    expect(updates[3]).toEqual({
+      sessionUpdate: "agent_message_chunk",
+      content: { type: "text", text: "ran it" },
+      messageId: "msg_a",
+    });
   });
 
   it("a tool left in progress by an interrupted (or killed) turn is shown as failed, never as running", () => {
     const updates = replayTurns(turns);
     const doomed = updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "call_exec2");
     expect(doomed).toMatchObject({ status: "failed" });
-    expect(updates.filter((u) => u.sessionUpdate === "user_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""))).toEqual([
-      "please run echo",
-      "doomed turn",
-    ]);
+    expect(
+      updates
+        .filter((u) => u.sessionUpdate === "user_message_chunk")
+        .map((u) => (u.content.type === "text" ? u.content.text : "")),
+    ).toEqual(["please run echo", "doomed turn"]);
   });
 
   it("gives each tool call exactly one update", () => {
     const updates = replayTurns(turns);
-    const ids = updates.flatMap((u) => (u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update" ? [u.toolCallId] : []));
+    const ids = updates.flatMap((u) =>
+      u.sessionUpdate === "tool_call" || u.sessionUpdate === "tool_call_update" ? [u.toolCallId] : [],
+    );
     expect(ids).toEqual(["call_exec1", "call_exec2"]);
   });
 
@@ -127,10 +164,24 @@ describe("replayTurns", () => {
 
   it("a stored image path becomes a file URI whichever host stored it (POSIX, a Windows drive, a UNC share, a long path)", () => {
     const links = (paths: string[]) =>
-      replayTurns([{ id: "t", status: "completed", items: [{ type: "userMessage", id: "u", content: paths.map((p) => ({ type: "localImage", path: p })) }] }]).map((u) =>
-        u.sessionUpdate === "user_message_chunk" ? u.content : undefined,
-      );
-    expect(links(["/Users/me/My Shots/a.png", "C:\\Users\\me\\My Shots\\shot.png", "d:/w/b.png", "\\\\server\\share\\c.png", "\\\\?\\C:\\long\\d.png", "\\\\?\\UNC\\server\\share\\e.png", "relative.png"])).toEqual([
+      replayTurns([
+        {
+          id: "t",
+          status: "completed",
+          items: [{ type: "userMessage", id: "u", content: paths.map((p) => ({ type: "localImage", path: p })) }],
+        },
+      ]).map((u) => (u.sessionUpdate === "user_message_chunk" ? u.content : undefined));
+    expect(
+      links([
+        "/Users/me/My Shots/a.png",
+        "C:\\Users\\me\\My Shots\\shot.png",
+        "d:/w/b.png",
+        "\\\\server\\share\\c.png",
+        "\\\\?\\C:\\long\\d.png",
+        "\\\\?\\UNC\\server\\share\\e.png",
+        "relative.png",
+      ]),
+    ).toEqual([
       { type: "resource_link", uri: "file:///Users/me/My%20Shots/a.png", name: "a.png" },
       { type: "resource_link", uri: "file:///C:/Users/me/My%20Shots/shot.png", name: "shot.png" },
       { type: "resource_link", uri: "file:///d:/w/b.png", name: "b.png" },
@@ -144,10 +195,19 @@ describe("replayTurns", () => {
   it("skips malformed turns and items (reporting them) instead of failing the whole load", () => {
     const skipped: string[] = [];
     const updates = replayTurns(
-      [{ nope: true }, { id: "t", status: "completed", items: [{ type: "agentMessage" }, { type: "agentMessage", id: "m", text: "kept" }] }],
+      [
+        { nope: true },
+        {
+          id: "t",
+          status: "completed",
+          items: [{ type: "agentMessage" }, { type: "agentMessage", id: "m", text: "kept" }],
+        },
+      ],
       { onSkip: (reason) => skipped.push(reason) },
     );
-    expect(updates).toEqual([{ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "kept" }, messageId: "m" }]);
+    expect(updates).toEqual([
+      { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "kept" }, messageId: "m" },
+    ]);
     expect(skipped).toHaveLength(2);
   });
 
@@ -164,7 +224,14 @@ describe("replayTurns", () => {
       },
     ]);
     expect(updates).toEqual([
-      { sessionUpdate: "tool_call", toolCallId: "notice-c", title: "Context compacted.", kind: "other", status: "completed", content: [] },
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "notice-c",
+        title: "Context compacted.",
+        kind: "other",
+        status: "completed",
+        content: [],
+      },
       { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "raw thought" }, messageId: "r" },
     ]);
   });

@@ -21,13 +21,16 @@ describe("holdEndForAnswers", () => {
     let ends = 0;
     let ended!: () => void;
     const endSeen = new Promise<void>((resolve) => (ended = resolve));
-    const held = holdEndForAnswers(streamOf<unknown>([request(1, "initialize"), request("two"), request(3, "session/prompt")]), {
-      log: silent,
-      onEnd: () => {
-        ends++;
-        ended();
+    const held = holdEndForAnswers(
+      streamOf<unknown>([request(1, "initialize"), request("two"), request(3, "session/prompt")]),
+      {
+        log: silent,
+        onEnd: () => {
+          ends++;
+          ended();
+        },
       },
-    });
+    );
     const reader = held.readable.getReader();
     for (let n = 0; n < 3; n++) expect((await reader.read()).done).toBe(false);
     let done = false;

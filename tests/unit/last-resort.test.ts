@@ -10,7 +10,11 @@ const tsxLoader = pathToFileURL(path.resolve(import.meta.dirname, "../../node_mo
 
 describe("keepServingOnFault", () => {
   it("logs a throw in a timer and an unhandled rejection, and the process lives on", async () => {
-    const child = spawn(process.execPath, ["--import", tsxLoader, path.resolve(import.meta.dirname, "../support/last-resort-child.ts")], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      ["--import", tsxLoader, path.resolve(import.meta.dirname, "../support/last-resort-child.ts")],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));

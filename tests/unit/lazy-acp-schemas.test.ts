@@ -31,7 +31,15 @@ afterAll(async () => {
 
 /** `file` bundled as the agent's build bundles it (zod inside), with or without the rewrite. */
 async function bundled(file: string, plugins: Plugin[], name: string): Promise<SchemaModule> {
-  const out = await build({ entryPoints: [file], bundle: true, platform: "node", format: "esm", write: false, plugins, logLevel: "silent" });
+  const out = await build({
+    entryPoints: [file],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    write: false,
+    plugins,
+    logLevel: "silent",
+  });
   const target = path.join(dir, `${name}.mjs`);
   await writeFile(target, out.outputFiles[0]!.text);
   return (await import(pathToFileURL(target).href)) as SchemaModule;
@@ -50,11 +58,14 @@ function transcriptValues(): unknown[] {
     if (value && typeof value === "object") for (const inner of Object.values(value)) visit(inner);
   };
   const folder = path.join(ROOT, "tests/transcripts");
-  const files = [...readdirSync(folder), ...readdirSync(path.join(folder, "peers")).map((f) => `peers/${f}`)].filter((f) => f.endsWith(".jsonl"));
+  const files = [...readdirSync(folder), ...readdirSync(path.join(folder, "peers")).map((f) => `peers/${f}`)].filter(
+    (f) => f.endsWith(".jsonl"),
+  );
   for (const file of files) {
     for (const line of readFileSync(path.join(folder, file), "utf8").split("\n").filter(Boolean)) {
       const record = JSON.parse(line) as { msg?: { params?: unknown; result?: unknown; error?: unknown } };
-      for (const part of [record.msg?.params, record.msg?.result, record.msg?.error]) if (part !== undefined) visit(part);
+      for (const part of [record.msg?.params, record.msg?.result, record.msg?.error])
+        if (part !== undefined) visit(part);
     }
   }
   return [...seen.values()].filter((value) => value !== null && typeof value === "object");
@@ -62,17 +73,44 @@ function transcriptValues(): unknown[] {
 
 /** Values made to take the schemas' other roads: wrong types, unknown tags, fields to salvage. */
 const MADE_UP: unknown[] = [
-  null, undefined, 0, -1, 1.5, 2 ** 53 + 2, "", "x", true, [], {}, [null], { type: 7 },
+  null,
+  undefined,
+  0,
+  -1,
+  1.5,
+  2 ** 53 + 2,
+  "",
+  "x",
+  true,
+  [],
+  {},
+  [null],
+  { type: 7 },
   { type: "text", text: "a", _meta: 5, annotations: "bad" },
   { type: "never-heard-of", extra: { kept: true } },
-  { sessionId: 1 }, { sessionId: "s", prompt: "not a list" }, { sessionId: "s", prompt: [{ type: "text" }] },
-  { sessionId: "s", cwd: "/w", mcpServers: [{ name: "a", command: "b", args: [], env: [] }, { type: "http", name: "h", url: "u", headers: [] }] },
+  { sessionId: 1 },
+  { sessionId: "s", prompt: "not a list" },
+  { sessionId: "s", prompt: [{ type: "text" }] },
+  {
+    sessionId: "s",
+    cwd: "/w",
+    mcpServers: [
+      { name: "a", command: "b", args: [], env: [] },
+      { type: "http", name: "h", url: "u", headers: [] },
+    ],
+  },
   { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: "yes" }, terminal: null } },
   { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "t" } },
   { sessionUpdate: "tool_call", toolCallId: "t", title: "x", status: "weird", kind: 3 },
-  { outcome: { outcome: "selected", optionId: "o" } }, { outcome: { outcome: "cancelled" } }, { outcome: "selected" },
-  { stopReason: "end_turn" }, { stopReason: "something-new" }, { code: -32602, message: "m", data: { x: 1 } },
-  { action: "accept", content: { a: 1 } }, { mode: "url", url: "u", elicitationId: "e" }, { line: -1, limit: 4294967296 },
+  { outcome: { outcome: "selected", optionId: "o" } },
+  { outcome: { outcome: "cancelled" } },
+  { outcome: "selected" },
+  { stopReason: "end_turn" },
+  { stopReason: "something-new" },
+  { code: -32602, message: "m", data: { x: 1 } },
+  { action: "accept", content: { a: 1 } },
+  { mode: "url", url: "u", elicitationId: "e" },
+  { line: -1, limit: 4294967296 },
 ];
 
 describe("the ACP SDK's schemas, built on first use", () => {
@@ -83,36 +121,48 @@ describe("the ACP SDK's schemas, built on first use", () => {
   const pairOf = (name: string, file: string) => {
     let pair = pairs.get(file);
     if (!pair) {
-      pair = Promise.all([bundled(file, [], `${name.replaceAll("/", "-")}-own`), bundled(file, [lazyAcpSchemas], `${name.replaceAll("/", "-")}-lazy`)]).then(([own, lazy]) => ({ own, lazy }));
+      pair = Promise.all([
+        bundled(file, [], `${name.replaceAll("/", "-")}-own`),
+        bundled(file, [lazyAcpSchemas], `${name.replaceAll("/", "-")}-lazy`),
+      ]).then(([own, lazy]) => ({ own, lazy }));
       pairs.set(file, pair);
     }
     return pair;
   };
 
-  it.each(GENERATED.map((file) => [path.relative(SDK, file), file]))("%s: the same schemas, each read as the SDK's own", async (name, file) => {
-    const { own, lazy } = await pairOf(name, file);
-    expect(Object.keys(lazy).sort()).toEqual(Object.keys(own).sort());
-    // What is read of a schema besides parsing it (the SDK's v2 side lists zMcpCapabilities.shape
-    // as it loads): each property of the SDK's own schema reads the same through the lazy one.
-    const members: string[] = [];
-    for (const [exported, schema] of Object.entries(own)) {
-      for (const key of ["shape", "options", "element", "enum"] as const) {
-        const mine = (schema as unknown as Record<string, unknown>)[key];
-        if (mine === undefined) continue;
-        const theirs = (lazy[exported] as unknown as Record<string, unknown>)[key];
-        members.push(exported);
-        expect(typeof theirs, `${exported}.${key}`).toBe(typeof mine);
-        if (key === "shape") expect(Object.keys(theirs as object), `${exported}.shape`).toEqual(Object.keys(mine as object));
-        if (key === "options" && Array.isArray(mine)) expect((theirs as unknown[]).length, `${exported}.options`).toBe(mine.length);
+  it.each(GENERATED.map((file) => [path.relative(SDK, file), file]))(
+    "%s: the same schemas, each read as the SDK's own",
+    async (name, file) => {
+      const { own, lazy } = await pairOf(name, file);
+      expect(Object.keys(lazy).sort()).toEqual(Object.keys(own).sort());
+      // What is read of a schema besides parsing it (the SDK's v2 side lists zMcpCapabilities.shape
+      // as it loads): each property of the SDK's own schema reads the same through the lazy one.
+      const members: string[] = [];
+      for (const [exported, schema] of Object.entries(own)) {
+        for (const key of ["shape", "options", "element", "enum"] as const) {
+          const mine = (schema as unknown as Record<string, unknown>)[key];
+          if (mine === undefined) continue;
+          const theirs = (lazy[exported] as unknown as Record<string, unknown>)[key];
+          members.push(exported);
+          expect(typeof theirs, `${exported}.${key}`).toBe(typeof mine);
+          if (key === "shape")
+            expect(Object.keys(theirs as object), `${exported}.shape`).toEqual(Object.keys(mine as object));
+          if (key === "options" && Array.isArray(mine))
+            expect((theirs as unknown[]).length, `${exported}.options`).toBe(mine.length);
+        }
       }
-    }
-    expect(members).toContain("zMcpCapabilities");
-  });
+      expect(members).toContain("zMcpCapabilities");
+    },
+  );
 
   // The comparison, a quarter of the schemas at a time: each part is a few seconds on an idle
   // machine, and stays well inside a test's time on a busy one (the whole took 72 s there).
   const PARTS = 4;
-  it.each(GENERATED.flatMap((file) => Array.from({ length: PARTS }, (_, part) => [path.relative(SDK, file), part, file] as const)))("%s (part %i) parses every value as the SDK's own schemas do", async (name, part, file) => {
+  it.each(
+    GENERATED.flatMap((file) =>
+      Array.from({ length: PARTS }, (_, part) => [path.relative(SDK, file), part, file] as const),
+    ),
+  )("%s (part %i) parses every value as the SDK's own schemas do", async (name, part, file) => {
     const { own, lazy } = await pairOf(name, file);
     expect(samples.length).toBeGreaterThan(500);
     const outcome = (schema: Schema, value: unknown): unknown => {
@@ -126,7 +176,8 @@ describe("the ACP SDK's schemas, built on first use", () => {
       if (typeof schema?.safeParse !== "function") continue;
       for (const value of samples) {
         const expected = outcome(schema, value);
-        if (!isDeepStrictEqual(outcome(lazy[exported]!, value), expected)) differences.push(`${exported} on ${JSON.stringify(value)?.slice(0, 200)}`);
+        if (!isDeepStrictEqual(outcome(lazy[exported]!, value), expected))
+          differences.push(`${exported} on ${JSON.stringify(value)?.slice(0, 200)}`);
         if ("data" in (expected as object)) parsed++;
         else failed++;
       }
@@ -152,12 +203,24 @@ describe("the ACP SDK's schemas, built on first use", () => {
     const head = 'import * as z from "zod/v4";\n';
     expect(() => lazifyZodSchemas("export const zA = 1;\n")).toThrow(/import \* as z/);
     expect(() => lazifyZodSchemas(`${head}const zA = z.string();\n`)).toThrow(/no generated/);
-    expect(() => lazifyZodSchemas(`${head}export const zA = z.string();\nexport function f() {}\n`)).toThrow(/not of the form/);
-    expect(() => lazifyZodSchemas(`${head}export const zA = z.string();\nconst b = 1;\nexport const zB = z.number();\n`)).toThrow(/zA does not end/);
-    expect(() => lazifyZodSchemas(`${head}export const zHelper = (s) => s.optional();\n`)).toThrow(/zHelper is not one schema expression/);
-    expect(() => lazifyZodSchemas(`${head}export const zA = z.string(), zB = zA.optional();\n`)).toThrow(/zA is not one schema expression/);
-    const out = lazifyZodSchemas(`${head}/** a */\nexport const zA = z.string();\n/** b */\nexport const zB = zA.optional();\n`);
+    expect(() => lazifyZodSchemas(`${head}export const zA = z.string();\nexport function f() {}\n`)).toThrow(
+      /not of the form/,
+    );
+    expect(() =>
+      lazifyZodSchemas(`${head}export const zA = z.string();\nconst b = 1;\nexport const zB = z.number();\n`),
+    ).toThrow(/zA does not end/);
+    expect(() => lazifyZodSchemas(`${head}export const zHelper = (s) => s.optional();\n`)).toThrow(
+      /zHelper is not one schema expression/,
+    );
+    expect(() => lazifyZodSchemas(`${head}export const zA = z.string(), zB = zA.optional();\n`)).toThrow(
+      /zA is not one schema expression/,
+    );
+    const out = lazifyZodSchemas(
+      `${head}/** a */\nexport const zA = z.string();\n/** b */\nexport const zB = zA.optional();\n`,
+    );
     expect(out.startsWith(`${head}function __lazySchema(build) {`)).toBe(true);
-    expect(out.slice(out.indexOf("/** a */"))).toBe(`/** a */\nexport const zA = __lazySchema(() => z.string());\n/** b */\nexport const zB = __lazySchema(() => zA.optional());\n`);
+    expect(out.slice(out.indexOf("/** a */"))).toBe(
+      `/** a */\nexport const zA = __lazySchema(() => z.string());\n/** b */\nexport const zB = __lazySchema(() => zA.optional());\n`,
+    );
   });
 });

@@ -7,7 +7,11 @@ describe("LimitedLines", () => {
   it("passes lines through whole, across chunks, and drops the ones over the limit as they stream", () => {
     const lines: string[] = [];
     let tooLong = 0;
-    const limited = new LimitedLines(10, () => tooLong++, (line) => lines.push(text(line)));
+    const limited = new LimitedLines(
+      10,
+      () => tooLong++,
+      (line) => lines.push(text(line)),
+    );
     for (const chunk of ["ab", "c\nde", "f\n0123456", "789abcdef", "\nlast"]) limited.write(Buffer.from(chunk));
     limited.end();
     expect(lines).toEqual(["abc\n", "def\n", "last"]);
@@ -16,7 +20,12 @@ describe("LimitedLines", () => {
 
   it("copies what it keeps when the reader reuses one buffer for every read", () => {
     const lines: string[] = [];
-    const limited = new LimitedLines(100, () => {}, (line) => lines.push(text(line)), { copy: true });
+    const limited = new LimitedLines(
+      100,
+      () => {},
+      (line) => lines.push(text(line)),
+      { copy: true },
+    );
     const shared = Buffer.alloc(4);
     for (const chunk of ["one\n", "two", "\nthr", "ee\n"]) {
       shared.fill(0);
@@ -29,7 +38,12 @@ describe("LimitedLines", () => {
 
   it("assembles a long line (past the small-copy size) intact from a reused buffer", () => {
     const lines: Uint8Array[] = [];
-    const limited = new LimitedLines(2 * 1024 * 1024, () => {}, (line) => lines.push(line), { copy: true });
+    const limited = new LimitedLines(
+      2 * 1024 * 1024,
+      () => {},
+      (line) => lines.push(line),
+      { copy: true },
+    );
     const shared = Buffer.alloc(64 * 1024);
     const expected: number[] = [];
     for (let i = 0; i < 20; i++) {
@@ -46,7 +60,11 @@ describe("LimitedLines", () => {
 
   it("holds nothing of a dropped line, however long", () => {
     let tooLong = 0;
-    const limited = new LimitedLines(8, () => tooLong++, () => expect.fail("nothing is emitted"));
+    const limited = new LimitedLines(
+      8,
+      () => tooLong++,
+      () => expect.fail("nothing is emitted"),
+    );
     for (let i = 0; i < 1000; i++) limited.write(Buffer.alloc(1024, 0x78));
     expect(limited.heldBytes).toBe(0);
     limited.write(Buffer.from("\n"));
@@ -85,7 +103,12 @@ describe("LimitedLines' long-line block", () => {
   it("gives a dropped line's memory back at once", () => {
     const watched = watchBlocks();
     let tooLong = 0;
-    const limited = new LimitedLines(MAX, () => tooLong++, () => expect.fail("nothing is emitted"), { copy: true });
+    const limited = new LimitedLines(
+      MAX,
+      () => tooLong++,
+      () => expect.fail("nothing is emitted"),
+      { copy: true },
+    );
     feed(limited, 30);
     expect(watched.largest()).toBeGreaterThan(16 * 1024 * 1024); // the line grew in the block until it was over
     expect(sizes(watched.blocks)).toEqual([0]);
@@ -97,7 +120,12 @@ describe("LimitedLines' long-line block", () => {
   it("hands a long line on in its block, cut to the line, and assembles the next in a new one", () => {
     const watched = watchBlocks();
     const lines: Uint8Array[] = [];
-    const limited = new LimitedLines(MAX, () => {}, (line) => lines.push(line), { copy: true });
+    const limited = new LimitedLines(
+      MAX,
+      () => {},
+      (line) => lines.push(line),
+      { copy: true },
+    );
     feed(limited, 16);
     limited.write(Buffer.from("\n"));
     expect(lines[0]!.byteLength).toBe(16 * 1024 * 1024 + 1);

@@ -25,7 +25,10 @@ describe("boundedFields", () => {
   it("as pino's log formatter: the line written is short", () => {
     const lines: string[] = [];
     const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (lines.push(chunk.toString()), done()) });
-    pino({ formatters: { log: boundedFields } }, sink).warn({ sessionId: "s".repeat(1_000_000) }, "cancel for an unknown session; ignored");
+    pino({ formatters: { log: boundedFields } }, sink).warn(
+      { sessionId: "s".repeat(1_000_000) },
+      "cancel for an unknown session; ignored",
+    );
     expect(lines).toHaveLength(1);
     expect(lines[0]!.length).toBeLessThan(2_500);
     expect(lines[0]).toContain("(1000000 chars)");

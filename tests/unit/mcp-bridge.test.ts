@@ -1,7 +1,13 @@
 // app-server mcpToolCall items of the embedded file tools -> ACP tool calls (src/bridge/file-tools.ts).
 // Item shapes as codex 0.169 sends them (seen in tests/e2e/file-tools.test.ts runs).
 import { describe, expect, it } from "vitest";
-import { completeFileToolItem, describeFileToolItem, readTitle, truncateRaw, RAW_TEXT_LIMIT } from "../../src/bridge/file-tools.js";
+import {
+  completeFileToolItem,
+  describeFileToolItem,
+  readTitle,
+  truncateRaw,
+  RAW_TEXT_LIMIT,
+} from "../../src/bridge/file-tools.js";
 import { completedItemUpdate, describeItem } from "../../src/bridge/items.js";
 import { mcpItem as item } from "../support/codex-messages.js";
 
@@ -20,13 +26,21 @@ describe("describeFileToolItem", () => {
     expect(readTitle("/a", 7, undefined)).toBe("Read /a (from line 7)");
     expect(readTitle("/a", undefined, 20)).toBe("Read /a (lines 1-20)");
     expect(readTitle("/a", 3, 1)).toBe("Read /a (line 3)");
-    expect(describeFileToolItem(item({ arguments: { path: "/a", line: null, limit: null } }))?.locations).toEqual([{ path: "/a", line: 1 }]);
+    expect(describeFileToolItem(item({ arguments: { path: "/a", line: null, limit: null } }))?.locations).toEqual([
+      { path: "/a", line: 1 },
+    ]);
   });
 
   it("a write: kind edit, rawInput content truncated past 10 KB", () => {
     const content = "x".repeat(RAW_TEXT_LIMIT + 100);
-    const view = describeFileToolItem(item({ tool: "write_text_file", arguments: JSON.stringify({ path: "/w/new.txt", content }) }));
-    expect(view).toMatchObject({ title: "Write /w/new.txt", kind: "edit", locations: [{ path: "/w/new.txt", line: 1 }] });
+    const view = describeFileToolItem(
+      item({ tool: "write_text_file", arguments: JSON.stringify({ path: "/w/new.txt", content }) }),
+    );
+    expect(view).toMatchObject({
+      title: "Write /w/new.txt",
+      kind: "edit",
+      locations: [{ path: "/w/new.txt", line: 1 }],
+    });
     const raw = view?.rawInput as { content: string };
     expect(raw.content).toBe(`${"x".repeat(RAW_TEXT_LIMIT)}…[truncated, ${RAW_TEXT_LIMIT + 100} bytes]`);
   });
@@ -49,7 +63,14 @@ describe("completeFileToolItem", () => {
   it("a read: completed with the contract object as rawOutput (content cut past 10 KB)", () => {
     const big = "y".repeat(RAW_TEXT_LIMIT * 2);
     const u = completeFileToolItem(
-      item({ status: "completed", result: { content: [{ type: "text", text: big }], structuredContent: { content: big, total_lines: 1, returned_lines: 1, has_more: false }, _meta: null } }),
+      item({
+        status: "completed",
+        result: {
+          content: [{ type: "text", text: big }],
+          structuredContent: { content: big, total_lines: 1, returned_lines: 1, has_more: false },
+          _meta: null,
+        },
+      }),
     );
     expect(u).toMatchObject({ sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "completed" });
     expect((u?.rawOutput as { content: string }).content).toContain("[truncated, 20480 bytes]");
@@ -83,7 +104,14 @@ describe("completeFileToolItem", () => {
     const message = "File not found: /w/missing.txt";
     for (const status of ["completed", "failed"]) {
       const u = completeFileToolItem(
-        item({ status, result: { content: [{ type: "text", text: message }], structuredContent: { code: -32001, message }, _meta: null } }),
+        item({
+          status,
+          result: {
+            content: [{ type: "text", text: message }],
+            structuredContent: { code: -32001, message },
+            _meta: null,
+          },
+        }),
       );
       expect(u).toEqual({
         sessionUpdate: "tool_call_update",
@@ -97,7 +125,11 @@ describe("completeFileToolItem", () => {
 
   it("a transport failure (no result, an error): failed with codex's message", () => {
     const u = completeFileToolItem(item({ status: "failed", error: { message: "tool call timed out" } }));
-    expect(u).toMatchObject({ status: "failed", content: [{ type: "content", content: { type: "text", text: "tool call timed out" } }], rawOutput: { message: "tool call timed out" } });
+    expect(u).toMatchObject({
+      status: "failed",
+      content: [{ type: "content", content: { type: "text", text: "tool call timed out" } }],
+      rawOutput: { message: "tool call timed out" },
+    });
   });
 });
 
@@ -106,9 +138,20 @@ describe("the MCP server and the bridge agree on the wire", () => {
     const mcp = await import("../../src/editor-files/endpoint/index.js");
     const contract = await import("../../src/editor-files/contract/index.js");
     const fileTools = await import("../../src/bridge/file-tools.js");
-    const args: Record<string, unknown> = { read_text_file: { path: "/a" }, write_text_file: { path: "/a", content: "x" }, apply_patch: { input: "*** Begin Patch\n*** Delete File: /a\n*** End Patch" } };
-    const kinds = mcp.TOOL_DEFINITIONS.map((t) => describeFileToolItem(item({ id: t.name, server: contract.FILE_TOOLS_SERVER, tool: t.name, arguments: args[t.name] }))?.kind);
+    const args: Record<string, unknown> = {
+      read_text_file: { path: "/a" },
+      write_text_file: { path: "/a", content: "x" },
+      apply_patch: { input: "*** Begin Patch\n*** Delete File: /a\n*** End Patch" },
+    };
+    const kinds = mcp.TOOL_DEFINITIONS.map(
+      (t) =>
+        describeFileToolItem(
+          item({ id: t.name, server: contract.FILE_TOOLS_SERVER, tool: t.name, arguments: args[t.name] }),
+        )?.kind,
+    );
     expect(kinds).toEqual(["read", "edit", "delete"]);
-    expect(fileTools.describeFileToolItem(item({ id: "x", server: "other", tool: "read_text_file", arguments: {} }))).toBeUndefined();
+    expect(
+      fileTools.describeFileToolItem(item({ id: "x", server: "other", tool: "read_text_file", arguments: {} })),
+    ).toBeUndefined();
   });
 });

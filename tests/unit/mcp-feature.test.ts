@@ -22,7 +22,10 @@ type CallResult = { isError?: boolean; structuredContent?: Record<string, unknow
 
 type Sent = { method: string; params: any; options?: { cancellationSignal?: AbortSignal } };
 
-function fakeServices(caps: acp.ClientCapabilities, answer: (s: Sent) => Promise<unknown>): AgentServices & { sent: Sent[] } {
+function fakeServices(
+  caps: acp.ClientCapabilities,
+  answer: (s: Sent) => Promise<unknown>,
+): AgentServices & { sent: Sent[] } {
   const sent: Sent[] = [];
   const ctx = {
     request: (method: string, params: unknown, options?: Sent["options"]) => {
@@ -43,21 +46,42 @@ function fakeServices(caps: acp.ClientCapabilities, answer: (s: Sent) => Promise
 }
 
 function newSession(id: string, settings: ThreadSettings): AcpSession {
-  return new AcpSession(id, settings, { host: {} as never, log: silent, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+  return new AcpSession(id, settings, {
+    host: {} as never,
+    log: silent,
+    sendUpdate: async () => undefined,
+    display: () => ({}),
+    answerServerRequest: async () => ({}),
+  });
 }
 
 /** A session with a prompt running on a stand-in codex that answers turn/start and nothing more. */
-function sessionWithRunningPrompt(id: string, settings: ThreadSettings): { session: AcpSession; prompt: Promise<unknown> } {
-  const codex = new FakeCodexClient({ answers: { "turn/start": () => ({ turn: { id: "turn-1", status: "inProgress" } }) } });
-  const session = new AcpSession(id, settings, { host: fakeHost(codex), log: silent, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+function sessionWithRunningPrompt(
+  id: string,
+  settings: ThreadSettings,
+): { session: AcpSession; prompt: Promise<unknown> } {
+  const codex = new FakeCodexClient({
+    answers: { "turn/start": () => ({ turn: { id: "turn-1", status: "inProgress" } }) },
+  });
+  const session = new AcpSession(id, settings, {
+    host: fakeHost(codex),
+    log: silent,
+    sendUpdate: async () => undefined,
+    display: () => ({}),
+    answerServerRequest: async () => ({}),
+  });
   session.bind(codex.client, 1);
   return { session, prompt: session.prompt([{ type: "text", text: "write it", text_elements: [] }]) };
 }
 
 async function connect(settings: ThreadSettings): Promise<Client> {
-  const entry = (settings.config!.mcp_servers as Record<string, { url: string; http_headers: Record<string, string> }>)[FILE_TOOLS_SERVER]!;
+  const entry = (settings.config!.mcp_servers as Record<string, { url: string; http_headers: Record<string, string> }>)[
+    FILE_TOOLS_SERVER
+  ]!;
   const client = new Client({ name: "t", version: "1" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.http_headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: entry.http_headers } }),
+  );
   return client;
 }
 
@@ -79,7 +103,11 @@ describe("file tools feature", () => {
     const feature = fileToolsFeature({ server });
     const services = fakeServices({}, async () => ({}));
     for (const kind of ["new", "load", "resume"] as const) {
-      const settings: ThreadSettings = { cwd: ws, developerInstructions: "Be brief.", config: { model_verbosity: "low", mcp_servers: { other: { url: "http://x" } } } };
+      const settings: ThreadSettings = {
+        cwd: ws,
+        developerInstructions: "Be brief.",
+        config: { model_verbosity: "low", mcp_servers: { other: { url: "http://x" } } },
+      };
       await feature.prepare!({ kind, request: {} as never, settings, key: `prep-${kind}` }, services);
       const servers = settings.config!.mcp_servers as Record<string, any>;
       expect(servers.other).toEqual({ url: "http://x" });
@@ -117,25 +145,40 @@ describe("file tools feature", () => {
       expect(services.sent.map((s) => [s.method, s.params.sessionId])).toEqual([["fs/read_text_file", "thread-mode"]]);
 
       session.update({ mode: "read-only" });
-      const denied = (await client.callTool({ name: "write_text_file", arguments: { path: file, content: "x" } })) as CallResult;
+      const denied = (await client.callTool({
+        name: "write_text_file",
+        arguments: { path: file, content: "x" },
+      })) as CallResult;
       expect(denied.isError).toBe(true);
-      expect(denied.structuredContent).toEqual({ code: -32002, message: `Permission denied: ${file} (session mode is read-only)` });
+      expect(denied.structuredContent).toEqual({
+        code: -32002,
+        message: `Permission denied: ${file} (session mode is read-only)`,
+      });
       expect(fs.readFileSync(file, "utf8")).toBe("on disk\n");
 
       session.update({ mode: "auto" });
-      const ok = (await client.callTool({ name: "write_text_file", arguments: { path: file, content: "new\n" } })) as CallResult;
+      const ok = (await client.callTool({
+        name: "write_text_file",
+        arguments: { path: file, content: "new\n" },
+      })) as CallResult;
       expect(ok.structuredContent).toEqual({ success: true, bytes_written: 4, created: false });
       expect(fs.readFileSync(file, "utf8")).toBe("new\n"); // no writeTextFile capability: node:fs
 
       const outside = path.join(dir, "elsewhere.txt");
       session.update({ mode: "full-access" });
-      const full = (await client.callTool({ name: "write_text_file", arguments: { path: outside, content: "y\n" } })) as CallResult;
+      const full = (await client.callTool({
+        name: "write_text_file",
+        arguments: { path: outside, content: "y\n" },
+      })) as CallResult;
       expect(full.structuredContent).toMatchObject({ success: true, created: true });
       expect(services.sent.some((s) => s.method === "session/request_permission")).toBe(false);
 
       session.update({ mode: "auto" });
       session.update({ roots: [ws, dir] });
-      const widened = (await client.callTool({ name: "write_text_file", arguments: { path: outside, content: "z\n" } })) as CallResult;
+      const widened = (await client.callTool({
+        name: "write_text_file",
+        arguments: { path: outside, content: "z\n" },
+      })) as CallResult;
       expect(widened.structuredContent).toMatchObject({ success: true, created: false });
     } finally {
       await client.close();
@@ -151,7 +194,9 @@ describe("file tools feature", () => {
       if (s.method !== "session/request_permission") return Promise.reject(new Error("unexpected"));
       seen();
       // An editor that never answers: only the cancellation ends the wait.
-      return new Promise((_resolve, reject) => s.options?.cancellationSignal?.addEventListener("abort", () => reject(new Error("cancelled"))));
+      return new Promise((_resolve, reject) =>
+        s.options?.cancellationSignal?.addEventListener("abort", () => reject(new Error("cancelled"))),
+      );
     });
     const settings: ThreadSettings = { cwd: ws };
     const opening: SessionOpening = { kind: "new", request: {} as never, settings, key: "cancel-key" };
@@ -161,11 +206,18 @@ describe("file tools feature", () => {
     const client = await connect(settings);
     try {
       const outside = path.join(dir, "never.txt");
-      const pending = client.callTool({ name: "write_text_file", arguments: { path: outside, content: "no\n" } }) as Promise<CallResult>;
+      const pending = client.callTool({
+        name: "write_text_file",
+        arguments: { path: outside, content: "no\n" },
+      }) as Promise<CallResult>;
       await asked;
       const req = services.sent[0]!.params as acp.RequestPermissionRequest;
       expect(req.sessionId).toBe("thread-cancel");
-      expect(req.toolCall).toMatchObject({ kind: "edit", locations: [{ path: outside, line: 1 }], content: [{ type: "diff", path: outside, oldText: null, newText: "no\n" }] });
+      expect(req.toolCall).toMatchObject({
+        kind: "edit",
+        locations: [{ path: outside, line: 1 }],
+        content: [{ type: "diff", path: outside, oldText: null, newText: "no\n" }],
+      });
       // The user cancels the prompt: the file tool's pending prompt is withdrawn, nothing is written.
       await session.cancel();
       const r = await pending;
@@ -199,9 +251,31 @@ describe("file tools feature", () => {
     const session = newSession("thread-e", { cwd: ws });
     // The feature claims one route, and the router gives it only its own server's elicitations.
     const router = new RequestRouter([fileToolsFeature()]);
-    const request = (method: string, params: Record<string, unknown>) => ({ method, params }) as unknown as CodexServerRequest;
-    await expect(router.answer(session, request("mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }), services, new AbortController().signal)).resolves.toMatchObject({ action: "accept" });
-    expect(router.answer(session, request("mcpServer/elicitation/request", { serverName: "someone-else" }), services, new AbortController().signal)).toBeUndefined();
-    expect(router.answer(session, request("item/commandExecution/requestApproval", {}), services, new AbortController().signal)).toBeUndefined();
+    const request = (method: string, params: Record<string, unknown>) =>
+      ({ method, params }) as unknown as CodexServerRequest;
+    await expect(
+      router.answer(
+        session,
+        request("mcpServer/elicitation/request", { serverName: FILE_TOOLS_SERVER }),
+        services,
+        new AbortController().signal,
+      ),
+    ).resolves.toMatchObject({ action: "accept" });
+    expect(
+      router.answer(
+        session,
+        request("mcpServer/elicitation/request", { serverName: "someone-else" }),
+        services,
+        new AbortController().signal,
+      ),
+    ).toBeUndefined();
+    expect(
+      router.answer(
+        session,
+        request("item/commandExecution/requestApproval", {}),
+        services,
+        new AbortController().signal,
+      ),
+    ).toBeUndefined();
   });
 });

@@ -37,7 +37,11 @@ describe("ModeMemory", () => {
 
   it("the last of several quick changes is what stays, and no temporary file is left", async () => {
     const { memory, dir } = await memoryIn();
-    await Promise.all([memory.remember(THREAD, "review-edits"), memory.remember(THREAD, undefined), memory.remember(THREAD, "review-edits")]);
+    await Promise.all([
+      memory.remember(THREAD, "review-edits"),
+      memory.remember(THREAD, undefined),
+      memory.remember(THREAD, "review-edits"),
+    ]);
     expect(await memory.recall(THREAD)).toBe("review-edits");
     expect(await readdir(dir)).toEqual([THREAD]);
   });

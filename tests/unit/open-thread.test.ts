@@ -16,23 +16,58 @@ function standInClient(resume: () => Promise<Partly<v2.ThreadResumeResponse>>) {
   return { host: fakeHost(codex), threads: codex.threads };
 }
 
-const deps = (sent: unknown[]): SessionDeps => ({ host: {} as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+const deps = (sent: unknown[]): SessionDeps => ({
+  host: {} as never,
+  log: pino({ level: "silent" }),
+  sendUpdate: async (_id, u) => void sent.push(u),
+  display: () => ({}),
+  answerServerRequest: async () => ({}),
+});
 const loading = (): SessionOpening => ({ kind: "load", request: {} as never, settings: { cwd: "/ws" }, key: "k" });
-const resumed: Partly<v2.ThreadResumeResponse> = { thread: { id: "t1" }, model: "m", approvalPolicy: "on-request", sandbox: { type: "readOnly", networkAccess: false } };
+const resumed: Partly<v2.ThreadResumeResponse> = {
+  thread: { id: "t1" },
+  model: "m",
+  approvalPolicy: "on-request",
+  sandbox: { type: "readOnly", networkAccess: false },
+};
 
 describe("openThread on a resume", () => {
   it("a failed resume of a thread a session here listens to leaves that session listening", async () => {
     const { host, threads } = standInClient(() => Promise.reject(new Error("codex refused the resume")));
     const live: ThreadListener = { notification: () => undefined, request: async () => ({}) };
     threads.set("t1", live);
-    await expect(openThread(host, deps([]), loading(), { sessionId: "t1", threadId: "t1" })).rejects.toThrow("codex refused the resume");
+    await expect(openThread(host, deps([]), loading(), { sessionId: "t1", threadId: "t1" })).rejects.toThrow(
+      "codex refused the resume",
+    );
     expect(threads.get("t1")).toBe(live);
   });
 
   it("what Codex says while a thread no session listens to resumes reaches the session it becomes (its token usage)", async () => {
     let emit!: (method: string, params: Record<string, unknown>) => void;
     const { host, threads } = standInClient(async () => {
-      emit("thread/tokenUsage/updated", { threadId: "t1", turnId: "u1", tokenUsage: { total: { totalTokens: 10, inputTokens: 8, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 2, reasoningOutputTokens: 0 }, last: { totalTokens: 10, inputTokens: 8, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 2, reasoningOutputTokens: 0 }, modelContextWindow: 1000 } });
+      emit("thread/tokenUsage/updated", {
+        threadId: "t1",
+        turnId: "u1",
+        tokenUsage: {
+          total: {
+            totalTokens: 10,
+            inputTokens: 8,
+            cachedInputTokens: 0,
+            cacheWriteInputTokens: 0,
+            outputTokens: 2,
+            reasoningOutputTokens: 0,
+          },
+          last: {
+            totalTokens: 10,
+            inputTokens: 8,
+            cachedInputTokens: 0,
+            cacheWriteInputTokens: 0,
+            outputTokens: 2,
+            reasoningOutputTokens: 0,
+          },
+          modelContextWindow: 1000,
+        },
+      });
       return resumed;
     });
     emit = (method, params) => threads.get("t1")?.notification(note(method, params));

@@ -9,7 +9,8 @@ import { deriveTitle } from "../../src/core/session/titles.js";
 import { note } from "../support/codex-messages.js";
 
 /** No lone surrogate (String.prototype.isWellFormed is ES2024, past this project's lib). */
-const wellFormed = (s: string): boolean => !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
+const wellFormed = (s: string): boolean =>
+  !/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(s);
 
 describe("cuts of non-BMP text", () => {
   it("a head or a tail gives up half a pair rather than keep it", () => {
@@ -27,8 +28,16 @@ describe("cuts of non-BMP text", () => {
   it("a streamed output's tail never starts with half a pair", () => {
     let now = 0;
     const t = new ThreadEventTranslator({ now: () => (now += 1000) });
-    t.translate(note("item/started", { item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" } }));
-    const updates = [0, 1].flatMap(() => t.translate(note("item/commandExecution/outputDelta", { itemId: "c", delta: `${"🙂".repeat(OUTPUT_TAIL_CHARS / 2)}b` })));
+    t.translate(
+      note("item/started", {
+        item: { type: "commandExecution", id: "c", command: "yes", cwd: "/", commandActions: [], status: "inProgress" },
+      }),
+    );
+    const updates = [0, 1].flatMap(() =>
+      t.translate(
+        note("item/commandExecution/outputDelta", { itemId: "c", delta: `${"🙂".repeat(OUTPUT_TAIL_CHARS / 2)}b` }),
+      ),
+    );
     for (const u of updates) expect(wellFormed(JSON.stringify(u))).toBe(true);
     expect(JSON.stringify(updates.at(-1))).not.toMatch(/\\ud[c-f]/i);
   });
@@ -40,8 +49,23 @@ describe("output tails of non-BMP text", () => {
     expect(wellFormed(outputTail(`${"🙂".repeat(OUTPUT_TAIL_CHARS)}b`))).toBe(true);
   });
   it("a replayed command's update is well-formed JSON for a Rust reader", () => {
-    const item = { type: "commandExecution", id: "call_1", command: "cat x", cwd: "/w", status: "completed", commandActions: [], aggregatedOutput: `${"🙂".repeat(OUTPUT_TAIL_CHARS)}b`, exitCode: 0, durationMs: 1, processId: null, source: "agent" };
-    const updates = replayEntries([{ item, turnId: "t1", turnEnded: true, newestTurn: false }], { cwd: "/w", display: {} });
+    const item = {
+      type: "commandExecution",
+      id: "call_1",
+      command: "cat x",
+      cwd: "/w",
+      status: "completed",
+      commandActions: [],
+      aggregatedOutput: `${"🙂".repeat(OUTPUT_TAIL_CHARS)}b`,
+      exitCode: 0,
+      durationMs: 1,
+      processId: null,
+      source: "agent",
+    };
+    const updates = replayEntries([{ item, turnId: "t1", turnEnded: true, newestTurn: false }], {
+      cwd: "/w",
+      display: {},
+    });
     const line = JSON.stringify(updates);
     // A lone trailing surrogate escape: serde_json's "lone leading surrogate in hex escape".
     expect(/(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.exec(line)?.[0]).toBeUndefined();

@@ -1,6 +1,12 @@
 // src/editor-files/patch on its own: the grammar (as lenient as Codex's parser) and hunks applied to text.
 import { describe, expect, it } from "vitest";
-import { applyHunks, describePatch, parsePatch, PatchConflictError, PatchSyntaxError } from "../../src/editor-files/patch/index.js";
+import {
+  applyHunks,
+  describePatch,
+  parsePatch,
+  PatchConflictError,
+  PatchSyntaxError,
+} from "../../src/editor-files/patch/index.js";
 
 const patch = (...body: string[]): string => ["*** Begin Patch", ...body, "*** End Patch"].join("\n");
 const update = (text: string, ...body: string[]): string => {
@@ -38,7 +44,14 @@ describe("parsePatch", () => {
         path: "src/a.ts",
         moveTo: "src/b.ts",
         hunks: [
-          { anchor: "function f() {", oldLines: ["  return 1;", "}"], newLines: ["  return 2;", "}"], contextOf: [undefined, 1], endOfFile: false, patchLine: 9 },
+          {
+            anchor: "function f() {",
+            oldLines: ["  return 1;", "}"],
+            newLines: ["  return 2;", "}"],
+            contextOf: [undefined, 1],
+            endOfFile: false,
+            patchLine: 9,
+          },
           { oldLines: ["x"], newLines: ["x", "y"], contextOf: [0, undefined], endOfFile: true, patchLine: 13 },
         ],
       },
@@ -46,18 +59,37 @@ describe("parsePatch", () => {
   });
 
   it("is lenient where Codex is: padded markers, CRLF, a heredoc wrapper, a first hunk without @@, blank lines between hunks", () => {
-    const text = ["<<'EOF'", "  *** Begin Patch  ", "*** Update File: a.txt", " keep", "-old", "+new", "", "", "@@ next", "-x", "+y", " *** End Patch", "EOF"].join("\r\n");
+    const text = [
+      "<<'EOF'",
+      "  *** Begin Patch  ",
+      "*** Update File: a.txt",
+      " keep",
+      "-old",
+      "+new",
+      "",
+      "",
+      "@@ next",
+      "-x",
+      "+y",
+      " *** End Patch",
+      "EOF",
+    ].join("\r\n");
     const [op] = parsePatch(text);
     expect(op).toMatchObject({ type: "update", path: "a.txt" });
     expect(op?.type === "update" && op.hunks.map((h) => [h.oldLines, h.newLines])).toEqual([
-      [["keep", "old", "", ""], ["keep", "new", "", ""]],
+      [
+        ["keep", "old", "", ""],
+        ["keep", "new", "", ""],
+      ],
       [["x"], ["y"]],
     ]);
   });
 
   it("an empty patch has no operations; a pure move needs no hunk", () => {
     expect(parsePatch(patch())).toEqual([]);
-    expect(parsePatch(patch("*** Update File: a", "*** Move to: b"))).toEqual([{ type: "update", path: "a", moveTo: "b", hunks: [] }]);
+    expect(parsePatch(patch("*** Update File: a", "*** Move to: b"))).toEqual([
+      { type: "update", path: "a", moveTo: "b", hunks: [] },
+    ]);
   });
 
   it.each([
@@ -82,7 +114,9 @@ describe("applyHunks", () => {
 
   it("searches below the @@ anchor", () => {
     const text = "function one() {\n  return 0;\n}\nfunction two() {\n  return 0;\n}\n";
-    expect(update(text, "@@ function two() {", "-  return 0;", "+  return 2;")).toBe(text.replace(/(two\(\) \{\n {2})return 0/, "$1return 2"));
+    expect(update(text, "@@ function two() {", "-  return 0;", "+  return 2;")).toBe(
+      text.replace(/(two\(\) \{\n {2})return 0/, "$1return 2"),
+    );
   });
 
   it("tolerates trailing whitespace, indentation and typographic punctuation, and keeps the file's own lines", () => {
@@ -99,7 +133,9 @@ describe("applyHunks", () => {
   });
 
   it("handles multi-byte text", () => {
-    expect(update("héllo wörld\n日本語\n🙂 smile\n", " héllo wörld", "-日本語", "+中文", " 🙂 smile")).toBe("héllo wörld\n中文\n🙂 smile\n");
+    expect(update("héllo wörld\n日本語\n🙂 smile\n", " héllo wörld", "-日本語", "+中文", " 🙂 smile")).toBe(
+      "héllo wörld\n中文\n🙂 smile\n",
+    );
   });
 
   it("an End of File hunk matches the last lines; a trailing empty line may stand for the final newline", () => {
@@ -117,13 +153,17 @@ describe("applyHunks", () => {
       }
     })();
     expect(err).toBeInstanceOf(PatchConflictError);
-    expect((err as Error).message).toBe("The patch does not apply to f.txt (hunk 2 of 2, patch line 6): these lines were not found below line 1:\n  missing\n  lines");
+    expect((err as Error).message).toBe(
+      "The patch does not apply to f.txt (hunk 2 of 2, patch line 6): these lines were not found below line 1:\n  missing\n  lines",
+    );
     expect(() => update("a\n", "@@ nowhere", "-a")).toThrow("no line matching the @@ anchor 'nowhere'");
   });
 
   it("hunks that want the same lines conflict: the second finds them gone", () => {
     expect(() => update("a\nb\n", "@@", "-a", "+A", "@@", "-a", "+AA")).toThrow(PatchConflictError);
-    expect(() => update("a\nb\nc\n", "@@", " b", "-c", "@@", "-c", "+d", "*** End of File")).toThrow("changes lines that another hunk already changes");
+    expect(() => update("a\nb\nc\n", "@@", " b", "-c", "@@", "-c", "+d", "*** End of File")).toThrow(
+      "changes lines that another hunk already changes",
+    );
   });
 
   it("200 hunks over a large text stay linear", () => {
@@ -137,9 +177,20 @@ describe("applyHunks", () => {
 
 describe("describePatch", () => {
   it("titles, kinds and absolute paths", () => {
-    expect(describePatch(patch("*** Delete File: a.txt"), "/ws")).toMatchObject({ title: "Delete /ws/a.txt", kind: "delete", paths: ["/ws/a.txt"] });
-    expect(describePatch(patch("*** Update File: a", "*** Move to: /x/b"), "/ws")).toMatchObject({ title: "Move /ws/a to /x/b", kind: "move", paths: ["/ws/a", "/x/b"] });
-    expect(describePatch(patch("*** Add File: n", "+x", "*** Delete File: m"), "/ws")).toMatchObject({ title: "Edit 2 files", kind: "edit" });
+    expect(describePatch(patch("*** Delete File: a.txt"), "/ws")).toMatchObject({
+      title: "Delete /ws/a.txt",
+      kind: "delete",
+      paths: ["/ws/a.txt"],
+    });
+    expect(describePatch(patch("*** Update File: a", "*** Move to: /x/b"), "/ws")).toMatchObject({
+      title: "Move /ws/a to /x/b",
+      kind: "move",
+      paths: ["/ws/a", "/x/b"],
+    });
+    expect(describePatch(patch("*** Add File: n", "+x", "*** Delete File: m"), "/ws")).toMatchObject({
+      title: "Edit 2 files",
+      kind: "edit",
+    });
     expect(describePatch("garbage")).toBeUndefined();
   });
 });

@@ -56,14 +56,21 @@ describe.skipIf(process.platform !== "linux")("pinDir", () => {
 describe.skipIf(process.platform !== "linux")("the node:fs backend while a folder is swapped for a link", () => {
   it("writes and deletes land in the workspace or are refused, never outside it", { timeout: 60_000 }, async () => {
     const { dir, outside } = await layout();
-    const child = fork(path.resolve(import.meta.dirname, "../support/swap-dir.cjs"), [dir, outside], { stdio: ["ignore", "ignore", "ignore", "ipc"] });
+    const child = fork(path.resolve(import.meta.dirname, "../support/swap-dir.cjs"), [dir, outside], {
+      stdio: ["ignore", "ignore", "ignore", "ipc"],
+    });
     await new Promise((resolve) => child.once("message", resolve));
     try {
       for (let i = 0; i < 400; i++) {
         await writeFile(path.join(outside, "victim.txt"), "outside").catch(() => undefined);
         await writeFile(path.join(dir, "victim.txt"), "inside").catch(() => undefined);
         await removeInDir(path.join(dir, "victim.txt"), changed).catch(() => undefined);
-        await writeAtomic(path.join(dir, "payload.txt"), `payload ${i}`, undefined, path.join(dir, "payload.txt")).catch(() => undefined);
+        await writeAtomic(
+          path.join(dir, "payload.txt"),
+          `payload ${i}`,
+          undefined,
+          path.join(dir, "payload.txt"),
+        ).catch(() => undefined);
         await makeFolders(path.join(dir, `made${i}`, "deeper"), changed).catch(() => undefined);
         expect(existsSync(path.join(outside, "victim.txt")), `delete ${i} reached outside`).toBe(true);
         expect(await readdir(outside), `write or folder ${i} reached outside`).toEqual(["victim.txt"]);
@@ -85,13 +92,16 @@ describe("makeFolders", () => {
     await expect(makeFolders(path.join(dir, "file", "x"), changed)).rejects.toMatchObject({ code: "ENOTDIR" });
   });
 
-  it.skipIf(process.platform !== "linux")("refuses a part of the path that is a link (it was judged without one)", async () => {
-    const { ws, dir, outside } = await layout();
-    await rename(dir, path.join(ws, "d.moved"));
-    await symlink(outside, dir);
-    await expect(makeFolders(path.join(dir, "x", "y"), changed)).rejects.toThrow("the folder changed");
-    expect(await readdir(outside)).toEqual([]);
-  });
+  it.skipIf(process.platform !== "linux")(
+    "refuses a part of the path that is a link (it was judged without one)",
+    async () => {
+      const { ws, dir, outside } = await layout();
+      await rename(dir, path.join(ws, "d.moved"));
+      await symlink(outside, dir);
+      await expect(makeFolders(path.join(dir, "x", "y"), changed)).rejects.toThrow("the folder changed");
+      expect(await readdir(outside)).toEqual([]);
+    },
+  );
 });
 
 describe("writeAtomic", () => {
@@ -105,7 +115,6 @@ describe("writeAtomic", () => {
     expect((await readdir(dir)).filter((n) => n.endsWith(".tmp"))).toEqual([]);
   });
 });
-
 
 describe("pinDir where a folder cannot be held open (macOS, Windows)", () => {
   it("checks the folder's path again right before the call: one swapped for a link is refused", async () => {

@@ -3,7 +3,16 @@
 // "Platforms".
 import path from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { batchFileLaunch, isInsidePath, isWindowsDevicePath, normalizedDirectory, pathsOf, processActivity, processStopper, quoteWindowsArgument } from "../../src/platform/index.js";
+import {
+  batchFileLaunch,
+  isInsidePath,
+  isWindowsDevicePath,
+  normalizedDirectory,
+  pathsOf,
+  processActivity,
+  processStopper,
+  quoteWindowsArgument,
+} from "../../src/platform/index.js";
 
 describe("pathsOf", () => {
   it("is win32's path module on Windows and POSIX's elsewhere (this host's on Linux)", () => {
@@ -183,7 +192,7 @@ const NASTY = [
   "!x!",
   "^caret^",
   "(parens)",
-  'trailing\\',
+  "trailing\\",
   'back\\\\slash"quote',
   "C:\\Program Files\\x\\",
   "tab\there",
@@ -198,7 +207,11 @@ describe("quoteWindowsArgument", () => {
 
 describe("batchFileLaunch", () => {
   it("runs cmd.exe without AutoRun or delayed expansion, the line verbatim", () => {
-    const launch = batchFileLaunch("C:\\Users\\me\\AppData\\Roaming\\npm\\codex.cmd", ["app-server"], "C:\\Windows\\system32\\cmd.exe");
+    const launch = batchFileLaunch(
+      "C:\\Users\\me\\AppData\\Roaming\\npm\\codex.cmd",
+      ["app-server"],
+      "C:\\Windows\\system32\\cmd.exe",
+    );
     expect(launch.file).toBe("C:\\Windows\\system32\\cmd.exe");
     expect(launch.args.slice(0, 4)).toEqual(["/d", "/s", "/v:off", "/c"]);
     expect(launch.windowsVerbatimArguments).toBe(true);
@@ -229,14 +242,18 @@ describe("processActivity", () => {
   const reader = (text: string | undefined) => (file: string) => (file === "/proc/4242/stat" ? text : undefined);
 
   it("Linux: the state and the CPU time of all threads, from /proc/<pid>/stat", () => {
-    expect(processActivity(4242, "linux", reader(stat("codex", "S", 120, 30)))).toEqual({ stopped: false, cpuTicks: 150 });
+    expect(processActivity(4242, "linux", reader(stat("codex", "S", 120, 30)))).toEqual({
+      stopped: false,
+      cpuTicks: 150,
+    });
     expect(processActivity(4242, "linux", reader(stat("codex", "R", 7, 0)))).toEqual({ stopped: false, cpuTicks: 7 });
     // A name with spaces and parentheses does not shift the fields.
     expect(processActivity(4242, "linux", reader(stat("a) (b c", "D", 1, 2)))).toEqual({ stopped: false, cpuTicks: 3 });
   });
 
   it("Linux: stopped (SIGSTOP, a tracer) and exited-unreaped processes are stopped", () => {
-    for (const state of ["T", "t", "Z", "X"]) expect(processActivity(4242, "linux", reader(stat("codex", state, 5, 5)))?.stopped).toBe(true);
+    for (const state of ["T", "t", "Z", "X"])
+      expect(processActivity(4242, "linux", reader(stat("codex", state, 5, 5)))?.stopped).toBe(true);
   });
 
   it("Linux: nothing known when the file cannot be read or makes no sense", () => {

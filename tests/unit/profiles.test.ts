@@ -22,8 +22,20 @@ async function homeWith(files: Record<string, string>): Promise<string> {
 }
 
 /** A config/read answer with these top-level config keys and layers. */
-const answer = (config: Record<string, unknown>, layers: Array<{ type: string; config: unknown; disabledReason?: string }> = []) =>
-  ({ config, origins: {}, layers: layers.map((l) => ({ name: { type: l.type }, version: "1", config: l.config, disabledReason: l.disabledReason ?? null })) }) as unknown as v2.ConfigReadResponse;
+const answer = (
+  config: Record<string, unknown>,
+  layers: Array<{ type: string; config: unknown; disabledReason?: string }> = [],
+) =>
+  ({
+    config,
+    origins: {},
+    layers: layers.map((l) => ({
+      name: { type: l.type },
+      version: "1",
+      config: l.config,
+      disabledReason: l.disabledReason ?? null,
+    })),
+  }) as unknown as v2.ConfigReadResponse;
 
 describe("profiles", () => {
   it("lists the plain-named <name>.config.toml files, sorted; not config.toml, other files, names --profile refuses, or 'none'", async () => {
@@ -43,16 +55,43 @@ describe("profiles", () => {
 
   it("reads a profile's keys one leaf at a time (tables merge as a layer does); turn settings and thread keys apart", async () => {
     const home = await homeWith({
-      "work.config.toml": ['model = "gpt-5.5"', 'model_reasoning_effort = "low"', 'sandbox_mode = "read-only"', "[features]", "hooks = false", '[model_providers."my.proxy"]', 'name = "p"', ""].join("\n"),
+      "work.config.toml": [
+        'model = "gpt-5.5"',
+        'model_reasoning_effort = "low"',
+        'sandbox_mode = "read-only"',
+        "[features]",
+        "hooks = false",
+        '[model_providers."my.proxy"]',
+        'name = "p"',
+        "",
+      ].join("\n"),
     });
     const profile = await readProfile(home, "work", answer({}));
-    expect(profile.keys).toEqual({ model: "gpt-5.5", model_reasoning_effort: "low", sandbox_mode: "read-only", "features.hooks": false, "model_providers.my.proxy": { name: "p" } });
+    expect(profile.keys).toEqual({
+      model: "gpt-5.5",
+      model_reasoning_effort: "low",
+      sandbox_mode: "read-only",
+      "features.hooks": false,
+      "model_providers.my.proxy": { name: "p" },
+    });
     expect(turnValuesOf(profile)).toEqual({ model: "gpt-5.5", effort: "low", sandbox: "read-only" });
-    expect(threadKeysOf(profile, false)).toEqual({ "features.hooks": false, "model_providers.my.proxy": { name: "p" } });
+    expect(threadKeysOf(profile, false)).toEqual({
+      "features.hooks": false,
+      "model_providers.my.proxy": { name: "p" },
+    });
   });
 
   it("leaves out what an enabled project layer or -c sets (Codex puts them over the profile)", async () => {
-    const home = await homeWith({ "work.config.toml": ['model = "gpt-5.5"', 'model_reasoning_effort = "low"', "[features]", "hooks = false", "shell_snapshot = false", ""].join("\n") });
+    const home = await homeWith({
+      "work.config.toml": [
+        'model = "gpt-5.5"',
+        'model_reasoning_effort = "low"',
+        "[features]",
+        "hooks = false",
+        "shell_snapshot = false",
+        "",
+      ].join("\n"),
+    });
     const layers = [
       { type: "user", config: { model: "fake-model" } },
       { type: "project", config: { model_reasoning_effort: "high" } },
@@ -64,8 +103,13 @@ describe("profiles", () => {
   });
 
   it("a legacy table of the same name in config.toml, and a file that is not TOML, are errors naming the profile", async () => {
-    const home = await homeWith({ "dup.config.toml": 'model = "a"\n', "broken.config.toml": 'model = "a"\nsandbox_mode = \n' });
-    await expect(readProfile(home, "dup", answer({ profiles: { dup: { model: "b" } } }))).rejects.toThrow(/"dup".*\[profiles\.dup\]/);
+    const home = await homeWith({
+      "dup.config.toml": 'model = "a"\n',
+      "broken.config.toml": 'model = "a"\nsandbox_mode = \n',
+    });
+    await expect(readProfile(home, "dup", answer({ profiles: { dup: { model: "b" } } }))).rejects.toThrow(
+      /"dup".*\[profiles\.dup\]/,
+    );
     await expect(readProfile(home, "broken", answer({}))).rejects.toThrow(/"broken".*broken\.config\.toml, line 2/);
     await expect(readProfile(home, "gone", answer({}))).rejects.toThrow(/"gone"/);
   });

@@ -10,7 +10,17 @@ describe("suggestionOf", () => {
   });
 
   it("is null for no suggestion, a blank one, or an answer that is not the JSON asked for", () => {
-    for (const text of [null, undefined, "", '{"suggestion":null}', '{"suggestion":"   "}', "run the tests", '{"next":"x"}', '{"suggestion":3}', "[]"]) {
+    for (const text of [
+      null,
+      undefined,
+      "",
+      '{"suggestion":null}',
+      '{"suggestion":"   "}',
+      "run the tests",
+      '{"next":"x"}',
+      '{"suggestion":3}',
+      "[]",
+    ]) {
       expect(suggestionOf(text), String(text)).toBeNull();
     }
   });

@@ -21,7 +21,12 @@ async function all<T>(stream: ReadableStream<T>): Promise<T[]> {
   }
 }
 
-const init = (protocolVersion: number) => ({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion } });
+const init = (protocolVersion: number) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion },
+});
 const ping = { jsonrpc: "2.0", method: "$/ping", params: {} };
 
 describe("peekInitialize", () => {

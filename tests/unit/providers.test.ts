@@ -1,7 +1,16 @@
 // The providers feature's rules, apart from Codex: which base URLs and headers a client may set,
 // how Codex's provider list becomes ACP's, and the per-thread config a route becomes.
 import { describe, expect, it } from "vitest";
-import { baseUrlSchema, headersSchema, OPENAI_API_URL, providerInfos, routeFor, threadConfig, type ProviderState, type Route } from "../../src/features/providers.js";
+import {
+  baseUrlSchema,
+  headersSchema,
+  OPENAI_API_URL,
+  providerInfos,
+  routeFor,
+  threadConfig,
+  type ProviderState,
+  type Route,
+} from "../../src/features/providers.js";
 import type { v2 } from "../../src/codex/index.js";
 
 const codex: v2.ModelProviderListResponse = {
@@ -9,9 +18,27 @@ const codex: v2.ModelProviderListResponse = {
   canChangeDefault: true,
   data: [
     { id: "openai", name: "OpenAI", canEdit: false, baseUrl: null, settings: { type: "openai" } },
-    { id: "bedrock", name: "Amazon Bedrock", canEdit: true, baseUrl: null, settings: { type: "bedrock", profile: null, region: "us-east-1" } },
-    { id: "gateway", name: "Gateway", canEdit: true, baseUrl: "https://gw.example.com/v1", settings: { type: "customGateway", auth: { mode: "environmentVariable", envKey: "GW_KEY" } } },
-    { id: "local", name: "Local", canEdit: true, baseUrl: "http://127.0.0.1:11434/v1", settings: { type: "customGateway", auth: { mode: "none" } } },
+    {
+      id: "bedrock",
+      name: "Amazon Bedrock",
+      canEdit: true,
+      baseUrl: null,
+      settings: { type: "bedrock", profile: null, region: "us-east-1" },
+    },
+    {
+      id: "gateway",
+      name: "Gateway",
+      canEdit: true,
+      baseUrl: "https://gw.example.com/v1",
+      settings: { type: "customGateway", auth: { mode: "environmentVariable", envKey: "GW_KEY" } },
+    },
+    {
+      id: "local",
+      name: "Local",
+      canEdit: true,
+      baseUrl: "http://127.0.0.1:11434/v1",
+      settings: { type: "customGateway", auth: { mode: "none" } },
+    },
   ],
 };
 
@@ -28,7 +55,15 @@ function refusal(params: unknown): { code: number; message: string; data?: unkno
 }
 
 describe("a provider's base URL", () => {
-  it.each(["https://gw.example.com/v1", "HTTPS://GW.EXAMPLE.COM/openai/v1", "http://127.0.0.1:8080/v1", "http://localhost:1234", "http://LOCALHOST/v1", "http://[::1]:9/v1", "https://10.0.0.1/v1"])("takes %s", (url) => {
+  it.each([
+    "https://gw.example.com/v1",
+    "HTTPS://GW.EXAMPLE.COM/openai/v1",
+    "http://127.0.0.1:8080/v1",
+    "http://localhost:1234",
+    "http://LOCALHOST/v1",
+    "http://[::1]:9/v1",
+    "https://10.0.0.1/v1",
+  ])("takes %s", (url) => {
     expect(baseUrlSchema.safeParse(url).success).toBe(true);
   });
 
@@ -65,7 +100,16 @@ describe("a provider's headers", () => {
   });
 
   it("refuses what would split or corrupt the request: line breaks, control characters, bad names, too many, too long", () => {
-    for (const headers of [{ "X-A": "a\r\nX-B: b" }, { "X-A": "a\nb" }, { "X-A": "a\u0000" }, { "X A": "v" }, { "": "v" }, { "X:A": "v" }, { "X-A": "x".repeat(8193) }, Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`X-${i}`, "v"]))]) {
+    for (const headers of [
+      { "X-A": "a\r\nX-B: b" },
+      { "X-A": "a\nb" },
+      { "X-A": "a\u0000" },
+      { "X A": "v" },
+      { "": "v" },
+      { "X:A": "v" },
+      { "X-A": "x".repeat(8193) },
+      Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`X-${i}`, "v"])),
+    ]) {
       expect(headersSchema.safeParse(headers).success, JSON.stringify(headers).slice(0, 60)).toBe(false);
     }
   });
@@ -73,12 +117,34 @@ describe("a provider's headers", () => {
 
 describe("providers/set against Codex's providers", () => {
   it("routes a gateway of config.toml, and one that Codex signs with no key may take the client's Authorization", () => {
-    expect(routeFor({ providerId: "gateway", apiType: "openai", baseUrl: "https://proxy.example.com/v1", headers: { "X-Team": "a" } }, codex)).toEqual({
+    expect(
+      routeFor(
+        {
+          providerId: "gateway",
+          apiType: "openai",
+          baseUrl: "https://proxy.example.com/v1",
+          headers: { "X-Team": "a" },
+        },
+        codex,
+      ),
+    ).toEqual({
       providerId: "gateway",
       route: { builtIn: false, baseUrl: "https://proxy.example.com/v1", headers: { "X-Team": "a" } },
     });
-    expect(routeFor({ providerId: "local", apiType: "openai", baseUrl: "http://localhost:8000/v1", headers: { Authorization: "Bearer k" } }, codex).route.headers).toEqual({ Authorization: "Bearer k" });
-    expect(routeFor({ providerId: "openai", apiType: "openai", baseUrl: "https://proxy.example.com/v1" }, codex)).toEqual({
+    expect(
+      routeFor(
+        {
+          providerId: "local",
+          apiType: "openai",
+          baseUrl: "http://localhost:8000/v1",
+          headers: { Authorization: "Bearer k" },
+        },
+        codex,
+      ).route.headers,
+    ).toEqual({ Authorization: "Bearer k" });
+    expect(
+      routeFor({ providerId: "openai", apiType: "openai", baseUrl: "https://proxy.example.com/v1" }, codex),
+    ).toEqual({
       providerId: "openai",
       route: { builtIn: true, baseUrl: "https://proxy.example.com/v1", headers: {} },
     });
@@ -86,14 +152,47 @@ describe("providers/set against Codex's providers", () => {
 
   it("refuses with invalid params, naming the field and never a header's value", () => {
     const cases: Array<[unknown, RegExp]> = [
-      [{ providerId: "gateway", apiType: "openai", baseUrl: "http://gw.example.com/v1" }, /baseUrl may use http only on loopback/],
+      [
+        { providerId: "gateway", apiType: "openai", baseUrl: "http://gw.example.com/v1" },
+        /baseUrl may use http only on loopback/,
+      ],
       [{ providerId: "", apiType: "openai", baseUrl: "https://gw.example.com/v1" }, /providerId must not be empty/],
-      [{ providerId: "gateway", apiType: "anthropic", baseUrl: "https://gw.example.com/v1" }, /only "openai".*not "anthropic"/],
-      [{ providerId: "bedrock", apiType: "openai", baseUrl: "https://gw.example.com/v1" }, /unknown provider "bedrock"; Codex's are openai, gateway, local/],
+      [
+        { providerId: "gateway", apiType: "anthropic", baseUrl: "https://gw.example.com/v1" },
+        /only "openai".*not "anthropic"/,
+      ],
+      [
+        { providerId: "bedrock", apiType: "openai", baseUrl: "https://gw.example.com/v1" },
+        /unknown provider "bedrock"; Codex's are openai, gateway, local/,
+      ],
       [{ providerId: "nope", apiType: "openai", baseUrl: "https://gw.example.com/v1" }, /unknown provider "nope"/],
-      [{ providerId: "openai", apiType: "openai", baseUrl: "https://gw.example.com/v1", headers: { "X-Team": "secret-value-1" } }, /built-in "openai" provider takes an address but no headers/],
-      [{ providerId: "gateway", apiType: "openai", baseUrl: "https://gw.example.com/v1", headers: { AUTHORIZATION: "Bearer secret-value-2" } }, /signs "gateway"'s requests with the key in \$GW_KEY/],
-      [{ providerId: "gateway", apiType: "openai", baseUrl: "https://gw.example.com/v1", headers: { "X-A": "secret-value-3\r\nX-B: 1" } }, /headers\.X-A must not contain line breaks/],
+      [
+        {
+          providerId: "openai",
+          apiType: "openai",
+          baseUrl: "https://gw.example.com/v1",
+          headers: { "X-Team": "secret-value-1" },
+        },
+        /built-in "openai" provider takes an address but no headers/,
+      ],
+      [
+        {
+          providerId: "gateway",
+          apiType: "openai",
+          baseUrl: "https://gw.example.com/v1",
+          headers: { AUTHORIZATION: "Bearer secret-value-2" },
+        },
+        /signs "gateway"'s requests with the key in \$GW_KEY/,
+      ],
+      [
+        {
+          providerId: "gateway",
+          apiType: "openai",
+          baseUrl: "https://gw.example.com/v1",
+          headers: { "X-A": "secret-value-3\r\nX-B: 1" },
+        },
+        /headers\.X-A must not contain line breaks/,
+      ],
     ];
     for (const [params, message] of cases) {
       const err = refusal(params);
@@ -107,18 +206,40 @@ describe("providers/set against Codex's providers", () => {
 describe("providers/list from Codex's providers", () => {
   it("the provider new threads run on first and required, then the others; Bedrock (not routed by address) left out", () => {
     expect(providerInfos(codex, emptyState())).toEqual([
-      { providerId: "gateway", supported: ["openai"], required: true, current: { apiType: "openai", baseUrl: "https://gw.example.com/v1" } },
-      { providerId: "openai", supported: ["openai"], required: false, current: { apiType: "openai", baseUrl: OPENAI_API_URL } },
-      { providerId: "local", supported: ["openai"], required: false, current: { apiType: "openai", baseUrl: "http://127.0.0.1:11434/v1" } },
+      {
+        providerId: "gateway",
+        supported: ["openai"],
+        required: true,
+        current: { apiType: "openai", baseUrl: "https://gw.example.com/v1" },
+      },
+      {
+        providerId: "openai",
+        supported: ["openai"],
+        required: false,
+        current: { apiType: "openai", baseUrl: OPENAI_API_URL },
+      },
+      {
+        providerId: "local",
+        supported: ["openai"],
+        required: false,
+        current: { apiType: "openai", baseUrl: "http://127.0.0.1:11434/v1" },
+      },
     ]);
   });
 
   it("shows a route the client set, and a disabled provider without one", () => {
     const state = emptyState();
-    state.routes.set("gateway", { builtIn: false, baseUrl: "https://proxy.example.com/v1", headers: { Authorization: "Bearer hidden" } });
+    state.routes.set("gateway", {
+      builtIn: false,
+      baseUrl: "https://proxy.example.com/v1",
+      headers: { Authorization: "Bearer hidden" },
+    });
     state.disabled.add("local");
     const infos = providerInfos(codex, state);
-    expect(infos.find((p) => p.providerId === "gateway")?.current).toEqual({ apiType: "openai", baseUrl: "https://proxy.example.com/v1" });
+    expect(infos.find((p) => p.providerId === "gateway")?.current).toEqual({
+      apiType: "openai",
+      baseUrl: "https://proxy.example.com/v1",
+    });
     expect(infos.find((p) => p.providerId === "local")?.current).toBeNull();
     expect(JSON.stringify(infos)).not.toContain("hidden");
   });
@@ -133,7 +254,10 @@ describe("the per-thread config of the routes", () => {
     ]);
     expect(threadConfig(routes)).toEqual({
       openai_base_url: "https://proxy.example.com/openai/v1",
-      model_providers: { gateway: { base_url: "https://proxy.example.com/v1", http_headers: { "X-Team": "a" } }, local: { base_url: "http://[::1]:8000/v1" } },
+      model_providers: {
+        gateway: { base_url: "https://proxy.example.com/v1", http_headers: { "X-Team": "a" } },
+        local: { base_url: "http://[::1]:8000/v1" },
+      },
     });
     expect(threadConfig(new Map())).toEqual({});
   });

@@ -6,7 +6,9 @@ import { statusLines, windowName } from "../../src/features/rate-limits/text.js"
 const HOUR = 3600;
 const snapshot = (primary: { usedPercent: number; resetsAt?: number } | null, more: Record<string, unknown> = {}) => ({
   limitId: "codex",
-  primary: primary ? { usedPercent: primary.usedPercent, windowDurationMins: 300, resetsAt: primary.resetsAt ?? null } : null,
+  primary: primary
+    ? { usedPercent: primary.usedPercent, windowDurationMins: 300, resetsAt: primary.resetsAt ?? null }
+    : null,
   secondary: null,
   credits: null,
   ...more,
@@ -18,7 +20,11 @@ describe("account limits", () => {
     limits.merge(snapshot({ usedPercent: 10 }, { credits: { hasCredits: true, unlimited: false, balance: "5" } }));
     limits.merge(snapshot(null, { secondary: { usedPercent: 20, windowDurationMins: 10080, resetsAt: null } }));
     expect(limits.known()).toEqual([
-      expect.objectContaining({ primary: { usedPercent: 10, windowDurationMins: 300, resetsAt: null }, secondary: { usedPercent: 20, windowDurationMins: 10080, resetsAt: null }, credits: { hasCredits: true, unlimited: false, balance: "5" } }),
+      expect.objectContaining({
+        primary: { usedPercent: 10, windowDurationMins: 300, resetsAt: null },
+        secondary: { usedPercent: 20, windowDurationMins: 10080, resetsAt: null },
+        credits: { hasCredits: true, unlimited: false, balance: "5" },
+      }),
     ]);
   });
 
@@ -32,7 +38,8 @@ describe("account limits", () => {
   it("warns once per level per window, and anew once the window's reset time has passed", () => {
     let now = 0;
     const limits = new AccountLimits(() => now);
-    const levels = (used: number, resetsAt: number) => limits.merge(snapshot({ usedPercent: used, resetsAt })).map((a) => a.level);
+    const levels = (used: number, resetsAt: number) =>
+      limits.merge(snapshot({ usedPercent: used, resetsAt })).map((a) => a.level);
     expect(levels(50, 5 * HOUR)).toEqual([]);
     expect(levels(90, 5 * HOUR)).toEqual(["nearly"]);
     expect(levels(95, 5 * HOUR)).toEqual([]);
@@ -54,10 +61,27 @@ describe("account limits", () => {
   });
 
   it("reads for the user: window names, a named limit, credits", () => {
-    expect([windowName(300), windowName(10080), windowName(1440), windowName(45), windowName(null)]).toEqual(["5-hour window", "weekly window", "1-day window", "45-minute window", "window"]);
+    expect([windowName(300), windowName(10080), windowName(1440), windowName(45), windowName(null)]).toEqual([
+      "5-hour window",
+      "weekly window",
+      "1-day window",
+      "45-minute window",
+      "window",
+    ]);
     const limits = new AccountLimits(() => 0);
-    limits.merge({ limitId: "codex_other", limitName: "gpt-5.2-codex-sonic", primary: { usedPercent: 12, windowDurationMins: 60, resetsAt: 4102444800 }, secondary: null, credits: { hasCredits: false, unlimited: true, balance: null } });
-    expect(statusLines(limits.known(), 0)).toEqual(["- Usage limits (gpt-5.2-codex-sonic): 1-hour window 12% used (resets 2100-01-01 00:00 UTC)", "- Credits (gpt-5.2-codex-sonic): unlimited"]);
-    expect(statusLines(limits.known(), 4102444800 * 1000)[0]).toContain("(reset at 2100-01-01 00:00 UTC: figure from before)");
+    limits.merge({
+      limitId: "codex_other",
+      limitName: "gpt-5.2-codex-sonic",
+      primary: { usedPercent: 12, windowDurationMins: 60, resetsAt: 4102444800 },
+      secondary: null,
+      credits: { hasCredits: false, unlimited: true, balance: null },
+    });
+    expect(statusLines(limits.known(), 0)).toEqual([
+      "- Usage limits (gpt-5.2-codex-sonic): 1-hour window 12% used (resets 2100-01-01 00:00 UTC)",
+      "- Credits (gpt-5.2-codex-sonic): unlimited",
+    ]);
+    expect(statusLines(limits.known(), 4102444800 * 1000)[0]).toContain(
+      "(reset at 2100-01-01 00:00 UTC: figure from before)",
+    );
   });
 });

@@ -4,12 +4,26 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 const repo = path.resolve(import.meta.dirname, "../..");
-const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { name: string; version: string; license: string };
-const manifest = JSON.parse(readFileSync(path.join(repo, "registry/codex-cli-acp/agent.json"), "utf8")) as Record<string, unknown>;
+const pkg = JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as {
+  name: string;
+  version: string;
+  license: string;
+};
+const manifest = JSON.parse(readFileSync(path.join(repo, "registry/codex-cli-acp/agent.json"), "utf8")) as Record<
+  string,
+  unknown
+>;
 
 describe("registry entry", () => {
   it("has the registry's required fields, and installs this version of this package", () => {
-    expect(manifest).toMatchObject({ id: "codex-cli-acp", name: expect.any(String), description: expect.any(String), authors: expect.any(Array), license: pkg.license, version: pkg.version });
+    expect(manifest).toMatchObject({
+      id: "codex-cli-acp",
+      name: expect.any(String),
+      description: expect.any(String),
+      authors: expect.any(Array),
+      license: pkg.license,
+      version: pkg.version,
+    });
     expect(manifest.id).toMatch(/^[a-z][a-z0-9-]*$/);
     expect(manifest.distribution).toEqual({ npx: { package: `${pkg.name}@${pkg.version}` } });
   });

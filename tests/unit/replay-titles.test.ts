@@ -42,7 +42,9 @@ describe("titlesFeature", () => {
     const session = {
       id: "thread-1",
       // The part of AcpSession.on the titles feature uses.
-      on: (_event: "notification", listener: (n: CodexNotification) => void) => (listeners.add(listener), () => void listeners.delete(listener)),
+      on: (_event: "notification", listener: (n: CodexNotification) => void) => (
+        listeners.add(listener), () => void listeners.delete(listener)
+      ),
       send: async (u: SessionUpdate) => {
         sent.push(u);
       },
@@ -67,10 +69,15 @@ describe("titlesFeature", () => {
     emit("item/completed", userMessage("first thing I asked"));
     emit("item/completed", userMessage("second thing"));
     emit("item/completed", { threadId: "thread-1", item: { type: "agentMessage", id: "m", text: "hi" } });
-    expect(sent).toEqual([{ sessionUpdate: "session_info_update", title: "first thing I asked", updatedAt: expect.any(String) }]);
+    expect(sent).toEqual([
+      { sessionUpdate: "session_info_update", title: "first thing I asked", updatedAt: expect.any(String) },
+    ]);
     emit("thread/name/updated", { threadId: "thread-1", threadName: "A real name" });
     emit("thread/name/updated", { threadId: "thread-1", threadName: "A real name" });
-    expect(sent.map((u) => (u.sessionUpdate === "session_info_update" ? u.title : undefined))).toEqual(["first thing I asked", "A real name"]);
+    expect(sent.map((u) => (u.sessionUpdate === "session_info_update" ? u.title : undefined))).toEqual([
+      "first thing I asked",
+      "A real name",
+    ]);
     await feature.detach!(session, services);
     expect(listeners.size).toBe(0);
   });

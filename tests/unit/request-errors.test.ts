@@ -6,7 +6,9 @@ import { childDiedMessage, toRequestError } from "../../src/core/errors.js";
 
 describe("toRequestError", () => {
   it("a codex that stopped under a request says so, and to try again, without speaking of a turn", () => {
-    const err = toRequestError(new CodexExitedError({ code: null, signal: "SIGKILL", reason: "codex stopped responding (nothing for 2 s)" }));
+    const err = toRequestError(
+      new CodexExitedError({ code: null, signal: "SIGKILL", reason: "codex stopped responding (nothing for 2 s)" }),
+    );
     expect(err.code).toBe(-32603);
     expect(err.message).toContain("codex stopped responding (nothing for 2 s)");
     expect(err.message).toMatch(/try again/i);

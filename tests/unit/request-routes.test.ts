@@ -10,16 +10,33 @@ import type { SessionFeature } from "../../src/core/feature-api.js";
 const services = { log: pino({ level: "silent" }) } as never;
 const session = {} as never;
 const elicitation = (serverName: string, meta: unknown): CodexServerRequest =>
-  ({ method: "mcpServer/elicitation/request", params: { threadId: "t", turnId: "u", serverName, mode: "form", message: "?", requestedSchema: { type: "object", properties: {} }, _meta: meta } }) as unknown as CodexServerRequest;
+  ({
+    method: "mcpServer/elicitation/request",
+    params: {
+      threadId: "t",
+      turnId: "u",
+      serverName,
+      mode: "form",
+      message: "?",
+      requestedSchema: { type: "object", properties: {} },
+      _meta: meta,
+    },
+  }) as unknown as CodexServerRequest;
 const toolApproval = { codex_approval_kind: "mcp_tool_call", tool_name: "search" };
 
 /** A feature that answers each key it claims with its own name. */
 const claiming = (name: string, ...routes: Array<Parameters<typeof route>>): SessionFeature => ({
   name,
-  requestRoutes: routes.map(([method, , qualifier]) => route(method, async () => ({ action: "accept", content: { by: name }, _meta: null }) as never, qualifier)),
+  requestRoutes: routes.map(([method, , qualifier]) =>
+    route(method, async () => ({ action: "accept", content: { by: name }, _meta: null }) as never, qualifier),
+  ),
 });
 const answeredBy = async (router: RequestRouter, request: CodexServerRequest): Promise<unknown> =>
-  ((await router.answer(session, request, services, new AbortController().signal)) as { content?: { by?: string } } | undefined)?.content?.by;
+  (
+    (await router.answer(session, request, services, new AbortController().signal)) as
+      | { content?: { by?: string } }
+      | undefined
+  )?.content?.by;
 
 describe("RequestRouter", () => {
   const features = [
@@ -42,14 +59,28 @@ describe("RequestRouter", () => {
   });
 
   it("refuses two features claiming one route, at start-up", () => {
-    expect(() => new RequestRouter([...features, claiming("another", ["mcpServer/elicitation/request", async () => ({}) as never, "toolApproval"])])).toThrow(
-      /mcpServer\/elicitation\/request#toolApproval is claimed by both approvals and another/,
-    );
+    expect(
+      () =>
+        new RequestRouter([
+          ...features,
+          claiming("another", ["mcpServer/elicitation/request", async () => ({}) as never, "toolApproval"]),
+        ]),
+    ).toThrow(/mcpServer\/elicitation\/request#toolApproval is claimed by both approvals and another/);
   });
 
   it("leaves a request nobody claims unanswered (the agent then refuses it in Codex's shape)", () => {
     const router = new RequestRouter(features);
-    expect(router.answer(session, { method: "item/tool/requestUserInput", params: { threadId: "t", turnId: "u", itemId: "i", questions: [] } } as unknown as CodexServerRequest, services, new AbortController().signal)).toBeUndefined();
+    expect(
+      router.answer(
+        session,
+        {
+          method: "item/tool/requestUserInput",
+          params: { threadId: "t", turnId: "u", itemId: "i", questions: [] },
+        } as unknown as CodexServerRequest,
+        services,
+        new AbortController().signal,
+      ),
+    ).toBeUndefined();
   });
 });
 
@@ -58,6 +89,9 @@ describe("route", () => {
     const approval = route("item/commandExecution/requestApproval", async () => ({ decision: "decline" }));
     // @ts-expect-error a question's answer is not a command approval's
     const wrong = route("item/commandExecution/requestApproval", async () => ({ answers: {} }));
-    expect([approval.key, wrong.key]).toEqual(["item/commandExecution/requestApproval", "item/commandExecution/requestApproval"]);
+    expect([approval.key, wrong.key]).toEqual([
+      "item/commandExecution/requestApproval",
+      "item/commandExecution/requestApproval",
+    ]);
   });
 });

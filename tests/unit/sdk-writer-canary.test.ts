@@ -51,20 +51,34 @@ function agentOverReusedWriter() {
   };
 }
 
-const update = (i: number) => ({ sessionId: "s", update: { sessionUpdate: "agent_message_chunk" as const, content: { type: "text" as const, text: String(i) } } });
+const update = (i: number) => ({
+  sessionId: "s",
+  update: { sessionUpdate: "agent_message_chunk" as const, content: { type: "text" as const, text: String(i) } },
+});
 
 describe("the ACP SDK's writer contract (canary)", () => {
   it("the SDK is pinned to the exact version this contract was checked against", () => {
-    const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as { dependencies: Record<string, string> };
-    const installed = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../node_modules/@agentclientprotocol/sdk/package.json"), "utf8")) as { version: string };
+    const pkg = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const installed = JSON.parse(
+      readFileSync(
+        path.resolve(import.meta.dirname, "../../node_modules/@agentclientprotocol/sdk/package.json"),
+        "utf8",
+      ),
+    ) as { version: string };
     expect(pkg.dependencies["@agentclientprotocol/sdk"]).toMatch(/^\d+\.\d+\.\d+$/);
     expect(installed.version).toBe(pkg.dependencies["@agentclientprotocol/sdk"]);
   });
 
   it("writes one message at a time, in the order sent, each once, even when thousands are sent at once", async () => {
     const a = agentOverReusedWriter();
-    await Promise.all(Array.from({ length: 2_000 }, (_, i) => a.client().notify(acp.methods.client.session.update, update(i))));
-    const texts = a.written.map((m) => ((m as { params: { update: { content: { text: string } } } }).params.update.content.text));
+    await Promise.all(
+      Array.from({ length: 2_000 }, (_, i) => a.client().notify(acp.methods.client.session.update, update(i))),
+    );
+    const texts = a.written.map(
+      (m) => (m as { params: { update: { content: { text: string } } } }).params.update.content.text,
+    );
     expect(texts).toEqual(Array.from({ length: 2_000 }, (_, i) => String(i)));
     expect(a.mostAtOnce()).toBe(1);
     a.connection.close();
@@ -75,7 +89,10 @@ describe("the ACP SDK's writer contract (canary)", () => {
     const release = a.holdWrites();
     let secondSettled = false;
     const first = a.client().notify(acp.methods.client.session.update, update(1));
-    const second = a.client().notify(acp.methods.client.session.update, update(2)).then(() => (secondSettled = true));
+    const second = a
+      .client()
+      .notify(acp.methods.client.session.update, update(2))
+      .then(() => (secondSettled = true));
     // The first write reached the sink and is held there; give the SDK every chance to go on.
     for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
     expect(a.written).toHaveLength(1);

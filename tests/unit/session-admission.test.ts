@@ -27,7 +27,12 @@ function recordingFeature(events: string[], prepare: () => void | Promise<void> 
   };
 }
 
-const opening = (): SessionOpening => ({ kind: "new", request: { cwd: "/w", mcpServers: [] }, settings: { cwd: "/w", ...DEFAULT_SETTINGS }, key: "k" });
+const opening = (): SessionOpening => ({
+  kind: "new",
+  request: { cwd: "/w", mcpServers: [] },
+  settings: { cwd: "/w", ...DEFAULT_SETTINGS },
+  key: "k",
+});
 const authRequired = () => new RequestError(-32000, "Authentication required");
 
 describe("opening a session while the sign-in is checked", () => {
@@ -49,7 +54,9 @@ describe("opening a session while the sign-in is checked", () => {
   it("answers a refused sign-in, and releases what the features took", async () => {
     const events: string[] = [];
     const agent = createAgent({ host, log: pino({ level: "silent" }), features: [recordingFeature(events)] });
-    await expect(agent.openSession(opening(), undefined, Promise.reject(authRequired()))).rejects.toMatchObject({ code: -32000 });
+    await expect(agent.openSession(opening(), undefined, Promise.reject(authRequired()))).rejects.toMatchObject({
+      code: -32000,
+    });
     expect(events).toEqual(["prepare", "abandon"]);
   });
 
@@ -59,7 +66,9 @@ describe("opening a session while the sign-in is checked", () => {
       throw RequestError.invalidParams({ systemPrompt: 1 }, "Invalid systemPrompt");
     });
     const agent = createAgent({ host, log: pino({ level: "silent" }), features: [refusing] });
-    await expect(agent.openSession(opening(), undefined, Promise.reject(authRequired()))).rejects.toMatchObject({ code: -32000 });
+    await expect(agent.openSession(opening(), undefined, Promise.reject(authRequired()))).rejects.toMatchObject({
+      code: -32000,
+    });
     expect(events).toEqual(["prepare", "abandon"]);
   });
 });

@@ -15,9 +15,22 @@ describe("a cancel Codex confirms at once", () => {
     let turns = 0;
     const started: Array<() => void> = [];
     /** Resolves once the n-th turn/start was sent. */
-    const turnStarted = (n: number): Promise<void> => (turns >= n ? Promise.resolve() : new Promise((resolve) => started.push(() => turns >= n && resolve())));
+    const turnStarted = (n: number): Promise<void> =>
+      turns >= n ? Promise.resolve() : new Promise((resolve) => started.push(() => turns >= n && resolve()));
     const completed = (turnId: string, status: string) =>
-      note("turn/completed", { threadId: "t1", turn: { id: turnId, status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: 1, durationMs: 1 } });
+      note("turn/completed", {
+        threadId: "t1",
+        turn: {
+          id: turnId,
+          status,
+          items: [],
+          itemsView: "notLoaded",
+          error: null,
+          startedAt: 0,
+          completedAt: 1,
+          durationMs: 1,
+        },
+      });
     const codex = new FakeCodexClient({
       answers: {
         "turn/start": () => {
@@ -32,7 +45,17 @@ describe("a cancel Codex confirms at once", () => {
         },
       },
     });
-    const session = new AcpSession("t1", { cwd: "/ws" }, { host: fakeHost(codex), log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({ compaction: true }), answerServerRequest: async () => ({}) });
+    const session = new AcpSession(
+      "t1",
+      { cwd: "/ws" },
+      {
+        host: fakeHost(codex),
+        log: pino({ level: "silent" }),
+        sendUpdate: async (_id, u) => void sent.push(u),
+        display: () => ({ compaction: true }),
+        answerServerRequest: async () => ({}),
+      },
+    );
     session.bind(codex.client, 1);
 
     const first = session.prompt([{ type: "text", text: "one", text_elements: [] }]);
@@ -42,11 +65,23 @@ describe("a cancel Codex confirms at once", () => {
 
     const second = session.prompt([{ type: "text", text: "two", text_elements: [] }]);
     await turnStarted(2);
-    codex.emit(note("item/started", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
+    codex.emit(
+      note("item/started", {
+        threadId: "t1",
+        turnId: "turn-2",
+        item: codexItem({ type: "contextCompaction", id: "c2" }),
+      }),
+    );
     // Past the first cancel's grace period (900 ms): its fallback, had it been left armed, would
     // fire now. Waiting out a real timer is the scenario, not a synchronisation.
     await new Promise((r) => setTimeout(r, 1200));
-    codex.emit(note("item/completed", { threadId: "t1", turnId: "turn-2", item: codexItem({ type: "contextCompaction", id: "c2" }) }));
+    codex.emit(
+      note("item/completed", {
+        threadId: "t1",
+        turnId: "turn-2",
+        item: codexItem({ type: "contextCompaction", id: "c2" }),
+      }),
+    );
     codex.emit(completed("turn-2", "completed"));
     expect((await second).stopReason).toBe("end_turn");
     await session.flush();

@@ -10,10 +10,22 @@ import { FakeCodexClient } from "../support/fake-codex-client.js";
 describe("a compaction in a turn that ends unannounced", () => {
   it("is closed as failed when the codex child dies", async () => {
     const sent: SessionUpdate[] = [];
-    const session = new AcpSession("t1", { cwd: "/ws" }, { host: {} as never, log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({ compaction: true }), answerServerRequest: async () => ({}) });
+    const session = new AcpSession(
+      "t1",
+      { cwd: "/ws" },
+      {
+        host: {} as never,
+        log: pino({ level: "silent" }),
+        sendUpdate: async (_id, u) => void sent.push(u),
+        display: () => ({ compaction: true }),
+        answerServerRequest: async () => ({}),
+      },
+    );
     const codex = new FakeCodexClient();
     session.bind(codex.client, 1);
-    codex.emit(note("item/started", { threadId: "t1", turnId: "u", item: codexItem({ type: "contextCompaction", id: "c1" }) }));
+    codex.emit(
+      note("item/started", { threadId: "t1", turnId: "u", item: codexItem({ type: "contextCompaction", id: "c1" }) }),
+    );
     session.childExited(1, "killed");
     await session.flush();
     expect(sent).toEqual([

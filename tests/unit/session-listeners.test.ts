@@ -13,7 +13,17 @@ describe("a session's thread listeners", () => {
     const sent: SessionUpdate[] = [];
     const logged: string[] = [];
     const log = pino({ level: "warn" }, { write: (line: string) => void logged.push(line) });
-    const session = new AcpSession("t1", { cwd: "/ws" }, { host: {} as never, log, sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+    const session = new AcpSession(
+      "t1",
+      { cwd: "/ws" },
+      {
+        host: {} as never,
+        log,
+        sendUpdate: async (_id, u) => void sent.push(u),
+        display: () => ({}),
+        answerServerRequest: async () => ({}),
+      },
+    );
     const codex = new FakeCodexClient();
     session.bind(codex.client, 1);
     const heard: string[] = [];
@@ -25,7 +35,9 @@ describe("a session's thread listeners", () => {
     codex.emit(note("item/agentMessage/delta", { threadId: "t1", turnId: "u", itemId: "m1", delta: "hello" }));
     await session.flush();
 
-    expect(sent).toEqual([expect.objectContaining({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hello" } })]);
+    expect(sent).toEqual([
+      expect.objectContaining({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hello" } }),
+    ]);
     expect(heard).toEqual(["item/agentMessage/delta"]);
     expect(logged.join("")).toContain("feature bug");
   });
@@ -35,7 +47,17 @@ describe("a session's usage_update _meta", () => {
   it("carries what usageMeta listeners add, on usage_updates only; one that throws costs only its part", async () => {
     const sent: SessionUpdate[] = [];
     const log = pino({ level: "silent" });
-    const session = new AcpSession("t3", { cwd: "/ws" }, { host: {} as never, log, sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+    const session = new AcpSession(
+      "t3",
+      { cwd: "/ws" },
+      {
+        host: {} as never,
+        log,
+        sendUpdate: async (_id, u) => void sent.push(u),
+        display: () => ({}),
+        answerServerRequest: async () => ({}),
+      },
+    );
     const codex = new FakeCodexClient();
     session.bind(codex.client, 1);
     session.on("usageMeta", () => ({ "x/limits": { used: 5 } }));
@@ -43,8 +65,21 @@ describe("a session's usage_update _meta", () => {
       throw new Error("feature bug");
     });
     session.on("usageMeta", () => undefined);
-    const usage = { totalTokens: 10, inputTokens: 8, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 2, reasoningOutputTokens: 0 };
-    codex.emit(note("thread/tokenUsage/updated", { threadId: "t3", turnId: "u", tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 } }));
+    const usage = {
+      totalTokens: 10,
+      inputTokens: 8,
+      cachedInputTokens: 0,
+      cacheWriteInputTokens: 0,
+      outputTokens: 2,
+      reasoningOutputTokens: 0,
+    };
+    codex.emit(
+      note("thread/tokenUsage/updated", {
+        threadId: "t3",
+        turnId: "u",
+        tokenUsage: { total: usage, last: usage, modelContextWindow: 1000 },
+      }),
+    );
     codex.emit(note("item/agentMessage/delta", { threadId: "t3", turnId: "u", itemId: "m1", delta: "hi" }));
     await session.flush();
     expect(sent).toEqual([
@@ -56,7 +91,17 @@ describe("a session's usage_update _meta", () => {
 
 describe("a session's listeners at close", () => {
   it("are all dropped by the session, whether the feature that added them unsubscribed or not", () => {
-    const session = new AcpSession("t2", { cwd: "/ws" }, { host: {} as never, log: pino({ level: "silent" }), sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+    const session = new AcpSession(
+      "t2",
+      { cwd: "/ws" },
+      {
+        host: {} as never,
+        log: pino({ level: "silent" }),
+        sendUpdate: async () => undefined,
+        display: () => ({}),
+        answerServerRequest: async () => ({}),
+      },
+    );
     session.on("notification", () => undefined);
     session.on("cancel", () => undefined);
     session.on("sizes", () => ({ mine: 1 }));

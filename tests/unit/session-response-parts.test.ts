@@ -25,6 +25,11 @@ describe("session response parts", () => {
   });
 
   it("ignores a field a feature leaves undefined", () => {
-    expect(mergeResponseParts([{ feature: "a", part: { configOptions: undefined } }, { feature: "b", part: { configOptions: [] } }])).toEqual({ configOptions: [] });
+    expect(
+      mergeResponseParts([
+        { feature: "a", part: { configOptions: undefined } },
+        { feature: "b", part: { configOptions: [] } },
+      ]),
+    ).toEqual({ configOptions: [] });
   });
 });

@@ -35,7 +35,12 @@ describe("session threads", () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "cca-threads-"));
     const threads = new SessionThreads(dir, log);
     const codex = codexWithoutRollouts();
-    const now = await reattachThread(codex.client, { id: "s1", threadId: "s1", settings: { cwd: "/ws" }, keptByCodex: false }, threads, log);
+    const now = await reattachThread(
+      codex.client,
+      { id: "s1", threadId: "s1", settings: { cwd: "/ws" }, keptByCodex: false },
+      threads,
+      log,
+    );
     expect(now).toBe("t-new");
     expect(codex.methods).toEqual(["thread/resume", "thread/start"]);
     expect(await threads.threadOf("s1")).toBe("t-new");
@@ -50,7 +55,14 @@ describe("session threads", () => {
 
   it("a thread Codex keeps a history of (loaded, forked, prompted) is not replaced: its resume error stands", async () => {
     const codex = codexWithoutRollouts();
-    await expect(reattachThread(codex.client, { id: "s1", threadId: "s1", settings: { cwd: "/ws" }, keptByCodex: true }, undefined, log)).rejects.toThrow("no rollout found");
+    await expect(
+      reattachThread(
+        codex.client,
+        { id: "s1", threadId: "s1", settings: { cwd: "/ws" }, keptByCodex: true },
+        undefined,
+        log,
+      ),
+    ).rejects.toThrow("no rollout found");
     expect(codex.methods).toEqual(["thread/resume"]);
   });
 

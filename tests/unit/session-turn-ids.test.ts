@@ -32,16 +32,36 @@ function heldCodex() {
       await new Promise<void>((wake) => waiters.push(wake));
     }
   };
-  const emit = (method: string, params: Record<string, unknown>) => codex.emit(note(method, { threadId: "t1", ...params }));
+  const emit = (method: string, params: Record<string, unknown>) =>
+    codex.emit(note(method, { threadId: "t1", ...params }));
   return { fake: codex, calls, nth, emit };
 }
 
-const turn = (id: string, status: string) => ({ id, status, items: [], itemsView: "notLoaded", error: null, startedAt: 0, completedAt: null, durationMs: null });
+const turn = (id: string, status: string) => ({
+  id,
+  status,
+  items: [],
+  itemsView: "notLoaded",
+  error: null,
+  startedAt: 0,
+  completedAt: null,
+  durationMs: null,
+});
 const text = (t: string): UserInput[] => [{ type: "text", text: t, text_elements: [] }];
 
 function sessionOn(codex: ReturnType<typeof heldCodex>) {
   const sent: SessionUpdate[] = [];
-  const session = new AcpSession("t1", { cwd: "/ws" }, { host: fakeHost(codex.fake), log: pino({ level: "silent" }), sendUpdate: async (_id, u) => void sent.push(u), display: () => ({}), answerServerRequest: async () => ({}) });
+  const session = new AcpSession(
+    "t1",
+    { cwd: "/ws" },
+    {
+      host: fakeHost(codex.fake),
+      log: pino({ level: "silent" }),
+      sendUpdate: async (_id, u) => void sent.push(u),
+      display: () => ({}),
+      answerServerRequest: async () => ({}),
+    },
+  );
   session.bind(codex.fake.client, 1);
   return { session, sent };
 }
@@ -84,7 +104,11 @@ describe("a cancel before Codex has answered turn/start", () => {
     const start2 = await codex.nth("turn/start", 2);
     // The first turn's late events arrive before the second turn/start is answered.
     codex.emit("turn/started", { turn: turn("turn-1", "inProgress") });
-    codex.emit("item/agentMessage/delta", { turnId: "turn-1", itemId: "m1", delta: "late output of the cancelled turn" });
+    codex.emit("item/agentMessage/delta", {
+      turnId: "turn-1",
+      itemId: "m1",
+      delta: "late output of the cancelled turn",
+    });
     codex.emit("turn/completed", { turn: turn("turn-1", "interrupted") });
     expect(await settledOrPending(second)).toBe("pending");
 
@@ -95,7 +119,9 @@ describe("a cancel before Codex has answered turn/start", () => {
     codex.emit("turn/completed", { turn: turn("turn-2", "completed") });
     expect((await second).stopReason).toBe("end_turn");
     await session.flush();
-    const said = sent.flatMap((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
+    const said = sent.flatMap((u) =>
+      u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? [u.content.text] : [],
+    );
     expect(said).toEqual(["the answer"]);
   });
 
@@ -132,7 +158,17 @@ describe("items a turn left open", () => {
     const { session } = sessionOn(codex);
     const first = session.prompt(text("one"));
     (await codex.nth("turn/start")).answer({ turn: turn("turn-1", "inProgress") });
-    codex.emit("item/started", { turnId: "turn-1", item: { type: "commandExecution", id: "cmd-1", command: "sleep 100", cwd: "/ws", status: "inProgress", commandActions: [] } });
+    codex.emit("item/started", {
+      turnId: "turn-1",
+      item: {
+        type: "commandExecution",
+        id: "cmd-1",
+        command: "sleep 100",
+        cwd: "/ws",
+        status: "inProgress",
+        commandActions: [],
+      },
+    });
     expect([...session.items.keys()]).toEqual(["cmd-1"]);
     await session.cancel(); // codex never confirms: the turn is given up
     expect((await first).stopReason).toBe("cancelled");
@@ -140,7 +176,17 @@ describe("items a turn left open", () => {
 
     const second = session.prompt(text("two"));
     (await codex.nth("turn/start", 2)).answer({ turn: turn("turn-2", "inProgress") });
-    codex.emit("item/started", { turnId: "turn-2", item: { type: "commandExecution", id: "cmd-2", command: "make", cwd: "/ws", status: "inProgress", commandActions: [] } });
+    codex.emit("item/started", {
+      turnId: "turn-2",
+      item: {
+        type: "commandExecution",
+        id: "cmd-2",
+        command: "make",
+        cwd: "/ws",
+        status: "inProgress",
+        commandActions: [],
+      },
+    });
     session.childExited(1, "killed");
     await expect(second).rejects.toThrow();
     expect(session.items.size).toBe(0);
@@ -159,7 +205,11 @@ describe("a turn/completed with a status this build does not know (a newer codex
 });
 
 describe("a final error for a turn Codex never started (a review where there is no git repository)", () => {
-  const failure = (turnId: string) => ({ turnId, willRetry: false, error: { message: '"/ws" is not a git repository', codexErrorInfo: "other", additionalDetails: null } });
+  const failure = (turnId: string) => ({
+    turnId,
+    willRetry: false,
+    error: { message: '"/ws" is not a git repository', codexErrorInfo: "other", additionalDetails: null },
+  });
 
   it("ends the prompt with that error: Codex sends no turn/completed for it (the error may come before the start's answer)", async () => {
     const codex = heldCodex();
@@ -189,7 +239,14 @@ describe("after a cancelled prompt is answered", () => {
   it("its turn's late item events reach the client no more (ACP: every update before the cancelled answer); the next turn's do", async () => {
     const codex = heldCodex();
     const { session, sent } = sessionOn(codex);
-    const command = (status: string) => ({ type: "commandExecution", id: "cmd-1", command: "sleep 1; echo ran > f", cwd: "/ws", status, commandActions: [] });
+    const command = (status: string) => ({
+      type: "commandExecution",
+      id: "cmd-1",
+      command: "sleep 1; echo ran > f",
+      cwd: "/ws",
+      status,
+      commandActions: [],
+    });
     const first = session.prompt(text("one"));
     (await codex.nth("turn/start")).answer({ turn: turn("turn-1", "inProgress") });
     codex.emit("turn/started", { turn: turn("turn-1", "inProgress") });

@@ -27,14 +27,25 @@ function sessionWithCodex(refused = 0) {
     },
   });
   const log = pino({ level: "silent" });
-  const session = new AcpSession("t1", { cwd: "/ws", model: "m1", effort: "medium", approvalPolicy: "on-request" }, { host: fakeHost(codex), log, sendUpdate: async () => undefined, display: () => ({}), answerServerRequest: async () => ({}) });
+  const session = new AcpSession(
+    "t1",
+    { cwd: "/ws", model: "m1", effort: "medium", approvalPolicy: "on-request" },
+    {
+      host: fakeHost(codex),
+      log,
+      sendUpdate: async () => undefined,
+      display: () => ({}),
+      answerServerRequest: async () => ({}),
+    },
+  );
   session.bind(codex.client, 1);
   const prompt = () => session.prompt([{ type: "text", text: "hi", text_elements: [] }]);
   return { session, client: codex.client, turnStarts, prompt };
 }
 
 const SETTING_KEYS = ["model", "effort", "approvalPolicy", "sandboxPolicy", "approvalsReviewer", "serviceTier"];
-const settingsIn = (sent: Sent): Sent => Object.fromEntries(Object.entries(sent).filter(([k]) => SETTING_KEYS.includes(k)));
+const settingsIn = (sent: Sent): Sent =>
+  Object.fromEntries(Object.entries(sent).filter(([k]) => SETTING_KEYS.includes(k)));
 /** The session's settings, as a turn/start that carries them has them. */
 const ALL = { model: "m1", effort: "medium", approvalPolicy: "on-request" };
 
@@ -88,6 +99,10 @@ describe("the settings a turn/start carries", () => {
     await prompt();
     await prompt();
     expect(turnStarts).toHaveLength(2); // (the loop below checks nothing over no turns)
-    for (const sent of turnStarts) expect(sent.collaborationMode).toEqual({ mode: "plan", settings: { model: "m1", reasoning_effort: "medium", developer_instructions: null } });
+    for (const sent of turnStarts)
+      expect(sent.collaborationMode).toEqual({
+        mode: "plan",
+        settings: { model: "m1", reasoning_effort: "medium", developer_instructions: null },
+      });
   });
 });

@@ -3,13 +3,26 @@
 // card a blocked call becomes (src/bridge/hooks.ts). The real codex runs it in tests/e2e/shell-patch.test.ts.
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { GUARD_HOOK_KEY, GUARD_REASON, guardCommand, guardHookKey, guardTrustHash, withShellPatchGuard } from "../../src/editor-files/shell-patch-guard.js";
+import {
+  GUARD_HOOK_KEY,
+  GUARD_REASON,
+  guardCommand,
+  guardHookKey,
+  guardTrustHash,
+  withShellPatchGuard,
+} from "../../src/editor-files/shell-patch-guard.js";
 import { blockedToolCall } from "../../src/bridge/hooks.js";
 import type { v2 } from "../../src/codex/index.js";
 
 /** What the hook prints for a call of `tool` with `command` (Codex's PreToolUse input, abridged). */
 function decide(command: string, tool = "Bash"): string {
-  const input = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: tool, tool_input: { command }, tool_use_id: "c1", cwd: "/ws" });
+  const input = JSON.stringify({
+    hook_event_name: "PreToolUse",
+    tool_name: tool,
+    tool_input: { command },
+    tool_use_id: "c1",
+    cwd: "/ws",
+  });
   const r = spawnSync("sh", ["-c", guardCommand()], { input, encoding: "utf8" });
   expect(r.status).toBe(0);
   return r.stdout;
@@ -43,7 +56,11 @@ describe("the guard's command", () => {
     ["through command", "command apply_patch < change.patch"],
   ])("refuses %s", (_name, command) => {
     const out = JSON.parse(decide(command)) as { hookSpecificOutput: Record<string, string> };
-    expect(out.hookSpecificOutput).toEqual({ hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: GUARD_REASON });
+    expect(out.hookSpecificOutput).toEqual({
+      hookEventName: "PreToolUse",
+      permissionDecision: "deny",
+      permissionDecisionReason: GUARD_REASON,
+    });
   });
 
   it("refuses the native tool, whatever its input", () => {
@@ -75,7 +92,9 @@ describe("the guard's command", () => {
  */
 function windowsScript(): { command: string; script: string; needles: string[]; output: string } {
   const command = guardCommand("win32");
-  const encoded = /^powershell\.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand ([A-Za-z0-9+/=]+)$/.exec(command)?.[1];
+  const encoded = /^powershell\.exe -NoLogo -NoProfile -NonInteractive -EncodedCommand ([A-Za-z0-9+/=]+)$/.exec(
+    command,
+  )?.[1];
   expect(encoded, command).toBeDefined();
   const script = Buffer.from(encoded!, "base64").toString("utf16le");
   const literal = (s: string): string => s.slice(1, -1).replace(/''/g, "'");
@@ -87,7 +106,13 @@ function windowsScript(): { command: string; script: string; needles: string[]; 
 
 /** What the Windows script prints for this input: the deny answer when any needle is in it (its foreach and Contains). */
 function decideWindows(command: string, tool = "Bash"): string {
-  const input = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: tool, tool_input: { command }, tool_use_id: "c1", cwd: "C:\\ws" });
+  const input = JSON.stringify({
+    hook_event_name: "PreToolUse",
+    tool_name: tool,
+    tool_input: { command },
+    tool_use_id: "c1",
+    cwd: "C:\\ws",
+  });
   const { needles, output } = windowsScript();
   return needles.some((n) => input.includes(n)) ? output : "";
 }
@@ -103,11 +128,31 @@ describe("the guard's command on Windows (PowerShell, run by Codex through cmd.e
   });
 
   it("refuses and lets run exactly what the sh guard does, with the same answer", () => {
-    const refused = [`apply_patch <<'EOF'\n${PATCH}\nEOF`, `apply_patch '${PATCH}'`, `cd sub && apply_patch <<'EOF'\n${PATCH}\nEOF`, "cd sub; applypatch < change.patch", "cat change.patch | apply_patch", "set -e\napply_patch < change.patch", "(apply_patch < change.patch)"];
+    const refused = [
+      `apply_patch <<'EOF'\n${PATCH}\nEOF`,
+      `apply_patch '${PATCH}'`,
+      `cd sub && apply_patch <<'EOF'\n${PATCH}\nEOF`,
+      "cd sub; applypatch < change.patch",
+      "cat change.patch | apply_patch",
+      "set -e\napply_patch < change.patch",
+      "(apply_patch < change.patch)",
+    ];
     for (const command of refused) expect(decideWindows(command)).toBe(decide(command));
-    expect(JSON.parse(decideWindows(refused[0]!))).toEqual({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: GUARD_REASON } });
+    expect(JSON.parse(decideWindows(refused[0]!))).toEqual({
+      hookSpecificOutput: {
+        hookEventName: "PreToolUse",
+        permissionDecision: "deny",
+        permissionDecisionReason: GUARD_REASON,
+      },
+    });
     expect(decideWindows(PATCH, "apply_patch")).toBe(decide(PATCH, "apply_patch"));
-    for (const command of ["grep -rn apply_patch src", "echo the apply_patch tool", "npm test -- apply_patch", "dir", `printf '%s' "it's fine"`]) {
+    for (const command of [
+      "grep -rn apply_patch src",
+      "echo the apply_patch tool",
+      "npm test -- apply_patch",
+      "dir",
+      `printf '%s' "it's fine"`,
+    ]) {
       expect(decideWindows(command)).toBe("");
     }
   });
@@ -117,7 +162,10 @@ describe("the guard's command on Windows (PowerShell, run by Codex through cmd.e
     expect(guardHookKey("linux")).toBe("/<session-flags>/config.toml:pre_tool_use:0:0");
     expect(guardHookKey("darwin")).toBe("/<session-flags>/config.toml:pre_tool_use:0:0");
     const config = withShellPatchGuard({}, "win32");
-    const hooks = config.hooks as { PreToolUse: Array<{ hooks: Array<{ command: string }> }>; state: Record<string, { trusted_hash: string }> };
+    const hooks = config.hooks as {
+      PreToolUse: Array<{ hooks: Array<{ command: string }> }>;
+      state: Record<string, { trusted_hash: string }>;
+    };
     expect(hooks.PreToolUse[0]?.hooks[0]?.command).toBe(guardCommand("win32"));
     expect(hooks.state).toEqual({ [guardHookKey("win32")]: { trusted_hash: guardTrustHash(guardCommand("win32")) } });
     // This host (Linux) keeps its own: the same config as before, the key the e2e test checks against codex.
@@ -129,13 +177,22 @@ describe("the guard's command on Windows (PowerShell, run by Codex through cmd.e
 describe("the guard's thread config", () => {
   it("goes first among the hooks already there, keeps them and their trust, and trusts itself by its hash", () => {
     const theirs = { matcher: "^Bash$", hooks: [{ type: "command", command: "their-hook" }] };
-    const config = withShellPatchGuard({ model: "m", hooks: { PreToolUse: [theirs], state: { "their-key": { trusted_hash: "sha256:x" } } } });
+    const config = withShellPatchGuard({
+      model: "m",
+      hooks: { PreToolUse: [theirs], state: { "their-key": { trusted_hash: "sha256:x" } } },
+    });
     const hooks = config.hooks as { PreToolUse: unknown[]; state: Record<string, unknown> };
     expect(config.model).toBe("m");
     expect(hooks.PreToolUse).toHaveLength(2);
-    expect(hooks.PreToolUse[0]).toMatchObject({ matcher: "^(Bash|apply_patch)$", hooks: [{ type: "command", command: guardCommand() }] });
+    expect(hooks.PreToolUse[0]).toMatchObject({
+      matcher: "^(Bash|apply_patch)$",
+      hooks: [{ type: "command", command: guardCommand() }],
+    });
     expect(hooks.PreToolUse[1]).toEqual(theirs);
-    expect(hooks.state).toEqual({ "their-key": { trusted_hash: "sha256:x" }, [GUARD_HOOK_KEY]: { trusted_hash: guardTrustHash() } });
+    expect(hooks.state).toEqual({
+      "their-key": { trusted_hash: "sha256:x" },
+      [GUARD_HOOK_KEY]: { trusted_hash: guardTrustHash() },
+    });
     expect(guardTrustHash()).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(guardTrustHash("another command")).not.toBe(guardTrustHash());
   });
@@ -152,24 +209,23 @@ describe("the guard's thread config", () => {
 });
 
 describe("a call a hook blocked", () => {
-  const run = (over: Partial<v2.HookRunSummary>): v2.HookRunSummary =>
-    ({
-      id: "pre-tool-use:0:/<session-flags>/config.toml:c1",
-      eventName: "preToolUse",
-      handlerType: "command",
-      executionMode: "sync",
-      scope: "turn",
-      sourcePath: "/<session-flags>/config.toml",
-      source: "sessionFlags",
-      displayOrder: 0n,
-      status: "blocked",
-      statusMessage: null,
-      startedAt: 0n,
-      completedAt: 0n,
-      durationMs: 3n,
-      entries: [{ kind: "feedback", text: GUARD_REASON }],
-      ...over,
-    });
+  const run = (over: Partial<v2.HookRunSummary>): v2.HookRunSummary => ({
+    id: "pre-tool-use:0:/<session-flags>/config.toml:c1",
+    eventName: "preToolUse",
+    handlerType: "command",
+    executionMode: "sync",
+    scope: "turn",
+    sourcePath: "/<session-flags>/config.toml",
+    source: "sessionFlags",
+    displayOrder: 0n,
+    status: "blocked",
+    statusMessage: null,
+    startedAt: 0n,
+    completedAt: 0n,
+    durationMs: 3n,
+    entries: [{ kind: "feedback", text: GUARD_REASON }],
+    ...over,
+  });
 
   it("ours is one failed edit card with the reason; a user's hook is a generic failed card; a hook that let the call run is nothing", () => {
     expect(blockedToolCall(run({}))).toEqual([
@@ -183,7 +239,9 @@ describe("a call a hook blocked", () => {
         rawOutput: { hook: "/<session-flags>/config.toml", status: "blocked" },
       },
     ]);
-    expect(blockedToolCall(run({ source: "user", entries: [{ kind: "feedback", text: "no rm -rf here" }] }))[0]).toMatchObject({ title: "Tool call blocked by a hook", kind: "other" });
+    expect(
+      blockedToolCall(run({ source: "user", entries: [{ kind: "feedback", text: "no rm -rf here" }] }))[0],
+    ).toMatchObject({ title: "Tool call blocked by a hook", kind: "other" });
     expect(blockedToolCall(run({ status: "completed" }))).toEqual([]);
   });
 });

@@ -6,13 +6,17 @@ import { browserLikely } from "../../src/sign-in/methods.js";
 import { browserCommand, hasDisplay, noBrowserHere } from "../../src/sign-in/browser.js";
 import { spokenDuration } from "../../src/sign-in/requests.js";
 
-const URL_WITH_QUERY = "https://auth.openai.com/oauth/authorize?client_id=app&redirect_uri=http%3A%2F%2Flocalhost%3A1455&state=a&b";
+const URL_WITH_QUERY =
+  "https://auth.openai.com/oauth/authorize?client_id=app&redirect_uri=http%3A%2F%2Flocalhost%3A1455&state=a&b";
 
 describe("browserCommand", () => {
   it("Linux: xdg-open; macOS: open; Windows: url.dll's handler through rundll32 (no cmd.exe, so & and ^ are just characters)", () => {
     expect(browserCommand(URL_WITH_QUERY, "linux")).toEqual({ file: "xdg-open", args: [URL_WITH_QUERY] });
     expect(browserCommand(URL_WITH_QUERY, "darwin")).toEqual({ file: "open", args: [URL_WITH_QUERY] });
-    expect(browserCommand(URL_WITH_QUERY, "win32")).toEqual({ file: "rundll32", args: ["url.dll,FileProtocolHandler", URL_WITH_QUERY] });
+    expect(browserCommand(URL_WITH_QUERY, "win32")).toEqual({
+      file: "rundll32",
+      args: ["url.dll,FileProtocolHandler", URL_WITH_QUERY],
+    });
   });
 
   it("the address goes out as one normalised argument: spaces and quotes percent-encoded, so Windows needs no quoting either", () => {

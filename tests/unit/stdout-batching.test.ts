@@ -7,11 +7,18 @@ import { batchedStdout, STREAM_WINDOW_MS, type LineSink } from "../../src/core/t
 function sink(): { out: LineSink; writes: string[] } {
   const writes: string[] = [];
   const emitter = new EventEmitter();
-  const out = Object.assign(emitter, { writableNeedDrain: false, write: (text: string) => writes.push(text) > 0 }) as unknown as LineSink;
+  const out = Object.assign(emitter, {
+    writableNeedDrain: false,
+    write: (text: string) => writes.push(text) > 0,
+  }) as unknown as LineSink;
   return { out, writes };
 }
 const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
-const update = (n: number) => ({ jsonrpc: "2.0" as const, method: "session/update", params: { sessionId: "s", update: { n } } });
+const update = (n: number) => ({
+  jsonrpc: "2.0" as const,
+  method: "session/update",
+  params: { sessionId: "s", update: { n } },
+});
 
 async function send(stdout: ReturnType<typeof batchedStdout>, message: unknown): Promise<void> {
   const writer = stdout.messages.getWriter();
@@ -22,14 +29,20 @@ async function send(stdout: ReturnType<typeof batchedStdout>, message: unknown):
 describe("stdout batching", () => {
   it("notifications streamed one per turn of the event loop share writes after the first", async () => {
     const { out, writes } = sink();
-    const stdout = batchedStdout(() => undefined, () => undefined, out);
+    const stdout = batchedStdout(
+      () => undefined,
+      () => undefined,
+      out,
+    );
     for (let n = 0; n < 20; n++) {
       await send(stdout, update(n));
       await turn();
     }
     await new Promise((r) => setTimeout(r, STREAM_WINDOW_MS * 3));
     const lines = writes.join("").split("\n").filter(Boolean);
-    expect(lines.map((l) => (JSON.parse(l) as ReturnType<typeof update>).params.update.n)).toEqual([...Array(20).keys()]);
+    expect(lines.map((l) => (JSON.parse(l) as ReturnType<typeof update>).params.update.n)).toEqual([
+      ...Array(20).keys(),
+    ]);
     // The first went out alone, at once; the rest in far fewer writes than messages.
     expect(JSON.parse(writes[0]!)).toEqual(update(0));
     expect(writes.length).toBeLessThan(10);
@@ -37,7 +50,11 @@ describe("stdout batching", () => {
 
   it("a response right after a write is not held: it goes out on the next turn with what is queued ahead of it", async () => {
     const { out, writes } = sink();
-    const stdout = batchedStdout(() => undefined, () => undefined, out);
+    const stdout = batchedStdout(
+      () => undefined,
+      () => undefined,
+      out,
+    );
     await send(stdout, update(1));
     await turn();
     expect(writes).toHaveLength(1);
@@ -45,12 +62,21 @@ describe("stdout batching", () => {
     await send(stdout, { jsonrpc: "2.0", id: 7, result: { stopReason: "end_turn" } });
     await turn();
     expect(writes).toHaveLength(2);
-    expect(writes[1]!.split("\n").filter(Boolean).map((l) => JSON.parse(l) as unknown)).toEqual([update(2), { jsonrpc: "2.0", id: 7, result: { stopReason: "end_turn" } }]);
+    expect(
+      writes[1]!
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([update(2), { jsonrpc: "2.0", id: 7, result: { stopReason: "end_turn" } }]);
   });
 
   it("the first update after a pause is not held", async () => {
     const { out, writes } = sink();
-    const stdout = batchedStdout(() => undefined, () => undefined, out);
+    const stdout = batchedStdout(
+      () => undefined,
+      () => undefined,
+      out,
+    );
     await send(stdout, update(1));
     await turn();
     await new Promise((r) => setTimeout(r, STREAM_WINDOW_MS + 5));
@@ -61,7 +87,11 @@ describe("stdout batching", () => {
 
   it("tells of the id of every answer it sends, not of requests or notifications", async () => {
     const { out } = sink();
-    const stdout = batchedStdout(() => undefined, () => undefined, out);
+    const stdout = batchedStdout(
+      () => undefined,
+      () => undefined,
+      out,
+    );
     const ids: unknown[] = [];
     stdout.onAnswer((id) => ids.push(id));
     await send(stdout, update(1));

@@ -9,7 +9,10 @@ import { logEarlyPhases, markEarlyPhase, markPhase } from "../../src/log/timings
 function capturingLog(level: string) {
   const lines: string[] = [];
   const log = pino({ level }, { write: (line: string) => void lines.push(line) });
-  const timings = () => lines.map((l) => JSON.parse(l) as { timing?: string; atMs?: number; timeOrigin?: number }).filter((l) => l.timing !== undefined);
+  const timings = () =>
+    lines
+      .map((l) => JSON.parse(l) as { timing?: string; atMs?: number; timeOrigin?: number })
+      .filter((l) => l.timing !== undefined);
   return { log, timings };
 }
 

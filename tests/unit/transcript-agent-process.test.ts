@@ -17,8 +17,13 @@ describe("stopAgentProcess", () => {
 
   it("POSIX: the signal reaches what the agent started, through its group", async () => {
     // A group leader whose child would otherwise outlive it.
-    const leader = spawn("sh", ["-c", "sleep 30 & echo $!; wait"], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
-    const grandchild = Number(await new Promise<string>((resolve) => leader.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()))));
+    const leader = spawn("sh", ["-c", "sleep 30 & echo $!; wait"], {
+      detached: true,
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    const grandchild = Number(
+      await new Promise<string>((resolve) => leader.stdout.once("data", (d: Buffer) => resolve(d.toString().trim()))),
+    );
     const gone = new Promise<void>((resolve) => leader.once("exit", () => resolve()));
     stopAgentProcess(leader, "SIGKILL", "linux");
     await gone;

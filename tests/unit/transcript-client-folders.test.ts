@@ -22,13 +22,21 @@ describe("the client's folders", () => {
     folders.learn(open({ cwd: "/nowhere/other", additionalDirectories: ["/nowhere/lib"] }, "session/load"));
     expect(folders.named).toEqual({ "<CWD>": "/nowhere/proj", "<DIR_1>": "/nowhere/lib", "<DIR_2>": "/nowhere/other" });
     expect(folders.directories).toEqual(["<DIR_1>", "<CWD>/sub", "<DIR_2>"]);
-    expect(pathsToPlaceholders("see /nowhere/proj/a.ts and file:///nowhere/lib/b.ts", folders.placeholders)).toBe("see <CWD>/a.ts and file://<DIR_1>/b.ts");
+    expect(pathsToPlaceholders("see /nowhere/proj/a.ts and file:///nowhere/lib/b.ts", folders.placeholders)).toBe(
+      "see <CWD>/a.ts and file://<DIR_1>/b.ts",
+    );
   });
 
   it("with the recorder's own workspace as <CWD>, a client's other cwd stands for it too", () => {
-    const folders = new ClientFolders({ "<CWD>": ["/tmp/acp-replay-x/workspace"], "<HOME>": ["/tmp/acp-replay-x/codex/home"] });
+    const folders = new ClientFolders({
+      "<CWD>": ["/tmp/acp-replay-x/workspace"],
+      "<HOME>": ["/tmp/acp-replay-x/codex/home"],
+    });
     folders.learn(open({ cwd: "/home/me/proj" }));
-    expect(pathsToPlaceholders(["/home/me/proj/a", "/tmp/acp-replay-x/workspace/b"], folders.placeholders)).toEqual(["<CWD>/a", "<CWD>/b"]);
+    expect(pathsToPlaceholders(["/home/me/proj/a", "/tmp/acp-replay-x/workspace/b"], folders.placeholders)).toEqual([
+      "<CWD>/a",
+      "<CWD>/b",
+    ]);
     expect(folders.directories).toEqual([]);
   });
 
@@ -41,7 +49,14 @@ describe("the client's folders", () => {
 });
 
 describe("a replay's folders", () => {
-  const header = (directories: string[]) => ({ type: "header" as const, version: 1 as const, agent: { command: ["x"] }, protocolVersion: 1, workspace: { directories }, recordedAt: "" });
+  const header = (directories: string[]) => ({
+    type: "header" as const,
+    version: 1 as const,
+    agent: { command: ["x"] },
+    protocolVersion: 1,
+    workspace: { directories },
+    recordedAt: "",
+  });
 
   it("are fresh: <DIR_n> beside the workspace (a placeholder of the run), <CWD>/sub inside it", async () => {
     const sandbox = await prepareSandbox(header(["<DIR_1>", "<CWD>/sub/deeper", "<DIR_1>/x"]), undefined);
@@ -60,7 +75,9 @@ describe("a replay's folders", () => {
   });
 
   it("stay inside the replay's own directory", async () => {
-    await expect(prepareSandbox(header(["<CWD>/../../escape"]), undefined)).rejects.toThrow(/not inside the replay's folders/);
+    await expect(prepareSandbox(header(["<CWD>/../../escape"]), undefined)).rejects.toThrow(
+      /not inside the replay's folders/,
+    );
     await expect(prepareSandbox(header(["/etc/x"]), undefined)).rejects.toThrow(/not inside the replay's folders/);
     // A folder inside a placeholder the header does not create.
     await expect(prepareSandbox(header(["<DIR_2>/x"]), undefined)).rejects.toThrow(/not inside the replay's folders/);

@@ -78,20 +78,36 @@ describe("parseTranscript", () => {
 
 describe("recorded lines", () => {
   it("records non-JSON as raw and skips blank lines", () => {
-    expect(entryForLine("agent->client", 1, "not json")).toEqual({ type: "raw", dir: "agent->client", t: 1, text: "not json" });
+    expect(entryForLine("agent->client", 1, "not json")).toEqual({
+      type: "raw",
+      dir: "agent->client",
+      t: 1,
+      text: "not json",
+    });
     expect(entryForLine("agent->client", 1, "[1]")).toMatchObject({ type: "raw" });
     expect(entryForLine("agent->client", 1, "  ")).toBeNull();
   });
 });
 
-
 describe("normalisation", () => {
   it("replaces run paths with placeholders, longest first and only whole", () => {
     const out = pathsToPlaceholders(
-      { cwd: "/tmp/run/ws", file: "/tmp/run/ws/a.txt", other: "/tmp/run/wsx", tmp: "/tmp/run/t/1", text: "see /tmp/run/ws." },
+      {
+        cwd: "/tmp/run/ws",
+        file: "/tmp/run/ws/a.txt",
+        other: "/tmp/run/wsx",
+        tmp: "/tmp/run/t/1",
+        text: "see /tmp/run/ws.",
+      },
       { "<CWD>": "/tmp/run/ws", "<TMP>": ["/tmp/run/t", "/private/tmp/run/t"] },
     );
-    expect(out).toEqual({ cwd: "<CWD>", file: "<CWD>/a.txt", other: "/tmp/run/wsx", tmp: "<TMP>/1", text: "see <CWD>." });
+    expect(out).toEqual({
+      cwd: "<CWD>",
+      file: "<CWD>/a.txt",
+      other: "/tmp/run/wsx",
+      tmp: "<TMP>/1",
+      text: "see <CWD>.",
+    });
     expect(placeholdersToPaths({ cwd: "<CWD>/x" }, { "<CWD>": ["/w", "/real/w"] })).toEqual({ cwd: "/w/x" });
   });
 
@@ -133,23 +149,41 @@ describe("normalisation", () => {
     // a new recorded id cannot take a live id that is already bound
     expect(compareMessages(rec("s1", "t2"), rec("L1", "x1"), ids)?.reason).toMatch(/already stands for/);
     expect(ids.toLive("sessionId", "s1")).toBe("L1");
-    expect(ids.recordedToLive({ params: { sessionId: "s1", cwd: "s1" } })).toEqual({ params: { sessionId: "L1", cwd: "s1" } });
+    expect(ids.recordedToLive({ params: { sessionId: "s1", cwd: "s1" } })).toEqual({
+      params: { sessionId: "L1", cwd: "s1" },
+    });
   });
 
   it("maps the JSON-RPC id of agent requests only when asked to", () => {
     const ids = new IdMap();
-    expect(compareMessages({ id: 0, method: "m" }, { id: 7, method: "m" }, ids, { topLevelIdCategory: JSONRPC_ID })).toBeNull();
+    expect(
+      compareMessages({ id: 0, method: "m" }, { id: 7, method: "m" }, ids, { topLevelIdCategory: JSONRPC_ID }),
+    ).toBeNull();
     expect(compareMessages({ id: 0 }, { id: 7 }, new IdMap())).toMatchObject({ path: "$.id", expected: 0, actual: 7 });
   });
 
   it("reports the first difference with its JSON path", () => {
     const ids = new IdMap();
-    expect(compareMessages({ a: [1, { b: "x" }] }, { a: [1, { b: "y" }] }, ids)).toEqual({ path: "$.a[1].b", expected: "x", actual: "y" });
-    expect(compareMessages({ a: [1] }, { a: [1, 2] }, ids)).toMatchObject({ path: "$.a[1]", expected: undefined, actual: 2 });
+    expect(compareMessages({ a: [1, { b: "x" }] }, { a: [1, { b: "y" }] }, ids)).toEqual({
+      path: "$.a[1].b",
+      expected: "x",
+      actual: "y",
+    });
+    expect(compareMessages({ a: [1] }, { a: [1, 2] }, ids)).toMatchObject({
+      path: "$.a[1]",
+      expected: undefined,
+      actual: 2,
+    });
     expect(compareMessages({ a: 1, b: 2 }, { a: 1 }, ids)).toMatchObject({ path: "$.b", reason: "missing field" });
-    expect(compareMessages({ a: 1 }, { a: 1, "x-y": 2 }, ids)).toMatchObject({ path: '$["x-y"]', reason: "unexpected field" });
+    expect(compareMessages({ a: 1 }, { a: 1, "x-y": 2 }, ids)).toMatchObject({
+      path: '$["x-y"]',
+      reason: "unexpected field",
+    });
     const live = normaliseMessage({ p: "/run/ws/f", at: "2024-01-01T00:00:00Z" }, { "<CWD>": "/run/ws" });
-    const recorded = normaliseMessage({ p: "/home/me/proj/f", at: "2020-05-05T10:00:00Z" }, { "<CWD>": "/home/me/proj" });
+    const recorded = normaliseMessage(
+      { p: "/home/me/proj/f", at: "2020-05-05T10:00:00Z" },
+      { "<CWD>": "/home/me/proj" },
+    );
     expect(compareMessages(recorded, live, ids)).toBeNull();
   });
 });
@@ -157,39 +191,80 @@ describe("normalisation", () => {
 describe("ACP schema validation", () => {
   it("accepts valid messages in each direction and picks the definition by method", async () => {
     const v = await loadAcpValidator();
-    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } })).toEqual([]);
-    expect(v.validate("agent->client", { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } }, "initialize")).toEqual([]);
+    expect(
+      v.validate("client->agent", { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: 1 } }),
+    ).toEqual([]);
+    expect(
+      v.validate("agent->client", { jsonrpc: "2.0", id: 0, result: { protocolVersion: 1 } }, "initialize"),
+    ).toEqual([]);
     expect(
       v.validate("agent->client", {
         jsonrpc: "2.0",
         method: "session/update",
-        params: { sessionId: "s", update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } } },
+        params: {
+          sessionId: "s",
+          update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } },
+        },
       }),
     ).toEqual([]);
-    expect(v.validate("agent->client", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } })).toEqual([]);
+    expect(
+      v.validate("agent->client", { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }),
+    ).toEqual([]);
   });
 
   it("knows ACP's unstable methods, which agents advertise (a transcript of this agent uses session/set_title, session/status, session/fork...)", async () => {
     const v = await loadAcpValidator();
-    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 1, method: "session/set_title", params: { sessionId: "s", title: "t" } })).toEqual([]);
-    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 2, method: "session/fork", params: { sessionId: "s", cwd: "/w", mcpServers: [] } })).toEqual([]);
-    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 3, method: "session/set_title", params: { sessionId: "s" } }).length).toBeGreaterThan(0);
+    expect(
+      v.validate("client->agent", {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "session/set_title",
+        params: { sessionId: "s", title: "t" },
+      }),
+    ).toEqual([]);
+    expect(
+      v.validate("client->agent", {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "session/fork",
+        params: { sessionId: "s", cwd: "/w", mcpServers: [] },
+      }),
+    ).toEqual([]);
+    expect(
+      v.validate("client->agent", { jsonrpc: "2.0", id: 3, method: "session/set_title", params: { sessionId: "s" } })
+        .length,
+    ).toBeGreaterThan(0);
   });
 
   it("reports violations with a JSON path", async () => {
     const v = await loadAcpValidator();
-    const bad = v.validate("agent->client", { jsonrpc: "2.0", id: 3, result: { stopReason: "bogus" } }, "session/prompt");
+    const bad = v.validate(
+      "agent->client",
+      { jsonrpc: "2.0", id: 3, result: { stopReason: "bogus" } },
+      "session/prompt",
+    );
     expect(bad.map((x) => x.path)).toContain("$.result.stopReason");
-    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 1, method: "session/new", params: { mcpServers: [] } }).length).toBeGreaterThan(0);
-    expect(v.validate("client->agent", { jsonrpc: "2.0", id: 1, method: "fs/read_text_file", params: {} })[0]?.message).toMatch(/unknown ACP request method/);
+    expect(
+      v.validate("client->agent", { jsonrpc: "2.0", id: 1, method: "session/new", params: { mcpServers: [] } }).length,
+    ).toBeGreaterThan(0);
+    expect(
+      v.validate("client->agent", { jsonrpc: "2.0", id: 1, method: "fs/read_text_file", params: {} })[0]?.message,
+    ).toMatch(/unknown ACP request method/);
     expect(v.validate("agent->client", { jsonrpc: "1.0", id: 1, result: {} })[0]?.path).toBe("$.jsonrpc");
-    expect(v.validate("agent->client", { jsonrpc: "2.0", id: 1, error: { message: "no code" } }).some((x) => x.path.startsWith("$.error"))).toBe(true);
+    expect(
+      v
+        .validate("agent->client", { jsonrpc: "2.0", id: 1, error: { message: "no code" } })
+        .some((x) => x.path.startsWith("$.error")),
+    ).toBe(true);
   });
 });
 
 describe("CLI arguments", () => {
   it("parses record and replay", () => {
-    expect(parseRecordArgs(["--out", "f.jsonl", "--", "node", "a.js"])).toEqual({ out: "f.jsonl", command: ["node", "a.js"] });
+    expect(parseRecordArgs(["--out", "f.jsonl", "--", "node", "a.js"])).toEqual({
+      out: "f.jsonl",
+      command: ["node", "a.js"],
+    });
     expect(() => parseRecordArgs(["--", "node"])).toThrow(/--out FILE is required/);
     expect(() => parseRecordArgs(["--out", "f"])).toThrow(/agent command/);
     expect(parseReplayArgs(["a", "b", "--update", "--agent", "--", "node", "x.js", "--flag"])).toEqual({

@@ -10,12 +10,21 @@ import { matcherOver, type MatcherUnderTest } from "../support/replay-matcher.js
 
 type Json = Record<string, unknown>;
 const rpc = (m: Json): Json => ({ jsonrpc: "2.0", ...m });
-const update = (sessionId: string, u: Json): Json => rpc({ method: "session/update", params: { sessionId, update: u } });
+const update = (sessionId: string, u: Json): Json =>
+  rpc({ method: "session/update", params: { sessionId, update: u } });
 
 const v2 = {
-  initialize: rpc({ id: 0, method: "initialize", params: { protocolVersion: 2, info: { name: "client", version: "1.0.0" }, capabilities: {} } }),
-  initialized: rpc({ id: 0, result: { protocolVersion: 2, info: { name: "agent", version: "1.0.0" }, capabilities: {} } }),
-  chunk: (sid: string, messageId: string, text: string) => update(sid, { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } }),
+  initialize: rpc({
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: 2, info: { name: "client", version: "1.0.0" }, capabilities: {} },
+  }),
+  initialized: rpc({
+    id: 0,
+    result: { protocolVersion: 2, info: { name: "agent", version: "1.0.0" }, capabilities: {} },
+  }),
+  chunk: (sid: string, messageId: string, text: string) =>
+    update(sid, { sessionUpdate: "agent_message_chunk", messageId, content: { type: "text", text } }),
   idle: (sid: string) => update(sid, { sessionUpdate: "state_update", state: "idle", stopReason: "end_turn" }),
   running: (sid: string) => update(sid, { sessionUpdate: "state_update", state: "running" }),
 };
@@ -42,12 +51,21 @@ describe("schema per protocol version", () => {
     expect(v.validate("agent->client", v2.idle("s"))).toEqual([]);
     expect(v.validate("agent->client", rpc({ id: 3, result: { messageId: "u1" } }), "session/prompt")).toEqual([]);
     // A v1 chunk has no messageId, which v2 requires.
-    expect(v.validate("agent->client", update("s", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } })).length).toBeGreaterThan(0);
+    expect(
+      v.validate(
+        "agent->client",
+        update("s", { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }),
+      ).length,
+    ).toBeGreaterThan(0);
     // v2's catch-all admits unknown kinds; one that is not an `_` extension is reserved, so a v1 name is a violation.
     expect(v.validate("agent->client", v1Only.toolCall).map((x) => x.path)).toContain("$.params.update.sessionUpdate");
-    expect(v.validate("agent->client", v1Only.modeUpdate).map((x) => x.path)).toContain("$.params.update.sessionUpdate");
+    expect(v.validate("agent->client", v1Only.modeUpdate).map((x) => x.path)).toContain(
+      "$.params.update.sessionUpdate",
+    );
     expect(v.validate("agent->client", update("s", { sessionUpdate: "_vendor_thing", anything: 1 }))).toEqual([]);
-    expect(v.validate("agent->client", v1Only.readFile)[0]?.message).toMatch(/unknown ACP request method "fs\/read_text_file"/);
+    expect(v.validate("agent->client", v1Only.readFile)[0]?.message).toMatch(
+      /unknown ACP request method "fs\/read_text_file"/,
+    );
   });
 
   it("v1 reports a v2 state_update and keeps accepting v1 shapes", async () => {
@@ -60,8 +78,16 @@ describe("schema per protocol version", () => {
 });
 
 function transcriptOf(lines: Array<["client->agent" | "agent->client", Json]>): string {
-  const header = { type: "header", version: 1, recordedAt: "2026-01-01T00:00:00Z", agent: { command: ["agent"] }, protocolVersion: 2 };
-  return [header, ...lines.map(([dir, msg]) => ({ type: "message", dir, t: 0, msg }))].map((l) => JSON.stringify(l)).join("\n");
+  const header = {
+    type: "header",
+    version: 1,
+    recordedAt: "2026-01-01T00:00:00Z",
+    agent: { command: ["agent"] },
+    protocolVersion: 2,
+  };
+  return [header, ...lines.map(([dir, msg]) => ({ type: "message", dir, t: 0, msg }))]
+    .map((l) => JSON.stringify(l))
+    .join("\n");
 }
 
 async function matcherFor(text: string): Promise<MatcherUnderTest & { clientLines: () => void }> {
@@ -91,7 +117,9 @@ describe("a v2 transcript in the matcher", () => {
   it("replays green with other session and message ids, the agent's version and a repeated snapshot", async () => {
     const { matcher, failures, clientLines } = await matcherFor(recorded);
     clientLines();
-    matcher.onAgentEntry(live(rpc({ id: 0, result: { protocolVersion: 2, info: { name: "agent", version: "9.9.9" }, capabilities: {} } })));
+    matcher.onAgentEntry(
+      live(rpc({ id: 0, result: { protocolVersion: 2, info: { name: "agent", version: "9.9.9" }, capabilities: {} } })),
+    );
     matcher.onAgentEntry(live(rpc({ id: 1, result: { sessionId: "live-s" } })));
     matcher.onAgentEntry(live(v2.running("live-s")));
     // Snapshots are idempotent (ACP v2): one repeated by a slower run is not an extra message.
@@ -120,7 +148,12 @@ describe("a v2 transcript in the matcher", () => {
     matcher.onAgentEntry(live(v2.running("live-s")));
     matcher.onAgentEntry(live(v2.chunk("live-s", "live-a", "Hello")));
     matcher.onAgentEntry(live(v2.chunk("live-s", "live-b", " there")));
-    expect(failures[0]).toMatchObject({ kind: "difference", path: "$.params.update.messageId", expected: "rec-m1", actual: "live-b" });
+    expect(failures[0]).toMatchObject({
+      kind: "difference",
+      path: "$.params.update.messageId",
+      expected: "rec-m1",
+      actual: "live-b",
+    });
   });
 
   it("checks a client that asked for 2 against v1 when the agent answers 1", async () => {

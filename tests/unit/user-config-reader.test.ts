@@ -4,7 +4,13 @@ import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { configFingerprint, UserConfigReader, userTurnsHooksOff, type ConfigSource, type v2 } from "../../src/codex/index.js";
+import {
+  configFingerprint,
+  UserConfigReader,
+  userTurnsHooksOff,
+  type ConfigSource,
+  type v2,
+} from "../../src/codex/index.js";
 import { FakeCodexClient, type Partly } from "../support/fake-codex-client.js";
 
 const dirs: string[] = [];
@@ -30,7 +36,10 @@ function codexAnswering(
     otherwise: ({ method }) => expect.unreachable(`codex was asked ${method}`),
   });
   const log = { warn: () => undefined, debug: () => undefined };
-  const source: ConfigSource = { client: async () => codex.client, ...(prefetched ? { takePrefetchedConfig: prefetched as ConfigSource["takePrefetchedConfig"] } : {}) };
+  const source: ConfigSource = {
+    client: async () => codex.client,
+    ...(prefetched ? { takePrefetchedConfig: prefetched as ConfigSource["takePrefetchedConfig"] } : {}),
+  };
   return { reader: (home: string) => new UserConfigReader(source, log, home), calls: () => calls };
 }
 
@@ -58,7 +67,11 @@ describe("the user's configuration per directory", () => {
 
   it("is read again when the user's config.toml changes, or a project's .codex/config.toml appears", async () => {
     const { home, project, cwd } = await tree();
-    const { reader: readerIn, calls } = codexAnswering([{ approval_policy: "never" }, { approval_policy: "on-request" }, { sandbox_mode: "read-only" }]);
+    const { reader: readerIn, calls } = codexAnswering([
+      { approval_policy: "never" },
+      { approval_policy: "on-request" },
+      { sandbox_mode: "read-only" },
+    ]);
     const reader = readerIn(home);
     await reader.read(cwd);
     await writeFile(path.join(home, "config.toml"), 'model = "a"\napproval_policy = "on-request"\n');
@@ -118,16 +131,26 @@ describe("the user's configuration per directory", () => {
 });
 
 describe("whether the user turned Codex's hooks off", () => {
-  const layer = (type: string, config: unknown, disabledReason: string | null = null) => ({ name: { type }, version: "v", config, disabledReason });
+  const layer = (type: string, config: unknown, disabledReason: string | null = null) => ({
+    name: { type },
+    version: "v",
+    config,
+    disabledReason,
+  });
   const answer = (...layers: ReturnType<typeof layer>[]) => ({ config: {}, origins: {}, layers }) as never;
 
   it("their config.toml, the system's or a managed layer saying hooks = false: yes", () => {
-    for (const type of ["user", "system", "enterpriseManaged", "sessionFlags"]) expect(userTurnsHooksOff(answer(layer(type, { features: { hooks: false } }))), type).toBe(true);
+    for (const type of ["user", "system", "enterpriseManaged", "sessionFlags"])
+      expect(userTurnsHooksOff(answer(layer(type, { features: { hooks: false } }))), type).toBe(true);
   });
 
   it("a project's .codex/config.toml, trusted or not, is not the user's; nor hooks left on, or no answer", () => {
-    expect(userTurnsHooksOff(answer(layer("project", { features: { hooks: false } }), layer("user", { model: "x" })))).toBe(false);
-    expect(userTurnsHooksOff(answer(layer("project", { features: { hooks: false } }, "add it as a trusted project")))).toBe(false);
+    expect(
+      userTurnsHooksOff(answer(layer("project", { features: { hooks: false } }), layer("user", { model: "x" }))),
+    ).toBe(false);
+    expect(
+      userTurnsHooksOff(answer(layer("project", { features: { hooks: false } }, "add it as a trusted project"))),
+    ).toBe(false);
     expect(userTurnsHooksOff(answer(layer("user", { features: { hooks: true } }), layer("system", {})))).toBe(false);
     expect(userTurnsHooksOff(answer(layer("user", { features: "odd" })))).toBe(false);
     expect(userTurnsHooksOff(undefined)).toBe(false);

@@ -73,9 +73,11 @@ describe("young generation", () => {
     expect(young.asLoaded(() => (seen.push(flags.at(-1)!), 42))).toBe(42);
     expect(seen).toEqual([KEPT]);
     expect(flags).toEqual([widened, KEPT, widened]);
-    expect(() => young.asLoaded(() => {
-      throw new Error("no cache");
-    })).toThrow("no cache");
+    expect(() =>
+      young.asLoaded(() => {
+        throw new Error("no cache");
+      }),
+    ).toThrow("no cache");
     expect(flags.at(-1)).toBe(widened); // put back after a throw too
     release();
     expect(flags.at(-1)).toBe(KEPT);
@@ -124,7 +126,11 @@ describe("young generation", () => {
       release();
       process.stdout.write(JSON.stringify({ start, kept, widened }));
     `;
-    const out = execFileSync(process.execPath, ["--semi-space-growth-factor=1", "--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8" });
+    const out = execFileSync(
+      process.execPath,
+      ["--semi-space-growth-factor=1", "--import", "tsx", "--input-type=module", "-e", script],
+      { encoding: "utf8" },
+    );
     const { start, kept, widened } = JSON.parse(out) as { start: number; kept: number; widened: number };
     expect(start).toBeLessThan(8 * MiB);
     expect(kept).toBe(start);

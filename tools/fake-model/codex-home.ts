@@ -178,7 +178,12 @@ async function deriveCatalog(codexPath: string): Promise<Catalog> {
     const args = [...(isScript ? [codexPath] : []), "debug", "models", "--bundled"];
     const { stdout } = await execFileAsync(cmd, args, {
       // Windows programs need SystemRoot (and cmd.exe / PATHEXT to find anything) even in a minimal environment.
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", CODEX_HOME: codexHome, HOME: home, ...windowsEssentials(process.env) },
+      env: {
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        CODEX_HOME: codexHome,
+        HOME: home,
+        ...windowsEssentials(process.env),
+      },
       maxBuffer: 64 * 1024 * 1024,
       timeout: 30_000,
     });
@@ -206,12 +211,24 @@ async function deriveCatalog(codexPath: string): Promise<Catalog> {
 /** auth.json of a ChatGPT sign-in that never happened: unsigned tokens, valid until 2100 (codex reads their claims, checks no signature). */
 function fakeChatgptAuth(): string {
   const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
-  const token = (claims: Record<string, unknown>) => `${part({ alg: "none", typ: "JWT" })}.${part({ exp: 4102444800, ...claims })}.unsigned`;
-  const auth = { "https://api.openai.com/auth": { chatgpt_plan_type: "plus", chatgpt_account_id: "fake-account", chatgpt_user_id: "fake-user" } };
+  const token = (claims: Record<string, unknown>) =>
+    `${part({ alg: "none", typ: "JWT" })}.${part({ exp: 4102444800, ...claims })}.unsigned`;
+  const auth = {
+    "https://api.openai.com/auth": {
+      chatgpt_plan_type: "plus",
+      chatgpt_account_id: "fake-account",
+      chatgpt_user_id: "fake-user",
+    },
+  };
   return JSON.stringify({
     auth_mode: "chatgpt",
     OPENAI_API_KEY: null,
-    tokens: { id_token: token({ email: "fake@example.invalid", ...auth }), access_token: token(auth), refresh_token: "fake-refresh", account_id: "fake-account" },
+    tokens: {
+      id_token: token({ email: "fake@example.invalid", ...auth }),
+      access_token: token(auth),
+      refresh_token: "fake-refresh",
+      account_id: "fake-account",
+    },
     last_refresh: new Date().toISOString(),
   });
 }
@@ -254,7 +271,9 @@ export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<Cod
     XDG_CONFIG_HOME: path.join(home, ".config"),
     NO_COLOR: "1",
     // A made-up sign-in must never reach a real server: anything not local goes nowhere.
-    ...(opts.chatgptSignIn ? { HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1,localhost" } : {}),
+    ...(opts.chatgptSignIn
+      ? { HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "127.0.0.1,localhost" }
+      : {}),
   };
 
   return {
@@ -272,7 +291,14 @@ export async function createCodexHome(opts: CreateCodexHomeOptions): Promise<Cod
 }
 
 /** The variables a Windows process cannot do without, from `env` (nothing elsewhere). */
-function windowsEssentials(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): Record<string, string> {
+function windowsEssentials(
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
   if (platform !== "win32") return {};
-  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => /^(SystemRoot|windir|ComSpec|PATHEXT)$/i.test(e[0]) && e[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      (e): e is [string, string] => /^(SystemRoot|windir|ComSpec|PATHEXT)$/i.test(e[0]) && e[1] !== undefined,
+    ),
+  );
 }

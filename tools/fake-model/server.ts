@@ -122,7 +122,11 @@ export function responseEvents(
   return { events, terminal };
 }
 
-function itemToEvents(item: ScriptedItem, outputIndex: number, defaultId: string): { events: SseEvent[]; done: unknown } {
+function itemToEvents(
+  item: ScriptedItem,
+  outputIndex: number,
+  defaultId: string,
+): { events: SseEvent[]; done: unknown } {
   const events: SseEvent[] = [];
   switch (item.type) {
     case "message": {
@@ -140,9 +144,21 @@ function itemToEvents(item: ScriptedItem, outputIndex: number, defaultId: string
         part: { type: "output_text", text: "", annotations: [] },
       });
       for (const delta of splitDeltas(item.text, item.deltas)) {
-        events.push({ type: "response.output_text.delta", item_id: id, output_index: outputIndex, content_index: 0, delta });
+        events.push({
+          type: "response.output_text.delta",
+          item_id: id,
+          output_index: outputIndex,
+          content_index: 0,
+          delta,
+        });
       }
-      events.push({ type: "response.output_text.done", item_id: id, output_index: outputIndex, content_index: 0, text: item.text });
+      events.push({
+        type: "response.output_text.done",
+        item_id: id,
+        output_index: outputIndex,
+        content_index: 0,
+        text: item.text,
+      });
       const done = {
         type: "message",
         id,
@@ -168,9 +184,21 @@ function itemToEvents(item: ScriptedItem, outputIndex: number, defaultId: string
         part: { type: "summary_text", text: "" },
       });
       for (const delta of splitDeltas(item.summary, item.deltas)) {
-        events.push({ type: "response.reasoning_summary_text.delta", item_id: id, output_index: outputIndex, summary_index: 0, delta });
+        events.push({
+          type: "response.reasoning_summary_text.delta",
+          item_id: id,
+          output_index: outputIndex,
+          summary_index: 0,
+          delta,
+        });
       }
-      events.push({ type: "response.reasoning_summary_text.done", item_id: id, output_index: outputIndex, summary_index: 0, text: item.summary });
+      events.push({
+        type: "response.reasoning_summary_text.done",
+        item_id: id,
+        output_index: outputIndex,
+        summary_index: 0,
+        text: item.summary,
+      });
       events.push({
         type: "response.reasoning_summary_part.done",
         item_id: id,
@@ -218,7 +246,11 @@ function sseFrame(event: SseEvent): string {
 }
 
 function flatHeaders(req: http.IncomingMessage): Record<string, string> {
-  return Object.fromEntries(Object.entries(req.headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]])));
+  return Object.fromEntries(
+    Object.entries(req.headers).flatMap(([k, v]) =>
+      v === undefined ? [] : [[k, Array.isArray(v) ? v.join(", ") : v]],
+    ),
+  );
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {
@@ -278,9 +310,19 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
       const refused = bearer !== undefined && refusedKeys.has(bearer);
       // A refused key uses up no scripted response: the script stays for the next good key.
       const scripted = refused ? undefined : queue.shift();
-      const record: RecordedRequest = { index: requests.length + 1, method: req.method, path, headers: flatHeaders(req), body, scripted, ...(refused ? { refused: true } : {}), receivedAt };
+      const record: RecordedRequest = {
+        index: requests.length + 1,
+        method: req.method,
+        path,
+        headers: flatHeaders(req),
+        body,
+        scripted,
+        ...(refused ? { refused: true } : {}),
+        receivedAt,
+      };
       requests.push(record);
-      if (!refused && scripted === undefined) log.debug({ index: record.index }, "fake model: queue empty, answering \"ok\"");
+      if (!refused && scripted === undefined)
+        log.debug({ index: record.index }, 'fake model: queue empty, answering "ok"');
       notify();
       if (refused) answerRefusedKey(bearer, res);
       else await respond(scripted ?? FALLBACK, res);
@@ -298,7 +340,9 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
       return;
     }
     res.writeHead(404, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message: `fake model: no route for ${req.method} ${path}`, type: "not_found" } }));
+    res.end(
+      JSON.stringify({ error: { message: `fake model: no route for ${req.method} ${path}`, type: "not_found" } }),
+    );
   }
 
   /** OpenAI's answer to a wrong or revoked key: its message shows the key's ends only, as OpenAI's does. */
@@ -306,7 +350,9 @@ export async function startFakeModel(script?: FakeModelScript | ScriptedResponse
     const shown = `${key.slice(0, 3)}${"*".repeat(Math.max(0, key.length - 7))}${key.slice(-4)}`;
     const message = `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`;
     res.writeHead(401, { "content-type": "application/json" });
-    res.end(JSON.stringify({ error: { message, type: "invalid_request_error", param: null, code: "invalid_api_key" } }));
+    res.end(
+      JSON.stringify({ error: { message, type: "invalid_request_error", param: null, code: "invalid_api_key" } }),
+    );
   }
 
   async function respond(scripted: ScriptedResponse, res: http.ServerResponse): Promise<void> {

@@ -38,7 +38,12 @@ export function startAgentProcess(command: readonly string[], opts: AgentProcess
  * Windows has no groups: its whole process tree ends (taskkill /T /F, src/platform/processes.ts),
  * so an adapter's codex does not outlive the run holding the pipes.
  */
-export function stopAgentProcess(child: StoppableProcess, signal: NodeJS.Signals, platform: NodeJS.Platform = process.platform, stop: ProcessStopper = processStopper(platform)): void {
+export function stopAgentProcess(
+  child: StoppableProcess,
+  signal: NodeJS.Signals,
+  platform: NodeJS.Platform = process.platform,
+  stop: ProcessStopper = processStopper(platform),
+): void {
   const pid = child.pid;
   if (pid === undefined) return;
   if (platform === "win32") return stop(child, signal);

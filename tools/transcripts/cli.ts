@@ -34,7 +34,8 @@ const REPLAY_USAGE = `  codex-cli-acp replay --trust [--update] [--timeout SECON
 `;
 
 const RECORD_EXIT = "Exit code: the agent's (2: a usage error).\n";
-const REPLAY_EXIT = "Exit codes: 0 all passed (or updated), 1 a replay failed, 2 usage error, unreadable or not trusted transcript.\n";
+const REPLAY_EXIT =
+  "Exit codes: 0 all passed (or updated), 1 a replay failed, 2 usage error, unreadable or not trusted transcript.\n";
 
 /** Each subcommand's own usage (`record --help`, `replay --help`, and a usage error of either). */
 const USAGE = {
@@ -142,7 +143,12 @@ export async function runTranscriptCli(argv: string[]): Promise<number> {
       const args = parseRecordArgs(rest);
       const { runRecorder } = await import("./record.js");
       const fakeModel = args.fakeModelFile ? await readFakeModel(args.fakeModelFile) : undefined;
-      return await runRecorder({ out: args.out, command: args.command, ...(fakeModel ? { fakeModel } : {}), ...(args.keepSecrets ? { keepSecrets: true } : {}) });
+      return await runRecorder({
+        out: args.out,
+        command: args.command,
+        ...(fakeModel ? { fakeModel } : {}),
+        ...(args.keepSecrets ? { keepSecrets: true } : {}),
+      });
     }
     if (sub === "replay") {
       const args = parseReplayArgs(rest);
@@ -155,7 +161,9 @@ export async function runTranscriptCli(argv: string[]): Promise<number> {
     throw new UsageError(`unknown command ${JSON.stringify(sub ?? "")}: expected record or replay`);
   } catch (error) {
     if (error instanceof UsageError) {
-      process.stderr.write(`codex-cli-acp: ${error.message}\n\n${sub === "record" || sub === "replay" ? USAGE[sub] : TRANSCRIPT_USAGE}`);
+      process.stderr.write(
+        `codex-cli-acp: ${error.message}\n\n${sub === "record" || sub === "replay" ? USAGE[sub] : TRANSCRIPT_USAGE}`,
+      );
       return 2;
     }
     throw error;
@@ -172,7 +180,8 @@ async function readFakeModel(file: string): Promise<{ responses: unknown[] } & R
   } catch (error) {
     throw new UsageError(`record: cannot read the fake model script ${file}: ${(error as Error).message}`);
   }
-  const settings = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+  const settings =
+    json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
   try {
     parseFakeModelScript(Array.isArray(json) ? json : { responses: settings.responses });
   } catch (error) {
@@ -208,11 +217,11 @@ async function expandFiles(files: string[]): Promise<string[]> {
 
 async function runReplays(args: ReplayArgs): Promise<number> {
   args = { ...args, files: await expandFiles(args.files) };
-  const [{ replayParsed, formatReplayReport }, { TranscriptFormatError, parseTranscript, readTranscriptText }, { whatReplayDoes, notTrustedMessage }] = await Promise.all([
-    import("./replay/index.js"),
-    import("./format.js"),
-    import("./trust.js"),
-  ]);
+  const [
+    { replayParsed, formatReplayReport },
+    { TranscriptFormatError, parseTranscript, readTranscriptText },
+    { whatReplayDoes, notTrustedMessage },
+  ] = await Promise.all([import("./replay/index.js"), import("./format.js"), import("./trust.js")]);
   let failed = 0;
   let broken = 0;
   let untrusted = 0;
@@ -221,7 +230,9 @@ async function runReplays(args: ReplayArgs): Promise<number> {
       const transcript = parseTranscript(await readTranscriptText(file), file);
       if (!args.trust) {
         untrusted++;
-        process.stderr.write(`codex-cli-acp: ${notTrustedMessage(file, whatReplayDoes(transcript, args.agentCommand !== undefined))}\n`);
+        process.stderr.write(
+          `codex-cli-acp: ${notTrustedMessage(file, whatReplayDoes(transcript, args.agentCommand !== undefined))}\n`,
+        );
         continue;
       }
       const result = await replayParsed(transcript, {
@@ -243,7 +254,9 @@ async function runReplays(args: ReplayArgs): Promise<number> {
   }
   if (args.files.length > 1) {
     const passed = args.files.length - failed - broken - untrusted;
-    process.stdout.write(`${passed} passed, ${failed} failed, ${broken} unreadable${untrusted > 0 ? `, ${untrusted} not trusted` : ""}\n`);
+    process.stdout.write(
+      `${passed} passed, ${failed} failed, ${broken} unreadable${untrusted > 0 ? `, ${untrusted} not trusted` : ""}\n`,
+    );
   }
   return broken > 0 || untrusted > 0 ? 2 : failed > 0 ? 1 : 0;
 }

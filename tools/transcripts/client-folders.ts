@@ -19,7 +19,9 @@ export function foldersOf(msg: Record<string, unknown>): string[] {
   if (typeof msg.method !== "string" || !OPENING_METHODS.has(msg.method)) return [];
   const params = msg.params !== null && typeof msg.params === "object" ? (msg.params as Record<string, unknown>) : {};
   const extra: unknown[] = Array.isArray(params.additionalDirectories) ? params.additionalDirectories : [];
-  return [params.cwd, ...extra].filter((f): f is string => typeof f === "string" && path.isAbsolute(f) && path.parse(f).root !== f);
+  return [params.cwd, ...extra].filter(
+    (f): f is string => typeof f === "string" && path.isAbsolute(f) && path.parse(f).root !== f,
+  );
 }
 
 export class ClientFolders {

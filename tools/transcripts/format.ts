@@ -152,7 +152,10 @@ export async function readTranscriptText(file: string): Promise<string> {
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new Error(`${file} is not a regular file`);
-    if (info.size > MAX_TRANSCRIPT_BYTES) throw new Error(`${file} is too large (${Math.round(info.size / 1024 / 1024)} MiB; a transcript is read whole, at most ${Math.floor(MAX_TRANSCRIPT_BYTES / 1024 / 1024)} MiB)`);
+    if (info.size > MAX_TRANSCRIPT_BYTES)
+      throw new Error(
+        `${file} is too large (${Math.round(info.size / 1024 / 1024)} MiB; a transcript is read whole, at most ${Math.floor(MAX_TRANSCRIPT_BYTES / 1024 / 1024)} MiB)`,
+      );
     return await handle.readFile("utf8");
   } finally {
     await handle.close();

@@ -25,7 +25,8 @@ const ID_KEYS: ReadonlySet<string> = new Set([
 export const JSONRPC_ID = "jsonrpc-id";
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
-const TIME_KEY = /^(timestamp|time|date|createdAt|updatedAt|startedAt|completedAt|endedAt|lastModified|mtime|ctime)$|(At|_at|Time|_time|Timestamp|_timestamp)$/;
+const TIME_KEY =
+  /^(timestamp|time|date|createdAt|updatedAt|startedAt|completedAt|endedAt|lastModified|mtime|ctime)$|(At|_at|Time|_time|Timestamp|_timestamp)$/;
 const DURATION_KEY = /(duration|elapsed|latency)|(Ms|_ms|Millis|_millis|Seconds|_seconds|Secs|_secs)$/i;
 
 /** Placeholder -> absolute path(s) it stands for, e.g. {"<CWD>": ["/tmp/r1/ws", "/private/tmp/r1/ws"]}. */
@@ -84,7 +85,8 @@ export function normaliseValues(value: unknown, key?: string, parentKey?: string
   if (typeof value === "string") {
     if (ISO_DATE_TIME.test(value)) return "<TIMESTAMP>";
     // v1 names the agent's implementation `agentInfo`, v2 `info` (only agent messages are normalised).
-    if (key === "version" && (parentKey === "agentInfo" || parentKey === "serverInfo" || parentKey === "info")) return "<VERSION>";
+    if (key === "version" && (parentKey === "agentInfo" || parentKey === "serverInfo" || parentKey === "info"))
+      return "<VERSION>";
     return value;
   }
   if (typeof value === "number" && key !== undefined) {
@@ -184,18 +186,44 @@ export interface CompareOptions {
  * Compares two normalised messages; returns the first difference (depth-first, in the
  * expected message's key order, then keys only the actual message has) or null.
  */
-export function compareMessages(expected: unknown, actual: unknown, ids: IdMap, options: CompareOptions = {}): Difference | null {
+export function compareMessages(
+  expected: unknown,
+  actual: unknown,
+  ids: IdMap,
+  options: CompareOptions = {},
+): Difference | null {
   const walk = (e: unknown, a: unknown, path: string, key: string | undefined, depth: number): Difference | null => {
-    const category = depth === 1 && key === "id" ? options.topLevelIdCategory : key !== undefined && ID_KEYS.has(key) ? key : undefined;
-    if (category !== undefined && (typeof e === "string" || typeof e === "number") && (typeof a === "string" || typeof a === "number")) {
+    const category =
+      depth === 1 && key === "id"
+        ? options.topLevelIdCategory
+        : key !== undefined && ID_KEYS.has(key)
+          ? key
+          : undefined;
+    if (
+      category !== undefined &&
+      (typeof e === "string" || typeof e === "number") &&
+      (typeof a === "string" || typeof a === "number")
+    ) {
       const reason = ids.check(category, e, a);
       return reason ? { path, expected: e, actual: a, reason } : null;
     }
     if (Array.isArray(e) && Array.isArray(a)) {
       const n = Math.max(e.length, a.length);
       for (let i = 0; i < n; i++) {
-        if (i >= e.length) return { path: childPath(path, i), expected: undefined, actual: a[i], reason: `${a.length - e.length} extra element(s)` };
-        if (i >= a.length) return { path: childPath(path, i), expected: e[i], actual: undefined, reason: `${e.length - a.length} missing element(s)` };
+        if (i >= e.length)
+          return {
+            path: childPath(path, i),
+            expected: undefined,
+            actual: a[i],
+            reason: `${a.length - e.length} extra element(s)`,
+          };
+        if (i >= a.length)
+          return {
+            path: childPath(path, i),
+            expected: e[i],
+            actual: undefined,
+            reason: `${e.length - a.length} missing element(s)`,
+          };
         const d = walk(e[i], a[i], childPath(path, i), undefined, depth + 1);
         if (d) return d;
       }
@@ -208,7 +236,8 @@ export function compareMessages(expected: unknown, actual: unknown, ids: IdMap, 
         if (d) return d;
       }
       for (const k of Object.keys(a)) {
-        if (!(k in e)) return { path: childPath(path, k), expected: undefined, actual: a[k], reason: "unexpected field" };
+        if (!(k in e))
+          return { path: childPath(path, k), expected: undefined, actual: a[k], reason: "unexpected field" };
       }
       return null;
     }

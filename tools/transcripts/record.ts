@@ -7,7 +7,13 @@ import { constants as osConstants } from "node:os";
 import path from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { log } from "../../src/log/index.js";
-import { type Direction, type TranscriptEntry, type TranscriptHeader, TRANSCRIPT_VERSION, serializeTranscript } from "./format.js";
+import {
+  type Direction,
+  type TranscriptEntry,
+  type TranscriptHeader,
+  TRANSCRIPT_VERSION,
+  serializeTranscript,
+} from "./format.js";
 import { ClientFolders } from "./client-folders.js";
 import { pathsToPlaceholders } from "./normalise.js";
 import { writePrivateFile } from "./private-file.js";
@@ -40,7 +46,6 @@ export interface RecorderOptions {
    */
   keepSecrets?: boolean;
 }
-
 
 /** Turns one line of the wire into a transcript entry (null for blank lines, which carry nothing). */
 export function entryForLine(dir: Direction, t: number, line: string): TranscriptEntry | null {
@@ -85,13 +90,18 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
   const header: TranscriptHeader = {
     type: "header",
     version: TRANSCRIPT_VERSION,
-    agent: { command: options.keepSecrets ? options.command : redactCommand(options.command), cwd: options.cwd ?? process.cwd() },
+    agent: {
+      command: options.keepSecrets ? options.command : redactCommand(options.command),
+      cwd: options.cwd ?? process.cwd(),
+    },
     protocolVersion: 1,
     recordedAt: new Date().toISOString(),
     ...(options.keepSecrets ? {} : { redacted: true }),
   };
   // The caller's environment under the hermetic home's variables: a recording never reaches the user's own CODEX_HOME.
-  const sandbox = options.fakeModel ? await prepareSandbox({ ...header, fakeModel: options.fakeModel }, undefined, options.env ?? process.env) : undefined;
+  const sandbox = options.fakeModel
+    ? await prepareSandbox({ ...header, fakeModel: options.fakeModel }, undefined, options.env ?? process.env)
+    : undefined;
   try {
     return await record(sandbox);
   } finally {
@@ -103,7 +113,9 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
       header.fakeModel = options.fakeModel;
       // No cwd: like the goldens, a replay runs the command from where it is started (a checkout).
       header.agent = { command: pathsToPlaceholders(options.command, sandbox.placeholders) as string[] };
-      stderr.write(`record: fake model at ${String(sandbox.placeholders["<FAKE_MODEL_URL>"])}; workspace ${sandbox.workspace} (the session's cwd)\n`);
+      stderr.write(
+        `record: fake model at ${String(sandbox.placeholders["<FAKE_MODEL_URL>"])}; workspace ${sandbox.workspace} (the session's cwd)\n`,
+      );
     }
     // The folders the client names (its session's cwd, additionalDirectories): with a sandbox,
     // written as placeholders like the sandbox's own paths; without, named in `header.paths`.
@@ -112,7 +124,9 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     const portable = <T>(value: T): T => pathsToPlaceholders(value, folders.placeholders) as T;
     const entries: TranscriptEntry[] = [];
     // The credentials of the agent's environment: an agent (or the model's printenv) may echo them.
-    const environmentSecrets = options.keepSecrets ? [] : secretsOfEnvironment(sandbox ? sandbox.env : (options.env ?? process.env));
+    const environmentSecrets = options.keepSecrets
+      ? []
+      : secretsOfEnvironment(sandbox ? sandbox.env : (options.env ?? process.env));
     /** Set when the agent never started: an earlier transcript of the same name is then left as it was. */
     let notStarted = false;
     let initializeSeen = false;
@@ -125,12 +139,26 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
       dirty = false;
       // Canonical key order (header fields filled in late still print near the top).
       const { type, version, agent, protocolVersion, clientCapabilities, paths, recordedAt, ...rest } = header;
-      const ordered: TranscriptHeader = { type, version, agent, protocolVersion, ...(clientCapabilities ? { clientCapabilities } : {}), ...rest, ...(paths ? { paths } : {}), recordedAt };
+      const ordered: TranscriptHeader = {
+        type,
+        version,
+        agent,
+        protocolVersion,
+        ...(clientCapabilities ? { clientCapabilities } : {}),
+        ...rest,
+        ...(paths ? { paths } : {}),
+        recordedAt,
+      };
       const t0 = performance.now();
       const written = sandbox ? entries.map(portable) : entries;
       // Redacted as a whole each time: a credential seen late is scrubbed from earlier lines too.
       // The digests are of the portable text (placeholders), as a replay normalises the live one.
-      const text = serializeTranscript(ordered, options.keepSecrets ? written : redactTranscript(written, sandbox ? {} : (header.paths ?? {}), { secrets: environmentSecrets }));
+      const text = serializeTranscript(
+        ordered,
+        options.keepSecrets
+          ? written
+          : redactTranscript(written, sandbox ? {} : (header.paths ?? {}), { secrets: environmentSecrets }),
+      );
       const preparedMs = performance.now() - t0;
       writing = writing
         .then(async () => {
@@ -149,10 +177,13 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
     const scheduleFlush = () => {
       dirty = true;
       if (!initializeSeen || flushTimer) return;
-      flushTimer = setTimeout(() => {
-        flushTimer = undefined;
-        void flush();
-      }, Math.max(50, lastWriteMs * 20));
+      flushTimer = setTimeout(
+        () => {
+          flushTimer = undefined;
+          void flush();
+        },
+        Math.max(50, lastWriteMs * 20),
+      );
     };
 
     const onEntry = (entry: TranscriptEntry | null) => {
@@ -166,12 +197,14 @@ export async function runRecorder(options: RecorderOptions): Promise<number> {
           if (typeof p.protocolVersion === "number") header.protocolVersion = p.protocolVersion;
           // v1 says `clientCapabilities`, v2 `capabilities`.
           const capabilities = p.clientCapabilities ?? p.capabilities;
-          if (capabilities && typeof capabilities === "object") header.clientCapabilities = capabilities as Record<string, unknown>;
+          if (capabilities && typeof capabilities === "object")
+            header.clientCapabilities = capabilities as Record<string, unknown>;
         }
         folders.learn(entry.msg);
         if (!sandbox && Object.keys(folders.named).length > 0) header.paths = { ...folders.named };
         // A replay gives each folder a fresh one of its own.
-        if (folders.directories.length > 0) header.workspace = { ...header.workspace, directories: [...folders.directories] };
+        if (folders.directories.length > 0)
+          header.workspace = { ...header.workspace, directories: [...folders.directories] };
       }
       scheduleFlush();
     };
@@ -256,6 +289,12 @@ async function whyUnwritable(out: string): Promise<string | undefined> {
   if (!parent) return `its folder ${path.dirname(out)} does not exist`;
   if (!parent.isDirectory()) return `${path.dirname(out)} is not a folder`;
   // The file is written beside itself and renamed over: the folder must take new files.
-  if (!(await access(path.dirname(out), constants.W_OK).then(() => true, () => false))) return `its folder ${path.dirname(out)} is not writable`;
+  if (
+    !(await access(path.dirname(out), constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return `its folder ${path.dirname(out)} is not writable`;
   return undefined;
 }

@@ -9,12 +9,19 @@ type Json = Record<string, unknown>;
 
 /** The session and kind of a text chunk, and its text; undefined for any other entry. */
 function chunkOf(entry: TranscriptEntry): { run: string; text: string } | undefined {
-  if (entry.type !== "message" || entry.dir !== "agent->client" || entry.msg.method !== "session/update") return undefined;
+  if (entry.type !== "message" || entry.dir !== "agent->client" || entry.msg.method !== "session/update")
+    return undefined;
   const params = entry.msg.params as Json | undefined;
   const update = params?.update as Json | undefined;
   const content = update?.content as Json | undefined;
   const kind = update?.sessionUpdate;
-  if (typeof kind !== "string" || !kind.endsWith("_chunk") || content?.type !== "text" || typeof content.text !== "string") return undefined;
+  if (
+    typeof kind !== "string" ||
+    !kind.endsWith("_chunk") ||
+    content?.type !== "text" ||
+    typeof content.text !== "string"
+  )
+    return undefined;
   return { run: `${String(params?.sessionId)}\u0000${kind}`, text: content.text };
 }
 
@@ -22,14 +29,21 @@ function withText(entry: TranscriptEntry, text: string): TranscriptEntry {
   if (entry.type !== "message") return entry;
   const params = entry.msg.params as Json;
   const update = params.update as Json;
-  return { ...entry, msg: { ...entry.msg, params: { ...params, update: { ...update, content: { ...(update.content as Json), text } } } } };
+  return {
+    ...entry,
+    msg: { ...entry.msg, params: { ...params, update: { ...update, content: { ...(update.content as Json), text } } } },
+  };
 }
 
 /**
  * The entries with every chunk that a span of `hidden` (given the joined text of its run, the
  * [start, end) spans to hide) touches replaced by `marker`.
  */
-export function redactAcrossChunks(entries: TranscriptEntry[], hidden: (joined: string) => Array<[number, number]>, marker: string): TranscriptEntry[] {
+export function redactAcrossChunks(
+  entries: TranscriptEntry[],
+  hidden: (joined: string) => Array<[number, number]>,
+  marker: string,
+): TranscriptEntry[] {
   const out = [...entries];
   let run: { key: string; at: number[]; texts: string[] } | undefined;
   const close = (): void => {
@@ -77,7 +91,8 @@ export function linesOf(text: string): Array<{ line: string; start: number }> {
 export function spansOf(text: string, secrets: readonly string[], lines: ReadonlySet<string>): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const secret of secrets) {
-    for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1)) spans.push([at, at + secret.length]);
+    for (let at = text.indexOf(secret); at >= 0; at = text.indexOf(secret, at + 1))
+      spans.push([at, at + secret.length]);
   }
   for (const { line, start } of linesOf(text)) if (lines.has(line)) spans.push([start, start + line.length]);
   return spans;

@@ -42,7 +42,8 @@ function wordsOf(name: string): string {
 }
 
 // "token" but not "tokens" (counts: maxTokens, outputTokens), "secret" but not "secretive".
-const CREDENTIAL_WORDS = /(^|_)(api_?key|token|secrets?|passw(or)?d|passphrase|credentials?|authorization|cookie|bearer|private_?key|access_?key)(_|$)/;
+const CREDENTIAL_WORDS =
+  /(^|_)(api_?key|token|secrets?|passw(or)?d|passphrase|credentials?|authorization|cookie|bearer|private_?key|access_?key)(_|$)/;
 // In an environment variable's name a bare KEY is a credential too (STRIPE_KEY); in a JSON key it is not.
 const ENV_KEY_WORD = /(^|_)key(_|$)/;
 
@@ -53,7 +54,11 @@ const ENV_CREDENTIAL_ENDING = /(passw(or)?d|_pwd|_auth|token|secret)$/;
 /** Whether a field (or an environment variable, with `env`) is named like a credential. */
 export function looksLikeCredential(name: string, env = false): boolean {
   const words = wordsOf(name);
-  return words === "auth" || CREDENTIAL_WORDS.test(words) || (env && (ENV_KEY_WORD.test(words) || ENV_CREDENTIAL_ENDING.test(words)));
+  return (
+    words === "auth" ||
+    CREDENTIAL_WORDS.test(words) ||
+    (env && (ENV_KEY_WORD.test(words) || ENV_CREDENTIAL_ENDING.test(words)))
+  );
 }
 
 /** The content a file marker stands for, its digest over the portable text (see redaction-marker.ts). */
@@ -109,7 +114,8 @@ class Findings {
   fileLines(): Set<string> {
     const lines = new Set<string>();
     for (const content of this.contents.keys()) {
-      for (const { line } of linesOf(content)) if (line.replace(/\s/g, "").length >= MIN_SCRUBBED_LENGTH) lines.add(line);
+      for (const { line } of linesOf(content))
+        if (line.replace(/\s/g, "").length >= MIN_SCRUBBED_LENGTH) lines.add(line);
     }
     return lines;
   }
@@ -122,14 +128,18 @@ class Findings {
 const ASSIGNMENT = String.raw`^[ \t]*(?:export[ \t]+)?["']?([A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^"'\s#,;]+))`;
 
 /** An unquoted value that is code, not a literal (`z.string()`, `process.env.NAME`, `os.environ[...]`): not a credential to scrub elsewhere. */
-const looksLikeCode = (value: string): boolean => /[()[\]{}]/.test(value) || /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value);
+const looksLikeCode = (value: string): boolean =>
+  /[()[\]{}]/.test(value) || /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value);
 
 /** String values under credential-like names -> the marker, at any depth. */
 function redactCredentialFields(value: unknown, found: Findings): unknown {
   if (Array.isArray(value)) return value.map((v) => redactCredentialFields(v, found));
   if (!isObject(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, typeof v === "string" && looksLikeCredential(k) ? found.secret(v) : redactCredentialFields(v, found)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      typeof v === "string" && looksLikeCredential(k) ? found.secret(v) : redactCredentialFields(v, found),
+    ]),
   );
 }
 
@@ -137,7 +147,8 @@ function redactCredentialFields(value: unknown, found: Findings): unknown {
  * A query parameter named as a credential, by the same words as any field, or a signature (a
  * signed address's `sig`, `X-Amz-Signature`): src/log/secret-text.ts has the forms.
  */
-const credentialQuery = (name: string): boolean => looksLikeCredential(name, true) || /(^|_)(sig|signature)(_|$)/.test(wordsOf(name));
+const credentialQuery = (name: string): boolean =>
+  looksLikeCredential(name, true) || /(^|_)(sig|signature)(_|$)/.test(wordsOf(name));
 
 /** An address with its userinfo and secret-looking query values replaced (the rest is kept: it says where). */
 function redactUrl(text: string, found: Findings): string {
@@ -157,7 +168,9 @@ const isEnvFlag = (flag: string): boolean => flag === "e" || flag === "env";
 /** A `NAME=value` setting named like a credential -> the value found; anything else by free text's forms. */
 function redactSetting(arg: string, found: Findings): string {
   const setting = /^([A-Za-z_][\w.-]*)=([\s\S]+)$/.exec(arg);
-  return setting && looksLikeCredential(setting[1]!, true) ? `${setting[1]}=${found.secret(setting[2]!)}` : redactText(arg, found);
+  return setting && looksLikeCredential(setting[1]!, true)
+    ? `${setting[1]}=${found.secret(setting[2]!)}`
+    : redactText(arg, found);
 }
 
 /**
@@ -178,7 +191,8 @@ function redactHeaderLine(line: string, found: Findings): string {
  */
 function redactArgs(args: unknown, found: Findings): unknown {
   if (!Array.isArray(args)) return args;
-  const flag = (arg: unknown): string | undefined => (typeof arg === "string" ? /^--?([\w-]+)$/.exec(arg)?.[1] : undefined);
+  const flag = (arg: unknown): string | undefined =>
+    typeof arg === "string" ? /^--?([\w-]+)$/.exec(arg)?.[1] : undefined;
   return args.map((arg: unknown, i) => {
     if (typeof arg !== "string") return arg;
     const before = flag(args[i - 1]);
@@ -194,7 +208,14 @@ function redactArgs(args: unknown, found: Findings): unknown {
 
 /** A header map's values -> the marker (names kept): whatever a header is called, it can carry a key (scrubbed where it recurs too). */
 function redactHeaderMap(headers: unknown, found: Findings): unknown {
-  return isObject(headers) ? Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, typeof value === "string" ? found.secret(value) : SECRET_MARKER])) : headers;
+  return isObject(headers)
+    ? Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [
+          name,
+          typeof value === "string" ? found.secret(value) : SECRET_MARKER,
+        ]),
+      )
+    : headers;
 }
 
 /**
@@ -202,8 +223,15 @@ function redactHeaderMap(headers: unknown, found: Findings): unknown {
  * like a credential is also scrubbed wherever it recurs. ACP's `{name, value}` list, or a map.
  */
 function redactPairs(list: unknown, env: boolean, found: Findings): unknown {
-  const valueOf = (name: string, value: string): string => (looksLikeCredential(name, env) ? found.secret(value) : SECRET_MARKER);
-  if (isObject(list)) return Object.fromEntries(Object.entries(list).map(([name, value]) => [name, typeof value === "string" ? valueOf(name, value) : SECRET_MARKER]));
+  const valueOf = (name: string, value: string): string =>
+    looksLikeCredential(name, env) ? found.secret(value) : SECRET_MARKER;
+  if (isObject(list))
+    return Object.fromEntries(
+      Object.entries(list).map(([name, value]) => [
+        name,
+        typeof value === "string" ? valueOf(name, value) : SECRET_MARKER,
+      ]),
+    );
   if (!Array.isArray(list)) return list;
   return list.map((item: unknown) => {
     const pair = nameValueSchema.safeParse(item);
@@ -232,7 +260,11 @@ function redactDiffs(value: unknown, found: Findings): unknown {
   if (!isObject(value)) return value;
   if (value.type === "diff") {
     const side = (text: unknown): unknown => (typeof text === "string" && text !== "" ? found.content(text) : text);
-    return { ...value, ...("oldText" in value ? { oldText: side(value.oldText) } : {}), ...("newText" in value ? { newText: side(value.newText) } : {}) };
+    return {
+      ...value,
+      ...("oldText" in value ? { oldText: side(value.oldText) } : {}),
+      ...("newText" in value ? { newText: side(value.newText) } : {}),
+    };
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDiffs(v, found)]));
 }
@@ -244,7 +276,11 @@ function redactToolCall(update: Json, seen: Seen, found: Findings): Json {
   if (id === undefined || seen.toolKinds.get(id) !== "read") return update;
   const asFile = (text: string): string => (text.length >= MIN_SCRUBBED_LENGTH ? found.content(text) : text);
   const content = Array.isArray(update.content)
-    ? update.content.map((item: unknown) => (isObject(item) && item.type === "content" && isObject(item.content) && typeof item.content.text === "string" ? { ...item, content: { ...item.content, text: asFile(item.content.text) } } : item))
+    ? update.content.map((item: unknown) =>
+        isObject(item) && item.type === "content" && isObject(item.content) && typeof item.content.text === "string"
+          ? { ...item, content: { ...item.content, text: asFile(item.content.text) } }
+          : item,
+      )
     : update.content;
   // `_meta` too: a terminal's output streamed as Zed's `terminal_output_delta` is what the command read.
   return {
@@ -266,7 +302,8 @@ function redactMessage(dir: TranscriptEntry["dir"], msg: Json, seen: Seen, found
   if (!isObject(msg.params)) {
     const answered = dir === "client->agent" && method === undefined ? agentRequests.get(id) : undefined;
     const read = withContentSchema.safeParse(out.result);
-    if (answered === "fs/read_text_file" && read.success) out.result = { ...read.data, content: found.content(read.data.content) };
+    if (answered === "fs/read_text_file" && read.success)
+      out.result = { ...read.data, content: found.content(read.data.content) };
     return out;
   }
   const params: Json = redactCredentialFields(msg.params, found) as Json;
@@ -274,16 +311,23 @@ function redactMessage(dir: TranscriptEntry["dir"], msg: Json, seen: Seen, found
   if (dir === "client->agent" && (method === "authenticate" || method === "auth/login") && params._meta !== undefined) {
     params._meta = mapStrings(params._meta, (s) => found.secret(s));
   }
-  if (dir === "client->agent" && Array.isArray(params.mcpServers)) params.mcpServers = params.mcpServers.map((s) => redactMcpServer(s, found));
+  if (dir === "client->agent" && Array.isArray(params.mcpServers))
+    params.mcpServers = params.mcpServers.map((s) => redactMcpServer(s, found));
   if (dir === "client->agent" && method === "providers/set") {
     if ("headers" in params) params.headers = redactHeaderMap(params.headers, found);
     if (typeof params.baseUrl === "string") params.baseUrl = redactUrl(params.baseUrl, found);
   }
-  if (dir === "agent->client" && method === "fs/write_text_file" && typeof params.content === "string") params.content = found.content(params.content);
-  if (dir === "agent->client" && method === "terminal/create" && "env" in params) params.env = redactPairs(params.env, true, found);
+  if (dir === "agent->client" && method === "fs/write_text_file" && typeof params.content === "string")
+    params.content = found.content(params.content);
+  if (dir === "agent->client" && method === "terminal/create" && "env" in params)
+    params.env = redactPairs(params.env, true, found);
   if (dir === "agent->client") {
     const withDiffs = redactDiffs(params, found) as Json;
-    if (isObject(withDiffs.update) && (withDiffs.update.sessionUpdate === "tool_call" || withDiffs.update.sessionUpdate === "tool_call_update")) withDiffs.update = redactToolCall(withDiffs.update, seen, found);
+    if (
+      isObject(withDiffs.update) &&
+      (withDiffs.update.sessionUpdate === "tool_call" || withDiffs.update.sessionUpdate === "tool_call_update")
+    )
+      withDiffs.update = redactToolCall(withDiffs.update, seen, found);
     if (isObject(withDiffs.toolCall)) withDiffs.toolCall = redactToolCall(withDiffs.toolCall, seen, found);
     out.params = withDiffs;
     return out;
@@ -296,12 +340,21 @@ function redactMessage(dir: TranscriptEntry["dir"], msg: Json, seen: Seen, found
 // text: `"apiKey": "..."` and the value of `{"name": ..., "value": ...}` (an env or header pair).
 const JSON_STRING = String.raw`"((?:[^"\\]|\\.)*)(?:"|$)`;
 const NAMED_STRING = new RegExp(String.raw`"((?:[^"\\]|\\.)*)"(\s*:\s*)${JSON_STRING}`, "g");
-const NAME_VALUE_PAIR = new RegExp(String.raw`("name"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"value"\s*:\s*)${JSON_STRING}`, "g");
+const NAME_VALUE_PAIR = new RegExp(
+  String.raw`("name"\s*:\s*"((?:[^"\\]|\\.)*)"\s*,\s*"value"\s*:\s*)${JSON_STRING}`,
+  "g",
+);
 
 function redactRawLine(text: string, found: Findings): string {
   return redactText(text, found)
-    .replace(NAME_VALUE_PAIR, (_m, head: string, name: string, value: string) => `${head}"${looksLikeCredential(name, true) ? found.secret(value) : SECRET_MARKER}"`)
-    .replace(NAMED_STRING, (m, name: string, colon: string, value: string) => (looksLikeCredential(name) ? `"${name}"${colon}"${found.secret(value)}"` : m));
+    .replace(
+      NAME_VALUE_PAIR,
+      (_m, head: string, name: string, value: string) =>
+        `${head}"${looksLikeCredential(name, true) ? found.secret(value) : SECRET_MARKER}"`,
+    )
+    .replace(NAMED_STRING, (m, name: string, colon: string, value: string) =>
+      looksLikeCredential(name) ? `"${name}"${colon}"${found.secret(value)}"` : m,
+    );
 }
 
 /** The agent's command line for the transcript's header, its credential arguments replaced (a replay then passes its own). */
@@ -314,17 +367,25 @@ export function redactCommand(command: readonly string[]): string[] {
  * input is not changed. `placeholders`: the run's paths, for the digests of file contents (pass {}
  * when the entries already hold placeholders).
  */
-export function redactTranscript(entries: readonly TranscriptEntry[], placeholders: Placeholders, options: { secrets?: Iterable<string> } = {}): TranscriptEntry[] {
+export function redactTranscript(
+  entries: readonly TranscriptEntry[],
+  placeholders: Placeholders,
+  options: { secrets?: Iterable<string> } = {},
+): TranscriptEntry[] {
   const found = new Findings(placeholders);
   for (const secret of options.secrets ?? []) if (secret.length >= MIN_SCRUBBED_LENGTH) found.secrets.add(secret);
   const seen: Seen = { agentRequests: new Map(), toolKinds: new Map() };
-  const byFields = entries.map((entry): TranscriptEntry =>
-    entry.type === "raw" ? { ...entry, text: redactRawLine(entry.text, found) } : { ...entry, msg: redactMessage(entry.dir, entry.msg, seen, found) },
+  const byFields = entries.map(
+    (entry): TranscriptEntry =>
+      entry.type === "raw"
+        ? { ...entry, text: redactRawLine(entry.text, found) }
+        : { ...entry, msg: redactMessage(entry.dir, entry.msg, seen, found) },
   );
   if (found.secrets.size === 0 && found.contents.size === 0) return byFields;
   // Longest first, so a credential that contains another is scrubbed whole.
   const secrets = [...found.secrets].sort((a, b) => b.length - a.length);
-  const scrub = (s: string): string => secrets.reduce((text, secret) => (text.includes(secret) ? text.split(secret).join(SECRET_MARKER) : text), s);
+  const scrub = (s: string): string =>
+    secrets.reduce((text, secret) => (text.includes(secret) ? text.split(secret).join(SECRET_MARKER) : text), s);
   const fileLines = found.fileLines();
   /** An agent string's lines that are a file's lines -> the marker (before the credentials: a line with one is still the file's line). */
   const withoutFileLines = (s: string): string => {
@@ -340,7 +401,8 @@ export function redactTranscript(entries: readonly TranscriptEntry[], placeholde
   const scrubbed = byFields.map((entry): TranscriptEntry => {
     if (entry.type === "raw") return { ...entry, text: scrub(entry.text) };
     const fromAgent = entry.dir === "agent->client";
-    const echo = (s: string): string => (fromAgent && s !== "" ? found.contents.get(s) : undefined) ?? scrub(fromAgent ? withoutFileLines(s) : s);
+    const echo = (s: string): string =>
+      (fromAgent && s !== "" ? found.contents.get(s) : undefined) ?? scrub(fromAgent ? withoutFileLines(s) : s);
     return { ...entry, msg: mapStrings(entry.msg, echo) as Json };
   });
   // What one chunk of a streamed message could not show whole: the chunks read together.
@@ -357,7 +419,12 @@ export function secretsOfEnvironment(env: NodeJS.ProcessEnv): string[] {
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined) continue;
     if (looksLikeCredential(name, true)) found.secret(value);
-    else replaceUrlSecrets(value, (secret) => found.secret(secret), () => false);
+    else
+      replaceUrlSecrets(
+        value,
+        (secret) => found.secret(secret),
+        () => false,
+      );
   }
   return [...found.secrets];
 }

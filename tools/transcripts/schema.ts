@@ -72,7 +72,9 @@ function reserveFutureValues(node: unknown): void {
   const n = node as Record<string, unknown>;
   if (n.title === "other") {
     const props = n.properties as Record<string, Record<string, unknown>> | undefined;
-    const known = ((n.not as { anyOf?: unknown[] } | undefined)?.anyOf ?? []) as Array<{ properties?: Record<string, unknown> }>;
+    const known = ((n.not as { anyOf?: unknown[] } | undefined)?.anyOf ?? []) as Array<{
+      properties?: Record<string, unknown>;
+    }>;
     const discriminators = new Set(known.flatMap((k) => Object.keys(k.properties ?? {})));
     if (n.type === "string" && !props) n.pattern = "^_";
     for (const key of discriminators) if (props?.[key]) props[key] = { ...props[key], pattern: "^_" };
@@ -99,7 +101,8 @@ function describe(errors: ErrorObject[] | null | undefined, prefix: string): Sch
   const seen = new Set<string>();
   const out: SchemaViolation[] = [];
   for (const e of list) {
-    const extra = e.keyword === "enum" ? ` (${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)})` : "";
+    const extra =
+      e.keyword === "enum" ? ` (${JSON.stringify((e.params as { allowedValues?: unknown }).allowedValues)})` : "";
     const v = { path: `${prefix}${pointerToPath(e.instancePath)}`, message: `${e.message ?? e.keyword}${extra}` };
     const key = `${v.path} ${v.message}`;
     if (!seen.has(key)) {
@@ -118,14 +121,15 @@ async function build(version: AcpSchemaVersion): Promise<AcpValidator> {
   const schema = JSON.parse(await readFile(schemaPath, "utf8")) as { $defs: SchemaDefs };
   if (version >= 2) reserveFutureValues(schema.$defs);
   // Both are CommonJS; their module.exports (the namespace's default) is the callable itself.
-  const ajvMod = (await import("ajv/dist/2020.js")) as unknown as { default: typeof import("ajv/dist/2020.js").default };
+  const ajvMod = (await import("ajv/dist/2020.js")) as unknown as {
+    default: typeof import("ajv/dist/2020.js").default;
+  };
   const formatsMod = (await import("ajv-formats")) as unknown as { default: typeof import("ajv-formats").default };
   const ajv = new ajvMod.default({ strict: false, allErrors: true, validateFormats: true });
   formatsMod.default(ajv);
   const int = (bits: number, signed: boolean) => ({
     type: "number" as const,
-    validate: (n: number) =>
-      Number.isInteger(n) && (signed ? Math.abs(n) <= 2 ** (bits - 1) : n >= 0 && n < 2 ** bits),
+    validate: (n: number) => Number.isInteger(n) && (signed ? Math.abs(n) <= 2 ** (bits - 1) : n >= 0 && n < 2 ** bits),
   });
   ajv.addFormat("int32", int(32, true));
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
@@ -174,8 +178,7 @@ async function build(version: AcpSchemaVersion): Promise<AcpValidator> {
       const m = msg as Record<string, unknown>;
       // x-side names the side that implements the method: the receiver of a request or
       // notification, the sender of a response. "protocol" methods ($/...) go both ways.
-      const implementer = (k: Kind) =>
-        (dir === "client->agent") === (k === "response") ? "client" : "agent";
+      const implementer = (k: Kind) => ((dir === "client->agent") === (k === "response") ? "client" : "agent");
       const violations: SchemaViolation[] = [];
       if (m.jsonrpc !== "2.0") violations.push({ path: "$.jsonrpc", message: 'must be "2.0"' });
       const hasMethod = typeof m.method === "string";
@@ -188,7 +191,8 @@ async function build(version: AcpSchemaVersion): Promise<AcpValidator> {
       if (!env(m)) violations.push(...describe(env.errors, "$"));
 
       if (kind === "response") {
-        if ("error" in m && "result" in m) violations.push({ path: "$", message: "a response has both result and error" });
+        if ("error" in m && "result" in m)
+          violations.push({ path: "$", message: "a response has both result and error" });
         if ("error" in m) {
           const fn = validatorFor("Error");
           if (!fn(m.error)) violations.push(...describe(fn.errors, "$.error"));

@@ -21,24 +21,36 @@ export function whatReplayDoes(transcript: Transcript, agentGiven: boolean): str
   const env = Object.keys(header.env ?? {}).map(shown);
   if (env.length > 0) does.push(`set the agent's environment (${env.join(", ")})`);
   const files = Object.keys(header.workspace?.files ?? {}).length;
-  if (files > 0) does.push(`write ${files} file(s) into the workspace${header.agent.cwd === "<CWD>" ? " and start the agent there" : ""}`);
+  if (files > 0)
+    does.push(
+      `write ${files} file(s) into the workspace${header.agent.cwd === "<CWD>" ? " and start the agent there" : ""}`,
+    );
   const folders = header.workspace?.directories?.length ?? 0;
   if (folders > 0) does.push(`create ${folders} folder(s) the recorded session names`);
   if (header.fakeModel) {
-    does.push(`give the agent a scripted model (fakeModel, ${header.fakeModel.responses.length} responses), whose tool calls the agent carries out`);
+    does.push(
+      `give the agent a scripted model (fakeModel, ${header.fakeModel.responses.length} responses), whose tool calls the agent carries out`,
+    );
     const extra = (header.fakeModel as { extraConfig?: unknown }).extraConfig;
-    if (typeof extra === "string" && extra.trim() !== "") does.push("add to Codex's configuration (fakeModel.extraConfig)");
+    if (typeof extra === "string" && extra.trim() !== "")
+      does.push("add to Codex's configuration (fakeModel.extraConfig)");
   }
   const sent = transcript.entries.filter((e) => e.type === "message" && e.dir === "client->agent");
   const servers = sent.flatMap((e) => (e.type === "message" ? mcpCommands(e.msg.params) : []));
-  if (servers.length > 0) does.push(`have the agent start the MCP servers its messages name (${servers.map((c) => JSON.stringify(c)).join(", ")})`);
-  does.push(`send the agent ${sent.length} recorded client message(s) as they are (prompts, permission answers, session changes)`);
+  if (servers.length > 0)
+    does.push(
+      `have the agent start the MCP servers its messages name (${servers.map((c) => JSON.stringify(c)).join(", ")})`,
+    );
+  does.push(
+    `send the agent ${sent.length} recorded client message(s) as they are (prompts, permission answers, session changes)`,
+  );
   return does;
 }
 
 /** The commands of the stdio MCP servers a client message gives the agent (session/new, load, resume, fork). */
 function mcpCommands(params: unknown): string[][] {
-  const servers = params !== null && typeof params === "object" ? (params as { mcpServers?: unknown }).mcpServers : undefined;
+  const servers =
+    params !== null && typeof params === "object" ? (params as { mcpServers?: unknown }).mcpServers : undefined;
   if (!Array.isArray(servers)) return [];
   return servers.flatMap((s: unknown) => {
     const { command, args } = (s ?? {}) as { command?: unknown; args?: unknown };

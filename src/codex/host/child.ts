@@ -73,8 +73,12 @@ export class CodexChild {
         handlers.exit(info);
         resolve(info);
       };
-      this.child.once("error", (err) => finish({ code: null, signal: null, reason: `codex could not be started: ${err.message}` }));
-      this.child.once("exit", (code, signal) => finish({ code, signal, reason: this.killReason ?? (signal ? `killed by ${signal}` : `exit code ${code}`) }));
+      this.child.once("error", (err) =>
+        finish({ code: null, signal: null, reason: `codex could not be started: ${err.message}` }),
+      );
+      this.child.once("exit", (code, signal) =>
+        finish({ code, signal, reason: this.killReason ?? (signal ? `killed by ${signal}` : `exit code ${code}`) }),
+      );
       // Already gone before we listened (e.g. a pre-spawned child that failed at once).
       if (this.child.exitCode !== null || this.child.signalCode !== null) {
         finish({ code: this.child.exitCode, signal: this.child.signalCode, reason: "exited before start-up" });

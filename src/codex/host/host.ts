@@ -34,7 +34,15 @@ const REQUEST_QUIET_MS = 2_000;
 const PROBE_DEADLINE_MS = 5_000;
 
 export class CodexHost {
-  private current: { client: AppServerClient; ready: Promise<AppServerClient>; generation: number; startedAt: number; initialized: boolean } | undefined;
+  private current:
+    | {
+        client: AppServerClient;
+        ready: Promise<AppServerClient>;
+        generation: number;
+        startedAt: number;
+        initialized: boolean;
+      }
+    | undefined;
   private generation = 0;
   private readonly exitListeners = new Set<(exit: ExitInfo, generation: number) => void>();
   private closed = false;
@@ -61,7 +69,13 @@ export class CodexHost {
     private opts: CodexHostOptions,
     private readonly log: Logger,
   ) {
-    this.userConfig = new UserConfigReader({ client: () => this.client(), takePrefetchedConfig: (cwd, fingerprint) => this.takePrefetchedConfig(cwd, fingerprint) }, log);
+    this.userConfig = new UserConfigReader(
+      {
+        client: () => this.client(),
+        takePrefetchedConfig: (cwd, fingerprint) => this.takePrefetchedConfig(cwd, fingerprint),
+      },
+      log,
+    );
   }
 
   /** Spawns the child now (and initializes it in the background) if none is alive. */
@@ -73,7 +87,11 @@ export class CodexHost {
     let client: AppServerClient;
     try {
       const source: CodexCommand | ChildProcess = prestarted?.child ?? this.opts.command ?? locateCodex();
-      client = new AppServerClient(source, this.log, { args: this.opts.args, env: this.opts.env, ...(this.opts.deadlineMs ? { deadlineMs: this.opts.deadlineMs } : {}) });
+      client = new AppServerClient(source, this.log, {
+        args: this.opts.args,
+        env: this.opts.env,
+        ...(this.opts.deadlineMs ? { deadlineMs: this.opts.deadlineMs } : {}),
+      });
     } catch (err) {
       // No codex to run (or arguments it cannot be given): remember why, so every caller of client()
       // gets that message. Logged once while it stays the same: every request meets it again.
@@ -85,7 +103,9 @@ export class CodexHost {
     this.startError = undefined;
     const generation = ++this.generation;
     const startedAt = Date.now();
-    const initialized = prestarted ? client.adopt(prestarted.initializeId, "initialize") : client.request("initialize", initializeParams(this.opts.clientInfo));
+    const initialized = prestarted
+      ? client.adopt(prestarted.initializeId, "initialize")
+      : client.request("initialize", initializeParams(this.opts.clientInfo));
     // Adopted now, in the tick the client was made: its answer cannot arrive before it is awaited.
     if (prestarted?.configRead) {
       const { id, cwd, fingerprint } = prestarted.configRead;
@@ -94,40 +114,50 @@ export class CodexHost {
       this.earlyConfig = { cwd, fingerprint, answer };
     }
     const ready = initialized.then(
-        (result) => {
-          const init = initializeResultSchema.safeParse(result);
-          if (init.success && init.data.codexHome) this.home = init.data.codexHome;
-          client.codexVersion = init.success ? codexVersionOf(init.data.userAgent) : undefined;
-          client.notify("initialized");
-          markPhase(this.log, "codex initialized", { ms: Date.now() - startedAt, codexVersion: client.codexVersion });
-          if (this.current?.client === client) this.current.initialized = true;
-          return client;
-        },
-        async (err: unknown) => {
-          // Gone before it answered: a set-up problem (binary, arguments, CODEX_HOME), said as such.
-          if (err instanceof CodexExitedError) throw new CodexStartError(err.exit, await client.stderrTail());
-          throw err;
-        },
-      );
+      (result) => {
+        const init = initializeResultSchema.safeParse(result);
+        if (init.success && init.data.codexHome) this.home = init.data.codexHome;
+        client.codexVersion = init.success ? codexVersionOf(init.data.userAgent) : undefined;
+        client.notify("initialized");
+        markPhase(this.log, "codex initialized", { ms: Date.now() - startedAt, codexVersion: client.codexVersion });
+        if (this.current?.client === client) this.current.initialized = true;
+        return client;
+      },
+      async (err: unknown) => {
+        // Gone before it answered: a set-up problem (binary, arguments, CODEX_HOME), said as such.
+        if (err instanceof CodexExitedError) throw new CodexStartError(err.exit, await client.stderrTail());
+        throw err;
+      },
+    );
     // Failures surface to whoever awaits `client()`; avoid an unhandled rejection meanwhile.
     ready.catch(() => undefined);
     this.current = { client, ready, generation, startedAt, initialized: false };
     if (this.outputHeld) client.holdOutput(true);
     client.onNotification((method, params) => this.fanOutNotification(method, params));
     this.watch();
-    void client.exited.then((exit) => this.fanOut(this.exitListeners, (listener) => listener(exit, generation), "exit", "error"));
+    void client.exited.then((exit) =>
+      this.fanOut(this.exitListeners, (listener) => listener(exit, generation), "exit", "error"),
+    );
   }
 
   /**
    * Calls each listener; one listener's bug costs that listener only (a throw from the exit
    * fan-out would be an unhandled rejection, fatal on Node 20).
    */
-  private fanOut<L>(listeners: ReadonlySet<L>, call: (listener: L) => void, what: string, level: "warn" | "error"): void {
+  private fanOut<L>(
+    listeners: ReadonlySet<L>,
+    call: (listener: L) => void,
+    what: string,
+    level: "warn" | "error",
+  ): void {
     for (const listener of [...listeners]) {
       try {
         call(listener);
       } catch (err) {
-        this.log[level]({ err: err instanceof Error ? err.message : String(err) }, `a listener of codex's ${what} failed`);
+        this.log[level](
+          { err: err instanceof Error ? err.message : String(err) },
+          `a listener of codex's ${what} failed`,
+        );
       }
     }
   }
@@ -142,7 +172,10 @@ export class CodexHost {
       try {
         listener(method, params);
       } catch (err) {
-        this.log.warn({ err: err instanceof Error ? err.message : String(err) }, "a listener of codex's notifications failed");
+        this.log.warn(
+          { err: err instanceof Error ? err.message : String(err) },
+          "a listener of codex's notifications failed",
+        );
       }
     }
   }
@@ -241,37 +274,55 @@ export class CodexHost {
   private watch(): void {
     const hangMs = this.opts.hangMs ?? DEFAULT_HANG_TIMEOUT_MS;
     clearInterval(this.watchdog);
-    this.watchdog = setInterval(() => {
-      const client = this.current?.client;
-      if (!client?.alive || this.probing) return;
-      // A codex still starting (initialize unanswered: a cold disk, a slow CODEX_HOME) gets hangMs.
-      const requestWaits = client.pendingCount > 0 && this.current?.initialized === true;
-      if (!requestWaits && !this.busy()) return;
-      if (client.silentForMs < (requestWaits ? Math.min(hangMs, REQUEST_QUIET_MS) : hangMs)) return;
-      this.probing = true;
-      const probedAt = Date.now();
-      let busy = false;
-      const onBusy = (why: string): void => {
-        busy = true;
-        this.log.info({ codexPid: client.pid, pendingBytes: client.pendingBytes }, `codex is silent but not hung: ${why}; waiting for it`);
-      };
-      probeCodex(client, { windowMs: Math.min(hangMs, PROBE_DEADLINE_MS), onBusy })
-        .then((verdict) => {
-          if (!verdict.hung) {
-            if (busy) this.log.info({ codexPid: client.pid, ms: Date.now() - probedAt }, `codex answered after working silently (${verdict.why})`);
-            return;
-          }
-          if (!client.alive) return;
-          const reason = `codex stopped responding (nothing for ${Math.round(client.silentForMs / 1000)} s)`;
-          this.log.error({ codexPid: client.pid, why: verdict.why }, `${reason}; killing it, the next prompt resumes on a new one`);
-          client.kill("SIGKILL", reason);
-        })
-        .finally(() => {
-          this.probing = false;
-        })
-        // Otherwise last-resort.ts would log it: a probe that throws must not look like a crash.
-        .catch((err: unknown) => this.log.error({ codexPid: client.pid, err: String(err) }, "the hang check failed; it runs again at the next silence"));
-    }, Math.max(100, Math.min(1000, hangMs / 4)));
+    this.watchdog = setInterval(
+      () => {
+        const client = this.current?.client;
+        if (!client?.alive || this.probing) return;
+        // A codex still starting (initialize unanswered: a cold disk, a slow CODEX_HOME) gets hangMs.
+        const requestWaits = client.pendingCount > 0 && this.current?.initialized === true;
+        if (!requestWaits && !this.busy()) return;
+        if (client.silentForMs < (requestWaits ? Math.min(hangMs, REQUEST_QUIET_MS) : hangMs)) return;
+        this.probing = true;
+        const probedAt = Date.now();
+        let busy = false;
+        const onBusy = (why: string): void => {
+          busy = true;
+          this.log.info(
+            { codexPid: client.pid, pendingBytes: client.pendingBytes },
+            `codex is silent but not hung: ${why}; waiting for it`,
+          );
+        };
+        probeCodex(client, { windowMs: Math.min(hangMs, PROBE_DEADLINE_MS), onBusy })
+          .then((verdict) => {
+            if (!verdict.hung) {
+              if (busy)
+                this.log.info(
+                  { codexPid: client.pid, ms: Date.now() - probedAt },
+                  `codex answered after working silently (${verdict.why})`,
+                );
+              return;
+            }
+            if (!client.alive) return;
+            const reason = `codex stopped responding (nothing for ${Math.round(client.silentForMs / 1000)} s)`;
+            this.log.error(
+              { codexPid: client.pid, why: verdict.why },
+              `${reason}; killing it, the next prompt resumes on a new one`,
+            );
+            client.kill("SIGKILL", reason);
+          })
+          .finally(() => {
+            this.probing = false;
+          })
+          // Otherwise last-resort.ts would log it: a probe that throws must not look like a crash.
+          .catch((err: unknown) =>
+            this.log.error(
+              { codexPid: client.pid, err: String(err) },
+              "the hang check failed; it runs again at the next silence",
+            ),
+          );
+      },
+      Math.max(100, Math.min(1000, hangMs / 4)),
+    );
     this.watchdog.unref();
   }
 
@@ -296,7 +347,12 @@ export class CodexHost {
   catalogWithoutNativePatch(): Promise<DerivedCatalog> {
     if (!this.catalog) {
       const derived = Promise.resolve().then(() =>
-        deriveCatalogWithoutNativePatch({ command: this.opts.command ?? locateCodex(), args: this.opts.args ?? [], env: this.opts.env, log: this.log }),
+        deriveCatalogWithoutNativePatch({
+          command: this.opts.command ?? locateCodex(),
+          args: this.opts.args ?? [],
+          env: this.opts.env,
+          log: this.log,
+        }),
       );
       derived.catch(() => {
         if (this.catalog === derived) this.catalog = undefined; // let a later session try again

@@ -48,11 +48,16 @@ export function judgeUnansweredProbe(p: UnansweredProbe): SilenceVerdict {
   if (p.before && p.now) {
     const used = p.now.cpuTicks - p.before.cpuTicks;
     if (used > 0) return { hung: false, why: `it is working (${used * 10} ms of CPU time in ${p.windowMs} ms)` };
-    return (p.idleWindows ?? IDLE_WINDOWS) >= IDLE_WINDOWS ? { hung: true, why: "it used no CPU time meanwhile" } : { hung: false, why: "it used no CPU time in one window (it may be waiting for a CPU)" };
+    return (p.idleWindows ?? IDLE_WINDOWS) >= IDLE_WINDOWS
+      ? { hung: true, why: "it used no CPU time meanwhile" }
+      : { hung: false, why: "it used no CPU time in one window (it may be waiting for a CPU)" };
   }
   const graceMs = workGraceMs(p.pendingBytes, maxBusyMs);
   return (p.rounds - 1) * p.windowMs < graceMs
-    ? { hung: false, why: `it may still be working on ${Math.round(p.pendingBytes / 1024)} KB of requests (given ${Math.round(graceMs / 1000)} s more)` }
+    ? {
+        hung: false,
+        why: `it may still be working on ${Math.round(p.pendingBytes / 1024)} KB of requests (given ${Math.round(graceMs / 1000)} s more)`,
+      }
     : { hung: true, why: "it did not answer a cheap request" };
 }
 
@@ -102,7 +107,15 @@ export async function probeCodex(codex: ProbedCodex, opts: ProbeOptions): Promis
     idleWindows = before && now && now.cpuTicks === before.cpuTicks ? idleWindows + 1 : 0;
     // It spoke meanwhile (or its output is held, unread): alive, its answer queued behind its work.
     if (codex.silentForMs >= Date.now() - windowStart) {
-      const verdict = judgeUnansweredProbe({ before, now, rounds, windowMs: opts.windowMs, pendingBytes: codex.pendingBytes, maxBusyMs, idleWindows });
+      const verdict = judgeUnansweredProbe({
+        before,
+        now,
+        rounds,
+        windowMs: opts.windowMs,
+        pendingBytes: codex.pendingBytes,
+        maxBusyMs,
+        idleWindows,
+      });
       if (verdict.hung) return verdict;
       if (!busySaid) opts.onBusy?.(verdict.why);
       busySaid = true;

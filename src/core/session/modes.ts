@@ -25,28 +25,32 @@ export const MODES: readonly ModePreset[] = [
   {
     id: "read-only",
     name: "Read Only",
-    description: "Codex reads files and answers; it asks before running commands that change anything and cannot edit files.",
+    description:
+      "Codex reads files and answers; it asks before running commands that change anything and cannot edit files.",
     approvalPolicy: "on-request",
     sandbox: "read-only",
   },
   {
     id: "review-edits",
     name: "Review Edits",
-    description: "Codex reads freely; every file change waits for your yes, shown as a diff first, and so does any command that changes anything.",
+    description:
+      "Codex reads freely; every file change waits for your yes, shown as a diff first, and so does any command that changes anything.",
     approvalPolicy: "on-request",
     sandbox: "read-only",
   },
   {
     id: "auto",
     name: "Auto",
-    description: "Codex edits files and runs commands in the workspace; it asks before going outside it or using the network.",
+    description:
+      "Codex edits files and runs commands in the workspace; it asks before going outside it or using the network.",
     approvalPolicy: "on-request",
     sandbox: "workspace-write",
   },
   {
     id: "auto-review",
     name: "Auto-review",
-    description: "Like Auto, but Codex's own reviewer decides on going outside the workspace or using the network, instead of asking you.",
+    description:
+      "Like Auto, but Codex's own reviewer decides on going outside the workspace or using the network, instead of asking you.",
     approvalPolicy: "on-request",
     sandbox: "workspace-write",
     approvalsReviewer: "auto_review",
@@ -71,16 +75,27 @@ export function modePreset(id: string): ModePreset | undefined {
 }
 
 /** The preset the settings match, if any. */
-export function presetOfSettings(settings: Pick<ThreadSettings, "approvalPolicy" | "sandbox" | "approvalsReviewer">): ModePreset | undefined {
+export function presetOfSettings(
+  settings: Pick<ThreadSettings, "approvalPolicy" | "sandbox" | "approvalsReviewer">,
+): ModePreset | undefined {
   const reviewer = settings.approvalsReviewer === "auto_review" ? "auto_review" : undefined;
-  return MODES.find((m) => m.approvalPolicy === settings.approvalPolicy && m.sandbox === settings.sandbox && m.approvalsReviewer === reviewer);
+  return MODES.find(
+    (m) =>
+      m.approvalPolicy === settings.approvalPolicy &&
+      m.sandbox === settings.sandbox &&
+      m.approvalsReviewer === reviewer,
+  );
 }
 
 /** The policy the thread opened with, when no preset describes it: the session's Custom mode. */
 export function customPolicy(settings: ThreadSettings): OpenedPolicy | undefined {
   const opened = settings.openedWith;
   if (!opened) return undefined;
-  const described = presetOfSettings({ approvalPolicy: opened.approvalPolicy, sandbox: sandboxModeOf(opened.sandboxPolicy), approvalsReviewer: opened.approvalsReviewer });
+  const described = presetOfSettings({
+    approvalPolicy: opened.approvalPolicy,
+    sandbox: sandboxModeOf(opened.sandboxPolicy),
+    approvalsReviewer: opened.approvalsReviewer,
+  });
   return described ? undefined : opened;
 }
 
@@ -89,7 +104,11 @@ export function customPolicy(settings: ThreadSettings): OpenedPolicy | undefined
  * keeps the user's own workspace-write settings (extra writable roots, network access); a
  * read-only or full-access one says what it means instead.
  */
-export function presetSettings(preset: ModePreset, roots: readonly string[], workspaceWrite?: WorkspaceWrite): Partial<ThreadSettings> {
+export function presetSettings(
+  preset: ModePreset,
+  roots: readonly string[],
+  workspaceWrite?: WorkspaceWrite,
+): Partial<ThreadSettings> {
   return {
     approvalPolicy: preset.approvalPolicy,
     sandbox: preset.sandbox,
@@ -103,12 +122,23 @@ export function presetSettings(preset: ModePreset, roots: readonly string[], wor
 function customSettings(policy: OpenedPolicy, roots: readonly string[]): Partial<ThreadSettings> {
   const sandbox = sandboxModeOf(policy.sandboxPolicy);
   const sandboxPolicy: v2.SandboxPolicy =
-    policy.sandboxPolicy.type === "workspaceWrite" ? { ...policy.sandboxPolicy, writableRoots: union(roots, policy.sandboxPolicy.writableRoots) } : policy.sandboxPolicy;
-  return { approvalPolicy: policy.approvalPolicy, ...(sandbox ? { sandbox } : {}), sandboxPolicy, approvalsReviewer: policy.approvalsReviewer };
+    policy.sandboxPolicy.type === "workspaceWrite"
+      ? { ...policy.sandboxPolicy, writableRoots: union(roots, policy.sandboxPolicy.writableRoots) }
+      : policy.sandboxPolicy;
+  return {
+    approvalPolicy: policy.approvalPolicy,
+    ...(sandbox ? { sandbox } : {}),
+    sandboxPolicy,
+    approvalsReviewer: policy.approvalsReviewer,
+  };
 }
 
 /** turn/start's sandboxPolicy for a sandbox mode, with the user's workspace-write settings where it writes. */
-export function sandboxPolicyOf(sandbox: ModePreset["sandbox"], roots: readonly string[], workspaceWrite?: WorkspaceWrite): v2.SandboxPolicy {
+export function sandboxPolicyOf(
+  sandbox: ModePreset["sandbox"],
+  roots: readonly string[],
+  workspaceWrite?: WorkspaceWrite,
+): v2.SandboxPolicy {
   switch (sandbox) {
     case "read-only":
       return { type: "readOnly", networkAccess: false };
@@ -147,7 +177,9 @@ export function describePolicy(policy: OpenedPolicy): string {
 export function availableModes(session: AcpSession): acp.SessionMode[] {
   const presets = MODES.map((m) => ({ id: m.id, name: m.name, description: m.description }));
   const custom = customPolicy(session.settings);
-  return custom ? [...presets, { id: CUSTOM_MODE, name: CUSTOM_MODE_NAME, description: describePolicy(custom) }] : presets;
+  return custom
+    ? [...presets, { id: CUSTOM_MODE, name: CUSTOM_MODE_NAME, description: describePolicy(custom) }]
+    : presets;
 }
 
 /** The display name of the session's mode. */
@@ -178,12 +210,23 @@ export async function setMode(session: AcpSession, modeId: string, services: Age
   const preset = modePreset(modeId);
   const custom = modeId === CUSTOM_MODE ? customPolicy(session.settings) : undefined;
   if (!preset && !custom) {
-    throw invalidParams({ modeId }, `Unknown mode "${shown(modeId)}"; available: ${availableModes(session).map((m) => m.id).join(", ")}`);
+    throw invalidParams(
+      { modeId },
+      `Unknown mode "${shown(modeId)}"; available: ${availableModes(session)
+        .map((m) => m.id)
+        .join(", ")}`,
+    );
   }
   const id: ModeId = preset?.id ?? CUSTOM_MODE;
   // The client hears the new mode first, then what follows from it (config options).
-  const told = session.mode !== id ? session.send({ sessionUpdate: "current_mode_update", currentModeId: id }) : undefined;
-  session.update({ mode: id, settings: preset ? presetSettings(preset, session.roots, session.settings.workspaceWrite) : customSettings(custom!, session.roots) });
+  const told =
+    session.mode !== id ? session.send({ sessionUpdate: "current_mode_update", currentModeId: id }) : undefined;
+  session.update({
+    mode: id,
+    settings: preset
+      ? presetSettings(preset, session.roots, session.settings.workspaceWrite)
+      : customSettings(custom!, session.roots),
+  });
   services.log.info({ sessionId: session.id, mode: id }, "mode set");
   await told;
 }

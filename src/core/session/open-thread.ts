@@ -13,7 +13,13 @@ import { forkParams, settingsFromThread, threadParams } from "./thread-config.js
 export type StoredIds = { sessionId: string; threadId: string };
 
 /** `ids`: the session to resume (load/resume); `forkThread`: the thread a fork copies (opening.forkOf's). */
-export async function openThread(host: CodexHost, deps: SessionDeps, opening: SessionOpening, ids: StoredIds | undefined, forkThread?: string): Promise<AcpSession> {
+export async function openThread(
+  host: CodexHost,
+  deps: SessionDeps,
+  opening: SessionOpening,
+  ids: StoredIds | undefined,
+  forkThread?: string,
+): Promise<AcpSession> {
   const client = await host.client();
   const generation = host.currentGeneration;
   if (opening.kind === "new") {
@@ -33,7 +39,11 @@ export async function openThread(host: CodexHost, deps: SessionDeps, opening: Se
   const { sessionId, threadId } = ids;
   const early = heldUntilOpened(client, threadId, deps);
   try {
-    const resumed = await client.call("thread/resume", { threadId, ...threadParams(opening.settings), excludeTurns: true });
+    const resumed = await client.call("thread/resume", {
+      threadId,
+      ...threadParams(opening.settings),
+      excludeTurns: true,
+    });
     // What the request left to Codex comes back as the thread last ran (its mode, plan mode, speed).
     fillUnset(opening.settings, settingsFromThread(resumed));
     const session = new AcpSession(sessionId, opening.settings, deps, threadId);
@@ -56,7 +66,11 @@ export async function openThread(host: CodexHost, deps: SessionDeps, opening: Se
  * session): that one keeps hearing its thread until the new one binds, or for good if the resume
  * fails (a refused load leaves it as it was).
  */
-function heldUntilOpened(client: AppServerClient, threadId: string, deps: SessionDeps): { notifications: CodexNotification[]; opened(session: AcpSession | undefined): void } {
+function heldUntilOpened(
+  client: AppServerClient,
+  threadId: string,
+  deps: SessionDeps,
+): { notifications: CodexNotification[]; opened(session: AcpSession | undefined): void } {
   const notifications: CodexNotification[] = [];
   if (client.hasThread(threadId)) return { notifications, opened: () => undefined };
   let opened!: (session: AcpSession | undefined) => void;

@@ -171,12 +171,17 @@ export class SessionStream {
       cwd: () => deps.cwd(),
       files: diskFiles,
       display: () => deps.display(),
-      onUnknown: (what) => deps.log.info({ sessionId: deps.sessionId, what }, "codex sent something this version does not know; not shown"),
+      onUnknown: (what) =>
+        deps.log.info(
+          { sessionId: deps.sessionId, what },
+          "codex sent something this version does not know; not shown",
+        ),
     });
     this.outbox = new UpdateOutbox({
       deliver: (update) => deps.deliver(update),
       hold: () => deps.hold(),
-      onFailure: (err) => deps.log.warn({ err: String(err), sessionId: deps.sessionId }, "could not send a session update"),
+      onFailure: (err) =>
+        deps.log.warn({ err: String(err), sessionId: deps.sessionId }, "could not send a session update"),
     });
   }
 
@@ -191,8 +196,14 @@ export class SessionStream {
   }
 
   /** `updates` with `ended`'s last one made once what features add to it is known (tool-call-endings.ts); subagents' cards too. */
-  withEndings(updates: SessionUpdate[], ended: Item | undefined, shown: ToolCallContent[] | undefined): Array<SessionUpdate | Promise<SessionUpdate>> {
-    return withEnding(updates, ended, this.listeners.sets.toolCallEnding, shown, (err) => this.deps.log.warn({ sessionId: this.deps.sessionId, err: String(err) }, "a tool call's ending failed"));
+  withEndings(
+    updates: SessionUpdate[],
+    ended: Item | undefined,
+    shown: ToolCallContent[] | undefined,
+  ): Array<SessionUpdate | Promise<SessionUpdate>> {
+    return withEnding(updates, ended, this.listeners.sets.toolCallEnding, shown, (err) =>
+      this.deps.log.warn({ sessionId: this.deps.sessionId, err: String(err) }, "a tool call's ending failed"),
+    );
   }
 
   /** Ends the compactions the client was shown as running, as `status` (their turn ended unannounced). */
@@ -210,19 +221,28 @@ export class SessionStream {
   /** How much each tracker holds, the session's `others` and the features' included (for the soak: they must stay flat). */
   sizes(others: Record<string, number>): Record<string, number> {
     const { notification, cancel, sizes } = this.listeners.sets;
-    const own = { items: this.items.size, childItems: this.childItems.size, ...others, threadListeners: notification.size, cancelHooks: cancel.size };
+    const own = {
+      items: this.items.size,
+      childItems: this.childItems.size,
+      ...others,
+      threadListeners: notification.size,
+      cancelHooks: cancel.size,
+    };
     return Object.assign(own, ...[...sizes].map((report) => report())) as Record<string, number>;
   }
 
   /** The turn runner's hooks that are the stream's (turn-runner.ts); `trackers` for the debug line at a turn's end. */
-  turnHooks(trackers: () => Record<string, number>): Pick<TurnRunnerHost, "turnCancelled" | "turnGivenUp" | "turnEnded" | "tokenTotals" | "openItems" | "flush"> {
+  turnHooks(
+    trackers: () => Record<string, number>,
+  ): Pick<TurnRunnerHost, "turnCancelled" | "turnGivenUp" | "turnEnded" | "tokenTotals" | "openItems" | "flush"> {
     return {
       turnCancelled: () => this.listeners.cancel(),
       turnGivenUp: () => this.endCompactions("interrupted"),
       turnEnded: () => {
         // Items the turn left open (given up, or its child died) are not the next turn's running calls.
         this.items.clear();
-        if (this.deps.log.isLevelEnabled("debug")) this.deps.log.debug({ sessionId: this.deps.sessionId, trackers: trackers() }, "turn ended");
+        if (this.deps.log.isLevelEnabled("debug"))
+          this.deps.log.debug({ sessionId: this.deps.sessionId, trackers: trackers() }, "turn ended");
       },
       tokenTotals: () => this.tokenTotals,
       openItems: () => this.items.values(),
@@ -237,7 +257,12 @@ export class SessionStream {
     if (n.method === "item/started") this.items.set(n.params.item.id, n.params.item);
     if (n.method === "thread/tokenUsage/updated") this.tokenTotals = n.params.tokenUsage.total;
     // A feature's bug costs that feature only: the client still gets this event.
-    this.listeners.notify(n, (err) => this.deps.log.warn({ sessionId: this.deps.sessionId, method: n.method, err: err instanceof Error ? err.message : String(err) }, "a session listener failed"));
+    this.listeners.notify(n, (err) =>
+      this.deps.log.warn(
+        { sessionId: this.deps.sessionId, method: n.method, err: err instanceof Error ? err.message : String(err) },
+        "a session listener failed",
+      ),
+    );
     if (n.method === "item/completed") this.items.delete(n.params.item.id);
     const turn = turns.active;
     if (n.method === "turn/started") turns.started(n);
@@ -247,10 +272,14 @@ export class SessionStream {
     }
     const updates = this.translator.translate(n);
     const { usageMeta } = this.listeners.sets;
-    if (n.method === "thread/tokenUsage/updated" && usageMeta.size > 0) addUsageMeta(updates, usageMeta, (err) => this.deps.log.warn({ sessionId: this.deps.sessionId, err }, "a usage_update _meta listener failed"));
+    if (n.method === "thread/tokenUsage/updated" && usageMeta.size > 0)
+      addUsageMeta(updates, usageMeta, (err) =>
+        this.deps.log.warn({ sessionId: this.deps.sessionId, err }, "a usage_update _meta listener failed"),
+      );
     const ended = n.method === "item/completed" ? n.params.item : undefined;
     // A failed send is the outbox's to report (the client is gone); nothing here waits on it.
-    for (const update of this.withEndings(updates, ended, ended && this.translator.viewOf(ended.id)?.content)) void this.outbox.send(update);
+    for (const update of this.withEndings(updates, ended, ended && this.translator.viewOf(ended.id)?.content))
+      void this.outbox.send(update);
     if (n.method === "turn/completed") turns.completed(n.params);
   }
 }

@@ -31,16 +31,24 @@ export class SessionThreads {
   async threadOf(sessionId: string): Promise<string> {
     const known = this.known.get(sessionId);
     if (known !== undefined || !THREAD_ID.test(sessionId)) return known ?? sessionId;
-    const stored = await readFile(path.join(this.dir, sessionId), "utf8").then((t) => t.trim(), () => "");
+    const stored = await readFile(path.join(this.dir, sessionId), "utf8").then(
+      (t) => t.trim(),
+      () => "",
+    );
     return THREAD_ID.test(stored) ? stored : sessionId;
   }
 
   /** The session each replacement thread belongs to (thread id -> session id): every other thread is its own session. */
   async sessionsByThread(): Promise<Map<string, string>> {
     const names = await readdir(this.dir).catch(() => [] as string[]);
-    const stored = await Promise.all(names.filter((n) => THREAD_ID.test(n)).map(async (sessionId) => [sessionId, await this.threadOf(sessionId)] as const));
+    const stored = await Promise.all(
+      names
+        .filter((n) => THREAD_ID.test(n))
+        .map(async (sessionId) => [sessionId, await this.threadOf(sessionId)] as const),
+    );
     const byThread = new Map<string, string>();
-    for (const [sessionId, threadId] of [...stored, ...this.known]) if (threadId !== sessionId) byThread.set(threadId, sessionId);
+    for (const [sessionId, threadId] of [...stored, ...this.known])
+      if (threadId !== sessionId) byThread.set(threadId, sessionId);
     return byThread;
   }
 
@@ -57,7 +65,10 @@ export class SessionThreads {
       await rename(temporary, file);
     } catch (err) {
       await rm(temporary, { force: true });
-      this.log.warn({ sessionId, threadId, err: err instanceof Error ? err.message : String(err) }, "could not keep which thread the session runs on; another agent will not find it");
+      this.log.warn(
+        { sessionId, threadId, err: err instanceof Error ? err.message : String(err) },
+        "could not keep which thread the session runs on; another agent will not find it",
+      );
     }
   }
 
@@ -76,15 +87,27 @@ export type Reattaching = { id: string; threadId: string; settings: ThreadSettin
  * on: thread/resume, or, when Codex has nothing of a thread never prompted (it cannot resume it),
  * a new thread with the session's settings, kept in `threads` as the session's.
  */
-export async function reattachThread(client: AppServerClient, session: Reattaching, threads: SessionThreads | undefined, log: Logger): Promise<string> {
+export async function reattachThread(
+  client: AppServerClient,
+  session: Reattaching,
+  threads: SessionThreads | undefined,
+  log: Logger,
+): Promise<string> {
   try {
-    await client.call("thread/resume", { threadId: session.threadId, ...threadParams(session.settings), excludeTurns: true });
+    await client.call("thread/resume", {
+      threadId: session.threadId,
+      ...threadParams(session.settings),
+      excludeTurns: true,
+    });
     return session.threadId;
   } catch (err) {
     // A thread Codex has a history of is not replaced: its error is the prompt's.
     if (session.keptByCodex || !(err instanceof CodexRpcError)) throw err;
     const started = await client.call("thread/start", threadParams(session.settings));
-    log.info({ sessionId: session.id, threadId: started.thread.id, reason: err.message }, "the session's thread was never prompted and its codex stopped: it goes on in a new thread");
+    log.info(
+      { sessionId: session.id, threadId: started.thread.id, reason: err.message },
+      "the session's thread was never prompted and its codex stopped: it goes on in a new thread",
+    );
     await threads?.replaced(session.id, started.thread.id);
     return started.thread.id;
   }
@@ -95,10 +118,18 @@ export async function reattachThread(client: AppServerClient, session: Reattachi
  * prompted): what only thread/start takes (a profile's model provider) applies from its first
  * turn. The new thread is kept in `threads` as the session's; the old one is let go.
  */
-export async function startThreadAnew(client: AppServerClient, session: Reattaching, threads: SessionThreads | undefined, log: Logger): Promise<v2.ThreadStartResponse> {
+export async function startThreadAnew(
+  client: AppServerClient,
+  session: Reattaching,
+  threads: SessionThreads | undefined,
+  log: Logger,
+): Promise<v2.ThreadStartResponse> {
   const started = await client.call("thread/start", threadParams(session.settings));
   await threads?.replaced(session.id, started.thread.id);
   void client.call("thread/unsubscribe", { threadId: session.threadId }).catch(() => undefined);
-  log.info({ sessionId: session.id, threadId: started.thread.id }, "the session's thread, never prompted, started anew with its new settings");
+  log.info(
+    { sessionId: session.id, threadId: started.thread.id },
+    "the session's thread, never prompted, started anew with its new settings",
+  );
   return started;
 }

@@ -5,7 +5,14 @@
 // Prompts run as turns through turn-runner.ts; which turn an event belongs to is turns.ts's.
 import type { PromptResponse, ToolCallContent } from "@agentclientprotocol/sdk/unstable";
 import { childDiedMessage, internalError, invalidRequest } from "../errors.js";
-import type { AppServerClient, CodexHost, CodexNotification, CodexServerRequest, UserInput, v2 } from "../../codex/index.js";
+import type {
+  AppServerClient,
+  CodexHost,
+  CodexNotification,
+  CodexServerRequest,
+  UserInput,
+  v2,
+} from "../../codex/index.js";
 import type { ClientDisplay, Item, SessionUpdate } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
 import { markPhase } from "../../log/index.js";
@@ -14,7 +21,14 @@ import { reattachThread, startThreadAnew, type SessionThreads } from "./session-
 import type { ThreadTurns } from "./turns.js";
 import { TurnRunner } from "./turn-runner.js";
 import type { ChildItems } from "./child-items.js";
-import { SessionState, SessionStream, type ModeId, type SessionChange, type SessionEvents, type StateChange } from "./session-events.js";
+import {
+  SessionState,
+  SessionStream,
+  type ModeId,
+  type SessionChange,
+  type SessionEvents,
+  type StateChange,
+} from "./session-events.js";
 import { ThreadBinding } from "./thread-binding.js";
 
 export type { ThreadSettings, ModeId, SessionChange, SessionEvents };
@@ -57,7 +71,9 @@ export class AcpSession {
     threadId: string = id,
   ) {
     this.currentThread = threadId;
-    this.state = new SessionState(threadSettings, (err) => deps.log.error({ sessionId: id, err: String(err) }, "a session change listener failed"));
+    this.state = new SessionState(threadSettings, (err) =>
+      deps.log.error({ sessionId: id, err: String(err) }, "a session change listener failed"),
+    );
     this.stream = new SessionStream({
       sessionId: id,
       log: deps.log,
@@ -132,7 +148,12 @@ export class AcpSession {
   async startAnew(settings: ThreadSettings): Promise<v2.ThreadStartResponse | undefined> {
     if (this.keptByCodex || this.promptRunning) return undefined;
     const client = await this.ensureAttached();
-    const started = await startThreadAnew(client, { id: this.id, threadId: this.currentThread, settings, keptByCodex: false }, this.deps.threads, this.deps.log);
+    const started = await startThreadAnew(
+      client,
+      { id: this.id, threadId: this.currentThread, settings, keptByCodex: false },
+      this.deps.threads,
+      this.deps.log,
+    );
     this.currentThread = started.thread.id;
     this.bind(client, this.deps.host.currentGeneration);
     return started;
@@ -162,7 +183,10 @@ export class AcpSession {
 
   /** Routes a thread this session's turns spawned (a subagent) to `listener`, and answers its requests (approvals, questions) as this session's, where they would otherwise be refused as unknown; until the session closes or moves to another codex child. */
   adoptThread(threadId: string, listener: (n: CodexNotification) => void): void {
-    this.binding.adopt(threadId, this.currentThread, { notification: listener, request: (request, withdrawn) => this.deps.answerServerRequest(this, request, withdrawn) });
+    this.binding.adopt(threadId, this.currentThread, {
+      notification: listener,
+      request: (request, withdrawn) => this.deps.answerServerRequest(this, request, withdrawn),
+    });
   }
 
   /** Stops routing a subagent's thread here (it is idle and let go; a later message adopts it again). */
@@ -172,11 +196,20 @@ export class AcpSession {
 
   /** How much each of this session's trackers holds, features' included (for the soak: they must stay flat). */
   trackerSizes(): Record<string, number> {
-    return this.stream.sizes({ adoptedThreads: this.binding.adoptedCount, queuedPrompts: this.runner.queuedCount, turnContext: this.turnContext.size, ...this.turns.sizes });
+    return this.stream.sizes({
+      adoptedThreads: this.binding.adoptedCount,
+      queuedPrompts: this.runner.queuedCount,
+      turnContext: this.turnContext.size,
+      ...this.turns.sizes,
+    });
   }
 
   /** `updates` with `ended`'s last one made once what features add to it is known (tool-call-endings.ts); subagents' cards too. */
-  withEndings(updates: SessionUpdate[], ended: Item | undefined, shown: ToolCallContent[] | undefined): Array<SessionUpdate | Promise<SessionUpdate>> {
+  withEndings(
+    updates: SessionUpdate[],
+    ended: Item | undefined,
+    shown: ToolCallContent[] | undefined,
+  ): Array<SessionUpdate | Promise<SessionUpdate>> {
     return this.stream.withEndings(updates, ended, shown);
   }
 
@@ -210,7 +243,13 @@ export class AcpSession {
       const started = await client.call("turn/start", {
         threadId: this.currentThread,
         input,
-        ...(context.length > 0 ? { additionalContext: Object.fromEntries(context.map(([source, value]) => [source, { value, kind: "application" as const }])) } : {}),
+        ...(context.length > 0
+          ? {
+              additionalContext: Object.fromEntries(
+                context.map(([source, value]) => [source, { value, kind: "application" as const }]),
+              ),
+            }
+          : {}),
         ...kept.params,
         ...collaborationParams(this.settings),
       });
@@ -231,7 +270,14 @@ export class AcpSession {
 
   /** A thread that starts now (not a fork): it has used no tokens (its first turn's usage is all of its totals), and Codex keeps nothing of it until a turn starts. */
   startedEmpty(): void {
-    this.stream.tokenTotals ??= { totalTokens: 0, inputTokens: 0, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
+    this.stream.tokenTotals ??= {
+      totalTokens: 0,
+      inputTokens: 0,
+      cachedInputTokens: 0,
+      cacheWriteInputTokens: 0,
+      outputTokens: 0,
+      reasoningOutputTokens: 0,
+    };
     this.keptByCodex = false;
   }
 
@@ -289,7 +335,12 @@ export class AcpSession {
   ensureAttached(): Promise<AppServerClient> {
     return this.binding.live(this.deps.host, async (client, generation) => {
       this.deps.log.info({ sessionId: this.id }, "resuming the thread in a new codex app-server");
-      const threadId = await reattachThread(client, { id: this.id, threadId: this.currentThread, settings: this.state.settings, keptByCodex: this.keptByCodex }, this.deps.threads, this.deps.log);
+      const threadId = await reattachThread(
+        client,
+        { id: this.id, threadId: this.currentThread, settings: this.state.settings, keptByCodex: this.keptByCodex },
+        this.deps.threads,
+        this.deps.log,
+      );
       // Closed while resuming: stay detached (a closed session must not hear its thread).
       if (this.closed) throw invalidRequest(`Session ${this.id} is closed`);
       this.currentThread = threadId;

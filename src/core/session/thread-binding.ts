@@ -49,7 +49,10 @@ export class ThreadBinding {
   }
 
   /** The live client with the thread loaded: after a child restart (or once let go), `reattach` resumes the thread on the new child and binds it. */
-  async live(host: CodexHost, reattach: (client: AppServerClient, generation: number) => Promise<void>): Promise<AppServerClient> {
+  async live(
+    host: CodexHost,
+    reattach: (client: AppServerClient, generation: number) => Promise<void>,
+  ): Promise<AppServerClient> {
     const client = await host.client();
     const generation = host.currentGeneration;
     if (generation !== this.boundGeneration || !this.attached) await reattach(client, generation);

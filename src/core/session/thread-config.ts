@@ -59,7 +59,12 @@ export type OpenedPolicy = {
 
 /** The user's workspace-write settings in a workspace-write policy. */
 export function workspaceWriteOf(p: Extract<v2.SandboxPolicy, { type: "workspaceWrite" }>): WorkspaceWrite {
-  return { writableRoots: p.writableRoots, networkAccess: p.networkAccess, excludeTmpdirEnvVar: p.excludeTmpdirEnvVar, excludeSlashTmp: p.excludeSlashTmp };
+  return {
+    writableRoots: p.writableRoots,
+    networkAccess: p.networkAccess,
+    excludeTmpdirEnvVar: p.excludeTmpdirEnvVar,
+    excludeSlashTmp: p.excludeSlashTmp,
+  };
 }
 
 /** The sandbox mode (thread/start's kind) of a sandbox policy; an external sandbox has none of ours. */
@@ -83,7 +88,8 @@ export function withMcpServers(config: ThreadSettings["config"], servers: JsonOb
   return { ...config, mcp_servers: { ...existing, ...servers } };
 }
 
-type ThreadAnswer = Pick<v2.ThreadResumeResponse, "approvalPolicy" | "approvalsReviewer" | "sandbox" | "serviceTier"> & Partial<Pick<v2.ThreadResumeResponse, "collaborationMode">>;
+type ThreadAnswer = Pick<v2.ThreadResumeResponse, "approvalPolicy" | "approvalsReviewer" | "sandbox" | "serviceTier"> &
+  Partial<Pick<v2.ThreadResumeResponse, "collaborationMode">>;
 
 /**
  * What a thread runs with, as Codex answered thread/start (the user's config.toml for that cwd,
@@ -99,8 +105,18 @@ export function settingsFromThread(r: ThreadAnswer): Partial<ThreadSettings> {
     ...(r.approvalsReviewer ? { approvalsReviewer: r.approvalsReviewer } : {}),
     ...(sandbox ? { sandbox } : {}),
     ...(r.sandbox?.type === "workspaceWrite" ? { workspaceWrite: workspaceWriteOf(r.sandbox) } : {}),
-    ...(r.approvalPolicy && r.sandbox ? { openedWith: { approvalPolicy: r.approvalPolicy, approvalsReviewer: r.approvalsReviewer ?? "user", sandboxPolicy: r.sandbox } } : {}),
-    ...(r.collaborationMode && r.collaborationMode.mode !== "default" ? { collaborationMode: r.collaborationMode.mode } : {}),
+    ...(r.approvalPolicy && r.sandbox
+      ? {
+          openedWith: {
+            approvalPolicy: r.approvalPolicy,
+            approvalsReviewer: r.approvalsReviewer ?? "user",
+            sandboxPolicy: r.sandbox,
+          },
+        }
+      : {}),
+    ...(r.collaborationMode && r.collaborationMode.mode !== "default"
+      ? { collaborationMode: r.collaborationMode.mode }
+      : {}),
     ...(r.serviceTier ? { serviceTier: r.serviceTier } : {}),
   };
 }
@@ -135,7 +151,10 @@ export function forkParams(s: ThreadSettings): Omit<v2.ThreadForkParams, "thread
   return commonParams(s);
 }
 
-export type KeptTurnParams = Pick<v2.TurnStartParams, "model" | "effort" | "approvalPolicy" | "sandboxPolicy" | "approvalsReviewer" | "serviceTier">;
+export type KeptTurnParams = Pick<
+  v2.TurnStartParams,
+  "model" | "effort" | "approvalPolicy" | "sandboxPolicy" | "approvalsReviewer" | "serviceTier"
+>;
 
 /**
  * The turn/start fields Codex keeps for the turns after (model, effort, approvals, sandbox,
@@ -144,7 +163,11 @@ export type KeptTurnParams = Pick<v2.TurnStartParams, "model" | "effort" | "appr
  * A speed given before and unset now (the new model has no such tier) is cleared, not kept.
  */
 export function keptTurnParams(s: ThreadSettings, previous?: KeptTurnParams): KeptTurnParams {
-  const tier = s.serviceTier ? { serviceTier: s.serviceTier === "default" ? null : s.serviceTier } : previous?.serviceTier !== undefined ? { serviceTier: null } : {};
+  const tier = s.serviceTier
+    ? { serviceTier: s.serviceTier === "default" ? null : s.serviceTier }
+    : previous?.serviceTier !== undefined
+      ? { serviceTier: null }
+      : {};
   return {
     ...(s.model ? { model: s.model } : {}),
     ...(s.effort ? { effort: s.effort } : {}),
@@ -158,5 +181,12 @@ export function keptTurnParams(s: ThreadSettings, previous?: KeptTurnParams): Ke
 /** The collaboration mode, with every turn while it is set (Codex does not say it keeps it). */
 export function collaborationParams(s: ThreadSettings): Pick<v2.TurnStartParams, "collaborationMode"> {
   // null instructions: Codex's own for the mode. It overrides model and effort, so both go along.
-  return s.collaborationMode && s.model ? { collaborationMode: { mode: s.collaborationMode, settings: { model: s.model, reasoning_effort: s.effort ?? null, developer_instructions: null } } } : {};
+  return s.collaborationMode && s.model
+    ? {
+        collaborationMode: {
+          mode: s.collaborationMode,
+          settings: { model: s.model, reasoning_effort: s.effort ?? null, developer_instructions: null },
+        },
+      }
+    : {};
 }

@@ -11,7 +11,11 @@ export const ENDING_WAIT_MS = 5000;
 export type ToolCallEnding = (item: Item) => Promise<ToolCallContent[]> | undefined;
 
 /** What the listeners add to `item`'s end, or undefined (nothing to wait for: the common case). */
-export function endingContent(item: Item, listeners: ReadonlySet<ToolCallEnding>, onError: (err: unknown) => void): Promise<ToolCallContent[]> | undefined {
+export function endingContent(
+  item: Item,
+  listeners: ReadonlySet<ToolCallEnding>,
+  onError: (err: unknown) => void,
+): Promise<ToolCallContent[]> | undefined {
   const parts: Array<Promise<ToolCallContent[]>> = [];
   for (const listener of listeners) {
     try {
@@ -44,7 +48,9 @@ export function withEnding(
   const extra = ended && listeners.size > 0 ? endingContent(ended, listeners, onError) : undefined;
   if (!ended || !extra) return updates;
   return updates.map((u) =>
-    u.sessionUpdate === "tool_call_update" && u.toolCallId === ended.id && (u.status === "completed" || u.status === "failed")
+    u.sessionUpdate === "tool_call_update" &&
+    u.toolCallId === ended.id &&
+    (u.status === "completed" || u.status === "failed")
       ? extra.then((more) => (more.length === 0 ? u : { ...u, content: [...(u.content ?? shown ?? []), ...more] }))
       : u,
   );

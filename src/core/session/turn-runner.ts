@@ -8,7 +8,14 @@ import { turnStartResponseSchema, type AppServerClient, type v2 } from "../../co
 import { turnUsage, type Item } from "../../bridge/index.js";
 import type { Logger } from "../../log/index.js";
 import { z } from "zod";
-import { authRequired, internalError, invalidRequest, toRequestError, withoutSecrets, type RequestError } from "../errors.js";
+import {
+  authRequired,
+  internalError,
+  invalidRequest,
+  toRequestError,
+  withoutSecrets,
+  type RequestError,
+} from "../errors.js";
 import { ThreadTurns, type PromptTurn, type TurnOutcome } from "./turns.js";
 
 /** A cancel answers the prompt within this, whatever codex does (a hung codex must not keep the editor waiting). */
@@ -155,12 +162,19 @@ export class TurnRunner {
    * commands run on (a `sleep; touch` finished seconds later), where the user pressed Stop.
    */
   private async stopCommands(client: AppServerClient): Promise<void> {
-    const running = [...this.session.openItems()].flatMap((item) => (item.type === "commandExecution" && item.processId ? [item.processId] : []));
+    const running = [...this.session.openItems()].flatMap((item) =>
+      item.type === "commandExecution" && item.processId ? [item.processId] : [],
+    );
     await Promise.all(
       running.map((processId) =>
-        client.call("thread/backgroundTerminals/terminate", { threadId: this.session.threadId(), processId }).catch((err: unknown) => {
-          this.session.log.debug({ processId, err: String(err) }, "a cancelled turn's command could not be stopped (already over?)");
-        }),
+        client
+          .call("thread/backgroundTerminals/terminate", { threadId: this.session.threadId(), processId })
+          .catch((err: unknown) => {
+            this.session.log.debug(
+              { processId, err: String(err) },
+              "a cancelled turn's command could not be stopped (already over?)",
+            );
+          }),
       ),
     );
   }
@@ -199,10 +213,13 @@ function turnFailure(error: TurnOutcome["error"], fallback: string): RequestErro
   const code = typeof info === "string" ? info : info && typeof info === "object" ? Object.keys(info)[0] : undefined;
   const details = error?.additionalDetails ? `: ${error.additionalDetails}` : "";
   if (credentialsRefused(info)) {
-    return authRequired(`The model provider refused Codex's credentials (they expired or were revoked); sign in again, then send the prompt again. Codex: ${withoutSecrets(`${message}${details}`)}`, {
-      codexErrorInfo: info,
-      additionalDetails: error?.additionalDetails ? withoutSecrets(error.additionalDetails) : null,
-    });
+    return authRequired(
+      `The model provider refused Codex's credentials (they expired or were revoked); sign in again, then send the prompt again. Codex: ${withoutSecrets(`${message}${details}`)}`,
+      {
+        codexErrorInfo: info,
+        additionalDetails: error?.additionalDetails ? withoutSecrets(error.additionalDetails) : null,
+      },
+    );
   }
   return internalError(`${message}${details}${code ? ` [${code}]` : ""}`, {
     codexErrorInfo: info ?? null,

@@ -6,7 +6,10 @@
 // silenced once named, and a `turn/completed` that comes before the answer waits for it.
 import { turnCompletedSchema, type CodexNotification, type v2 } from "../../codex/index.js";
 
-export type TurnOutcome = { status: string; error?: { message: string; codexErrorInfo?: unknown; additionalDetails?: string | null } };
+export type TurnOutcome = {
+  status: string;
+  error?: { message: string; codexErrorInfo?: unknown; additionalDetails?: string | null };
+};
 
 type TurnEnd = TurnOutcome & { id: string; rootTurnId?: string | null | undefined };
 
@@ -58,7 +61,14 @@ export class ThreadTurns {
   begin(namedByAnswer: boolean, tokensBefore: v2.TokenUsageBreakdown | undefined): PromptTurn {
     let settle!: (outcome: TurnOutcome | Error) => void;
     const outcome = new Promise<TurnOutcome | Error>((resolve) => (settle = resolve));
-    const turn: TurnState = { namedByAnswer, cancelRequested: false, outcome, settle, earlyEnds: [], ...(tokensBefore ? { tokensBefore } : {}) };
+    const turn: TurnState = {
+      namedByAnswer,
+      cancelRequested: false,
+      outcome,
+      settle,
+      earlyEnds: [],
+      ...(tokensBefore ? { tokensBefore } : {}),
+    };
     this.running = turn;
     return turn;
   }
@@ -111,7 +121,8 @@ export class ThreadTurns {
     clearTimeout(state.fallback);
     if (turn.cancelRequested && turn.turnId) {
       this.answeredCancelled.add(turn.turnId);
-      if (this.answeredCancelled.size > MAX_ANSWERED_CANCELLED) this.answeredCancelled.delete(this.answeredCancelled.values().next().value!);
+      if (this.answeredCancelled.size > MAX_ANSWERED_CANCELLED)
+        this.answeredCancelled.delete(this.answeredCancelled.values().next().value!);
     }
     state.earlyEnds = [];
     if (this.running === state) this.running = undefined;
@@ -146,7 +157,12 @@ export class ThreadTurns {
     const parsed = turnCompletedSchema.safeParse(params);
     if (!parsed.success) return;
     const done = parsed.data.turn;
-    this.ended({ id: done.id, rootTurnId: done.rootTurnId, status: done.status, ...(done.error ? { error: done.error } : {}) });
+    this.ended({
+      id: done.id,
+      rootTurnId: done.rootTurnId,
+      status: done.status,
+      ...(done.error ? { error: done.error } : {}),
+    });
   }
 
   /**
@@ -191,6 +207,7 @@ function turnIdOf(n: CodexNotification): string | undefined {
   const p = n.params;
   if (typeof p !== "object" || p === null) return undefined;
   if ("turnId" in p && typeof p.turnId === "string") return p.turnId;
-  if ("turn" in p && p.turn && typeof p.turn === "object" && "id" in p.turn && typeof p.turn.id === "string") return p.turn.id;
+  if ("turn" in p && p.turn && typeof p.turn === "object" && "id" in p.turn && typeof p.turn.id === "string")
+    return p.turn.id;
   return undefined;
 }

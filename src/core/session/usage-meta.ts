@@ -3,7 +3,11 @@
 import type { SessionUpdate } from "../../bridge/index.js";
 
 /** Adds the `_meta` entries `listeners` give to the usage_updates among `updates` (in place). */
-export function addUsageMeta(updates: SessionUpdate[], listeners: Iterable<() => Record<string, unknown> | undefined>, failed: (err: string) => void): void {
+export function addUsageMeta(
+  updates: SessionUpdate[],
+  listeners: Iterable<() => Record<string, unknown> | undefined>,
+  failed: (err: string) => void,
+): void {
   let meta: Record<string, unknown> | undefined;
   for (const listener of listeners) {
     try {

@@ -34,7 +34,10 @@ function requestIdOf(message: unknown): RequestId | undefined {
 }
 
 /** `input`, whose end waits for the answers to the requests read from it (see the top of this file). */
-export function holdEndForAnswers<T>(input: ReadableStream<T>, { log, onEnd, boundMs = LAST_ANSWERS_MS }: LastAnswersOptions): LastAnswers<T> {
+export function holdEndForAnswers<T>(
+  input: ReadableStream<T>,
+  { log, onEnd, boundMs = LAST_ANSWERS_MS }: LastAnswersOptions,
+): LastAnswers<T> {
   // Requests read and not answered, by id (a count: a client may reuse an id).
   const waiting = new Map<RequestId, number>();
   let allAnswered: (() => void) | undefined;
@@ -55,7 +58,10 @@ export function holdEndForAnswers<T>(input: ReadableStream<T>, { log, onEnd, bou
       },
       async flush() {
         if (waiting.size === 0) return;
-        log.info({ unanswered: waiting.size }, "the client closed its input; answering what it asked before shutting down");
+        log.info(
+          { unanswered: waiting.size },
+          "the client closed its input; answering what it asked before shutting down",
+        );
         let timer: NodeJS.Timeout | undefined;
         const over = new Promise<boolean>((resolve) => {
           allAnswered = () => resolve(false);
@@ -64,7 +70,11 @@ export function holdEndForAnswers<T>(input: ReadableStream<T>, { log, onEnd, bou
         onEnd();
         const timedOut = await over;
         clearTimeout(timer);
-        if (timedOut) log.warn({ unanswered: [...waiting.keys()], boundMs }, "requests still unanswered after the client closed its input; shutting down anyway");
+        if (timedOut)
+          log.warn(
+            { unanswered: [...waiting.keys()], boundMs },
+            "requests still unanswered after the client closed its input; shutting down anyway",
+          );
       },
     }),
   );

@@ -12,7 +12,10 @@ export function keepServingOnFault(log: Logger, proc: NodeJS.Process = process):
     log.error({ err: describe(err), origin }, "an error nobody caught; logged, the agent goes on serving");
   };
   const onRejection = (reason: unknown): void => {
-    log.error({ err: describe(reason), origin: "unhandledRejection" }, "a rejection nobody handled; logged, the agent goes on serving");
+    log.error(
+      { err: describe(reason), origin: "unhandledRejection" },
+      "a rejection nobody handled; logged, the agent goes on serving",
+    );
   };
   proc.on("uncaughtException", onException);
   proc.on("unhandledRejection", onRejection);

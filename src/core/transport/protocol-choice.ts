@@ -3,7 +3,10 @@
 // router); every other client is served v1 exactly as before, and pays nothing for v2.
 import { z } from "zod";
 
-const initializeAskingV2 = z.looseObject({ method: z.literal("initialize"), params: z.looseObject({ protocolVersion: z.number().int().min(2) }) });
+const initializeAskingV2 = z.looseObject({
+  method: z.literal("initialize"),
+  params: z.looseObject({ protocolVersion: z.number().int().min(2) }),
+});
 
 /** Whether `message` is an initialize request asking for protocol 2 or newer. */
 export function asksForV2(message: unknown): boolean {
@@ -13,7 +16,8 @@ export function asksForV2(message: unknown): boolean {
 /** Notifications looked past for the initialize before v1 is chosen: a client that never initializes holds nothing. */
 const MAX_LOOKED_PAST = 32;
 
-const isNotification = (message: unknown): boolean => typeof message === "object" && message !== null && "method" in message && !("id" in message);
+const isNotification = (message: unknown): boolean =>
+  typeof message === "object" && message !== null && "method" in message && !("id" in message);
 
 /**
  * Reads `messages` up to the client's `initialize` (the message the protocol is chosen by), past
@@ -21,7 +25,9 @@ const isNotification = (message: unknown): boolean => typeof message === "object
  * before it initializes), as do MAX_LOOKED_PAST notifications. Gives back the stream to serve,
  * every message read included, in order, and the initialize (undefined when none was found: v1).
  */
-export async function peekInitialize<T>(messages: ReadableStream<T>): Promise<{ initialize: T | undefined; stream: ReadableStream<T> }> {
+export async function peekInitialize<T>(
+  messages: ReadableStream<T>,
+): Promise<{ initialize: T | undefined; stream: ReadableStream<T> }> {
   const reader = messages.getReader();
   const read: T[] = [];
   let initialize: T | undefined;
@@ -34,7 +40,12 @@ export async function peekInitialize<T>(messages: ReadableStream<T>): Promise<{ 
     }
     read.push(next.value);
     if (isNotification(next.value)) continue;
-    if (typeof next.value === "object" && next.value !== null && (next.value as { method?: unknown }).method === "initialize") initialize = next.value;
+    if (
+      typeof next.value === "object" &&
+      next.value !== null &&
+      (next.value as { method?: unknown }).method === "initialize"
+    )
+      initialize = next.value;
     break;
   }
   const stream = new ReadableStream<T>({

@@ -49,7 +49,11 @@ export type Stdout = {
  * 100 MB command output grew the adapter by 221 MiB before.) The client closing its end (EPIPE)
  * is reported once through `onClosed`; what is queued then is dropped.
  */
-export function batchedStdout(onClosed: (err: NodeJS.ErrnoException) => void, onBehind: (behind: boolean) => void = () => undefined, out: LineSink = process.stdout): Stdout {
+export function batchedStdout(
+  onClosed: (err: NodeJS.ErrnoException) => void,
+  onBehind: (behind: boolean) => void = () => undefined,
+  out: LineSink = process.stdout,
+): Stdout {
   let pending: string[] = [];
   let pendingChars = 0;
   let scheduled = false;

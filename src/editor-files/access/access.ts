@@ -3,10 +3,33 @@
 // serves it otherwise. Validation, the write policy and the error contract are the same on both.
 import path from "node:path";
 import { log as defaultLog, type Logger } from "../../log/index.js";
-import { checkedEditorRead, editorReadError, editorReason, editorWriteError, isMethodNotFound, type EditorFiles } from "./editor.js";
-import { appliedAfterCancel, binaryFile, cancelledBeforeWrite, ErrorCode, FileToolError, notAFile, pathChanged } from "./errors.js";
+import {
+  checkedEditorRead,
+  editorReadError,
+  editorReason,
+  editorWriteError,
+  isMethodNotFound,
+  type EditorFiles,
+} from "./editor.js";
+import {
+  appliedAfterCancel,
+  binaryFile,
+  cancelledBeforeWrite,
+  ErrorCode,
+  FileToolError,
+  notAFile,
+  pathChanged,
+} from "./errors.js";
 import { describeDrift, EditLedger, type EditDrift } from "./ledger.js";
-import { countTextLines, hasLoneSurrogate, sliceText, textHasNulWithin, windowResult, withLfEndings, type Window } from "./lines.js";
+import {
+  countTextLines,
+  hasLoneSurrogate,
+  sliceText,
+  textHasNulWithin,
+  windowResult,
+  withLfEndings,
+  type Window,
+} from "./lines.js";
 import {
   BINARY_SNIFF_BYTES,
   countLocalLines,
@@ -16,9 +39,24 @@ import {
   statWriteTarget,
   writeAtomic,
 } from "./local.js";
-import { applyPatchFiles, type FileChange, type PatchParams, type PatchResult, type ServedBy, type TextStore } from "./patch-files.js";
+import {
+  applyPatchFiles,
+  type FileChange,
+  type PatchParams,
+  type PatchResult,
+  type ServedBy,
+  type TextStore,
+} from "./patch-files.js";
 import { WriteQueue } from "./queue.js";
-import { askReason, canonicalEntryPath, canonicalPath, decideCanonical, isInsideRoots, isSystemPath, type SessionMode } from "./policy.js";
+import {
+  askReason,
+  canonicalEntryPath,
+  canonicalPath,
+  decideCanonical,
+  isInsideRoots,
+  isSystemPath,
+  type SessionMode,
+} from "./policy.js";
 import { validateReadParams, validateWriteParams, type ReadParams, type WriteParams } from "./validate.js";
 
 export type ReadResult = {
@@ -57,7 +95,10 @@ export interface FileAccess {
    * LARGE_FILE_BYTES); undefined when the editor would not show it. `call` is handed to
    * WritePolicy.ask as is (it names the tool call a permission prompt belongs to).
    */
-  write(p: WriteParams, opts?: CallOptions): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }>;
+  write(
+    p: WriteParams,
+    opts?: CallOptions,
+  ): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }>;
   /** Applies a patch in Codex's grammar, all or nothing (contracts/apply_patch.md). */
   applyPatch(p: PatchParams, opts: { cwd: string } & CallOptions): Promise<PatchResult>;
   /**
@@ -86,9 +127,13 @@ export interface WritePolicy {
  */
 export const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
-export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; policy?: WritePolicy } = {}): FileAccess {
+export function createFileAccess(
+  opts: { editor?: EditorFiles; logger?: Logger; policy?: WritePolicy } = {},
+): FileAccess {
   const logger = opts.logger ?? defaultLog;
-  const editorRead = opts.editor?.readTextFile ? checkedEditorRead(opts.editor.readTextFile.bind(opts.editor)) : undefined;
+  const editorRead = opts.editor?.readTextFile
+    ? checkedEditorRead(opts.editor.readTextFile.bind(opts.editor))
+    : undefined;
   const editorWrite = opts.editor?.writeTextFile?.bind(opts.editor);
   const queue = new WriteQueue();
   const ledger = new EditLedger();
@@ -96,7 +141,10 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
   const fallingBack = (p: string, err: unknown, method: string): void =>
     logger.info({ path: p, reason: editorReason(err) }, `the client does not implement ${method}; using node:fs`);
 
-  async function read(input: ReadParams, o: { signal?: AbortSignal } = {}): Promise<ReadResult & { servedBy: ServedBy }> {
+  async function read(
+    input: ReadParams,
+    o: { signal?: AbortSignal } = {},
+  ): Promise<ReadResult & { servedBy: ServedBy }> {
     const p = validateReadParams(input);
     if (isSystemPath(p.path)) throw notAFile(p.path);
     let result = await readServed(p, o.signal);
@@ -120,14 +168,16 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
       const st = await statIfExists(p.path).catch(() => undefined);
       if (st && !st.isFile()) throw notAFile(p.path);
       try {
-        if (st && st.size > LARGE_FILE_BYTES) return { ...(await readLargeViaClient((r) => editorRead(r, signal), p.path, w)), servedBy: "client" };
+        if (st && st.size > LARGE_FILE_BYTES)
+          return { ...(await readLargeViaClient((r) => editorRead(r, signal), p.path, w)), servedBy: "client" };
         const { content } = await editorRead({ path: p.path }, signal);
         const result: ReadResult = checkedSlice(content, p.path, w);
         if (await differsFromDisk(p.path, content, st?.size)) result.unsaved_changes = true;
         return { ...result, servedBy: "client" };
       } catch (err) {
         if (err instanceof FileToolError) throw err;
-        if (signal?.aborted) throw new FileToolError(ErrorCode.Cancelled, `Cancelled: ${p.path} was not read (the call was given up on)`);
+        if (signal?.aborted)
+          throw new FileToolError(ErrorCode.Cancelled, `Cancelled: ${p.path} was not read (the call was given up on)`);
         if (!isMethodNotFound(err)) throw await logged(editorReadError(err, p.path), p.path, err, "fs/read_text_file");
         fallingBack(p.path, err, "fs/read_text_file");
       }
@@ -135,7 +185,10 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
     return { ...(await readLocal(p.path, w)), servedBy: "local" };
   }
 
-  async function write(input: WriteParams, o: CallOptions = {}): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }> {
+  async function write(
+    input: WriteParams,
+    o: CallOptions = {},
+  ): Promise<WriteResult & { servedBy: ServedBy; oldText: string | null | undefined }> {
     const p = validateWriteParams(input);
     // The path judged is the path written: links are resolved once, here, and both backends get
     // this canonical path (.specify/specs/006-edits-through-the-editor/plan.md, section 3).
@@ -150,7 +203,8 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
       const existing = await statWriteTarget(judged, p.path, bytes);
       const created = existing === undefined;
       const oldText = created || existing.size > LARGE_FILE_BYTES ? null : await previousText(judged);
-      if (askNeeded) await confirm(opts.policy, [{ path: judged, oldText: oldText ?? null, newText: p.content }], o, named);
+      if (askNeeded)
+        await confirm(opts.policy, [{ path: judged, oldText: oldText ?? null, newText: p.content }], o, named);
       beforeWrite(judged, askNeeded, o.signal, p.path);
       const servedBy = await store.writeText(judged, p.content, o.signal);
       // Given up on while the editor wrote, and the editor applied it anyway: not a success for a
@@ -165,7 +219,13 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
    * must resolve as it did when the policy judged it (no link swapped in meanwhile, no second hard
    * link where none was asked about). `entry`: the path names the entry itself (Delete, Move source).
    */
-  function beforeWrite(judged: string, asked: boolean, signal: AbortSignal | undefined, given: string, entry = false): void {
+  function beforeWrite(
+    judged: string,
+    asked: boolean,
+    signal: AbortSignal | undefined,
+    given: string,
+    entry = false,
+  ): void {
     if (signal?.aborted) throw cancelledBeforeWrite(given);
     if ((entry ? canonicalEntryPath(judged) : canonicalPath(judged)) !== judged) throw pathChanged(given);
     if (!asked && refuseOrAsk(opts.policy, [judged], () => given)) throw pathChanged(given);
@@ -178,7 +238,10 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
         return (await editorRead({ path: p })).content;
       } catch (err) {
         if (!isMethodNotFound(err)) {
-          logger.info({ path: p, reason: editorReason(err) }, "fs/read_text_file failed; the diff will have no previous text");
+          logger.info(
+            { path: p, reason: editorReason(err) },
+            "fs/read_text_file failed; the diff will have no previous text",
+          );
           return undefined;
         }
       }
@@ -219,7 +282,12 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
     servedBy: () => (editorWrite ? "client" : "local"),
   };
 
-  async function logged(error: Promise<FileToolError>, p: string, cause: unknown, method: string): Promise<FileToolError> {
+  async function logged(
+    error: Promise<FileToolError>,
+    p: string,
+    cause: unknown,
+    method: string,
+  ): Promise<FileToolError> {
     const e = await error;
     logger.info({ path: p, code: e.code, reason: editorReason(cause) }, `${method} failed; the editor's answer stands`);
     return e;
@@ -240,7 +308,12 @@ export function createFileAccess(opts: { editor?: EditorFiles; logger?: Logger; 
 
   async function takeDrift(): Promise<EditDrift[]> {
     if (!editorRead || ledger.size === 0) return [];
-    return ledger.takeDrift((p) => editorRead({ path: p }).then((r) => r.content, () => undefined));
+    return ledger.takeDrift((p) =>
+      editorRead({ path: p }).then(
+        (r) => r.content,
+        () => undefined,
+      ),
+    );
   }
 
   return { read, write, applyPatch, takeDrift };
@@ -272,7 +345,11 @@ function checkedSlice(text: string, p: string, w: Window): ReadResult {
   return r;
 }
 
-async function readLargeViaClient(readFn: NonNullable<EditorFiles["readTextFile"]>, p: string, w: Window): Promise<ReadResult> {
+async function readLargeViaClient(
+  readFn: NonNullable<EditorFiles["readTextFile"]>,
+  p: string,
+  w: Window,
+): Promise<ReadResult> {
   const req: { path: string; line: number; limit?: number } = { path: p, line: w.line };
   if (w.limit !== undefined) req.limit = w.limit + 1; // one extra line tells whether more follow
   const { content } = await readFn(req);
@@ -286,27 +363,45 @@ async function readLargeViaClient(readFn: NonNullable<EditorFiles["readTextFile"
 }
 
 /** Throws when the mode forbids writing any of the canonical `paths`; true when one of them needs the user's yes. */
-function refuseOrAsk(policy: WritePolicy | undefined, paths: readonly string[], named: (p: string) => string = (p) => p): boolean {
+function refuseOrAsk(
+  policy: WritePolicy | undefined,
+  paths: readonly string[],
+  named: (p: string) => string = (p) => p,
+): boolean {
   if (!policy) return false;
   const mode = policy.mode();
   let ask = false;
   for (const p of paths) {
     const decision = decideCanonical({ mode, roots: policy.roots(), canonical: p });
-    if (decision === "deny") throw new FileToolError(ErrorCode.Permission, `Permission denied: ${named(p)} (session mode is ${mode})`);
+    if (decision === "deny")
+      throw new FileToolError(ErrorCode.Permission, `Permission denied: ${named(p)} (session mode is ${mode})`);
     if (decision === "ask") ask = true;
   }
   return ask;
 }
 
 /** Asks the user once for `changes`; throws the contract's refusal unless they said yes (or -32007 if the call was given up on). */
-async function confirm(policy: WritePolicy | undefined, changes: FileChange[], o: CallOptions, named: (p: string) => string = (p) => p): Promise<void> {
-  const ok = policy?.ask ? await policy.ask({ changes, call: o.call, ...(o.signal ? { signal: o.signal } : {}) }) : false;
+async function confirm(
+  policy: WritePolicy | undefined,
+  changes: FileChange[],
+  o: CallOptions,
+  named: (p: string) => string = (p) => p,
+): Promise<void> {
+  const ok = policy?.ask
+    ? await policy.ask({ changes, call: o.call, ...(o.signal ? { signal: o.signal } : {}) })
+    : false;
   if (o.signal?.aborted) throw cancelledBeforeWrite(changes[0]?.path ?? "the file");
   if (ok) return;
-  const reasons = changes.map((c) => ({ path: c.path, reason: policy ? askReason(c.path, policy.roots()) : undefined }));
+  const reasons = changes.map((c) => ({
+    path: c.path,
+    reason: policy ? askReason(c.path, policy.roots()) : undefined,
+  }));
   const asked = reasons.find((r) => r.reason !== undefined) ?? reasons[0];
   // No reason of the policy's own: the mode asks for every write (Review Edits).
-  throw new FileToolError(ErrorCode.Permission, `Permission denied: ${named(asked?.path ?? "")} (${asked?.reason ? `${asked.reason}; not approved` : "not approved in review"})`);
+  throw new FileToolError(
+    ErrorCode.Permission,
+    `Permission denied: ${named(asked?.path ?? "")} (${asked?.reason ? `${asked.reason}; not approved` : "not approved in review"})`,
+  );
 }
 
 /** The write contract's -32001 when the folder a write goes to is missing (before the editor is asked). */
@@ -314,6 +409,13 @@ async function parentDirectory(judged: string, given: string): Promise<void> {
   const st = await statIfExists(path.dirname(judged)).catch(() => undefined);
   if (st?.isDirectory()) return;
   // Through a link the missing folder is its target's: named, with where the path given leads.
-  const viaLink = path.dirname(given) !== path.dirname(judged) && (await statIfExists(path.dirname(given)).catch(() => undefined))?.isDirectory();
-  throw new FileToolError(ErrorCode.NotFound, viaLink ? `Parent directory not found: ${path.dirname(judged)} (where ${given} leads)` : `Parent directory not found: ${path.dirname(given)}`);
+  const viaLink =
+    path.dirname(given) !== path.dirname(judged) &&
+    (await statIfExists(path.dirname(given)).catch(() => undefined))?.isDirectory();
+  throw new FileToolError(
+    ErrorCode.NotFound,
+    viaLink
+      ? `Parent directory not found: ${path.dirname(judged)} (where ${given} leads)`
+      : `Parent directory not found: ${path.dirname(given)}`,
+  );
 }

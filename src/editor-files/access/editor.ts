@@ -33,8 +33,18 @@ export function editorReason(err: unknown): string {
   const record = typeof err === "object" && err !== null ? (err as { message?: unknown; data?: unknown }) : undefined;
   const data = record?.data;
   const detail =
-    typeof data === "string" ? data : typeof data === "object" && data !== null && "details" in data && typeof data.details === "string" ? data.details : undefined;
-  const message = detail?.trim() ? detail : err instanceof Error ? err.message : record && "message" in record ? String(record.message) : String(err);
+    typeof data === "string"
+      ? data
+      : typeof data === "object" && data !== null && "details" in data && typeof data.details === "string"
+        ? data.details
+        : undefined;
+  const message = detail?.trim()
+    ? detail
+    : err instanceof Error
+      ? err.message
+      : record && "message" in record
+        ? String(record.message)
+        : String(err);
   return textHead(message, 300);
 }
 
@@ -46,12 +56,18 @@ async function statQuietly(p: string): Promise<Stats | undefined> {
  * The editor's fs/read_text_file with its answer checked: one without a string `content` (a client
  * bug) is an error of its own, never taken for text or for the user's refusal.
  */
-export function checkedEditorRead(read: NonNullable<EditorFiles["readTextFile"]>): NonNullable<EditorFiles["readTextFile"]> {
+export function checkedEditorRead(
+  read: NonNullable<EditorFiles["readTextFile"]>,
+): NonNullable<EditorFiles["readTextFile"]> {
   return async (request, signal) => {
     const answer: unknown = await read(request, signal);
-    const content = typeof answer === "object" && answer !== null ? (answer as { content?: unknown }).content : undefined;
+    const content =
+      typeof answer === "object" && answer !== null ? (answer as { content?: unknown }).content : undefined;
     if (typeof content !== "string") {
-      throw new FileToolError(ErrorCode.Internal, `The editor's answer to fs/read_text_file for ${request.path} has no text (not {"content": string}); nothing was read`);
+      throw new FileToolError(
+        ErrorCode.Internal,
+        `The editor's answer to fs/read_text_file for ${request.path} has no text (not {"content": string}); nothing was read`,
+      );
     }
     return answer as { content: string };
   };
@@ -69,7 +85,8 @@ export async function editorReadError(err: unknown, p: string): Promise<FileTool
 /** The contract's error for a failed fs/write_text_file: what the disk says is wrong, else a refusal. */
 export async function editorWriteError(err: unknown, p: string): Promise<FileToolError> {
   const parent = await statQuietly(path.dirname(p));
-  if (!parent?.isDirectory()) return new FileToolError(ErrorCode.NotFound, `Parent directory not found: ${path.dirname(p)}`);
+  if (!parent?.isDirectory())
+    return new FileToolError(ErrorCode.NotFound, `Parent directory not found: ${path.dirname(p)}`);
   const st = await statQuietly(p);
   if (st?.isDirectory()) return isADirectory(p);
   if (st && !st.isFile()) return notAFile(p);
@@ -77,5 +94,7 @@ export async function editorWriteError(err: unknown, p: string): Promise<FileToo
 }
 
 function refusal(err: unknown, p: string): FileToolError {
-  return new FileToolError(ErrorCode.Permission, `Permission denied: ${p} (the editor refused: ${editorReason(err)})`, { cause: err });
+  return new FileToolError(ErrorCode.Permission, `Permission denied: ${p} (the editor refused: ${editorReason(err)})`, {
+    cause: err,
+  });
 }

@@ -60,7 +60,8 @@ export const pathChanged = (p: string): FileToolError =>
     ErrorCode.PathChanged,
     `Permission denied: ${p} changed between the permission check and the write (a directory or the file was replaced by a link, or the file gained another hard link). Nothing was written.`,
   );
-export const binaryFile = (p: string): FileToolError => new FileToolError(ErrorCode.Binary, `Cannot read binary file: ${p}`);
+export const binaryFile = (p: string): FileToolError =>
+  new FileToolError(ErrorCode.Binary, `Cannot read binary file: ${p}`);
 
 /** Maps a node:fs error raised while reading `p` to the read contract's error. */
 export function mapReadError(err: unknown, p: string): FileToolError {

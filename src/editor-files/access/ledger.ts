@@ -85,5 +85,9 @@ export function describeDrift(drift: readonly EditDrift[]): string {
       : d.state === "gone"
         ? `- ${d.path}: the file you wrote is no longer there (the user rejected or removed it).`
         : `- ${d.path}: your write was reported as failed (cancelled or past its deadline), but the editor applied it afterwards; the file holds that edit.`;
-  return ["Since your last edits, the files changed in the editor:", ...drift.map(line), "Read these files again before building on them."].join("\n");
+  return [
+    "Since your last edits, the files changed in the editor:",
+    ...drift.map(line),
+    "Read these files again before building on them.",
+  ].join("\n");
 }

@@ -3,7 +3,13 @@
 // "\n" is a line; an empty text has 0 lines. A window is [line, line + limit) in 1-based lines.
 
 export type Window = { line: number; limit?: number | undefined };
-export type LineSlice = { content: string; total_lines: number; returned_lines: number; has_more: boolean; next_line?: number };
+export type LineSlice = {
+  content: string;
+  total_lines: number;
+  returned_lines: number;
+  has_more: boolean;
+  next_line?: number;
+};
 
 /** Builds the result fields from a window and the exact line count. */
 export function windowResult(content: string, total: number, returned: number, w: Window): LineSlice {

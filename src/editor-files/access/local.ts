@@ -162,7 +162,13 @@ export async function statWriteTarget(target: string, p: string, bytes: number):
  * Atomic replace of `target` (already resolved) with `content`; keeps `existing`'s mode and owner
  * (on Windows only the read-only bit: chmod means no more there, and chown is not done).
  */
-export async function writeAtomic(target: string, content: string, existing: Stats | undefined, p: string, platform: NodeJS.Platform = process.platform): Promise<number> {
+export async function writeAtomic(
+  target: string,
+  content: string,
+  existing: Stats | undefined,
+  p: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<number> {
   const data = Buffer.from(content, "utf8");
   const bytes = data.length;
   const dir = path.dirname(target);

@@ -7,7 +7,18 @@
 import fsp from "node:fs/promises";
 import path from "node:path";
 import { applyHunks, parsePatch, PatchConflictError, PatchSyntaxError, type PatchOperation } from "../patch/index.js";
-import { binaryFile, cancelledBeforeWrite, errnoCode, ErrorCode, FileToolError, isADirectory, mapWriteError, notAFile, notFound, pathChanged } from "./errors.js";
+import {
+  binaryFile,
+  cancelledBeforeWrite,
+  errnoCode,
+  ErrorCode,
+  FileToolError,
+  isADirectory,
+  mapWriteError,
+  notAFile,
+  notFound,
+  pathChanged,
+} from "./errors.js";
 import { textHasNulWithin } from "./lines.js";
 import { canonicalEntryPath, canonicalPath, isSystemPath } from "./policy.js";
 import { BINARY_SNIFF_BYTES, removeInDir, statIfExists } from "./local.js";
@@ -77,7 +88,9 @@ type FileState = { before: string | null; after: string | null };
 export async function applyPatchFiles(input: unknown, deps: Deps): Promise<PatchResult> {
   const { input: text } = validatePatchParams(input);
   const ops = resolvePaths(parse(text), deps.cwd);
-  const paths = ops.flatMap((op) => (op.type === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path]));
+  const paths = ops.flatMap((op) =>
+    op.type === "update" && op.moveTo !== undefined ? [op.path, op.moveTo] : [op.path],
+  );
   const askNeeded = deps.guard(paths);
 
   // Check everything first: nothing is written unless every operation applies.
@@ -124,7 +137,20 @@ export async function applyPatchFiles(input: unknown, deps: Deps): Promise<Patch
       })),
     );
   }
-  const servedBy = await writeAll(files, deps, askNeeded, new Set(ops.flatMap((op) => (op.type === "delete" ? [op.path] : op.type === "update" && op.moveTo !== undefined && op.moveTo !== op.path ? [op.path] : []))));
+  const servedBy = await writeAll(
+    files,
+    deps,
+    askNeeded,
+    new Set(
+      ops.flatMap((op) =>
+        op.type === "delete"
+          ? [op.path]
+          : op.type === "update" && op.moveTo !== undefined && op.moveTo !== op.path
+            ? [op.path]
+            : [],
+      ),
+    ),
+  );
   return { files: changed, servedBy };
 }
 
@@ -133,10 +159,12 @@ function parse(text: string): PatchOperation[] {
   try {
     ops = parsePatch(text);
   } catch (err) {
-    if (err instanceof PatchSyntaxError) throw new FileToolError(ErrorCode.InvalidParams, `Invalid patch: ${err.message}`);
+    if (err instanceof PatchSyntaxError)
+      throw new FileToolError(ErrorCode.InvalidParams, `Invalid patch: ${err.message}`);
     throw err;
   }
-  if (ops.length === 0) throw new FileToolError(ErrorCode.InvalidParams, "Invalid patch: it names no file to add, update or delete");
+  if (ops.length === 0)
+    throw new FileToolError(ErrorCode.InvalidParams, "Invalid patch: it names no file to add, update or delete");
   return ops;
 }
 
@@ -154,18 +182,27 @@ function resolvePaths(ops: PatchOperation[], cwd: string): PatchOperation[] {
     if (op.type === "add") return { ...op, path: canonicalPath(abs(op.path)) };
     if (op.type === "delete") return { ...op, path: canonicalEntryPath(abs(op.path)) };
     // A move onto itself is an update (compared as written: a link and its target differ once canonical).
-    if (op.moveTo === undefined || abs(op.moveTo) === abs(op.path)) return { ...op, path: canonicalPath(abs(op.path)), moveTo: undefined };
+    if (op.moveTo === undefined || abs(op.moveTo) === abs(op.path))
+      return { ...op, path: canonicalPath(abs(op.path)), moveTo: undefined };
     return { ...op, path: canonicalEntryPath(abs(op.path)), moveTo: canonicalPath(abs(op.moveTo)) };
   });
 }
 
 /** The text of `p` as the session sees it, or null when there is no such file (and none is needed). */
-async function currentText(p: string, store: TextStore, mustExist: "no" | "somewhere" | "on disk"): Promise<string | null> {
+async function currentText(
+  p: string,
+  store: TextStore,
+  mustExist: "no" | "somewhere" | "on disk",
+): Promise<string | null> {
   if (isSystemPath(p)) throw notAFile(p);
   const st = await statIfExists(p).catch(() => undefined);
   if (st?.isDirectory()) throw isADirectory(p);
   if (st && !st.isFile()) throw notAFile(p);
-  if (st && st.size > MAX_PATCH_FILE_BYTES) throw new FileToolError(ErrorCode.Internal, `Cannot patch ${p}: it is larger than ${MAX_PATCH_FILE_BYTES / 1024 / 1024} MiB`);
+  if (st && st.size > MAX_PATCH_FILE_BYTES)
+    throw new FileToolError(
+      ErrorCode.Internal,
+      `Cannot patch ${p}: it is larger than ${MAX_PATCH_FILE_BYTES / 1024 / 1024} MiB`,
+    );
   // Not on disk: an Add needs nothing more; an Update may still find an unsaved editor buffer.
   if (!st && mustExist === "no") return null;
   if (!st && mustExist === "on disk") throw notFound(p);
@@ -179,7 +216,10 @@ function applyOrExplain(text: string, op: Extract<PatchOperation, { type: "updat
     return applyHunks(text, op.hunks, op.path);
   } catch (err) {
     if (err instanceof PatchConflictError) {
-      throw new FileToolError(ErrorCode.PatchConflict, `${err.message}\nNo file was changed. Read the file again and send a patch whose context lines match it.`);
+      throw new FileToolError(
+        ErrorCode.PatchConflict,
+        `${err.message}\nNo file was changed. Read the file again and send a patch whose context lines match it.`,
+      );
     }
     throw err;
   }
@@ -206,7 +246,12 @@ function summarise(files: Map<string, FileState>, moves: Map<string, string>): P
  * Writes, then deletions; on a failure, or when the call is given up on before the end, puts back
  * what was already done and reports it. `entries`: the paths removed as entries (Delete, Move sources).
  */
-async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolean, entries: ReadonlySet<string>): Promise<ServedBy> {
+async function writeAll(
+  files: Map<string, FileState>,
+  deps: Deps,
+  asked: boolean,
+  entries: ReadonlySet<string>,
+): Promise<ServedBy> {
   const undo: Array<{ path: string; run: () => Promise<unknown> }> = [];
   /** Folders made for Adds (each the deepest's path and the first one made): removed again on a rollback while empty. */
   const made: Array<{ deepest: string; first: string }> = [];
@@ -226,7 +271,13 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
       deps.beforeWrite(p, asked, false);
       servedBy = await deps.queue.run(p, () => deps.store.writeText(p, after));
       const before = s.before;
-      undo.push({ path: p, run: () => (before === null ? removeInDir(p, () => pathChanged(p)).then(() => deps.store.forget(p)) : deps.store.writeText(p, before)) });
+      undo.push({
+        path: p,
+        run: () =>
+          before === null
+            ? removeInDir(p, () => pathChanged(p)).then(() => deps.store.forget(p))
+            : deps.store.writeText(p, before),
+      });
     }
     for (const [p, s] of files) {
       if (s.after !== null || s.before === null) continue;
@@ -234,9 +285,11 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
       const before = s.before;
       deps.beforeWrite(p, asked, entries.has(p));
       // Through the folder held open: one swapped for a link since the check cannot aim the delete elsewhere.
-      await deps.queue.run(p, () => removeInDir(p, () => pathChanged(p))).catch((err: unknown) => {
-        throw errnoCode(err) === "ENOENT" ? notFound(p) : mapWriteError(err, p, 0);
-      });
+      await deps.queue
+        .run(p, () => removeInDir(p, () => pathChanged(p)))
+        .catch((err: unknown) => {
+          throw errnoCode(err) === "ENOENT" ? notFound(p) : mapWriteError(err, p, 0);
+        });
       deps.store.forget(p);
       undo.push({ path: p, run: () => deps.store.writeText(p, before) });
     }
@@ -244,7 +297,8 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
     if (deps.aborted()) throw cancelledBeforeWrite(current);
   } catch (err) {
     const e = err instanceof FileToolError ? err : mapWriteError(err, current, 0);
-    if (undo.length > 0) await deps.onRollback?.({ files: undo.map((u) => u.path), reason: e.message }).catch(() => undefined);
+    if (undo.length > 0)
+      await deps.onRollback?.({ files: undo.map((u) => u.path), reason: e.message }).catch(() => undefined);
     const stuck = await undoAll(undo);
     for (const folders of made.reverse()) await removeEmptyFolders(folders.deepest, folders.first);
     const note =
@@ -262,17 +316,26 @@ async function writeAll(files: Map<string, FileState>, deps: Deps, asked: boolea
 async function removeEmptyFolders(deepest: string, first: string): Promise<void> {
   for (let dir = deepest; ; dir = path.dirname(dir)) {
     // Through its parent held open, as it was made: a parent swapped for a link since is left alone.
-    const removed = await inPinnedDir(path.dirname(dir), () => pathChanged(dir), async (parent) => {
-      await parent.recheck();
-      await fsp.rmdir(parent.at(path.basename(dir)));
-    }).then(() => true, () => false);
+    const removed = await inPinnedDir(
+      path.dirname(dir),
+      () => pathChanged(dir),
+      async (parent) => {
+        await parent.recheck();
+        await fsp.rmdir(parent.at(path.basename(dir)));
+      },
+    ).then(
+      () => true,
+      () => false,
+    );
     if (!removed) return;
     if (dir === first || path.dirname(dir) === dir) return;
   }
 }
 
 /** Puts back what was done, last first; returns the files that could not be put back, with why. */
-async function undoAll(undo: Array<{ path: string; run: () => Promise<unknown> }>): Promise<Array<{ path: string; reason: string }>> {
+async function undoAll(
+  undo: Array<{ path: string; run: () => Promise<unknown> }>,
+): Promise<Array<{ path: string; reason: string }>> {
   const stuck: Array<{ path: string; reason: string }> = [];
   for (const step of [...undo].reverse()) {
     await step.run().catch((err: unknown) => {

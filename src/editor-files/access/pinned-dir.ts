@@ -30,7 +30,11 @@ export type PinnedDir = {
  * opened is not that folder any more (a link put in its place, or a part of its path); the
  * folder's own open errors (ENOENT, EACCES...) are thrown as they are.
  */
-export async function pinDir(dir: string, changed: () => Error, platform: NodeJS.Platform = process.platform): Promise<PinnedDir> {
+export async function pinDir(
+  dir: string,
+  changed: () => Error,
+  platform: NodeJS.Platform = process.platform,
+): Promise<PinnedDir> {
   if (platform !== "linux") return unpinned(dir, changed);
   // O_PATH: a folder the user may write in but not list (mode 0300) is held as well; such a
   // handle cannot be fsynced, so the folder's sync reopens it through the handle (best effort).
@@ -91,7 +95,11 @@ async function syncFolder(dir: string): Promise<void> {
  * (undefined when `dir` was there), as mkdir's recursive form does. Throws `changed()` when a part
  * of the path is not what it was judged to be; the folders' own errors (EACCES, ENOTDIR...) as they are.
  */
-export async function makeFolders(dir: string, changed: () => Error, platform: NodeJS.Platform = process.platform): Promise<string | undefined> {
+export async function makeFolders(
+  dir: string,
+  changed: () => Error,
+  platform: NodeJS.Platform = process.platform,
+): Promise<string | undefined> {
   // Where to start: the deepest part that is a folder now. Only a start; each folder held is checked.
   const missing: string[] = [];
   let existing = dir;
@@ -128,11 +136,18 @@ export async function makeFolders(dir: string, changed: () => Error, platform: N
 }
 
 async function isFolder(p: string): Promise<boolean> {
-  return fsp.stat(p).then((s) => s.isDirectory(), () => false);
+  return fsp.stat(p).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 }
 
 /** Runs `act` with `dir` held open (pinDir), and lets go of it after. */
-export async function inPinnedDir<T>(dir: string, changed: () => Error, act: (pinned: PinnedDir) => Promise<T>): Promise<T> {
+export async function inPinnedDir<T>(
+  dir: string,
+  changed: () => Error,
+  act: (pinned: PinnedDir) => Promise<T>,
+): Promise<T> {
   const pinned = await pinDir(dir, changed);
   try {
     return await act(pinned);

@@ -106,12 +106,19 @@ function linkCount(canonical: string): number {
  */
 const PROTECTED_FOLDERS: ReadonlySet<string> = new Set([".git", ".codex", ".agents"]);
 
-export type AskReason = "outside the workspace" | "in a protected folder (.git, .codex, .agents)" | "hard-linked elsewhere";
+export type AskReason =
+  | "outside the workspace"
+  | "in a protected folder (.git, .codex, .agents)"
+  | "hard-linked elsewhere";
 
 /** Whether `canonical`, inside `root`, lies in (or is) one of the protected folders. */
 function inProtectedFolder(canonical: string, root: string, platform: Platform = process.platform): boolean {
-  const fold = platform === "win32" || platform === "darwin" ? (name: string) => name.toLowerCase() : (name: string) => name;
-  return path.relative(root, canonical).split(/[\\/]/).some((name) => PROTECTED_FOLDERS.has(fold(name)));
+  const fold =
+    platform === "win32" || platform === "darwin" ? (name: string) => name.toLowerCase() : (name: string) => name;
+  return path
+    .relative(root, canonical)
+    .split(/[\\/]/)
+    .some((name) => PROTECTED_FOLDERS.has(fold(name)));
 }
 
 /**
@@ -120,9 +127,13 @@ function inProtectedFolder(canonical: string, root: string, platform: Platform =
  * link (an editor that saves in place writes through it, and the other name may be anywhere).
  */
 export function askReason(canonical: string, roots: readonly string[]): AskReason | undefined {
-  const containing = roots.filter((root) => path.isAbsolute(root)).map(canonicalPath).filter((root) => isInside(canonical, root));
+  const containing = roots
+    .filter((root) => path.isAbsolute(root))
+    .map(canonicalPath)
+    .filter((root) => isInside(canonical, root));
   if (containing.length === 0) return "outside the workspace";
-  if (containing.some((root) => inProtectedFolder(canonical, root))) return "in a protected folder (.git, .codex, .agents)";
+  if (containing.some((root) => inProtectedFolder(canonical, root)))
+    return "in a protected folder (.git, .codex, .agents)";
   return linkCount(canonical) > 1 ? "hard-linked elsewhere" : undefined;
 }
 
@@ -132,7 +143,11 @@ export function askReason(canonical: string, roots: readonly string[]): AskReaso
  * auto (and auto-review) -> allow when it is inside one of the (canonical) roots and has no other
  * hard link, else ask.
  */
-export function decideCanonical(opts: { mode: SessionMode; roots: readonly string[]; canonical: string }): WriteDecision {
+export function decideCanonical(opts: {
+  mode: SessionMode;
+  roots: readonly string[];
+  canonical: string;
+}): WriteDecision {
   if (opts.mode === "read-only") return "deny";
   if (opts.mode === "review-edits") return "ask";
   if (opts.mode === "full-access") return "allow";

@@ -8,7 +8,7 @@ export type ReadParams = { path: string; line?: number; limit?: number };
 export type WriteParams = { path: string; content: string };
 export type PatchParams = { input: string };
 
-const show = (v: unknown): string => (typeof v === "string" ? v : JSON.stringify(v) ?? String(v));
+const show = (v: unknown): string => (typeof v === "string" ? v : (JSON.stringify(v) ?? String(v)));
 
 const absolutePath = z
   .string({ error: "Invalid params: path must be a string" })
@@ -43,7 +43,11 @@ const PatchSchema = z.object({
 function fail(error: z.ZodError): never {
   const first = error.issues[0];
   const message =
-    first === undefined ? "Invalid params" : first.path.length === 0 ? `Invalid params: ${first.message}` : first.message;
+    first === undefined
+      ? "Invalid params"
+      : first.path.length === 0
+        ? `Invalid params: ${first.message}`
+        : first.message;
   throw new FileToolError(ErrorCode.InvalidParams, message);
 }
 
@@ -63,7 +67,6 @@ export function validateWriteParams(input: unknown): WriteParams {
   if (!r.success) fail(r.error);
   return { path: r.data.path, content: r.data.content };
 }
-
 
 /** Validates apply_patch input; throws FileToolError(-32600) with the contract's message. */
 export function validatePatchParams(input: unknown): PatchParams {

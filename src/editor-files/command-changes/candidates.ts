@@ -30,7 +30,8 @@ export function commandPaths(command: string, cwd: string, roots: readonly strin
     if (!("word" in t)) continue;
     const prev = tokens[i - 1];
     const redirect = prev && "redirect" in prev ? prev.redirect : undefined;
-    if (redirect !== undefined && (NOT_WRITTEN.has(redirect) || (redirect === ">&" && /^(\d+|-)$/.test(t.word)))) continue;
+    if (redirect !== undefined && (NOT_WRITTEN.has(redirect) || (redirect === ">&" && /^(\d+|-)$/.test(t.word))))
+      continue;
     if (commandWord && redirect === undefined && !/^[A-Za-z_]\w*=/.test(t.word)) {
       commandWord = false;
       continue;
@@ -38,10 +39,15 @@ export function commandPaths(command: string, cwd: string, roots: readonly strin
     const text = t.word;
     if (!text || t.expands || text.length > MAX_WORD || text.includes("\0")) continue;
     // Options name no file, except what follows `=` in `--output=file`.
-    const value = text.startsWith("-") ? /^--?[\w-]+=(.+)$/.exec(text)?.[1] : /^[A-Za-z_]\w*=/.test(text) ? undefined : text;
+    const value = text.startsWith("-")
+      ? /^--?[\w-]+=(.+)$/.exec(text)?.[1]
+      : /^[A-Za-z_]\w*=/.test(text)
+        ? undefined
+        : text;
     if (!value || value.includes("\n")) continue;
     const full = path.resolve(cwd, value);
-    if (roots.some((root) => full === root || full.startsWith(root.endsWith(path.sep) ? root : root + path.sep))) out.add(full);
+    if (roots.some((root) => full === root || full.startsWith(root.endsWith(path.sep) ? root : root + path.sep)))
+      out.add(full);
   }
   return [...out];
 }

@@ -41,7 +41,8 @@ const POST_SCRIPT = [
 
 /** The sh that hands the hook's input (in `$i`) to `address` and prints the answer (nothing when it cannot). */
 export function reportCommand(address: HookAddress): string {
-  if (!/^\/[\w/-]+$/.test(address.path) || !Number.isInteger(address.port)) throw new Error("a hook address is a port and a plain path");
+  if (!/^\/[\w/-]+$/.test(address.path) || !Number.isInteger(address.port))
+    throw new Error("a hook address is a port and a plain path");
   // `|| true`: without bash (or our server) the hook still ends well, so Codex reports no failed hook per command.
   // BASH_ENV emptied: a non-interactive bash would source the file it names first (the user's, slow or noisy).
   return `printf '%s' "$i" | BASH_ENV= bash -c '${POST_SCRIPT}' hook ${address.port} ${address.path} 2>/dev/null || true`;
@@ -55,7 +56,15 @@ export function afterCommand(address: HookAddress): string {
 /** JSON with object keys sorted at every level, as Codex serialises a hook's identity. */
 function sortedJson(value: unknown): string {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === "object" ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === "object"
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
+        : v;
   return JSON.stringify(sort(value));
 }
 
@@ -64,6 +73,10 @@ function sortedJson(value: unknown): string {
  * event, the matcher, the handlers with their normalised fields). We trust only our own hooks.
  */
 export function hookTrustHash(event: "pre_tool_use" | "post_tool_use", matcher: string, command: string): string {
-  const identity = { event_name: event, hooks: [{ async: false, command, timeout: HOOK_TIMEOUT_SEC, type: "command" }], matcher };
+  const identity = {
+    event_name: event,
+    hooks: [{ async: false, command, timeout: HOOK_TIMEOUT_SEC, type: "command" }],
+    matcher,
+  };
   return `sha256:${createHash("sha256").update(sortedJson(identity)).digest("hex")}`;
 }

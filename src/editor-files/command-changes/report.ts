@@ -41,8 +41,16 @@ export function reportContent(report: CommandReport): ToolCallContent[] {
     }
     shown++;
     if (c.op === "add") out.push({ type: "diff", path: c.path, oldText: null, newText: c.after.text ?? "" });
-    else if (c.op === "delete") out.push({ type: "diff", path: c.path, oldText: c.before.text ?? "", newText: "", _meta: { [CHANGE_META_KEY]: { operation: "delete" } } });
-    else if (c.op === "modify") out.push({ type: "diff", path: c.path, oldText: c.before.text ?? "", newText: c.after.text ?? "" });
+    else if (c.op === "delete")
+      out.push({
+        type: "diff",
+        path: c.path,
+        oldText: c.before.text ?? "",
+        newText: "",
+        _meta: { [CHANGE_META_KEY]: { operation: "delete" } },
+      });
+    else if (c.op === "modify")
+      out.push({ type: "diff", path: c.path, oldText: c.before.text ?? "", newText: c.after.text ?? "" });
   }
   const more = (lines.length > MAX_SHOWN_DIFFS ? lines.splice(MAX_SHOWN_DIFFS).length : 0) + report.more;
   if (more > 0) lines.push(`and ${more} more files`);

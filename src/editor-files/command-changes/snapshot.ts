@@ -16,7 +16,12 @@ export type FileState =
 
 export type Change =
   | { path: string; op: "add"; after: Extract<FileState, { kind: "file" }> }
-  | { path: string; op: "modify"; before: Extract<FileState, { kind: "file" }>; after: Extract<FileState, { kind: "file" }> }
+  | {
+      path: string;
+      op: "modify";
+      before: Extract<FileState, { kind: "file" }>;
+      after: Extract<FileState, { kind: "file" }>;
+    }
   | { path: string; op: "delete"; before: Extract<FileState, { kind: "file" }> }
   /** A file became something else, or something else became a file: named only. */
   | { path: string; op: "replace"; what: string }
@@ -34,7 +39,8 @@ export async function fileState(file: string): Promise<FileState> {
     const code = (err as NodeJS.ErrnoException).code;
     return code === "ENOENT" || code === "ENOTDIR" ? { kind: "absent" } : { kind: "other", what: code ?? "unreadable" };
   }
-  if (!st.isFile()) return { kind: "other", what: st.isDirectory() ? "folder" : st.isSymbolicLink() ? "link" : "special file" };
+  if (!st.isFile())
+    return { kind: "other", what: st.isDirectory() ? "folder" : st.isSymbolicLink() ? "link" : "special file" };
   const base = { kind: "file" as const, size: st.size, mtimeMs: st.mtimeMs, ino: st.ino };
   if (st.size > MAX_TEXT_BYTES) return { ...base, why: "large" };
   const bytes = await readUpTo(file, Math.min(st.size, MAX_TEXT_BYTES), MAX_TEXT_BYTES);
@@ -81,7 +87,10 @@ async function readUpTo(file: string, expected: number, max: number): Promise<Bu
 export function changeOf(path: string, before: FileState, after: FileState): Change | undefined {
   if (before.kind === "absent" && after.kind === "absent") return undefined;
   if (before.kind === "file" && after.kind === "file") {
-    const same = before.text !== undefined && after.text !== undefined ? before.text === after.text : before.size === after.size && before.mtimeMs === after.mtimeMs && before.ino === after.ino;
+    const same =
+      before.text !== undefined && after.text !== undefined
+        ? before.text === after.text
+        : before.size === after.size && before.mtimeMs === after.mtimeMs && before.ino === after.ino;
     return same ? undefined : { path, op: "modify", before, after };
   }
   if (before.kind === "absent" && after.kind === "file") return { path, op: "add", after };

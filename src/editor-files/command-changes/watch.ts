@@ -17,7 +17,18 @@ const MAX_NAMES = 200_000;
 /** Paths one command's window keeps at most; past it they are counted. */
 const MAX_SEEN = 1000;
 /** Folders never watched, anywhere in the tree. */
-const NEVER: ReadonlySet<string> = new Set([".git", "node_modules", ".hg", ".svn", "__pycache__", ".venv", ".tox", ".cache", ".next", ".turbo"]);
+const NEVER: ReadonlySet<string> = new Set([
+  ".git",
+  "node_modules",
+  ".hg",
+  ".svn",
+  "__pycache__",
+  ".venv",
+  ".tox",
+  ".cache",
+  ".next",
+  ".turbo",
+]);
 
 export type Seen = { path: string; existedBefore: boolean };
 export type WindowReport = { seen: Seen[]; more: number };

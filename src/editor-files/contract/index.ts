@@ -31,7 +31,8 @@ export function diffsInMeta(meta: unknown): DiffMeta[] {
   for (const d of list) {
     if (!d || typeof d !== "object") continue;
     const { path, oldText, newText } = d as Record<string, unknown>;
-    if (typeof path === "string" && typeof newText === "string") out.push({ path, oldText: typeof oldText === "string" ? oldText : null, newText });
+    if (typeof path === "string" && typeof newText === "string")
+      out.push({ path, oldText: typeof oldText === "string" ? oldText : null, newText });
   }
   return out;
 }

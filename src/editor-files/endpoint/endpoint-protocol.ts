@@ -38,41 +38,67 @@ const MCP_PROTOCOL_VERSIONS: readonly string[] = ["2025-11-25", "2025-06-18"];
 const MAX_SESSIONS = 32;
 
 const idSchema = z.union([z.string(), z.number()]);
-const requestSchema = z.object({ jsonrpc: z.literal("2.0"), id: idSchema, method: z.string(), params: z.unknown().optional() });
+const requestSchema = z.object({
+  jsonrpc: z.literal("2.0"),
+  id: idSchema,
+  method: z.string(),
+  params: z.unknown().optional(),
+});
 const notificationSchema = z.object({ jsonrpc: z.literal("2.0"), method: z.string(), params: z.unknown().optional() });
 const responseSchema = z.union([
   z.object({ jsonrpc: z.literal("2.0"), id: idSchema.nullable(), result: z.unknown() }),
-  z.object({ jsonrpc: z.literal("2.0"), id: idSchema.nullable(), error: z.looseObject({ code: z.number(), message: z.string() }) }),
+  z.object({
+    jsonrpc: z.literal("2.0"),
+    id: idSchema.nullable(),
+    error: z.looseObject({ code: z.number(), message: z.string() }),
+  }),
 ]);
 const initializeParamsSchema = z.looseObject({
   protocolVersion: z.string(),
   capabilities: z.looseObject({}),
   clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
 });
-const callToolParamsSchema = z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
+const callToolParamsSchema = z.looseObject({
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+});
 const cancelledParamsSchema = z.looseObject({ requestId: idSchema, reason: z.string().optional() });
 
 type Request = z.infer<typeof requestSchema>;
 type RpcError = { code: number; message: string };
 
 class RpcFailure extends Error {
-  constructor(readonly code: number, message: string) {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
     super(message);
   }
 }
 
-export function createEndpointProtocol(opts: { name: string; version: string; tools: readonly ToolDefinition[]; call: ToolCaller; log: Logger }): EndpointProtocol {
+export function createEndpointProtocol(opts: {
+  name: string;
+  version: string;
+  tools: readonly ToolDefinition[];
+  call: ToolCaller;
+  log: Logger;
+}): EndpointProtocol {
   /** Open MCP sessions (one endpoint serves one ACP session; codex connects once per thread). */
   const sessions = new Set<string>();
   /** Tool calls running, by MCP session and request id, so `notifications/cancelled` can give one up. */
   const running = new Map<string, AbortController>();
-  const runningKey = (session: string | undefined, id: string | number): string => `${session ?? ""}\u0000${typeof id}:${String(id)}`;
+  const runningKey = (session: string | undefined, id: string | number): string =>
+    `${session ?? ""}\u0000${typeof id}:${String(id)}`;
 
   async function dispatch(request: Request, session: string | undefined, signal: AbortSignal): Promise<unknown> {
     switch (request.method) {
       case "initialize": {
         const params = initializeParamsSchema.safeParse(request.params);
-        if (!params.success) throw new RpcFailure(JsonRpcCode.InvalidParams, `Invalid initialize params: ${params.error.issues[0]?.message ?? "invalid"}`);
+        if (!params.success)
+          throw new RpcFailure(
+            JsonRpcCode.InvalidParams,
+            `Invalid initialize params: ${params.error.issues[0]?.message ?? "invalid"}`,
+          );
         const asked = params.data.protocolVersion;
         markPhase(opts.log, "file tools: codex's MCP initialize answered");
         return {
@@ -88,7 +114,11 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
         return { tools: [...opts.tools] };
       case "tools/call": {
         const params = callToolParamsSchema.safeParse(request.params);
-        if (!params.success) throw new RpcFailure(JsonRpcCode.InvalidParams, `Invalid tools/call params: ${params.error.issues[0]?.message ?? "invalid"}`);
+        if (!params.success)
+          throw new RpcFailure(
+            JsonRpcCode.InvalidParams,
+            `Invalid tools/call params: ${params.error.issues[0]?.message ?? "invalid"}`,
+          );
         opts.log.debug({ tool: params.data.name, mcpSession: session }, "mcp tools/call");
         return opts.call(params.data.name, params.data.arguments ?? {}, signal);
       }
@@ -97,7 +127,12 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     }
   }
 
-  async function answer(res: ServerResponse, request: Request, session: string | undefined, headers: Record<string, string> = {}): Promise<void> {
+  async function answer(
+    res: ServerResponse,
+    request: Request,
+    session: string | undefined,
+    headers: Record<string, string> = {},
+  ): Promise<void> {
     let reply: { result: unknown } | { error: RpcError };
     // A client that stops waiting (codex's tool deadline drops the request) gives the call up.
     const controller = new AbortController();
@@ -130,7 +165,9 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     }
     // The client may be gone by now (codex killed mid-call): nothing to answer.
     if (res.destroyed) return;
-    res.writeHead(200, { "content-type": "application/json", ...headers }).end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...reply }));
+    res
+      .writeHead(200, { "content-type": "application/json", ...headers })
+      .end(JSON.stringify({ jsonrpc: "2.0", id: request.id, ...reply }));
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
@@ -146,7 +183,8 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
       res.writeHead(200).end();
       return;
     }
-    if (Array.isArray(body)) return writeHttpError(res, 400, "Invalid Request: batches are not supported", JsonRpcCode.InvalidRequest);
+    if (Array.isArray(body))
+      return writeHttpError(res, 400, "Invalid Request: batches are not supported", JsonRpcCode.InvalidRequest);
     const request = requestSchema.safeParse(body);
     if (request.success && request.data.method === "initialize") {
       return answer(res, request.data, undefined, { "mcp-session-id": randomUUID() });
@@ -162,7 +200,8 @@ export function createEndpointProtocol(opts: { name: string; version: string; to
     const hasId = typeof body === "object" && body !== null && "id" in body;
     const notification = hasId ? undefined : notificationSchema.safeParse(body);
     if (notification?.success || responseSchema.safeParse(body).success) {
-      if (notification?.success && notification.data.method === "notifications/cancelled") cancelRunning(session, notification.data.params);
+      if (notification?.success && notification.data.method === "notifications/cancelled")
+        cancelRunning(session, notification.data.params);
       res.writeHead(202).end();
       return;
     }

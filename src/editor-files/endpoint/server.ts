@@ -79,7 +79,13 @@ export type FileToolsServerOptions = {
   name?: string;
   version?: string;
   /** Limits (tests lower them); defaults above. */
-  limits?: { maxBodyBytes?: number; headersTimeoutMs?: number; requestTimeoutMs?: number; maxConnections?: number; checkIntervalMs?: number };
+  limits?: {
+    maxBodyBytes?: number;
+    headersTimeoutMs?: number;
+    requestTimeoutMs?: number;
+    maxConnections?: number;
+    checkIntervalMs?: number;
+  };
 };
 
 export class FileToolsServer {
@@ -96,13 +102,16 @@ export class FileToolsServer {
     if (this.listening) return this.listening;
     this.listening = new Promise<number>((resolve, reject) => {
       // How often Node looks for requests past their timeouts (its default, 30 s, lets a slow client linger).
-      const server = http.createServer({ connectionsCheckingInterval: this.opts.limits?.checkIntervalMs ?? 1000 }, (req, res) => {
-        this.onRequest(req, res).catch((err: unknown) => {
-          this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, "mcp request failed");
-          if (!res.headersSent) res.writeHead(500).end();
-          else res.end();
-        });
-      });
+      const server = http.createServer(
+        { connectionsCheckingInterval: this.opts.limits?.checkIntervalMs ?? 1000 },
+        (req, res) => {
+          this.onRequest(req, res).catch((err: unknown) => {
+            this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, "mcp request failed");
+            if (!res.headersSent) res.writeHead(500).end();
+            else res.end();
+          });
+        },
+      );
       const limits = this.opts.limits ?? {};
       server.keepAliveTimeout = 60_000;
       server.headersTimeout = limits.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
@@ -124,7 +133,9 @@ export class FileToolsServer {
         server.off("error", reject);
         // Once listening, an error (EMFILE on accept, say) concerns one connection: logged, and the
         // server goes on (with no listener it would be thrown and end the process).
-        server.on("error", (err: NodeJS.ErrnoException) => this.opts.log.warn({ code: err.code ?? err.message }, "mcp server error"));
+        server.on("error", (err: NodeJS.ErrnoException) =>
+          this.opts.log.warn({ code: err.code ?? err.message }, "mcp server error"),
+        );
         server.unref();
         this.server = server;
         resolve((server.address() as AddressInfo).port);
@@ -178,7 +189,12 @@ export class FileToolsServer {
     this.byKey.set(key, endpoint);
     this.byHookPath.set(endpoint.hookPath, endpoint);
     const token = endpoint.token.toString();
-    return { url: `http://127.0.0.1:${port}${endpoint.path}`, hook: { port, path: endpoint.hookPath }, token, headers: { Authorization: `Bearer ${token}` } };
+    return {
+      url: `http://127.0.0.1:${port}${endpoint.path}`,
+      hook: { port, path: endpoint.hookPath },
+      token,
+      headers: { Authorization: `Bearer ${token}` },
+    };
   }
 
   /** Connects an endpoint to the code that runs its tools (and answers its hooks). */
@@ -224,7 +240,8 @@ export class FileToolsServer {
       return writeHttpError(res, 403, "Forbidden: the Host header must be 127.0.0.1 or localhost");
     }
     // Codex never sends an Origin; a browser always does (a page trying to reach a local port).
-    if (req.headers.origin !== undefined) return writeHttpError(res, 403, "Forbidden: browser requests are not accepted");
+    if (req.headers.origin !== undefined)
+      return writeHttpError(res, 403, "Forbidden: browser requests are not accepted");
     if (!ALLOWED_METHODS.has(req.method ?? "")) {
       res.setHeader("Allow", [...ALLOWED_METHODS].join(", "));
       return writeHttpError(res, 405, "Method not allowed");
@@ -245,7 +262,11 @@ export class FileToolsServer {
         // Stop reading: answer, then drop the connection rather than swallow the rest.
         res.setHeader("Connection", "close");
         res.on("finish", () => req.socket.destroy());
-        return writeHttpError(res, 413, `Request body too large (limit ${this.opts.limits?.maxBodyBytes ?? MAX_BODY_BYTES} bytes)`);
+        return writeHttpError(
+          res,
+          413,
+          `Request body too large (limit ${this.opts.limits?.maxBodyBytes ?? MAX_BODY_BYTES} bytes)`,
+        );
       }
       try {
         body = JSON.parse(raw.toString("utf8"));
@@ -281,7 +302,13 @@ export class FileToolsServer {
       return "";
     });
     const body = Buffer.from(out, "utf8");
-    res.writeHead(200, { "Content-Type": "text/plain; charset=utf-8", "Content-Length": body.length, Connection: "close" }).end(body);
+    res
+      .writeHead(200, {
+        "Content-Type": "text/plain; charset=utf-8",
+        "Content-Length": body.length,
+        Connection: "close",
+      })
+      .end(body);
   }
 }
 
@@ -299,8 +326,10 @@ async function callBound(endpoint: Endpoint, name: string, args: unknown, signal
     caller = await Promise.race([newest.caller, timeout]);
   }
   clearTimeout(timer);
-  if (caller === undefined || caller === "timeout" || endpoint.closed) return errorToolResult(JsonRpcCode.InternalError, "The editor session of this tool is not available");
-  if (!endpoint.tools.some((t) => t.name === name)) return errorToolResult(JsonRpcCode.MethodNotFound, `Unknown tool: ${name}`);
+  if (caller === undefined || caller === "timeout" || endpoint.closed)
+    return errorToolResult(JsonRpcCode.InternalError, "The editor session of this tool is not available");
+  if (!endpoint.tools.some((t) => t.name === name))
+    return errorToolResult(JsonRpcCode.MethodNotFound, `Unknown tool: ${name}`);
   return caller(name, args, signal);
 }
 
@@ -311,7 +340,6 @@ function tokenMatches(header: string | undefined, token: Buffer): boolean {
   const given = Buffer.from(match[1]!);
   return given.length === token.length && timingSafeEqual(given, token);
 }
-
 
 /** The body, or undefined as soon as it is known to exceed `max` bytes (nothing past it is kept). */
 function readBody(req: IncomingMessage, max: number): Promise<Buffer | undefined> {

@@ -9,7 +9,15 @@ import {
   type ReadResult,
   type WriteResult,
 } from "../access/index.js";
-import { DIFF_META_KEY, PATCH_TOOL, READ_TOOL, UNSAVED_META_KEY, WRITE_TOOL, type DiffMeta, type FileToolName } from "../contract/index.js";
+import {
+  DIFF_META_KEY,
+  PATCH_TOOL,
+  READ_TOOL,
+  UNSAVED_META_KEY,
+  WRITE_TOOL,
+  type DiffMeta,
+  type FileToolName,
+} from "../contract/index.js";
 import { JsonRpcCode } from "../../json-rpc/index.js";
 
 export type ToolDefinition = {
@@ -40,7 +48,11 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       properties: {
         path: { type: "string", description: "Absolute path of the file" },
         line: { type: "integer", minimum: 1, description: "First line to return, 1-based (default 1)" },
-        limit: { type: "integer", minimum: 1, description: "Maximum number of lines to return (default: all remaining lines)" },
+        limit: {
+          type: "integer",
+          minimum: 1,
+          description: "Maximum number of lines to return (default: all remaining lines)",
+        },
       },
       required: ["path"],
     },
@@ -57,17 +69,31 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       },
       required: ["path", "content"],
     },
-    annotations: { title: "Write text file", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    annotations: {
+      title: "Write text file",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
   },
   {
     name: PATCH_TOOL,
     description: PATCH_DESCRIPTION,
     inputSchema: {
       type: "object",
-      properties: { input: { type: "string", description: "The entire patch, from `*** Begin Patch` to `*** End Patch`" } },
+      properties: {
+        input: { type: "string", description: "The entire patch, from `*** Begin Patch` to `*** End Patch`" },
+      },
       required: ["input"],
     },
-    annotations: { title: "Apply patch", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    annotations: {
+      title: "Apply patch",
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
   },
 ];
 
@@ -97,14 +123,26 @@ export type ToolCallContext = {
 };
 
 /** Runs one tool call against a session's file access. Never throws: failures are isError results. */
-export async function callFileTool(files: FileAccess, name: string, args: unknown, ctx: ToolCallContext): Promise<ToolResult> {
+export async function callFileTool(
+  files: FileAccess,
+  name: string,
+  args: unknown,
+  ctx: ToolCallContext,
+): Promise<ToolResult> {
   try {
     if (name === READ_TOOL) {
-      const { servedBy: _servedBy, ...result } = await files.read(args as never, ctx.signal ? { signal: ctx.signal } : {});
+      const { servedBy: _servedBy, ...result } = await files.read(
+        args as never,
+        ctx.signal ? { signal: ctx.signal } : {},
+      );
       return readToolResult(result);
     }
     if (name === WRITE_TOOL) {
-      const { servedBy: _servedBy, oldText, ...result } = await files.write(args as never, { call: ctx.call, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      const {
+        servedBy: _servedBy,
+        oldText,
+        ...result
+      } = await files.write(args as never, { call: ctx.call, ...(ctx.signal ? { signal: ctx.signal } : {}) });
       const { path, content } = args as { path: string; content: string };
       return writeToolResult(result, oldText === undefined ? undefined : { path, oldText, newText: content });
     }
@@ -115,7 +153,10 @@ export async function callFileTool(files: FileAccess, name: string, args: unknow
     return errorToolResult(JsonRpcCode.MethodNotFound, `Unknown tool: ${name}`);
   } catch (err) {
     if (err instanceof FileToolError) return errorToolResult(err.code, err.message);
-    return errorToolResult(JsonRpcCode.InternalError, `Internal error: ${err instanceof Error ? err.message : String(err)}`);
+    return errorToolResult(
+      JsonRpcCode.InternalError,
+      `Internal error: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -147,7 +188,12 @@ export function readToolResult(r: ReadResult): ToolResult {
 /** `diff` undefined: the editor would not show the previous text, so no diff is offered. */
 export function writeToolResult(r: WriteResult, diff: DiffMeta | undefined): ToolResult {
   return {
-    content: [{ type: "text", text: `Wrote ${r.bytes_written} bytes to ${diff?.path ?? "the file"} (${r.created ? "created" : "overwritten"})` }],
+    content: [
+      {
+        type: "text",
+        text: `Wrote ${r.bytes_written} bytes to ${diff?.path ?? "the file"} (${r.created ? "created" : "overwritten"})`,
+      },
+    ],
     structuredContent: { success: true, bytes_written: r.bytes_written, created: r.created },
     // The diff is for the editor only (codex passes _meta through to the item, not to the model);
     // past LARGE_FILE_BYTES it is left out rather than carried through codex.
@@ -163,13 +209,18 @@ export function patchToolResult(files: PatchedFile[]): ToolResult {
   const diffs: DiffMeta[] = [];
   for (const f of files) {
     const size = (f.oldText?.length ?? 0) + (f.newText?.length ?? 0);
-    if (size <= LARGE_FILE_BYTES) diffs.push({ path: f.movedTo ?? f.path, oldText: f.oldText, newText: f.newText ?? "" });
+    if (size <= LARGE_FILE_BYTES)
+      diffs.push({ path: f.movedTo ?? f.path, oldText: f.oldText, newText: f.newText ?? "" });
   }
   return {
     content: [{ type: "text", text: `Success. Updated the following files:\n${lines.join("\n")}` }],
     structuredContent: {
       success: true,
-      files: files.map((f) => ({ path: f.path, action: f.action, ...(f.movedTo !== undefined ? { moved_to: f.movedTo } : {}) })),
+      files: files.map((f) => ({
+        path: f.path,
+        action: f.action,
+        ...(f.movedTo !== undefined ? { moved_to: f.movedTo } : {}),
+      })),
     },
     ...(diffs.length > 0 ? { _meta: { [DIFF_META_KEY]: diffs } } : {}),
   };

@@ -36,7 +36,9 @@ export function applyHunks(text: string, hunks: readonly PatchHunk[], label: str
     if (hunk.anchor !== undefined) {
       const at = seekLines(lines, [hunk.anchor], from, false);
       if (at === undefined) {
-        throw new PatchConflictError(`The patch does not apply to ${label}${where}: no line matching the @@ anchor '${hunk.anchor}'${from > 0 ? ` below line ${from}` : ""}.`);
+        throw new PatchConflictError(
+          `The patch does not apply to ${label}${where}: no line matching the @@ anchor '${hunk.anchor}'${from > 0 ? ` below line ${from}` : ""}.`,
+        );
       }
       from = at + 1;
     }
@@ -84,7 +86,9 @@ function rebuild(lines: string[], replacements: Replacement[], label: string): s
   let cursor = 0;
   for (const r of sorted) {
     if (r.start < cursor) {
-      throw new PatchConflictError(`The patch does not apply to ${label}: hunk ${r.hunk + 1} changes lines that another hunk already changes (line ${r.start + 1}).`);
+      throw new PatchConflictError(
+        `The patch does not apply to ${label}: hunk ${r.hunk + 1} changes lines that another hunk already changes (line ${r.start + 1}).`,
+      );
     }
     for (let i = cursor; i < r.start; i++) out.push(lines[i]!);
     for (const l of r.lines) out.push(l);
@@ -133,7 +137,12 @@ const FUZZ_LEVELS: ReadonlyArray<(s: string) => string> = [
  * Index of the first place at or after `from` where `pattern` matches `lines`, trying each level
  * of leniency over the whole range before the next. `atEnd`: try the end of the file first.
  */
-function seekLines(lines: readonly string[], pattern: readonly string[], from: number, atEnd: boolean): number | undefined {
+function seekLines(
+  lines: readonly string[],
+  pattern: readonly string[],
+  from: number,
+  atEnd: boolean,
+): number | undefined {
   if (pattern.length === 0) return from;
   if (pattern.length > lines.length) return undefined;
   const last = lines.length - pattern.length;
@@ -153,7 +162,9 @@ const PUNCTUATION: Readonly<Record<string, string>> = Object.freeze({
   ...Object.fromEntries([..."\u2010\u2011\u2012\u2013\u2014\u2015\u2212"].map((c) => [c, "-"])),
   ...Object.fromEntries([..."\u2018\u2019\u201A\u201B"].map((c) => [c, "'"])),
   ...Object.fromEntries([..."\u201C\u201D\u201E\u201F"].map((c) => [c, '"'])),
-  ...Object.fromEntries([..."\u00A0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u202F\u205F\u3000"].map((c) => [c, " "])),
+  ...Object.fromEntries(
+    [..."\u00A0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200A\u202F\u205F\u3000"].map((c) => [c, " "]),
+  ),
 });
 const PUNCTUATION_RE = new RegExp(`[${Object.keys(PUNCTUATION).join("")}]`, "g");
 

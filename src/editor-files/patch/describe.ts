@@ -28,7 +28,13 @@ export function describePatch(text: string, cwd?: string): PatchSummary | undefi
     if (op.type === "update" && op.moveTo !== undefined) paths.push(abs(op.moveTo));
   }
   const only = operations.length === 1 ? operations[0] : undefined;
-  if (!only) return { title: operations.length === 0 ? "Apply an empty patch" : `Edit ${operations.length} files`, kind: "edit", paths, operations };
+  if (!only)
+    return {
+      title: operations.length === 0 ? "Apply an empty patch" : `Edit ${operations.length} files`,
+      kind: "edit",
+      paths,
+      operations,
+    };
   if (only.type === "delete") return { title: `Delete ${paths[0]}`, kind: "delete", paths, operations };
   if (only.type === "add") return { title: `Create ${paths[0]}`, kind: "edit", paths, operations };
   if (only.moveTo !== undefined) return { title: `Move ${paths[0]} to ${paths[1]}`, kind: "move", paths, operations };

@@ -106,7 +106,8 @@ export function parsePatch(text: string): PatchOperation[] {
         hunks.push(hunk);
         i = next;
       }
-      if (hunks.length === 0 && moveTo === undefined) throw new PatchSyntaxError(`the update of '${path}' has no hunks`, lineNo(start));
+      if (hunks.length === 0 && moveTo === undefined)
+        throw new PatchSyntaxError(`the update of '${path}' has no hunks`, lineNo(start));
       ops.push(moveTo === undefined ? { type: "update", path, hunks } : { type: "update", path, moveTo, hunks });
     } else {
       throw new PatchSyntaxError(
@@ -168,7 +169,10 @@ function parseHunk(
       hunk.newLines.push(line.slice(1));
     } else {
       if (taken === 0) {
-        throw new PatchSyntaxError(`unexpected line '${line}': every hunk line starts with ' ' (context), '-' (removed) or '+' (added)`, lineNo(i));
+        throw new PatchSyntaxError(
+          `unexpected line '${line}': every hunk line starts with ' ' (context), '-' (removed) or '+' (added)`,
+          lineNo(i),
+        );
       }
       break; // the next hunk (or operation) begins
     }

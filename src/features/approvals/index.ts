@@ -5,7 +5,15 @@
 // differently" and a cancel stop the turn. "Always for this session" is also remembered here so
 // an identical later call is answered without asking again.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { askingCommandUpdate, asToolItem, describeItem, textContent as text, type Item, type ItemOf, type ToolCallView } from "../../bridge/index.js";
+import {
+  askingCommandUpdate,
+  asToolItem,
+  describeItem,
+  textContent as text,
+  type Item,
+  type ItemOf,
+  type ToolCallView,
+} from "../../bridge/index.js";
 import type { ToolApprovalMeta, v2 } from "../../codex/index.js";
 import type { AgentServices, SessionFeature } from "../../core/index.js";
 import { route } from "../../core/index.js";
@@ -21,12 +29,14 @@ type ApprovalState = {
   mcpTools: Set<string>;
 };
 
-
 /**
  * How the item asking looks. A subagent's item was never shown to the client as a tool call:
  * its view carries everything (the diff included) and its title names the subagent.
  */
-function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?: boolean; subagent?: string }) | undefined {
+function viewFor(
+  session: AcpSession,
+  itemId: string,
+): (ToolCallView & { unseen?: boolean; subagent?: string }) | undefined {
   const child = session.childItems.get(itemId);
   const started = startedItem(session, itemId);
   const item = started && asToolItem(started);
@@ -34,7 +44,11 @@ function viewFor(session: AcpSession, itemId: string): (ToolCallView & { unseen?
   const view = describeItem(item, undefined, { cwd: session.cwd });
   if (!child || session.items.has(itemId)) return view;
   // The client makes a tool call of this request: it ends when the item does.
-  session.childItems.onEnd(itemId, (status) => void session.send({ sessionUpdate: "tool_call_update", toolCallId: itemId, status }).catch(() => undefined));
+  session.childItems.onEnd(
+    itemId,
+    (status) =>
+      void session.send({ sessionUpdate: "tool_call_update", toolCallId: itemId, status }).catch(() => undefined),
+  );
   return { ...view, title: `${child.subagent} · ${view.title}`, unseen: true, subagent: child.subagent };
 }
 
@@ -45,7 +59,13 @@ function startedItem(session: AcpSession, itemId: string): Item | undefined {
 
 // ---- commands ------------------------------------------------------------------------------
 
-async function commandApproval(session: AcpSession, state: ApprovalState, params: v2.CommandExecutionRequestApprovalParams, services: AgentServices, withdrawn?: AbortSignal): Promise<v2.CommandExecutionRequestApprovalResponse> {
+async function commandApproval(
+  session: AcpSession,
+  state: ApprovalState,
+  params: v2.CommandExecutionRequestApprovalParams,
+  services: AgentServices,
+  withdrawn?: AbortSignal,
+): Promise<v2.CommandExecutionRequestApprovalResponse> {
   const itemId = params.itemId;
   const command = params.command ?? "";
   // A command that asks is `execute` on the card the client shows, before it is asked (or answered
@@ -60,10 +80,17 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
   if (command && forSession && state.commands.has(remembered)) return { decision: "acceptForSession" };
 
   const view = viewFor(session, itemId);
-  const rawCommand = view?.rawInput && typeof view.rawInput === "object" && "command" in view.rawInput ? view.rawInput.command : undefined;
+  const rawCommand =
+    view?.rawInput && typeof view.rawInput === "object" && "command" in view.rawInput
+      ? view.rawInput.command
+      : undefined;
   const shown = typeof rawCommand === "string" ? rawCommand : command;
   const host = params.networkApprovalContext?.host;
-  const why = host ? `Codex asks for network access to ${host}.` : params.reason ? `Codex asks to run this command: ${params.reason}` : "Codex asks to run this command.";
+  const why = host
+    ? `Codex asks for network access to ${host}.`
+    : params.reason
+      ? `Codex asks to run this command: ${params.reason}`
+      : "Codex asks to run this command.";
   // Always `execute`, titled with the literal command: Codex's parser calls `find . -delete` a
   // search, and clients approve reads and searches on their own (acpx's default policy does).
   const literal = shown || "Run a command";
@@ -75,7 +102,13 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
     rawInput: view?.rawInput ?? { command: shown, cwd: params.cwd ?? null },
     content: [text(`${why}\n\n$ ${shown}`)],
   };
-  const { answer, optionId } = await ask(session, services, { toolCall, choices, onError: "decline", cancelled: "cancel", withdraw: withdrawn });
+  const { answer, optionId } = await ask(session, services, {
+    toolCall,
+    choices,
+    onError: "decline",
+    cancelled: "cancel",
+    withdraw: withdrawn,
+  });
   if (optionId === OPTION.session && command) state.commands.add(remembered);
   services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "command approval answered");
   return { decision: answer };
@@ -83,7 +116,12 @@ async function commandApproval(session: AcpSession, state: ApprovalState, params
 
 // ---- extra permissions ---------------------------------------------------------------------
 
-async function permissionsApproval(session: AcpSession, params: v2.PermissionsRequestApprovalParams, services: AgentServices, withdrawn?: AbortSignal): Promise<v2.PermissionsRequestApprovalResponse> {
+async function permissionsApproval(
+  session: AcpSession,
+  params: v2.PermissionsRequestApprovalParams,
+  services: AgentServices,
+  withdrawn?: AbortSignal,
+): Promise<v2.PermissionsRequestApprovalResponse> {
   const choices = permissionChoices(params.permissions);
   const wanted = describePermissions(params.permissions);
   const toolCall: acp.ToolCallUpdate = {
@@ -92,22 +130,42 @@ async function permissionsApproval(session: AcpSession, params: v2.PermissionsRe
     kind: "other",
     status: "pending",
     rawInput: { permissions: params.permissions, reason: params.reason, cwd: params.cwd },
-    content: [text(`Codex asks for${params.reason ? ` (${params.reason})` : ""}:\n${wanted.join("\n") || "- (nothing it could name)"}`)],
+    content: [
+      text(
+        `Codex asks for${params.reason ? ` (${params.reason})` : ""}:\n${wanted.join("\n") || "- (nothing it could name)"}`,
+      ),
+    ],
   };
   const refused = choices.at(-1)!.answer;
-  const { answer, optionId } = await ask(session, services, { toolCall, choices, onError: refused, cancelled: refused, withdraw: withdrawn });
-  services.log.info({ sessionId: session.id, itemId: params.itemId, optionId: optionId ?? "cancelled" }, "permissions request answered");
+  const { answer, optionId } = await ask(session, services, {
+    toolCall,
+    choices,
+    onError: refused,
+    cancelled: refused,
+    withdraw: withdrawn,
+  });
+  services.log.info(
+    { sessionId: session.id, itemId: params.itemId, optionId: optionId ?? "cancelled" },
+    "permissions request answered",
+  );
   return answer;
 }
 
 // ---- patches -------------------------------------------------------------------------------
 
-async function fileChangeApproval(session: AcpSession, state: ApprovalState, params: v2.FileChangeRequestApprovalParams, services: AgentServices, withdrawn?: AbortSignal): Promise<v2.FileChangeRequestApprovalResponse> {
+async function fileChangeApproval(
+  session: AcpSession,
+  state: ApprovalState,
+  params: v2.FileChangeRequestApprovalParams,
+  services: AgentServices,
+  withdrawn?: AbortSignal,
+): Promise<v2.FileChangeRequestApprovalResponse> {
   const itemId = params.itemId;
   const item = startedItem(session, itemId);
   const paths = item?.type === "fileChange" ? item.changes.map((c) => c.path) : [];
   // A request for write access under a root is asked about whatever was allowed before.
-  if (!params.grantRoot && paths.length > 0 && paths.every((p) => state.paths.has(p))) return { decision: "acceptForSession" };
+  if (!params.grantRoot && paths.length > 0 && paths.every((p) => state.paths.has(p)))
+    return { decision: "acceptForSession" };
   const view = viewFor(session, itemId);
   const choices = fileChangeChoices(paths.length);
   const reason = params.reason || undefined;
@@ -135,7 +193,13 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
           ],
         }),
   };
-  const { answer, optionId } = await ask(session, services, { toolCall, choices, onError: "decline", cancelled: "cancel", withdraw: withdrawn });
+  const { answer, optionId } = await ask(session, services, {
+    toolCall,
+    choices,
+    onError: "decline",
+    cancelled: "cancel",
+    withdraw: withdrawn,
+  });
   if (optionId === OPTION.session) for (const p of paths) state.paths.add(p);
   services.log.info({ sessionId: session.id, itemId, optionId: optionId ?? "cancelled" }, "patch approval answered");
   return { decision: answer };
@@ -145,23 +209,38 @@ async function fileChangeApproval(session: AcpSession, state: ApprovalState, par
 
 type ElicitationAnswer = v2.McpServerElicitationRequestResponse;
 
-
-async function mcpToolApproval(session: AcpSession, state: ApprovalState, server: string, meta: ToolApprovalMeta, services: AgentServices, withdrawn?: AbortSignal): Promise<ElicitationAnswer> {
+async function mcpToolApproval(
+  session: AcpSession,
+  state: ApprovalState,
+  server: string,
+  meta: ToolApprovalMeta,
+  services: AgentServices,
+  withdrawn?: AbortSignal,
+): Promise<ElicitationAnswer> {
   const tool = meta.tool_name ?? "tool";
   const key = `${server}\u0000${tool}`;
   const accept: ElicitationAnswer = { action: "accept", content: {}, _meta: null };
   if (state.mcpTools.has(key)) return accept;
   // The item Codex announced for this call: the newest running call of that server and tool.
-  const item = [...session.items.values()].reverse().find((i): i is ItemOf<"mcpToolCall"> => i.type === "mcpToolCall" && i.server === server && i.tool === tool);
+  const item = [...session.items.values()]
+    .reverse()
+    .find((i): i is ItemOf<"mcpToolCall"> => i.type === "mcpToolCall" && i.server === server && i.tool === tool);
   const view = item ? describeItem(item, undefined, { cwd: session.cwd }) : undefined;
   const persist = Array.isArray(meta.persist) ? meta.persist : meta.persist ? [meta.persist] : [];
   const choices: Choice<ElicitationAnswer>[] = [
     { option: { optionId: "allow_once", name: "Allow once", kind: "allow_once" }, answer: accept },
     {
-      option: { optionId: "allow_session", name: `Always allow ${server}: ${tool} in this session`, kind: "allow_always" },
+      option: {
+        optionId: "allow_session",
+        name: `Always allow ${server}: ${tool} in this session`,
+        kind: "allow_always",
+      },
       answer: { action: "accept", content: {}, _meta: persist.includes("session") ? { persist: "session" } : null },
     },
-    { option: { optionId: "reject", name: "Reject", kind: "reject_once" }, answer: { action: "decline", content: null, _meta: null } },
+    {
+      option: { optionId: "reject", name: "Reject", kind: "reject_once" },
+      answer: { action: "decline", content: null, _meta: null },
+    },
   ];
   const toolCall: acp.ToolCallUpdate = {
     toolCallId: item?.id ?? `mcp-approval-${server}-${tool}`,
@@ -171,9 +250,18 @@ async function mcpToolApproval(session: AcpSession, state: ApprovalState, server
     rawInput: meta.tool_params ?? item?.arguments ?? {},
     content: [text(`Codex asks to call the tool ${tool} of the MCP server ${server}.`)],
   };
-  const { answer, optionId } = await ask(session, services, { toolCall, choices, onError: choices[2]!.answer, cancelled: { action: "cancel", content: null, _meta: null }, withdraw: withdrawn });
+  const { answer, optionId } = await ask(session, services, {
+    toolCall,
+    choices,
+    onError: choices[2]!.answer,
+    cancelled: { action: "cancel", content: null, _meta: null },
+    withdraw: withdrawn,
+  });
   if (optionId === OPTION.session) state.mcpTools.add(key);
-  services.log.info({ sessionId: session.id, server, tool, optionId: optionId ?? "cancelled" }, "MCP tool approval answered");
+  services.log.info(
+    { sessionId: session.id, server, tool, optionId: optionId ?? "cancelled" },
+    "MCP tool approval answered",
+  );
   return answer;
 }
 
@@ -189,13 +277,27 @@ export function approvalsFeature(): SessionFeature {
     return s;
   };
   const requestRoutes = [
-    route("item/commandExecution/requestApproval", (session, request, services, withdrawn) => commandApproval(session, stateOf(session), request.params, services, withdrawn)),
-    route("item/fileChange/requestApproval", (session, request, services, withdrawn) => fileChangeApproval(session, stateOf(session), request.params, services, withdrawn)),
-    route("item/permissions/requestApproval", (session, request, services, withdrawn) => permissionsApproval(session, request.params, services, withdrawn)),
+    route("item/commandExecution/requestApproval", (session, request, services, withdrawn) =>
+      commandApproval(session, stateOf(session), request.params, services, withdrawn),
+    ),
+    route("item/fileChange/requestApproval", (session, request, services, withdrawn) =>
+      fileChangeApproval(session, stateOf(session), request.params, services, withdrawn),
+    ),
+    route("item/permissions/requestApproval", (session, request, services, withdrawn) =>
+      permissionsApproval(session, request.params, services, withdrawn),
+    ),
     // Routed here only when its _meta is a tool approval (request-routes.ts): parsed again for its fields.
     route(
       "mcpServer/elicitation/request",
-      (session, request, services, withdrawn) => mcpToolApproval(session, stateOf(session), request.params.serverName, toolApprovalMetaSchema.parse(request.params._meta), services, withdrawn),
+      (session, request, services, withdrawn) =>
+        mcpToolApproval(
+          session,
+          stateOf(session),
+          request.params.serverName,
+          toolApprovalMetaSchema.parse(request.params._meta),
+          services,
+          withdrawn,
+        ),
       "toolApproval",
     ),
   ];

@@ -29,11 +29,20 @@ function quote(s: string, max = 80): string {
 function defaultDecisions(params: Params): CommandDecision[] {
   if (params.networkApprovalContext) {
     const allow = params.proposedNetworkPolicyAmendments?.find((a) => a.action === "allow");
-    return ["accept", "acceptForSession", ...(allow ? [{ applyNetworkPolicyAmendment: { network_policy_amendment: allow } }] : []), "cancel"];
+    return [
+      "accept",
+      "acceptForSession",
+      ...(allow ? [{ applyNetworkPolicyAmendment: { network_policy_amendment: allow } }] : []),
+      "cancel",
+    ];
   }
   if (params.additionalPermissions) return ["accept", "cancel"];
   const prefix = params.proposedExecpolicyAmendment;
-  return ["accept", ...(prefix && prefix.length > 0 ? [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } }] : []), "cancel"];
+  return [
+    "accept",
+    ...(prefix && prefix.length > 0 ? [{ acceptWithExecpolicyAmendment: { execpolicy_amendment: prefix } }] : []),
+    "cancel",
+  ];
 }
 
 /**
@@ -48,26 +57,54 @@ export function commandChoices(params: Params): Choice<CommandDecision>[] {
   const add = (choice: Choice<CommandDecision>) => {
     if (!choices.some((c) => c.option.optionId === choice.option.optionId)) choices.push(choice);
   };
-  const reject: Choice<CommandDecision> = { option: { optionId: OPTION.reject, name: "Reject", kind: "reject_once" }, answer: "decline" };
+  const reject: Choice<CommandDecision> = {
+    option: { optionId: OPTION.reject, name: "Reject", kind: "reject_once" },
+    answer: "decline",
+  };
   for (const decision of offered) {
-    if (decision === "accept") add({ option: { optionId: OPTION.once, name: "Allow once", kind: "allow_once" }, answer: decision });
+    if (decision === "accept")
+      add({ option: { optionId: OPTION.once, name: "Allow once", kind: "allow_once" }, answer: decision });
     else if (decision === "acceptForSession") {
       const name = host ? `Always allow ${host} in this session` : "Always allow this command in this session";
       add({ option: { optionId: OPTION.session, name, kind: "allow_always" }, answer: decision });
     } else if (decision === "decline") add(reject);
     else if (decision === "cancel") {
       add(reject);
-      add({ option: { optionId: OPTION.stop, name: "No, and tell Codex what to do differently", kind: "reject_once" }, answer: decision });
+      add({
+        option: { optionId: OPTION.stop, name: "No, and tell Codex what to do differently", kind: "reject_once" },
+        answer: decision,
+      });
     } else if ("acceptWithExecpolicyAmendment" in decision) {
       const prefix = decision.acceptWithExecpolicyAmendment.execpolicy_amendment;
       if (prefix.length === 0) continue;
-      add({ option: { optionId: OPTION.prefix, name: `Always allow commands starting with ${quote(prefix.join(" "))} (saved in Codex's rules)`, kind: "allow_always" }, answer: decision });
+      add({
+        option: {
+          optionId: OPTION.prefix,
+          name: `Always allow commands starting with ${quote(prefix.join(" "))} (saved in Codex's rules)`,
+          kind: "allow_always",
+        },
+        answer: decision,
+      });
     } else {
       const { host: ruleHost, action } = decision.applyNetworkPolicyAmendment.network_policy_amendment;
       add(
         action === "allow"
-          ? { option: { optionId: OPTION.allowHost, name: `Always allow network access to ${ruleHost}`, kind: "allow_always" }, answer: decision }
-          : { option: { optionId: OPTION.denyHost, name: `Never allow network access to ${ruleHost}`, kind: "reject_always" }, answer: decision },
+          ? {
+              option: {
+                optionId: OPTION.allowHost,
+                name: `Always allow network access to ${ruleHost}`,
+                kind: "allow_always",
+              },
+              answer: decision,
+            }
+          : {
+              option: {
+                optionId: OPTION.denyHost,
+                name: `Never allow network access to ${ruleHost}`,
+                kind: "reject_always",
+              },
+              answer: decision,
+            },
       );
     }
   }
@@ -80,11 +117,21 @@ export function fileChangeChoices(files: number): Choice<FileDecision>[] {
   return [
     { option: { optionId: OPTION.once, name: "Allow this change", kind: "allow_once" }, answer: "accept" },
     {
-      option: { optionId: OPTION.session, name: files === 1 ? "Always allow changes to this file in this session" : "Always allow changes to these files in this session", kind: "allow_always" },
+      option: {
+        optionId: OPTION.session,
+        name:
+          files === 1
+            ? "Always allow changes to this file in this session"
+            : "Always allow changes to these files in this session",
+        kind: "allow_always",
+      },
       answer: "acceptForSession",
     },
     { option: { optionId: OPTION.reject, name: "Reject", kind: "reject_once" }, answer: "decline" },
-    { option: { optionId: OPTION.stop, name: "No, and tell Codex what to do differently", kind: "reject_once" }, answer: "cancel" },
+    {
+      option: { optionId: OPTION.stop, name: "No, and tell Codex what to do differently", kind: "reject_once" },
+      answer: "cancel",
+    },
   ];
 }
 
@@ -97,9 +144,18 @@ export function permissionChoices(requested: v2.RequestPermissionProfile): Choic
     ...(requested.fileSystem ? { fileSystem: requested.fileSystem } : {}),
   };
   return [
-    { option: { optionId: OPTION.once, name: "Allow for this turn", kind: "allow_once" }, answer: { permissions, scope: "turn" } },
-    { option: { optionId: OPTION.session, name: "Allow for this session", kind: "allow_always" }, answer: { permissions, scope: "session" } },
-    { option: { optionId: OPTION.reject, name: "Reject", kind: "reject_once" }, answer: { permissions: {}, scope: "turn" } },
+    {
+      option: { optionId: OPTION.once, name: "Allow for this turn", kind: "allow_once" },
+      answer: { permissions, scope: "turn" },
+    },
+    {
+      option: { optionId: OPTION.session, name: "Allow for this session", kind: "allow_always" },
+      answer: { permissions, scope: "session" },
+    },
+    {
+      option: { optionId: OPTION.reject, name: "Reject", kind: "reject_once" },
+      answer: { permissions: {}, scope: "turn" },
+    },
   ];
 }
 
@@ -111,7 +167,12 @@ export function describePermissions(requested: v2.RequestPermissionProfile): str
   for (const p of fsPerms?.read ?? []) lines.push(`- read ${p}`);
   for (const p of fsPerms?.write ?? []) lines.push(`- write ${p}`);
   for (const e of fsPerms?.entries ?? []) {
-    const where = e.path.type === "path" ? e.path.path : e.path.type === "glob_pattern" ? e.path.pattern : JSON.stringify(e.path.value);
+    const where =
+      e.path.type === "path"
+        ? e.path.path
+        : e.path.type === "glob_pattern"
+          ? e.path.pattern
+          : JSON.stringify(e.path.value);
     lines.push(`- ${e.access} ${where}`);
   }
   return lines;

@@ -25,7 +25,8 @@ const TURN_GRACE_MS = 3000;
 /** The longest objective Codex takes, in characters. */
 const MAX_OBJECTIVE_CHARS = 4000;
 
-const NO_GOAL = "No goal is set. Send `/goal <objective>`: Codex then works toward it, turn after turn, until it is done.\n";
+const NO_GOAL =
+  "No goal is set. Send `/goal <objective>`: Codex then works toward it, turn after turn, until it is done.\n";
 
 /** Answers a command here, in its place among the session's prompts (index.ts). */
 type Answer = (text: () => Promise<string> | string) => Promise<PromptResponse>;
@@ -35,12 +36,20 @@ type Say = (text: string) => Promise<void>;
 export function goalCommand(session: AcpSession, args: string, answer: Answer, say: Say): Promise<PromptResponse> {
   switch (args.trim().toLowerCase()) {
     case "":
-      return answer(() => withClient(session, "read the goal", async (client) => shown((await client.call("thread/goal/get", { threadId: session.id })).goal)));
+      return answer(() =>
+        withClient(session, "read the goal", async (client) =>
+          shown((await client.call("thread/goal/get", { threadId: session.id })).goal),
+        ),
+      );
     case "pause":
       return answer(() => withClient(session, "pause the goal", (client) => pause(session, client)));
     case "clear":
       return answer(() =>
-        withClient(session, "clear the goal", async (client) => ((await client.call("thread/goal/clear", { threadId: session.id, origin: "user" })).cleared ? "Goal cleared.\n" : "There is no goal to clear.\n")),
+        withClient(session, "clear the goal", async (client) =>
+          (await client.call("thread/goal/clear", { threadId: session.id, origin: "user" })).cleared
+            ? "Goal cleared.\n"
+            : "There is no goal to clear.\n",
+        ),
       );
     case "resume":
       return pursue(session, undefined, say);
@@ -48,14 +57,22 @@ export function goalCommand(session: AcpSession, args: string, answer: Answer, s
       const objective = args.trim();
       // Refused before the goal it would replace is cleared.
       const length = [...objective].length;
-      if (length > MAX_OBJECTIVE_CHARS) return answer(() => `A goal's objective is at most ${MAX_OBJECTIVE_CHARS} characters for Codex; this one has ${length}. The goal is unchanged.\n`);
+      if (length > MAX_OBJECTIVE_CHARS)
+        return answer(
+          () =>
+            `A goal's objective is at most ${MAX_OBJECTIVE_CHARS} characters for Codex; this one has ${length}. The goal is unchanged.\n`,
+        );
       return pursue(session, objective, say);
     }
   }
 }
 
 /** Codex's refusal (an objective too long, ...) is the command's answer, not a failed prompt. */
-async function withClient(session: AcpSession, what: string, action: (client: AppServerClient) => Promise<string>): Promise<string> {
+async function withClient(
+  session: AcpSession,
+  what: string,
+  action: (client: AppServerClient) => Promise<string>,
+): Promise<string> {
   try {
     return await action(await session.ensureAttached());
   } catch (err) {
@@ -67,8 +84,10 @@ async function withClient(session: AcpSession, what: string, action: (client: Ap
 async function pause(session: AcpSession, client: AppServerClient): Promise<string> {
   const { goal } = await client.call("thread/goal/get", { threadId: session.id });
   if (!goal) return NO_GOAL;
-  if (goal.status === "paused") return `The goal is already paused: ${goal.objective}\nSend \`/goal resume\` to go on.\n`;
-  const paused = (await client.call("thread/goal/set", { threadId: session.id, status: "paused", origin: "user" })).goal;
+  if (goal.status === "paused")
+    return `The goal is already paused: ${goal.objective}\nSend \`/goal resume\` to go on.\n`;
+  const paused = (await client.call("thread/goal/set", { threadId: session.id, status: "paused", origin: "user" }))
+    .goal;
   return `Goal paused: ${paused.objective}\nCodex finishes the turn it is in, if any, and starts no other. Send \`/goal resume\` to go on.\n`;
 }
 
@@ -80,7 +99,11 @@ async function pause(session: AcpSession, client: AppServerClient): Promise<stri
 function pursue(session: AcpSession, objective: string | undefined, say: Say): Promise<PromptResponse> {
   return session.runTurn("thread/goal/set", async (client) => {
     const threadId = session.id;
-    await client.call("thread/settings/update", { threadId, ...keptTurnParams(session.settings), ...collaborationParams(session.settings) });
+    await client.call("thread/settings/update", {
+      threadId,
+      ...keptTurnParams(session.settings),
+      ...collaborationParams(session.settings),
+    });
     const turn = watchForTurn(session);
     try {
       if (objective === undefined) {
@@ -90,14 +113,26 @@ function pursue(session: AcpSession, objective: string | undefined, say: Say): P
         // A new objective is a new goal (its usage counted from zero), as the CLI replaces one.
         await client.call("thread/goal/clear", { threadId, origin: "user" });
       }
-      const { goal } = await client.call("thread/goal/set", { threadId, ...(objective === undefined ? {} : { objective }), status: "active", origin: "user" });
+      const { goal } = await client.call("thread/goal/set", {
+        threadId,
+        ...(objective === undefined ? {} : { objective }),
+        status: "active",
+        origin: "user",
+      });
       await say(`Goal ${objective === undefined ? "resumed" : "set"}: ${goal.objective}\n`);
-      if (session.settings.collaborationMode === "plan") return await said(say, "Codex works on a goal outside plan mode only: it starts once plan mode is off (`/plan off`, then `/goal resume`).\n");
+      if (session.settings.collaborationMode === "plan")
+        return await said(
+          say,
+          "Codex works on a goal outside plan mode only: it starts once plan mode is off (`/plan off`, then `/goal resume`).\n",
+        );
       if (goal.status !== "active") return await said(say, shown(goal));
       return (await turn.coming()) ? undefined : NO_TURN;
     } catch (err) {
       if (!(err instanceof CodexRpcError)) throw err;
-      return await said(say, `Codex could not ${objective === undefined ? "resume" : "set"} the goal: ${err.message}\n`);
+      return await said(
+        say,
+        `Codex could not ${objective === undefined ? "resume" : "set"} the goal: ${err.message}\n`,
+      );
     } finally {
       turn.stop();
     }
@@ -143,7 +178,13 @@ function shown(goal: v2.ThreadGoal | null): string {
       : goal.status === "complete"
         ? "`/goal <objective>` for a new one, `/goal clear` to drop it"
         : "`/goal resume` to go on, `/goal clear` to drop it";
-  return [`**Goal** (${goalStatusLabel(goal.status)})`, goal.objective, `Used: ${goal.tokensUsed} tokens${budget}, ${duration(goal.timeUsedSeconds)}.`, `Send ${next}.`, ""].join("\n");
+  return [
+    `**Goal** (${goalStatusLabel(goal.status)})`,
+    goal.objective,
+    `Used: ${goal.tokensUsed} tokens${budget}, ${duration(goal.timeUsedSeconds)}.`,
+    `Send ${next}.`,
+    "",
+  ].join("\n");
 }
 
 function duration(seconds: number): string {

@@ -12,7 +12,11 @@ import { GOAL_HINT, goalCommand } from "./goal.js";
 import type { AcpSession } from "../../core/index.js";
 
 const COMMANDS: acp.AvailableCommand[] = [
-  { name: "review", description: "Ask Codex to review the uncommitted changes (or what you describe)", input: { hint: "optional: what to review" } },
+  {
+    name: "review",
+    description: "Ask Codex to review the uncommitted changes (or what you describe)",
+    input: { hint: "optional: what to review" },
+  },
   { name: "compact", description: "Summarize the conversation to free up context" },
   { name: "init", description: "Create an AGENTS.md file with instructions for Codex" },
   { name: "status", description: "Show the session's model, mode, token usage, usage limits and directory" },
@@ -21,13 +25,27 @@ const COMMANDS: acp.AvailableCommand[] = [
   { name: "skills", description: "List the Codex skills available here (each is also a command)" },
   {
     name: "mcp",
-    description: "Show the MCP servers of this session, their state and sign-in; `reconnect` starts again the ones that are down, `login` signs in to one",
+    description:
+      "Show the MCP servers of this session, their state and sign-in; `reconnect` starts again the ones that are down, `login` signs in to one",
     input: { hint: "optional: reconnect [server], or login <server>" },
   },
-  { name: "review-branch", description: "Ask Codex to review this branch against a base branch", input: { hint: "base branch (default: main)" } },
+  {
+    name: "review-branch",
+    description: "Ask Codex to review this branch against a base branch",
+    input: { hint: "base branch (default: main)" },
+  },
   { name: "review-commit", description: "Ask Codex to review one commit", input: { hint: "commit sha" } },
-  { name: "plan", description: "Plan mode: Codex explores, asks and proposes a plan without changing anything (/plan off to leave)", input: { hint: "optional: what to plan, or off" } },
-  { name: "goal", description: "Set a goal Codex keeps working toward, turn after turn, until it is done; pause, resume or clear it, or show it", input: { hint: GOAL_HINT } },
+  {
+    name: "plan",
+    description: "Plan mode: Codex explores, asks and proposes a plan without changing anything (/plan off to leave)",
+    input: { hint: "optional: what to plan, or off" },
+  },
+  {
+    name: "goal",
+    description:
+      "Set a goal Codex keeps working toward, turn after turn, until it is done; pause, resume or clear it, or show it",
+    input: { hint: GOAL_HINT },
+  },
 ];
 
 const INIT_PROMPT = [
@@ -103,7 +121,10 @@ export function commandsFeature(): SessionFeature {
         // Before the history replay (its place in the stream is fixed), but never holding up the
         // load for long: without skills after a second, the skills follow in a later update.
         const listed = refresh();
-        const inTime = await Promise.race([listed.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref())]);
+        const inTime = await Promise.race([
+          listed.then(() => true),
+          new Promise<boolean>((r) => setTimeout(() => r(false), 1000).unref()),
+        ]);
         advertise();
         if (!inTime) void listed.then(advertise);
       }
@@ -112,7 +133,11 @@ export function commandsFeature(): SessionFeature {
 }
 
 /** `/name rest` when the prompt starts with one of our commands (or a skill's), else undefined. */
-function parseCommand(prompt: acp.ContentBlock[], builtIn: ReadonlySet<string>, skills: readonly Skill[]): { name: string; args: string } | undefined {
+function parseCommand(
+  prompt: acp.ContentBlock[],
+  builtIn: ReadonlySet<string>,
+  skills: readonly Skill[],
+): { name: string; args: string } | undefined {
   const first = prompt[0];
   if (!first || first.type !== "text") return undefined;
   const m = /^\/([a-zA-Z][\w.:-]*)(?:\s+([\s\S]*))?$/.exec(first.text.trim());
@@ -143,7 +168,9 @@ async function runCommand(
     });
   switch (cmd.name) {
     case "init":
-      return runPrompt([{ type: "text", text: cmd.args ? `${INIT_PROMPT}\n\nAlso: ${cmd.args}` : INIT_PROMPT, text_elements: [] }]);
+      return runPrompt([
+        { type: "text", text: cmd.args ? `${INIT_PROMPT}\n\nAlso: ${cmd.args}` : INIT_PROMPT, text_elements: [] },
+      ]);
     case "status":
       return answer(async () => statusText(session, state.usage, await agent.statusLines(session)));
     case "review":
@@ -155,7 +182,11 @@ async function runCommand(
     case "review-branch":
     case "review-commit": {
       const target: v2.ReviewTarget =
-        cmd.name === "review-branch" ? { type: "baseBranch", branch: cmd.args || "main" } : cmd.args ? { type: "commit", sha: cmd.args, title: null } : { type: "commit", sha: "HEAD", title: null };
+        cmd.name === "review-branch"
+          ? { type: "baseBranch", branch: cmd.args || "main" }
+          : cmd.args
+            ? { type: "commit", sha: cmd.args, title: null }
+            : { type: "commit", sha: "HEAD", title: null };
       return session.review(target);
     }
     case "logout":
@@ -174,23 +205,35 @@ async function runCommand(
     case "plan": {
       const off = /^off$/i.test(cmd.args);
       // Codex takes the mode with a model: without one known, saying "on" would be untrue.
-      if (!off && !session.settings.model) return answer(() => "Plan mode is not available: the session's model is not known (Codex's model list could not be read).\n");
+      if (!off && !session.settings.model)
+        return answer(
+          () =>
+            "Plan mode is not available: the session's model is not known (Codex's model list could not be read).\n",
+        );
       // Switched in the command's place among the prompts: one sent before it runs as it was sent.
       const toggle = (): void => session.update({ settings: { collaborationMode: off ? "default" : "plan" } });
       if (off || !cmd.args) {
         return answer(() => {
           toggle();
-          return off ? "Plan mode is off: Codex works normally again.\n" : "Plan mode is on: Codex explores, asks and proposes a plan; it changes nothing. Send `/plan off` (or pick another collaboration mode) to leave.\n";
+          return off
+            ? "Plan mode is off: Codex works normally again.\n"
+            : "Plan mode is on: Codex explores, asks and proposes a plan; it changes nothing. Send `/plan off` (or pick another collaboration mode) to leave.\n";
         });
       }
       return session
         .runLocal(async () => (toggle(), { stopReason: "end_turn" }))
-        .then((switched) => (switched.stopReason === "cancelled" ? switched : runPrompt([{ type: "text", text: cmd.args, text_elements: [] }])));
+        .then((switched) =>
+          switched.stopReason === "cancelled"
+            ? switched
+            : runPrompt([{ type: "text", text: cmd.args, text_elements: [] }]),
+        );
     }
     case "goal":
       return goalCommand(session, cmd.args, answer, (text) => say(session, text));
     case "compact":
-      return session.runTurn("thread/compact/start", (client) => client.call("thread/compact/start", { threadId: session.threadId }));
+      return session.runTurn("thread/compact/start", (client) =>
+        client.call("thread/compact/start", { threadId: session.threadId }),
+      );
     default:
       throw new Error(`no handler for the command /${cmd.name}`);
   }
@@ -213,4 +256,3 @@ function statusText(session: AcpSession, usage: Usage, featureLines: readonly st
   ];
   return `${lines.join("\n")}\n`;
 }
-

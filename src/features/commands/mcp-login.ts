@@ -28,7 +28,12 @@ export type McpLogins = Map<string, (outcome?: Outcome) => void>;
 const USAGE = "Give the server to sign in to: `/mcp login <server>` (`/mcp` lists the servers and which need it).\n";
 
 /** Runs `/mcp login <name>`: starts the sign-in, shows its page, and returns what the prompt answers. */
-export async function mcpLoginText(session: AcpSession, name: string, services: AgentServices, logins: McpLogins): Promise<string> {
+export async function mcpLoginText(
+  session: AcpSession,
+  name: string,
+  services: AgentServices,
+  logins: McpLogins,
+): Promise<string> {
   if (!name) return USAGE;
   const log = { sessionId: session.id, server: name };
   const again = `send \`/mcp login ${name}\` to try again`;
@@ -59,7 +64,10 @@ export async function mcpLoginText(session: AcpSession, name: string, services: 
   const loginId = started.loginId;
   const cardId = `mcp-login-${loginId ?? randomUUID()}`;
   const update = (status: acp.ToolCallStatus, text: string): void => {
-    if (!session.isClosed) void session.send({ sessionUpdate: "tool_call_update", toolCallId: cardId, status, content: [textContent(text)] }).catch(() => undefined);
+    if (!session.isClosed)
+      void session
+        .send({ sessionUpdate: "tool_call_update", toolCallId: cardId, status, content: [textContent(text)] })
+        .catch(() => undefined);
   };
 
   // The page asked through the client: withdrawn if the sign-in ends first, and once the user
@@ -85,17 +93,29 @@ export async function mcpLoginText(session: AcpSession, name: string, services: 
     unsubscribe();
     stopExitWatch();
     if (logins.get(name) === end) logins.delete(name);
-    if (accepted) void services.client().notify(acp.methods.client.elicitation.complete, { elicitationId }).catch(() => undefined);
+    if (accepted)
+      void services
+        .client()
+        .notify(acp.methods.client.elicitation.complete, { elicitationId })
+        .catch(() => undefined);
     else withdraw.abort();
     if (!outcome) return;
     services.log.info({ ...log, loginId, status: outcome.status }, "MCP server sign-in ended");
     update(outcome.status, outcome.text);
   };
-  const deadline = setTimeout(() => end({ status: "failed", text: `The sign-in to ${name} did not complete within ${LOGIN_DEADLINE_MS / 60_000} minutes; ${again}.` }), LOGIN_DEADLINE_MS);
+  const deadline = setTimeout(
+    () =>
+      end({
+        status: "failed",
+        text: `The sign-in to ${name} did not complete within ${LOGIN_DEADLINE_MS / 60_000} minutes; ${again}.`,
+      }),
+    LOGIN_DEADLINE_MS,
+  );
   deadline.unref();
   let restartWait: NodeJS.Timeout | undefined;
   const stopExitWatch = services.host.onExit((_exit, exited) => {
-    if (exited === generation) end({ status: "failed", text: `Codex stopped during the sign-in to ${name}; ${again}.` });
+    if (exited === generation)
+      end({ status: "failed", text: `Codex stopped during the sign-in to ${name}; ${again}.` });
   });
   logins.get(name)?.({ status: "failed", text: "Replaced by a newer sign-in to this server." });
   logins.set(name, end);
@@ -103,11 +123,19 @@ export async function mcpLoginText(session: AcpSession, name: string, services: 
   onCompleted = (done) => {
     // Another attempt's end (an older Codex names none: then it is this one's).
     if (done.loginId != null && loginId !== undefined && done.loginId !== loginId) return;
-    if (!done.success) return end({ status: "failed", text: `Sign-in to ${name} failed: ${done.error ?? "no reason given"}; ${again}.` });
+    if (!done.success)
+      return end({
+        status: "failed",
+        text: `Sign-in to ${name} failed: ${done.error ?? "no reason given"}; ${again}.`,
+      });
     // Codex starts the server again with its new credentials: the card ends when it has.
     onStartup = (status) => {
       if (status.status === "ready") end({ status: "completed", text: `Signed in to ${name}; it is connected.` });
-      else if (status.status === "failed") end({ status: "failed", text: `Signed in to ${name}, but it failed to start: ${status.error ?? "no reason given"}.` });
+      else if (status.status === "failed")
+        end({
+          status: "failed",
+          text: `Signed in to ${name}, but it failed to start: ${status.error ?? "no reason given"}.`,
+        });
     };
     restartWait = setTimeout(() => end({ status: "completed", text: `Signed in to ${name}.` }), RESTART_WAIT_MS);
     restartWait.unref();
@@ -123,7 +151,8 @@ export async function mcpLoginText(session: AcpSession, name: string, services: 
   });
   for (const done of early.splice(0)) onCompleted(done);
 
-  if (!services.clientCapabilities().elicitation?.url) return `To sign in to **${name}**, open this page: ${started.authorizationUrl}\nThe card shows when the sign-in is done.\n`;
+  if (!services.clientCapabilities().elicitation?.url)
+    return `To sign in to **${name}**, open this page: ${started.authorizationUrl}\nThe card shows when the sign-in is done.\n`;
   void askToOpen();
   return `Opening the sign-in page of **${name}** through the editor; the card shows when the sign-in is done.\n`;
 
@@ -131,15 +160,28 @@ export async function mcpLoginText(session: AcpSession, name: string, services: 
     await session.flush();
     if (ended) return;
     try {
-      const answer = await services.client().request(acp.methods.client.elicitation.create, page, { cancellationSignal: withdraw.signal });
-      if (answer.action !== "accept") return end({ status: "failed", text: `The sign-in page was not opened (${answer.action === "decline" ? "declined" : "cancelled"}); ${again}.` });
+      const answer = await services
+        .client()
+        .request(acp.methods.client.elicitation.create, page, { cancellationSignal: withdraw.signal });
+      if (answer.action !== "accept")
+        return end({
+          status: "failed",
+          text: `The sign-in page was not opened (${answer.action === "decline" ? "declined" : "cancelled"}); ${again}.`,
+        });
       accepted = true;
       // Done while the editor was still asking: it can close its page now.
-      if (ended) void services.client().notify(acp.methods.client.elicitation.complete, { elicitationId }).catch(() => undefined);
+      if (ended)
+        void services
+          .client()
+          .notify(acp.methods.client.elicitation.complete, { elicitationId })
+          .catch(() => undefined);
     } catch (err) {
       if (withdraw.signal.aborted) return;
       // The editor could not show it: the page goes on the card, and the sign-in goes on.
-      services.log.warn({ ...log, err: String(err) }, "the client could not show the MCP sign-in page; it is on the card");
+      services.log.warn(
+        { ...log, err: String(err) },
+        "the client could not show the MCP sign-in page; it is on the card",
+      );
       update("in_progress", `Open this page to sign in to ${name}: ${started.authorizationUrl}`);
     }
   }

@@ -20,7 +20,10 @@ const INTRO =
  * thread (or after SETTLE_MS), with the names that went through `starting` (restarted).
  * Listening starts at once, before the reload is sent.
  */
-function startupReports(session: AcpSession, names: ReadonlySet<string>): { settled: Promise<Set<string>>; stop(): void } {
+function startupReports(
+  session: AcpSession,
+  names: ReadonlySet<string>,
+): { settled: Promise<Set<string>>; stop(): void } {
   const pending = new Set(names);
   const restarted = new Set<string>();
   let finish!: () => void;
@@ -57,7 +60,9 @@ export async function mcpReconnectText(session: AcpSession, name: string, servic
     const client = await session.ensureAttached();
     const before = await listServers(client, session.threadId);
     if (name && !before.some((s) => s.name === name)) return unknownServerText(name, before);
-    const chosen = before.filter((s) => (!name || s.name === name) && s.runtimeStatus !== "disabled").map((s) => s.name);
+    const chosen = before
+      .filter((s) => (!name || s.name === name) && s.runtimeStatus !== "disabled")
+      .map((s) => s.name);
     if (chosen.length === 0) return serversText(before);
     reports = startupReports(session, new Set(chosen));
     await client.call("config/mcpServer/reload", undefined);

@@ -15,15 +15,27 @@ const MAX_ERROR_CHARS = 200;
  * server to read its tools); with `names`, each server asked for by name, which reads the
  * session's own connection.
  */
-export async function listServers(client: AppServerClient, threadId: string, names?: readonly string[]): Promise<v2.McpServerStatus[]> {
+export async function listServers(
+  client: AppServerClient,
+  threadId: string,
+  names?: readonly string[],
+): Promise<v2.McpServerStatus[]> {
   if (names) {
-    const pages = await Promise.all(names.map((serverName) => client.call("mcpServerStatus/list", { threadId, serverName, detail: "toolsAndAuthOnly" })));
+    const pages = await Promise.all(
+      names.map((serverName) =>
+        client.call("mcpServerStatus/list", { threadId, serverName, detail: "toolsAndAuthOnly" }),
+      ),
+    );
     return pages.flatMap((page) => page.data);
   }
   const servers: v2.McpServerStatus[] = [];
   let cursor: string | null | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const res = await client.call("mcpServerStatus/list", { threadId, detail: "toolsAndAuthOnly", ...(cursor ? { cursor } : {}) });
+    const res = await client.call("mcpServerStatus/list", {
+      threadId,
+      detail: "toolsAndAuthOnly",
+      ...(cursor ? { cursor } : {}),
+    });
     servers.push(...res.data);
     cursor = res.nextCursor;
     if (cursor == null) break;
@@ -55,10 +67,12 @@ function advice(server: v2.McpServerStatus): string | undefined {
   const login = `send \`/mcp login ${server.name}\` to sign in`;
   if (server.authStatus === "notLoggedIn") return login;
   if (state === "authenticationRequired") {
-    if (server.authStatus === "bearerToken") return "the server refused its token: fix the token in the editor's settings for this server (a new session uses it)";
+    if (server.authStatus === "bearerToken")
+      return "the server refused its token: fix the token in the editor's settings for this server (a new session uses it)";
     return server.authStatus === "oAuth" ? `the sign-in expired or was refused: ${login} again` : login;
   }
-  if (state === "failed" || state === "cancelled" || state === "notStarted") return "fix what stops it, then send `/mcp reconnect`";
+  if (state === "failed" || state === "cancelled" || state === "notStarted")
+    return "fix what stops it, then send `/mcp reconnect`";
   return undefined;
 }
 
@@ -85,7 +99,10 @@ export function serverLine(server: v2.McpServerStatus, note?: string): string {
 }
 
 /** The servers as the `/mcp` answer. */
-export function serversText(servers: readonly v2.McpServerStatus[], notes: ReadonlyMap<string, string> = new Map()): string {
+export function serversText(
+  servers: readonly v2.McpServerStatus[],
+  notes: ReadonlyMap<string, string> = new Map(),
+): string {
   if (servers.length === 0) return "No MCP servers in this session.\n";
   const lines = servers.map((s) => serverLine(s, notes.get(s.name)));
   return `**MCP servers**\n${lines.join("\n")}\n`;

@@ -8,7 +8,12 @@ import { mcpStatusText } from "./mcp-status.js";
 export type { McpLogins } from "./mcp-login.js";
 
 /** What `/mcp <args>` answers (a sign-in goes on after it, on its card). */
-export function mcpCommandText(session: AcpSession, args: string, services: AgentServices, logins: McpLogins): Promise<string> {
+export function mcpCommandText(
+  session: AcpSession,
+  args: string,
+  services: AgentServices,
+  logins: McpLogins,
+): Promise<string> {
   const [action = "", name = ""] = args.split(/\s+/).filter(Boolean);
   switch (action.toLowerCase()) {
     case "":
@@ -18,6 +23,8 @@ export function mcpCommandText(session: AcpSession, args: string, services: Agen
     case "login":
       return mcpLoginText(session, name, services, logins);
     default:
-      return Promise.resolve(`\`/mcp ${action}\` is not a command: send \`/mcp\` (the servers), \`/mcp reconnect [server]\` or \`/mcp login <server>\`.\n`);
+      return Promise.resolve(
+        `\`/mcp ${action}\` is not a command: send \`/mcp\` (the servers), \`/mcp reconnect [server]\` or \`/mcp login <server>\`.\n`,
+      );
   }
 }

@@ -26,23 +26,40 @@ const skillsListSchema = z.looseObject({
 });
 
 /** The enabled skills for `cwds`, each once, named as commands next to the built-in ones. */
-export async function listSkills(client: AppServerClient, cwds: string[], builtIn: ReadonlySet<string>, forceReload = false): Promise<Skill[]> {
-  const parsed = skillsListSchema.parse(await client.call("skills/list", { cwds, ...(forceReload ? { forceReload } : {}) }));
+export async function listSkills(
+  client: AppServerClient,
+  cwds: string[],
+  builtIn: ReadonlySet<string>,
+  forceReload = false,
+): Promise<Skill[]> {
+  const parsed = skillsListSchema.parse(
+    await client.call("skills/list", { cwds, ...(forceReload ? { forceReload } : {}) }),
+  );
   const skills: Skill[] = [];
   const seen = new Set<string>();
   for (const entry of parsed.data) {
     for (const s of entry.skills) {
       if (!s.enabled || seen.has(s.name) || !/^[\w.-]+$/.test(s.name)) continue;
       seen.add(s.name);
-      const description = s.interface?.shortDescription || s.shortDescription || s.description.split(/(?<=\.)\s/)[0] || s.name;
-      skills.push({ command: builtIn.has(s.name) ? `skill:${s.name}` : s.name, name: s.name, description, path: s.path });
+      const description =
+        s.interface?.shortDescription || s.shortDescription || s.description.split(/(?<=\.)\s/)[0] || s.name;
+      skills.push({
+        command: builtIn.has(s.name) ? `skill:${s.name}` : s.name,
+        name: s.name,
+        description,
+        path: s.path,
+      });
     }
   }
   return skills;
 }
 
 export function skillCommand(skill: Skill): acp.AvailableCommand {
-  return { name: skill.command, description: `Skill: ${skill.description}`, input: { hint: "optional: what it should do" } };
+  return {
+    name: skill.command,
+    description: `Skill: ${skill.description}`,
+    input: { hint: "optional: what it should do" },
+  };
 }
 
 /** What Codex gets for `/<skill> args`. */
@@ -55,6 +72,7 @@ export function skillInput(skill: Skill, args: string): UserInput[] {
 
 /** `/skills`: what there is, for the user. */
 export function skillsText(skills: readonly Skill[]): string {
-  if (skills.length === 0) return "No Codex skills are available here. Skills live in `.agents/skills/<name>/SKILL.md` (this project) or `$CODEX_HOME/skills`.\n";
+  if (skills.length === 0)
+    return "No Codex skills are available here. Skills live in `.agents/skills/<name>/SKILL.md` (this project) or `$CODEX_HOME/skills`.\n";
   return `**Skills** (run one as \`/<name> what to do\`)\n${skills.map((s) => `- \`/${s.command}\`: ${s.description}`).join("\n")}\n`;
 }

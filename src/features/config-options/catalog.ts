@@ -12,14 +12,20 @@ const modelSchema = z.looseObject({
   description: z.string().optional(),
   hidden: z.boolean().optional(),
   isDefault: z.boolean().optional(),
-  supportedReasoningEfforts: z.array(z.looseObject({ reasoningEffort: z.string(), description: z.string().optional() })).default([]),
+  supportedReasoningEfforts: z
+    .array(z.looseObject({ reasoningEffort: z.string(), description: z.string().optional() }))
+    .default([]),
   defaultReasoningEffort: z.string().nullish(),
-  serviceTiers: z.array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().optional() })).default([]),
+  serviceTiers: z
+    .array(z.looseObject({ id: z.string(), name: z.string(), description: z.string().optional() }))
+    .default([]),
   defaultServiceTier: z.string().nullish(),
 });
 export type Model = z.infer<typeof modelSchema>;
 const modelListSchema = z.looseObject({ data: z.array(modelSchema), nextCursor: z.string().nullish() });
-const collaborationListSchema = z.looseObject({ data: z.array(z.looseObject({ name: z.string(), mode: z.string().nullable() })) });
+const collaborationListSchema = z.looseObject({
+  data: z.array(z.looseObject({ name: z.string(), mode: z.string().nullable() })),
+});
 
 /** What Codex lists (models, collaboration modes), fetched once per app-server child. */
 export type Catalogs<T> = WeakMap<CodexHost, { generation: number; list: Promise<T[]> }>;
@@ -36,7 +42,10 @@ function cachedList<T>(services: AgentServices, catalogs: Catalogs<T>, fetch: ()
 export type CollaborationModeChoice = { mode: ModeKind; name: string };
 
 /** Codex's collaboration modes (plan, default), in its order; none when this codex has none. */
-export function listCollaborationModes(services: AgentServices, catalogs: Catalogs<CollaborationModeChoice>): Promise<CollaborationModeChoice[]> {
+export function listCollaborationModes(
+  services: AgentServices,
+  catalogs: Catalogs<CollaborationModeChoice>,
+): Promise<CollaborationModeChoice[]> {
   return cachedList(services, catalogs, async () => {
     const client = await services.host.client();
     const res = await client.call("collaborationMode/list", {}, collaborationListSchema);

@@ -8,7 +8,15 @@ import { z } from "zod";
 import { codexHomeOf } from "../../codex/index.js";
 import type { SessionFeature } from "../../core/index.js";
 import type { AcpSession } from "../../core/index.js";
-import { listCollaborationModes, listModels, modelEntry, type Catalogs, type CollaborationModeChoice, type ConfigState, type Model } from "./catalog.js";
+import {
+  listCollaborationModes,
+  listModels,
+  modelEntry,
+  type Catalogs,
+  type CollaborationModeChoice,
+  type ConfigState,
+  type Model,
+} from "./catalog.js";
 import { installSetModel, modelState } from "./legacy-models.js";
 import { configOptions, setConfigOption } from "./options.js";
 import { ProfileFeature } from "./profile-feature.js";
@@ -23,7 +31,10 @@ export function configOptionsFeature(codexHome = codexHomeOf()): SessionFeature 
   const states = new WeakMap<AcpSession, ConfigState>();
   const stateOf = (session: AcpSession): ConfigState => states.get(session) ?? { models: [], collaborationModes: [] };
   // A client that declares config option capabilities reads the options: the legacy copy would only weigh on its answer.
-  const answer = (session: AcpSession, state: ConfigState) => ({ configOptions: configOptions(session, state), ...(state.readsOptions ? {} : { models: modelState(session, state) }) });
+  const answer = (session: AcpSession, state: ConfigState) => ({
+    configOptions: configOptions(session, state),
+    ...(state.readsOptions ? {} : { models: modelState(session, state) }),
+  });
   return {
     name: "config-options",
     initialized(services) {
@@ -38,7 +49,15 @@ export function configOptionsFeature(codexHome = codexHomeOf()): SessionFeature 
           await profiles.choose(session, stateOf(session), params.value, agent.services);
           return { configOptions: configOptions(session, stateOf(session)) };
         }
-        return { configOptions: await setConfigOption(session, stateOf(session), params.configId, params.value, agent.services) };
+        return {
+          configOptions: await setConfigOption(
+            session,
+            stateOf(session),
+            params.configId,
+            params.value,
+            agent.services,
+          ),
+        };
       });
       installSetModel(app, agent, stateOf);
     },
@@ -50,7 +69,12 @@ export function configOptionsFeature(codexHome = codexHomeOf()): SessionFeature 
     },
     async attach(session, opening, services) {
       const declared = services.clientCapabilities().session?.configOptions;
-      const state: ConfigState = { models: [], collaborationModes: [], booleans: declared?.boolean != null, readsOptions: declared != null };
+      const state: ConfigState = {
+        models: [],
+        collaborationModes: [],
+        booleans: declared?.boolean != null,
+        readsOptions: declared != null,
+      };
       states.set(session, state);
       try {
         [state.models, state.collaborationModes] = await Promise.all([
@@ -63,21 +87,34 @@ export function configOptionsFeature(codexHome = codexHomeOf()): SessionFeature 
         if (!session.settings.model || !session.settings.effort) {
           const thread = storedModelSchema.parse(await opening.storedThread!());
           const model = session.settings.model ?? thread.model ?? undefined;
-          const effort = session.settings.effort ?? thread.reasoningEffort ?? modelEntry(state, model)?.defaultReasoningEffort ?? undefined;
+          const effort =
+            session.settings.effort ??
+            thread.reasoningEffort ??
+            modelEntry(state, model)?.defaultReasoningEffort ??
+            undefined;
           session.update({ settings: { ...(model ? { model } : {}), ...(effort ? { effort } : {}) } });
         }
       } catch (err) {
-        services.log.warn({ err: String(err), sessionId: session.id }, "could not read the model catalog; model options hidden");
+        services.log.warn(
+          { err: String(err), sessionId: session.id },
+          "could not read the model catalog; model options hidden",
+        );
       }
       const { model, effort, serviceTier } = session.settings;
-      state.own = { ...(model ? { model } : {}), ...(effort ? { effort } : {}), ...(serviceTier ? { serviceTier } : {}) };
+      state.own = {
+        ...(model ? { model } : {}),
+        ...(effort ? { effort } : {}),
+        ...(serviceTier ? { serviceTier } : {}),
+      };
       await profiles.attach(session, opening, state, services);
       // The mode or the collaboration mode changed elsewhere (session/set_mode, /plan): tell the client.
       let collaborationMode = session.settings.collaborationMode;
       session.onChange((change) => {
         if (change.type === "settings" && change.settings.collaborationMode === collaborationMode) return;
         collaborationMode = session.settings.collaborationMode;
-        void session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session, state) }).catch(() => undefined);
+        void session
+          .send({ sessionUpdate: "config_option_update", configOptions: configOptions(session, state) })
+          .catch(() => undefined);
       });
       return answer(session, state);
     },

@@ -34,12 +34,17 @@ export class ProfileFeature {
   ) {}
 
   private memoryOf(services: AgentServices): ThreadMemory {
-    return (this.memory ??= new ThreadMemory(this.dir, services.log, { what: "profile", value: PROFILE_NAME, maxBytes: 512 }));
+    return (this.memory ??= new ThreadMemory(this.dir, services.log, {
+      what: "profile",
+      value: PROFILE_NAME,
+      maxBytes: 512,
+    }));
   }
 
   /** A stored thread's profile: its keys go to Codex with the resume (or fork). */
   async prepare(opening: SessionOpening, services: AgentServices): Promise<void> {
-    const stored = opening.kind === "new" ? opening.forkOf : "sessionId" in opening.request ? opening.request.sessionId : undefined;
+    const stored =
+      opening.kind === "new" ? opening.forkOf : "sessionId" in opening.request ? opening.request.sessionId : undefined;
     if (stored === undefined) return;
     const name = await this.memoryOf(services).recall(stored);
     if (name === undefined) return;
@@ -47,7 +52,10 @@ export class ProfileFeature {
     try {
       profile = await readProfile(this.codexHome, name, await services.host.userConfig.read(opening.settings.cwd));
     } catch (err) {
-      services.log.warn({ sessionId: stored, profile: name, err: err instanceof Error ? err.message : String(err) }, "the thread's profile cannot be read any more; the session opens without it");
+      services.log.warn(
+        { sessionId: stored, profile: name, err: err instanceof Error ? err.message : String(err) },
+        "the thread's profile cannot be read any more; the session opens without it",
+      );
       return;
     }
     const keys = threadKeysOf(profile, false);
@@ -60,17 +68,25 @@ export class ProfileFeature {
   }
 
   /** The session's profile option (none without profiles), and its choice kept once Codex keeps the thread. */
-  async attach(session: AcpSession, opening: SessionOpening, state: ConfigState, services: AgentServices): Promise<void> {
+  async attach(
+    session: AcpSession,
+    opening: SessionOpening,
+    state: ConfigState,
+    services: AgentServices,
+  ): Promise<void> {
     const names = await listProfiles(this.codexHome);
     const opened = this.restoring.get(opening);
     this.restoring.delete(opening);
     if (names.length === 0 && !opened) return;
     const answer = opened ? await services.host.userConfig.read(session.settings.cwd) : undefined;
-    const choice = opened ? ProfileChoice.opened(opened.name, opened.profile, answer, state, session) : new ProfileChoice();
+    const choice = opened
+      ? ProfileChoice.opened(opened.name, opened.profile, answer, state, session)
+      : new ProfileChoice();
     this.choices.set(session, choice);
     state.profiles = { names, current: choice.name };
     const thread = opening.storedThread;
-    if (thread) this.providers.set(session, async () => providerSchema.parse(await thread()).modelProvider ?? undefined);
+    if (thread)
+      this.providers.set(session, async () => providerSchema.parse(await thread()).modelProvider ?? undefined);
     if (opening.kind !== "new" || opening.forkOf !== undefined) {
       this.kept.add(session);
       if (opening.forkOf !== undefined && opened) await this.remember(session, services);
@@ -85,13 +101,23 @@ export class ProfileFeature {
   /** session/set_config_option `profile`: applied (Codex's refusal is the client's error), shown, kept. */
   async choose(session: AcpSession, state: ConfigState, value: string, services: AgentServices): Promise<void> {
     const choice = this.choices.get(session);
-    if (!choice) throw invalidParams({ configId: "profile" }, `This session has no profile option: Codex's home (${this.codexHome}) has no <name>.config.toml profile`);
+    if (!choice)
+      throw invalidParams(
+        { configId: "profile" },
+        `This session has no profile option: Codex's home (${this.codexHome}) has no <name>.config.toml profile`,
+      );
     const names = await listProfiles(this.codexHome);
     state.profiles = { names, current: choice.name };
     if (value !== NO_PROFILE && !names.includes(value)) {
-      throw invalidParams({ value }, `Unknown profile "${shown(value)}"; available: ${[NO_PROFILE, ...names].join(", ")}`);
+      throw invalidParams(
+        { value },
+        `Unknown profile "${shown(value)}"; available: ${[NO_PROFILE, ...names].join(", ")}`,
+      );
     }
-    const profile = value === NO_PROFILE ? undefined : await readProfile(this.codexHome, value, await services.host.userConfig.read(session.settings.cwd));
+    const profile =
+      value === NO_PROFILE
+        ? undefined
+        : await readProfile(this.codexHome, value, await services.host.userConfig.read(session.settings.cwd));
     const provider = this.providers.get(session) ?? (async () => undefined);
     const started = await choice.choose(session, state, value, profile, services, provider);
     if (started.provider !== undefined) this.providers.set(session, async () => started.provider);

@@ -42,12 +42,17 @@ function jsonOf(value: unknown): JsonValue {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "bigint") return Number(value);
   if (Array.isArray(value)) return value.map(jsonOf);
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonOf(v)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, jsonOf(v)]));
   return value as JsonValue;
 }
 
 /** A table's keys, one leaf at a time ("a.b.c"), as a layer merges them; a table under a key with a dot in it stays whole. */
-function flatten(table: Record<string, unknown>, prefix: string, out: Record<string, JsonValue>): Record<string, JsonValue> {
+function flatten(
+  table: Record<string, unknown>,
+  prefix: string,
+  out: Record<string, JsonValue>,
+): Record<string, JsonValue> {
   for (const [key, value] of Object.entries(table)) {
     if (value === null || value === undefined) continue;
     const nested = typeof value === "object" && !Array.isArray(value) && !(value instanceof Date);
@@ -61,34 +66,47 @@ const tableSchema = z.record(z.string(), z.unknown());
 
 /** The keys the layers above a profile set (an enabled project layer, `-c` overrides): Codex keeps theirs. */
 function keysAbove(answer: v2.ConfigReadResponse | undefined): string[] {
-  const above = (answer?.layers ?? []).filter((l) => (l.name.type === "project" || l.name.type === "sessionFlags") && l.disabledReason == null);
+  const above = (answer?.layers ?? []).filter(
+    (l) => (l.name.type === "project" || l.name.type === "sessionFlags") && l.disabledReason == null,
+  );
   return above.flatMap((l) => {
     const table = tableSchema.safeParse(l.config);
     return table.success ? Object.keys(flatten(table.data, "", {})) : [];
   });
 }
 
-const under = (key: string, other: string): boolean => key === other || key.startsWith(`${other}.`) || other.startsWith(`${key}.`);
+const under = (key: string, other: string): boolean =>
+  key === other || key.startsWith(`${other}.`) || other.startsWith(`${key}.`);
 
 /**
  * Reads the profile `name` as `codex --profile` would over the configuration `answer` (config/read
  * for the session's folder); a profile Codex would refuse before it looks at its keys (a legacy
  * table of that name, a file that is not TOML) is the client's error.
  */
-export async function readProfile(codexHome: string, name: string, answer: v2.ConfigReadResponse | undefined): Promise<Profile> {
+export async function readProfile(
+  codexHome: string,
+  name: string,
+  answer: v2.ConfigReadResponse | undefined,
+): Promise<Profile> {
   const file = path.join(codexHome, `${name}${SUFFIX}`);
   const legacy = tableSchema.safeParse(answer?.config.profiles);
   const selector = answer?.config.profile === name;
   if ((legacy.success && legacy.data[name] !== undefined) || selector) {
     const what = selector ? `profile = "${name}"` : `[profiles.${name}]`;
-    throw invalidParams({ profile: name, key: selector ? "profile" : `profiles.${name}` }, `Codex refuses the profile "${name}" while config.toml has the legacy ${what}: move those settings into ${file} and remove it from config.toml.`);
+    throw invalidParams(
+      { profile: name, key: selector ? "profile" : `profiles.${name}` },
+      `Codex refuses the profile "${name}" while config.toml has the legacy ${what}: move those settings into ${file} and remove it from config.toml.`,
+    );
   }
   let text: string;
   try {
     if ((await stat(file)).size > MAX_PROFILE_BYTES) throw new Error(`larger than ${MAX_PROFILE_BYTES} bytes`);
     text = await readFile(file, "utf8");
   } catch (err) {
-    throw invalidParams({ profile: name, file }, `Cannot read the profile "${name}" (${file}): ${err instanceof Error ? err.message : String(err)}`);
+    throw invalidParams(
+      { profile: name, file },
+      `Cannot read the profile "${name}" (${file}): ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   // Loaded only when a profile is read: most sessions never do.
   const { parse, TomlError } = await import("smol-toml");
@@ -98,10 +116,15 @@ export async function readProfile(codexHome: string, name: string, answer: v2.Co
   } catch (err) {
     if (!(err instanceof TomlError)) throw err;
     const reason = err.message.split("\n")[0] ?? "not TOML";
-    throw invalidParams({ profile: name, file, line: err.line, column: err.column }, `Codex cannot read the profile "${name}": ${file}, line ${err.line}, column ${err.column}: ${reason}`);
+    throw invalidParams(
+      { profile: name, file, line: err.line, column: err.column },
+      `Codex cannot read the profile "${name}": ${file}, line ${err.line}, column ${err.column}: ${reason}`,
+    );
   }
   const above = keysAbove(answer);
-  const keys = Object.fromEntries(Object.entries(flatten(table, "", {})).filter(([key]) => !above.some((other) => under(key, other))));
+  const keys = Object.fromEntries(
+    Object.entries(flatten(table, "", {})).filter(([key]) => !above.some((other) => under(key, other))),
+  );
   return { name, file, keys };
 }
 
@@ -123,7 +146,9 @@ const turnValuesSchema = z.object({
   model: z.string().optional(),
   effort: z.string().optional(),
   serviceTier: z.string().optional(),
-  approvalPolicy: z.custom<v2.AskForApproval>((v) => typeof v === "string" || (typeof v === "object" && v !== null)).optional(),
+  approvalPolicy: z
+    .custom<v2.AskForApproval>((v) => typeof v === "string" || (typeof v === "object" && v !== null))
+    .optional(),
   sandbox: z.enum(["read-only", "workspace-write", "danger-full-access"]).optional(),
   approvalsReviewer: z.custom<v2.ApprovalsReviewer>((v) => typeof v === "string").optional(),
 });
@@ -132,7 +157,8 @@ const turnValuesSchema = z.object({
 export function turnValuesOf(profile: Profile | undefined): TurnValues {
   if (!profile) return {};
   const values: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(TURN_KEYS)) if (profile.keys[key] !== undefined) values[field] = profile.keys[key];
+  for (const [key, field] of Object.entries(TURN_KEYS))
+    if (profile.keys[key] !== undefined) values[field] = profile.keys[key];
   const parsed = turnValuesSchema.safeParse(values);
   return parsed.success ? parsed.data : {};
 }
@@ -144,11 +170,17 @@ export function turnValuesOf(profile: Profile | undefined): TurnValues {
  */
 export function threadKeysOf(profile: Profile | undefined, starting: boolean): Record<string, JsonValue> {
   if (!profile) return {};
-  return Object.fromEntries(Object.entries(profile.keys).filter(([key]) => !(key in TURN_KEYS) && (starting || key !== "model_provider")));
+  return Object.fromEntries(
+    Object.entries(profile.keys).filter(([key]) => !(key in TURN_KEYS) && (starting || key !== "model_provider")),
+  );
 }
 
 /** Starts an ephemeral thread with `config` (Codex's check of it), and lets it go. */
-async function tryConfig(services: AgentServices, cwd: string, config: Record<string, JsonValue>): Promise<v2.ThreadStartResponse> {
+async function tryConfig(
+  services: AgentServices,
+  cwd: string,
+  config: Record<string, JsonValue>,
+): Promise<v2.ThreadStartResponse> {
   const client = await services.host.client();
   const started = await client.call("thread/start", { cwd, ephemeral: true, config });
   void client.call("thread/unsubscribe", { threadId: started.thread.id }).catch(() => undefined);
@@ -156,7 +188,11 @@ async function tryConfig(services: AgentServices, cwd: string, config: Record<st
 }
 
 /** What Codex makes of the profile's keys over the user's configuration; its refusal as the client's error (refusal()). */
-export async function checkProfile(services: AgentServices, cwd: string, profile: Profile): Promise<v2.ThreadStartResponse> {
+export async function checkProfile(
+  services: AgentServices,
+  cwd: string,
+  profile: Profile,
+): Promise<v2.ThreadStartResponse> {
   try {
     return await tryConfig(services, cwd, profile.keys);
   } catch (err) {
@@ -169,14 +205,27 @@ export async function checkProfile(services: AgentServices, cwd: string, profile
  * The client's error for a profile Codex refused with `message`, naming the key: the one Codex's
  * message names, or whose value it quotes, else the one Codex refuses alone (asked key by key).
  */
-export async function refusal(services: AgentServices, cwd: string, profile: Profile, message: string): Promise<RequestError> {
+export async function refusal(
+  services: AgentServices,
+  cwd: string,
+  profile: Profile,
+  message: string,
+): Promise<RequestError> {
   const key = await refusedKey(services, cwd, profile, message);
   const value = key === undefined ? undefined : profile.keys[key];
   const what = key === undefined ? "" : ` its ${key} = ${shown(JSON.stringify(value))}:`;
-  return invalidParams({ profile: profile.name, file: profile.file, ...(key === undefined ? {} : { key, value }), codex: message }, `Codex refuses the profile "${profile.name}" (${profile.file}):${what} ${message}`);
+  return invalidParams(
+    { profile: profile.name, file: profile.file, ...(key === undefined ? {} : { key, value }), codex: message },
+    `Codex refuses the profile "${profile.name}" (${profile.file}):${what} ${message}`,
+  );
 }
 
-async function refusedKey(services: AgentServices, cwd: string, profile: Profile, message: string): Promise<string | undefined> {
+async function refusedKey(
+  services: AgentServices,
+  cwd: string,
+  profile: Profile,
+  message: string,
+): Promise<string | undefined> {
   const entries = Object.entries(profile.keys);
   const named = /in `([^`]+)`/.exec(message)?.[1];
   if (named !== undefined && profile.keys[named] !== undefined) return named;

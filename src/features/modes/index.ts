@@ -9,7 +9,17 @@ import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { codexHomeOf } from "../../codex/index.js";
 import type { AgentServices, SessionFeature } from "../../core/index.js";
-import { CUSTOM_MODE, DEFAULT_MODE, customPolicy, modePreset, modeState, presetOfSettings, presetSettings, setMode, type ModePreset } from "../../core/index.js";
+import {
+  CUSTOM_MODE,
+  DEFAULT_MODE,
+  customPolicy,
+  modePreset,
+  modeState,
+  presetOfSettings,
+  presetSettings,
+  setMode,
+  type ModePreset,
+} from "../../core/index.js";
 import type { ThreadSettings } from "../../core/index.js";
 import { ModeMemory } from "./mode-memory.js";
 
@@ -18,7 +28,8 @@ import { ModeMemory } from "./mode-memory.js";
  * has too (Review Edits: Read Only's), or a workspace-write one (codex 0.169 resumes a thread in a
  * folder it does not trust with the configuration's sandbox, read-only there, not the one it ran with).
  */
-const needsMemory = (preset: ModePreset): boolean => presetOfSettings(preset) !== preset || preset.sandbox === "workspace-write";
+const needsMemory = (preset: ModePreset): boolean =>
+  presetOfSettings(preset) !== preset || preset.sandbox === "workspace-write";
 
 /**
  * The mode a stored thread comes back in: the one Codex's resumed settings describe, unless the
@@ -27,11 +38,17 @@ const needsMemory = (preset: ModePreset): boolean => presetOfSettings(preset) !=
  * read-only counterpart is no mode at all). Any other difference is another client's doing, and
  * stands; settings no mode describes are the Custom mode (undefined here).
  */
-function restoredMode(resumed: Pick<ThreadSettings, "approvalPolicy" | "sandbox" | "approvalsReviewer">, remembered: ModePreset | undefined): ModePreset | undefined {
+function restoredMode(
+  resumed: Pick<ThreadSettings, "approvalPolicy" | "sandbox" | "approvalsReviewer">,
+  remembered: ModePreset | undefined,
+): ModePreset | undefined {
   const described = presetOfSettings(resumed);
   if (!remembered || remembered === described) return described;
   if (described && presetOfSettings(remembered) === described) return remembered;
-  const narrowed = remembered.sandbox === "workspace-write" && resumed.sandbox === "read-only" && presetOfSettings({ ...resumed, sandbox: "workspace-write" }) === remembered;
+  const narrowed =
+    remembered.sandbox === "workspace-write" &&
+    resumed.sandbox === "read-only" &&
+    presetOfSettings({ ...resumed, sandbox: "workspace-write" }) === remembered;
   return narrowed ? remembered : described;
 }
 
@@ -53,9 +70,17 @@ export function modesFeature(memoryDir = path.join(codexHomeOf(), "codex-cli-acp
       const config = (await services.host.userConfig.read(opening.settings.cwd))?.config;
       if (config?.sandbox_workspace_write) {
         const w = config.sandbox_workspace_write;
-        opening.settings.workspaceWrite = { writableRoots: w.writable_roots, networkAccess: w.network_access, excludeTmpdirEnvVar: w.exclude_tmpdir_env_var, excludeSlashTmp: w.exclude_slash_tmp };
+        opening.settings.workspaceWrite = {
+          writableRoots: w.writable_roots,
+          networkAccess: w.network_access,
+          excludeTmpdirEnvVar: w.exclude_tmpdir_env_var,
+          excludeSlashTmp: w.exclude_slash_tmp,
+        };
       }
-      if (config && (config.approval_policy != null || config.sandbox_mode != null || config.approvals_reviewer === "auto_review")) {
+      if (
+        config &&
+        (config.approval_policy != null || config.sandbox_mode != null || config.approvals_reviewer === "auto_review")
+      ) {
         // The user chose: Codex applies their configuration (with its profile, project trust and
         // requirements) and answers thread/start with what the thread runs with.
         delete opening.settings.approvalPolicy;
@@ -72,16 +97,25 @@ export function modesFeature(memoryDir = path.join(codexHomeOf(), "codex-cli-acp
       // client's settings on a loaded thread) that keeps what Codex runs with.
       // A thread Codex has a history of: loaded, resumed, or forked from one.
       const stored = opening.kind !== "new" || opening.forkOf !== undefined;
-      const remembered = stored ? modePreset((await memoryOf(services).recall(opening.forkOf ?? session.id)) ?? "") : undefined;
+      const remembered = stored
+        ? modePreset((await memoryOf(services).recall(opening.forkOf ?? session.id)) ?? "")
+        : undefined;
       const mode = restoredMode(session.settings, remembered);
       if (mode) {
         // Restored over what Codex resumed with: it runs as such from the next turn.
-        session.update(presetOfSettings(mode) === presetOfSettings(session.settings) ? { mode: mode.id } : { mode: mode.id, settings: presetSettings(mode, session.roots, session.settings.workspaceWrite) });
+        session.update(
+          presetOfSettings(mode) === presetOfSettings(session.settings)
+            ? { mode: mode.id }
+            : { mode: mode.id, settings: presetSettings(mode, session.roots, session.settings.workspaceWrite) },
+        );
       } else if (customPolicy(session.settings)) session.update({ mode: CUSTOM_MODE });
       else {
         // Nothing Codex reported describes it (an older Codex): the default mode, from the next turn.
         const fallback = modePreset(DEFAULT_MODE)!;
-        session.update({ mode: fallback.id, settings: presetSettings(fallback, session.roots, session.settings.workspaceWrite) });
+        session.update({
+          mode: fallback.id,
+          settings: presetSettings(fallback, session.roots, session.settings.workspaceWrite),
+        });
       }
       // The memory follows the thread's mode once Codex keeps the thread (a new one from its first
       // turn: one never prompted leaves nothing to load), holding only a mode its settings may not

@@ -24,7 +24,9 @@ export function rateLimitsFeature(): SessionFeature {
     const display = clientDisplay(services.clientCapabilities());
     for (const alert of alerts) {
       const { title, description } = alertText(alert);
-      void session.send(noticeUpdate(display, "warning", title, description, `notice-${randomUUID()}`)).catch(() => undefined);
+      void session
+        .send(noticeUpdate(display, "warning", title, description, `notice-${randomUUID()}`))
+        .catch(() => undefined);
     }
   };
 
@@ -41,7 +43,10 @@ export function rateLimitsFeature(): SessionFeature {
         }
         const alerts = limits.merge(update.data.rateLimits);
         if (alerts.length === 0) return;
-        log.info({ alerts: alerts.map((a) => ({ limit: a.limit.limitId, window: a.slot, used: a.window.usedPercent })) }, "a usage limit is nearly or fully used");
+        log.info(
+          { alerts: alerts.map((a) => ({ limit: a.limit.limitId, window: a.slot, used: a.window.usedPercent })) },
+          "a usage limit is nearly or fully used",
+        );
         // The turn that made the request is running now: its session hears it (the limits are the account's).
         const running = [...agent.services.sessions.values()].filter((s) => s.promptRunning && !s.isClosed);
         if (running.length === 0) unshown.push(...alerts);
@@ -65,9 +70,16 @@ export function rateLimitsFeature(): SessionFeature {
           const read = await client.call("account/rateLimits/read", { excludeResetCreditDetails: true });
           const snapshots = [read.rateLimits, ...Object.values(read.rateLimitsByLimitId ?? {})];
           // A window found nearly used up here is warned about here, as it would be in a turn.
-          show(session, services, snapshots.flatMap((snapshot) => (snapshot ? limits.merge(snapshot) : [])));
+          show(
+            session,
+            services,
+            snapshots.flatMap((snapshot) => (snapshot ? limits.merge(snapshot) : [])),
+          );
         } catch (err) {
-          services.log.debug({ err: err instanceof Error ? err.message : String(err) }, "account/rateLimits/read failed; limits not known yet");
+          services.log.debug(
+            { err: err instanceof Error ? err.message : String(err) },
+            "account/rateLimits/read failed; limits not known yet",
+          );
         }
       }
       return statusLines(limits.known(), Date.now());

@@ -87,7 +87,13 @@ export class AccountLimits {
       limitName: reported.limitName ?? known?.limitName ?? null,
       primary: reported.primary ? windowOf(reported.primary) : (known?.primary ?? null),
       secondary: reported.secondary ? windowOf(reported.secondary) : (known?.secondary ?? null),
-      credits: reported.credits ? { hasCredits: reported.credits.hasCredits, unlimited: reported.credits.unlimited, balance: reported.credits.balance ?? null } : (known?.credits ?? null),
+      credits: reported.credits
+        ? {
+            hasCredits: reported.credits.hasCredits,
+            unlimited: reported.credits.unlimited,
+            balance: reported.credits.balance ?? null,
+          }
+        : (known?.credits ?? null),
       planType: reported.planType ?? known?.planType ?? null,
       rateLimitReachedType: reported.rateLimitReachedType ?? known?.rateLimitReachedType ?? null,
     };
@@ -110,7 +116,8 @@ export class AccountLimits {
     const level = levelOf(window.usedPercent);
     const warned = this.warned.get(key);
     // That window is over (its reset time passed, or its use dropped back): the next one warns anew.
-    if (warned && ((warned.until !== null && this.now() >= warned.until * 1000) || level === "none")) this.warned.delete(key);
+    if (warned && ((warned.until !== null && this.now() >= warned.until * 1000) || level === "none"))
+      this.warned.delete(key);
     const before = this.warned.get(key)?.level ?? LEVELS.none;
     if (level === "none" || LEVELS[level] <= before) return undefined;
     this.warned.set(key, { level: LEVELS[level], until: window.resetsAt });

@@ -20,7 +20,12 @@ function percent(n: number): string {
 }
 
 function windowText(window: LimitWindow, now: number): string {
-  const reset = window.resetsAt === null ? "" : window.resetsAt * 1000 <= now ? ` (reset at ${resetTime(window.resetsAt)}: figure from before)` : ` (resets ${resetTime(window.resetsAt)})`;
+  const reset =
+    window.resetsAt === null
+      ? ""
+      : window.resetsAt * 1000 <= now
+        ? ` (reset at ${resetTime(window.resetsAt)}: figure from before)`
+        : ` (resets ${resetTime(window.resetsAt)})`;
   return `${windowName(window.windowDurationMins)} ${percent(window.usedPercent)} used${reset}`;
 }
 
@@ -38,13 +43,22 @@ function limitLabel(limit: Limit): string {
 
 /** `/status` lines: each limit's windows, then its credits. */
 export function statusLines(limits: readonly Limit[], now: number): string[] {
-  if (limits.length === 0) return ["- Usage limits: not reported by Codex yet (they come with the model's answers, or from a ChatGPT sign-in)"];
+  if (limits.length === 0)
+    return [
+      "- Usage limits: not reported by Codex yet (they come with the model's answers, or from a ChatGPT sign-in)",
+    ];
   const lines: string[] = [];
   for (const limit of limits) {
-    const windows = [limit.primary, limit.secondary].filter((w): w is LimitWindow => w !== null).map((w) => windowText(w, now));
+    const windows = [limit.primary, limit.secondary]
+      .filter((w): w is LimitWindow => w !== null)
+      .map((w) => windowText(w, now));
     if (windows.length > 0) lines.push(`- ${limitLabel(limit)}: ${windows.join("; ")}`);
-    if (limit.rateLimitReachedType) lines.push(`- ${limitLabel(limit)}: reached (${limit.rateLimitReachedType.replace(/_/g, " ")})`);
-    if (limit.credits) lines.push(`- Credits${limit.limitId === "codex" ? "" : ` (${limit.limitName ?? limit.limitId})`}: ${creditsText(limit.credits)}`);
+    if (limit.rateLimitReachedType)
+      lines.push(`- ${limitLabel(limit)}: reached (${limit.rateLimitReachedType.replace(/_/g, " ")})`);
+    if (limit.credits)
+      lines.push(
+        `- Credits${limit.limitId === "codex" ? "" : ` (${limit.limitName ?? limit.limitId})`}: ${creditsText(limit.credits)}`,
+      );
   }
   return lines;
 }
@@ -54,8 +68,13 @@ export function alertText(alert: LimitAlert): { title: string; description: stri
   const { limit, window } = alert;
   const which = `${percent(window.usedPercent)} of the ${windowName(window.windowDurationMins)} used`;
   const named = limit.limitId === "codex" && !limit.limitName ? "" : ` (${limit.limitName ?? limit.limitId})`;
-  const title = alert.level === "reached" ? `Codex usage limit reached${named}: ${which}` : `Codex usage limit nearly reached${named}: ${which}`;
-  const reset = window.resetsAt === null ? "Codex did not say when it resets." : `It resets ${resetTime(window.resetsAt)}.`;
-  const what = alert.level === "reached" ? "Requests may be refused until then." : "Requests may be refused once it is used up.";
+  const title =
+    alert.level === "reached"
+      ? `Codex usage limit reached${named}: ${which}`
+      : `Codex usage limit nearly reached${named}: ${which}`;
+  const reset =
+    window.resetsAt === null ? "Codex did not say when it resets." : `It resets ${resetTime(window.resetsAt)}.`;
+  const what =
+    alert.level === "reached" ? "Requests may be refused until then." : "Requests may be refused once it is used up.";
   return { title, description: `${reset} ${what}` };
 }

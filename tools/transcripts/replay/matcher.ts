@@ -17,7 +17,17 @@ import {
 } from "../normalise.js";
 import { fileContentDigest, matchesRedaction, sha256 } from "../redaction-marker.js";
 import type { AcpValidators } from "../schema.js";
-import { RepeatedSnapshots, idKey, isAdvisory, kindOf, labelOf, sessionIdOf, streamKey, type Json, type Kind } from "./messages.js";
+import {
+  RepeatedSnapshots,
+  idKey,
+  isAdvisory,
+  kindOf,
+  labelOf,
+  sessionIdOf,
+  streamKey,
+  type Json,
+  type Kind,
+} from "./messages.js";
 import { NegotiatedSchema } from "./protocol.js";
 import type { RecordedAgent, RecordingIndex } from "./recording.js";
 import type { Mismatch } from "./types.js";
@@ -88,7 +98,12 @@ export class Matcher {
       if (this.deps.aborted()) return;
       const rec = this.deps.recording.responses.get(key);
       if (!rec || rec.matched) {
-        this.deps.fail({ kind: "unexpected", summary: `unexpected ${labelOf(entry, method)}`, actual: msg, detail: `message: ${show(msg, 2000)}` });
+        this.deps.fail({
+          kind: "unexpected",
+          summary: `unexpected ${labelOf(entry, method)}`,
+          actual: msg,
+          detail: `message: ${show(msg, 2000)}`,
+        });
         return;
       }
       this.liveResponses.add(key);
@@ -106,7 +121,11 @@ export class Matcher {
   /** At the end: notifications for sessions never learnt, and the first recorded message that never came. */
   finish(): void {
     for (const msg of this.pendingNotifications) {
-      this.deps.fail({ kind: "unexpected", summary: `unexpected agent->client notification ${String(msg.method)} for unknown session ${show(sessionIdOf(msg))}`, actual: msg });
+      this.deps.fail({
+        kind: "unexpected",
+        summary: `unexpected agent->client notification ${String(msg.method)} for unknown session ${show(sessionIdOf(msg))}`,
+        actual: msg,
+      });
     }
     const missing = this.deps.recording.unmatched();
     const first = missing[0];
@@ -123,13 +142,24 @@ export class Matcher {
   private onRaw(text: string): void {
     const rec = this.deps.recording.raw[this.liveRawCount++];
     if (!rec) {
-      this.deps.fail({ kind: "unexpected", summary: `unexpected non-JSON line from the agent: ${show(text)}`, actual: text });
+      this.deps.fail({
+        kind: "unexpected",
+        summary: `unexpected non-JSON line from the agent: ${show(text)}`,
+        actual: text,
+      });
       return;
     }
     rec.matched = true;
-    const expected = pathsToPlaceholders(rec.entry.type === "raw" ? rec.entry.text : "", this.deps.recordedPlaceholders);
+    const expected = pathsToPlaceholders(
+      rec.entry.type === "raw" ? rec.entry.text : "",
+      this.deps.recordedPlaceholders,
+    );
     const actual = pathsToPlaceholders(text, this.deps.livePlaceholders);
-    if (expected === actual || (typeof expected === "string" && typeof actual === "string" && matchesRedaction(expected, actual))) return;
+    if (
+      expected === actual ||
+      (typeof expected === "string" && typeof actual === "string" && matchesRedaction(expected, actual))
+    )
+      return;
     this.deps.fail({
       kind: "difference",
       line: rec.entry.line,
@@ -166,7 +196,12 @@ export class Matcher {
     return this.ids.recordedToLive(placeholdersToPaths(portable, this.deps.livePlaceholders));
   }
 
-  private checkSchema(dir: "client->agent" | "agent->client", msg: Json, method: string | undefined, line?: number): void {
+  private checkSchema(
+    dir: "client->agent" | "agent->client",
+    msg: Json,
+    method: string | undefined,
+    line?: number,
+  ): void {
     const violations = this.schema.validate(dir, msg, method);
     if (violations.length === 0) return;
     const entry: TranscriptEntry = { type: "message", dir, t: 0, msg };
@@ -185,7 +220,12 @@ export class Matcher {
     if (rec.entry.type !== "message") return;
     const expected = normaliseMessage(rec.entry.msg, this.deps.recordedPlaceholders);
     const actual = normaliseMessage(live, this.deps.livePlaceholders);
-    const diff = compareMessages(expected, actual, this.ids, kind === "request" ? { topLevelIdCategory: JSONRPC_ID } : {});
+    const diff = compareMessages(
+      expected,
+      actual,
+      this.ids,
+      kind === "request" ? { topLevelIdCategory: JSONRPC_ID } : {},
+    );
     if (!diff) return;
     this.deps.fail({
       kind: "difference",
@@ -212,8 +252,18 @@ export class Matcher {
     this.liveRequestCount.set(method, k + 1);
     const rec = this.deps.recording.requests.get(method)?.[k];
     if (!rec) {
-      this.deps.fail({ kind: "unexpected", summary: `unexpected ${labelOf(entry)} (the recording has ${k} of them)`, actual: msg, detail: `message: ${show(msg, 2000)}` });
-      if (!this.deps.aborted()) this.deps.send({ jsonrpc: "2.0", id: msg.id, error: { code: JsonRpcCode.InternalError, message: "replay: this request is not in the transcript" } });
+      this.deps.fail({
+        kind: "unexpected",
+        summary: `unexpected ${labelOf(entry)} (the recording has ${k} of them)`,
+        actual: msg,
+        detail: `message: ${show(msg, 2000)}`,
+      });
+      if (!this.deps.aborted())
+        this.deps.send({
+          jsonrpc: "2.0",
+          id: msg.id,
+          error: { code: JsonRpcCode.InternalError, message: "replay: this request is not in the transcript" },
+        });
       return;
     }
     this.compare(rec, msg, "request");

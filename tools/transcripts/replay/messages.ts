@@ -35,7 +35,8 @@ export function labelOf(entry: TranscriptEntry, requestMethod?: string): string 
   }
   let label = `${entry.dir} ${kind} ${String(msg.method)}`;
   const update = (msg.params as Json | undefined)?.update as Json | undefined;
-  if (msg.method === "session/update" && typeof update?.sessionUpdate === "string") label += ` (${update.sessionUpdate})`;
+  if (msg.method === "session/update" && typeof update?.sessionUpdate === "string")
+    label += ` (${update.sessionUpdate})`;
   return label;
 }
 

@@ -33,7 +33,8 @@ export class RecordingIndex {
     }
     entries.forEach((entry, pos) => {
       if (entry.dir === "client->agent") {
-        if (entry.type === "message" && kindOf(entry.msg) === "response") this.clientResponses.set(idKey(entry.msg.id), entry);
+        if (entry.type === "message" && kindOf(entry.msg) === "response")
+          this.clientResponses.set(idKey(entry.msg.id), entry);
         return;
       }
       if (entry.type === "raw") {
@@ -45,7 +46,12 @@ export class RecordingIndex {
       const msg = entry.msg;
       if (isAdvisory(msg) || snapshots.isRepeat(msg)) return;
       const kind = kindOf(msg);
-      const rec: RecordedAgent = { entry, pos, matched: false, label: labelOf(entry, clientRequestMethods.get(idKey(msg.id))) };
+      const rec: RecordedAgent = {
+        entry,
+        pos,
+        matched: false,
+        label: labelOf(entry, clientRequestMethods.get(idKey(msg.id))),
+      };
       this.agent.push(rec);
       if (kind === "response") this.responses.set(idKey(msg.id), rec);
       else if (kind === "request") push(this.requests, String(msg.method), rec);

@@ -13,7 +13,10 @@ const ERROR_LINE = /\b(error|exception|panic|fatal|failed|cannot|refused)\b/i;
  * not: "at f (file:1:2)"), and the last few lines for context; all of it when it is short.
  */
 function stderrWorthShowing(tail: string): { label: string; lines: string[]; length: number } {
-  const all = tail.trimEnd().split("\n").filter((l) => l.trim() !== "");
+  const all = tail
+    .trimEnd()
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   if (all.length <= 10) return { label: "last lines", lines: all, length: all.length };
   const isError = (l: string): boolean => {
     if (/^\s+at /.test(l)) return false;

@@ -79,7 +79,9 @@ export class ReplayRun {
         validators: await loadAcpValidators(),
         recordedPlaceholders: this.recordedPlaceholders,
         livePlaceholders: this.livePlaceholders,
-        knownFileContents: Object.values(this.transcript.header.workspace?.files ?? {}).map((c) => placeholdersToPaths(c, sandbox.placeholders) as string),
+        knownFileContents: Object.values(this.transcript.header.workspace?.files ?? {}).map(
+          (c) => placeholdersToPaths(c, sandbox.placeholders) as string,
+        ),
         fail: (m) => this.fail(m),
         send: (msg) => this.write({ type: "message", dir: "client->agent", t: 0, msg }, JSON.stringify(msg)),
         aborted: () => this.aborted,
@@ -102,7 +104,9 @@ export class ReplayRun {
       await this.writeUpdate();
       updated = true;
     }
-    const failing = this.mismatches.filter((m) => !this.update || !(m.kind === "difference" || m.kind === "unexpected" || m.kind === "missing"));
+    const failing = this.mismatches.filter(
+      (m) => !this.update || !(m.kind === "difference" || m.kind === "unexpected" || m.kind === "missing"),
+    );
     return {
       file: this.transcript.file,
       ok: failing.length === 0,
@@ -110,7 +114,9 @@ export class ReplayRun {
       sent: this.sent,
       received: this.received,
       updated,
-      ...(this.update && !updated ? { notUpdated: "the run stopped before the recording's end, so the file was not rewritten" } : {}),
+      ...(this.update && !updated
+        ? { notUpdated: "the run stopped before the recording's end, so the file was not rewritten" }
+        : {}),
       agentCommand: this.agentCommand,
       agentExitCode: this.exitCode,
       stderrTail: this.stderrTail,
@@ -178,7 +184,14 @@ export class ReplayRun {
       const entry = entries[pos]!;
       if (entry.dir !== "client->agent") continue;
       if (entry.type === "message" && kindOf(entry.msg) === "response") continue; // sent when the agent asks
-      if (!(await this.waitForAgentBefore(matcher, pos, `before sending ${labelOf(entry)} (recording line ${entry.line})`))) break;
+      if (
+        !(await this.waitForAgentBefore(
+          matcher,
+          pos,
+          `before sending ${labelOf(entry)} (recording line ${entry.line})`,
+        ))
+      )
+        break;
       const live = matcher.liveClientMessage(entry);
       this.write(live.entry, live.line);
     }
@@ -194,9 +207,16 @@ export class ReplayRun {
         // An agent that does not exit on EOF by design (Zed's adapter): stopped, not failed.
         log.debug({ graceMs: exitTimeout }, "replay: stopping the agent after EOF");
         this.kill("SIGTERM");
-        const stopped = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref())]);
+        const stopped = await Promise.race([
+          exited.then(() => true),
+          new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref()),
+        ]);
         if (!stopped) this.kill("SIGKILL");
-      } else if (!inTime) this.fail({ kind: "agent-exit", summary: `agent still running ${exitTimeout / 1000} s after its stdin was closed (an agent that must be stopped: --stop-after-eof SECONDS)` });
+      } else if (!inTime)
+        this.fail({
+          kind: "agent-exit",
+          summary: `agent still running ${exitTimeout / 1000} s after its stdin was closed (an agent that must be stopped: --stop-after-eof SECONDS)`,
+        });
     }
     if (this.child && !this.exited) this.kill("SIGKILL");
     await exited;
@@ -220,7 +240,10 @@ export class ReplayRun {
     const before = this.recording.agent.filter((r) => r.pos < pos);
     const outstanding = (): RecordedAgent | undefined =>
       this.update
-        ? before.find((r) => r.entry.type === "message" && kindOf(r.entry.msg) === "response" && !matcher.answered(r.entry.msg.id))
+        ? before.find(
+            (r) =>
+              r.entry.type === "message" && kindOf(r.entry.msg) === "response" && !matcher.answered(r.entry.msg.id),
+          )
         : before.find((r) => !r.matched);
     const deadline = performance.now() + this.timeoutMs;
     for (;;) {
@@ -265,7 +288,12 @@ export class ReplayRun {
     const missing = before.filter((r) => !r.matched);
     for (const r of missing) {
       r.matched = true;
-      this.fail({ kind: "missing", line: r.entry.line, summary: `missing ${r.label} (recording line ${r.entry.line})`, expected: r.entry.type === "message" ? r.entry.msg : r.entry.text });
+      this.fail({
+        kind: "missing",
+        line: r.entry.line,
+        summary: `missing ${r.label} (recording line ${r.entry.line})`,
+        expected: r.entry.type === "message" ? r.entry.msg : r.entry.text,
+      });
     }
     return missing.length > 0;
   }
@@ -308,8 +336,9 @@ export class ReplayRun {
     );
     // A redacted recording stays redacted: what the live run said is redacted the same way.
     // The credentials of the agent's environment (this user's, inherited) too: a printenv replayed would show them.
-    const redacted = header.redacted ? redactTranscript(entries, {}, { secrets: secretsOfEnvironment(this.agentEnv) }) : entries;
+    const redacted = header.redacted
+      ? redactTranscript(entries, {}, { secrets: secretsOfEnvironment(this.agentEnv) })
+      : entries;
     await writePrivateFile(this.transcript.file, serializeTranscript(header, redacted));
   }
 }
-

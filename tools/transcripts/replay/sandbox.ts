@@ -25,7 +25,11 @@ export type Sandbox = {
  * `extraEnv` (replay's --env) is applied last, over everything; `baseEnv` (a recorder's caller)
  * is what the hermetic home's variables (CODEX_HOME, HOME, TMPDIR...) are laid over.
  */
-export async function prepareSandbox(header: Transcript["header"], extraEnv: Record<string, string> | undefined, baseEnv: NodeJS.ProcessEnv = process.env): Promise<Sandbox> {
+export async function prepareSandbox(
+  header: Transcript["header"],
+  extraEnv: Record<string, string> | undefined,
+  baseEnv: NodeJS.ProcessEnv = process.env,
+): Promise<Sandbox> {
   const runDir = await mkdtemp(path.join(os.tmpdir(), "acp-replay-"));
   const cleanups: Array<() => Promise<void>> = [() => rm(runDir, { recursive: true, force: true, maxRetries: 3 })];
   const dispose = async (): Promise<void> => {
@@ -54,7 +58,10 @@ export async function prepareSandbox(header: Transcript["header"], extraEnv: Rec
       cleanups.push(() => model.close());
       // An agent given the model's address in its command or env (a peer adapter) records it as this.
       placeholders["<FAKE_MODEL_URL>"] = model.url;
-      const homeOpts: Parameters<typeof fm.createCodexHome>[0] = { modelUrl: model.url, dir: path.join(runDir, "codex") };
+      const homeOpts: Parameters<typeof fm.createCodexHome>[0] = {
+        modelUrl: model.url,
+        dir: path.join(runDir, "codex"),
+      };
       if (typeof approvalPolicy === "string") homeOpts.approvalPolicy = approvalPolicy;
       if (typeof sandboxMode === "string") homeOpts.sandboxMode = sandboxMode;
       if (typeof extraConfig === "string") homeOpts.extraConfig = extraConfig;
@@ -68,7 +75,8 @@ export async function prepareSandbox(header: Transcript["header"], extraEnv: Rec
     await createDirectories(header.workspace?.directories ?? [], runDir, placeholders);
     for (const [rel, content] of Object.entries(header.workspace?.files ?? {})) {
       const target = path.resolve(workspace, rel);
-      if (!target.startsWith(workspace + path.sep)) throw new Error(`workspace file ${JSON.stringify(rel)} escapes the workspace`);
+      if (!target.startsWith(workspace + path.sep))
+        throw new Error(`workspace file ${JSON.stringify(rel)} escapes the workspace`);
       await mkdir(path.dirname(target), { recursive: true });
       await writeFile(target, placeholdersToPaths(content, placeholders) as string);
     }
@@ -85,7 +93,11 @@ export async function prepareSandbox(header: Transcript["header"], extraEnv: Rec
  * The recording client's other folders, fresh (`<DIR_n>`: runDir/dir-n, a placeholder of this
  * run), then the folders inside one (`<CWD>/sub`), which must stay inside this run's directory.
  */
-async function createDirectories(directories: readonly string[], runDir: string, placeholders: Placeholders): Promise<void> {
+async function createDirectories(
+  directories: readonly string[],
+  runDir: string,
+  placeholders: Placeholders,
+): Promise<void> {
   for (const name of directories) {
     const n = EXTRA_FOLDER.exec(name)?.[1];
     if (n === undefined) continue;
@@ -96,7 +108,8 @@ async function createDirectories(directories: readonly string[], runDir: string,
   for (const entry of directories) {
     if (EXTRA_FOLDER.test(entry)) continue;
     const target = path.resolve(placeholdersToPaths(entry, placeholders) as string);
-    if (!target.startsWith(runDir + path.sep)) throw new Error(`workspace directory ${JSON.stringify(entry)} is not inside the replay's folders`);
+    if (!target.startsWith(runDir + path.sep))
+      throw new Error(`workspace directory ${JSON.stringify(entry)} is not inside the replay's folders`);
     await mkdir(target, { recursive: true });
   }
 }

@@ -36,7 +36,15 @@ export interface ReplayOptions {
 }
 
 /** "redacted": the recording left out what the agent had to be given (an editor's answer), so the run is not the recorded one. */
-export type MismatchKind = "difference" | "schema" | "unexpected" | "missing" | "timeout" | "agent-exit" | "setup" | "redacted";
+export type MismatchKind =
+  | "difference"
+  | "schema"
+  | "unexpected"
+  | "missing"
+  | "timeout"
+  | "agent-exit"
+  | "setup"
+  | "redacted";
 
 export interface Mismatch {
   kind: MismatchKind;
