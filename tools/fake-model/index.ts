@@ -20,7 +20,8 @@ export {
   type ScriptedUsage,
   type ResponseOptions,
 } from "./script.js";
-export { startFakeModel, responseEvents, type FakeModel, type RecordedRequest } from "./server.js";
+export { startFakeModel, type FakeModel, type RecordedRequest } from "./server.js";
+export { responseEvents } from "./response-events.js";
 export {
   createCodexHome,
   renderConfigToml,

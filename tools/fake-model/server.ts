@@ -5,12 +5,9 @@
 // - One POST /v1/responses per model sampling step and nothing else: no title generation,
 //   memory or compaction requests, and no GET /models (memories are off by default; compaction
 //   only happens near the context limit). So every request consumes the next scripted response.
-// - Reasoning: response.reasoning_summary_part.added + response.reasoning_summary_text.delta
-//   become item/reasoning/summaryPartAdded + item/reasoning/summaryTextDelta.
 // - HTTP 5xx: codex drops the body and reports its own "high demand" text with
 //   codexErrorInfo "internalServerError"; HTTP 4xx: the raw body becomes the turn's error
 //   message; 429 reads "exceeded retry limit, last status: 429 Too Many Requests".
-//   response.failed -> "stream disconnected before completion: <message>".
 // - HTTP 401 (a refused key, refuseKey): codex does not retry; an `error` notification and
 //   turn/completed(failed) both carry codexErrorInfo {httpConnectionFailed: {httpStatusCode: 401}}
 //   and the body's message; the account stays signed in (account/read still reports it).
@@ -18,14 +15,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { log } from "../../src/log/index.js";
-import {
-  parseFakeModelScript,
-  splitDeltas,
-  type FakeModelScript,
-  type ScriptedItem,
-  type ScriptedResponse,
-  type ScriptedUsage,
-} from "./script.js";
+import { responseEvents, sseFrame } from "./response-events.js";
+import { parseFakeModelScript, type FakeModelScript, type ScriptedResponse } from "./script.js";
 
 export interface RecordedRequest {
   /** 1-based arrival number among POST /v1/responses requests. */
@@ -69,181 +60,7 @@ export interface FakeModel {
   close(): Promise<void>;
 }
 
-const DEFAULT_USAGE: ScriptedUsage = { input_tokens: 100, output_tokens: 10, total_tokens: 110 };
 const FALLBACK: ScriptedResponse = { items: [{ type: "message", text: "ok" }] };
-
-type SseEvent = Record<string, unknown> & { type: string };
-
-/** The SSE events (in order) for one scripted response. Exported for tests and the replay tool. */
-export function responseEvents(
-  scripted: ScriptedResponse,
-  ids: { responseId: string; itemPrefix: string },
-): { events: SseEvent[]; terminal: SseEvent | undefined } {
-  const events: SseEvent[] = [];
-  const responseId = ids.responseId;
-  events.push({
-    type: "response.created",
-    response: { id: responseId, object: "response", status: "in_progress", output: [] },
-  });
-  // What the ChatGPT backend adds to a stream (Codex 0.171 relays its moderation metadata as
-  // turn/moderationMetadata).
-  if (scripted.metadata !== undefined) events.push({ type: "response.metadata", metadata: scripted.metadata });
-  const doneItems: unknown[] = [];
-  (scripted.items ?? []).forEach((item, outputIndex) => {
-    const itemEvents = itemToEvents(item, outputIndex, `${ids.itemPrefix}_${outputIndex}`);
-    events.push(...itemEvents.events);
-    doneItems.push(itemEvents.done);
-  });
-  let terminal: SseEvent | undefined;
-  if (scripted.hang || scripted.closeEarly) {
-    terminal = undefined;
-  } else if (scripted.errorMessage !== undefined) {
-    terminal = {
-      type: "response.failed",
-      response: {
-        id: responseId,
-        object: "response",
-        status: "failed",
-        error: { code: "server_error", message: scripted.errorMessage },
-      },
-    };
-  } else {
-    terminal = {
-      type: "response.completed",
-      response: {
-        id: responseId,
-        object: "response",
-        status: "completed",
-        output: doneItems,
-        usage: { ...(scripted.usage ?? DEFAULT_USAGE) },
-      },
-    };
-  }
-  return { events, terminal };
-}
-
-function itemToEvents(
-  item: ScriptedItem,
-  outputIndex: number,
-  defaultId: string,
-): { events: SseEvent[]; done: unknown } {
-  const events: SseEvent[] = [];
-  switch (item.type) {
-    case "message": {
-      const id = item.id ?? `msg_${defaultId}`;
-      events.push({
-        type: "response.output_item.added",
-        output_index: outputIndex,
-        item: { type: "message", id, role: "assistant", status: "in_progress", content: [] },
-      });
-      events.push({
-        type: "response.content_part.added",
-        item_id: id,
-        output_index: outputIndex,
-        content_index: 0,
-        part: { type: "output_text", text: "", annotations: [] },
-      });
-      for (const delta of splitDeltas(item.text, item.deltas)) {
-        events.push({
-          type: "response.output_text.delta",
-          item_id: id,
-          output_index: outputIndex,
-          content_index: 0,
-          delta,
-        });
-      }
-      events.push({
-        type: "response.output_text.done",
-        item_id: id,
-        output_index: outputIndex,
-        content_index: 0,
-        text: item.text,
-      });
-      const done = {
-        type: "message",
-        id,
-        role: "assistant",
-        status: "completed",
-        content: [{ type: "output_text", text: item.text, annotations: [] }],
-      };
-      events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });
-      return { events, done };
-    }
-    case "reasoning": {
-      const id = item.id ?? `rs_${defaultId}`;
-      events.push({
-        type: "response.output_item.added",
-        output_index: outputIndex,
-        item: { type: "reasoning", id, summary: [] },
-      });
-      events.push({
-        type: "response.reasoning_summary_part.added",
-        item_id: id,
-        output_index: outputIndex,
-        summary_index: 0,
-        part: { type: "summary_text", text: "" },
-      });
-      for (const delta of splitDeltas(item.summary, item.deltas)) {
-        events.push({
-          type: "response.reasoning_summary_text.delta",
-          item_id: id,
-          output_index: outputIndex,
-          summary_index: 0,
-          delta,
-        });
-      }
-      events.push({
-        type: "response.reasoning_summary_text.done",
-        item_id: id,
-        output_index: outputIndex,
-        summary_index: 0,
-        text: item.summary,
-      });
-      events.push({
-        type: "response.reasoning_summary_part.done",
-        item_id: id,
-        output_index: outputIndex,
-        summary_index: 0,
-        part: { type: "summary_text", text: item.summary },
-      });
-      const done = { type: "reasoning", id, summary: [{ type: "summary_text", text: item.summary }] };
-      events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });
-      return { events, done };
-    }
-    case "function_call": {
-      const callId = item.callId ?? `call_${defaultId}`;
-      const args = typeof item.arguments === "string" ? item.arguments : JSON.stringify(item.arguments ?? {});
-      const done: Record<string, unknown> = {
-        type: "function_call",
-        id: `fc_${defaultId}`,
-        call_id: callId,
-        name: item.name,
-        arguments: args,
-        status: "completed",
-      };
-      if (item.namespace !== undefined) done.namespace = item.namespace;
-      events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });
-      return { events, done };
-    }
-    case "custom_tool_call": {
-      const callId = item.callId ?? `call_${defaultId}`;
-      const done = {
-        type: "custom_tool_call",
-        id: `ctc_${defaultId}`,
-        call_id: callId,
-        name: item.name,
-        input: item.input,
-        status: "completed",
-      };
-      events.push({ type: "response.output_item.done", output_index: outputIndex, item: done });
-      return { events, done };
-    }
-  }
-}
-
-function sseFrame(event: SseEvent): string {
-  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-}
 
 function flatHeaders(req: http.IncomingMessage): Record<string, string> {
   return Object.fromEntries(
