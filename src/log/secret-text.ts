@@ -1,7 +1,7 @@
 // What a credential looks like inside free text (an error message, a log line, a line of a
 // transcript that is not JSON): an `sk-`-style key, a bearer token (or an Authorization header's
 // other schemes), a URL's userinfo, a query value named as a credential. One set of forms for the agent's logs and answers (withoutSecrets,
-// core/errors.ts) and for what `record` leaves out of a transcript (tools/transcripts/redact.ts):
+// core/errors.ts) and for what `record` leaves out of a transcript (tools/transcripts/redaction/):
 // a form one of them misses, both miss, and one mend covers both.
 
 /** Gives what stands in a secret's place (its lead, `sk-` or `Bearer `, is kept before it). */

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseTranscript, serializeTranscript } from "../../tools/transcripts/format.js";
 import { replayTranscript } from "../../tools/transcripts/index.js";
-import { redactTranscript } from "../../tools/transcripts/redact.js";
+import { redactTranscript } from "../../tools/transcripts/redaction/redact.js";
 import { formatReplayReport } from "../../tools/transcripts/replay/index.js";
 
 const repo = path.resolve(import.meta.dirname, "../..");

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { parseTranscript, type TranscriptEntry } from "../../tools/transcripts/format.js";
 import { compareMessages, IdMap } from "../../tools/transcripts/normalise.js";
-import { fileContentMarkerOf, SECRET_MARKER } from "../../tools/transcripts/redaction-marker.js";
+import { fileContentMarkerOf, SECRET_MARKER } from "../../tools/transcripts/redaction/redaction-marker.js";
 import { Matcher } from "../../tools/transcripts/replay/matcher.js";
 import { RecordingIndex } from "../../tools/transcripts/replay/recording.js";
 import type { Mismatch } from "../../tools/transcripts/replay/types.js";

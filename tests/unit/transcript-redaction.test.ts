@@ -8,8 +8,8 @@ import {
   redactCommand,
   redactTranscript,
   secretsOfEnvironment,
-} from "../../tools/transcripts/redact.js";
-import { SECRET_MARKER } from "../../tools/transcripts/redaction-marker.js";
+} from "../../tools/transcripts/redaction/redact.js";
+import { SECRET_MARKER } from "../../tools/transcripts/redaction/redaction-marker.js";
 import { parseRecordArgs, TRANSCRIPT_USAGE } from "../../tools/transcripts/cli.js";
 
 type Json = Record<string, unknown>;

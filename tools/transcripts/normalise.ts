@@ -6,7 +6,7 @@
 //    but mapped recorded -> live by first appearance, so a consistent renaming passes and an
 //    inconsistent one (two recorded ids -> one live id, or the reverse) is a difference.
 //  - a redacted recording's markers (redaction-marker.ts) match the live values they stand for.
-import { matchesRedaction } from "./redaction-marker.js";
+import { matchesRedaction } from "./redaction/redaction-marker.js";
 
 /** Keys whose string values are identifiers chosen by the agent at run time. */
 const ID_KEYS: ReadonlySet<string> = new Set([

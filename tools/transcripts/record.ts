@@ -17,7 +17,7 @@ import {
 import { ClientFolders } from "./client-folders.js";
 import { pathsToPlaceholders } from "./normalise.js";
 import { writePrivateFile } from "./private-file.js";
-import { redactCommand, redactTranscript, secretsOfEnvironment } from "./redact.js";
+import { redactCommand, redactTranscript, secretsOfEnvironment } from "./redaction/redact.js";
 import { access, stat } from "node:fs/promises";
 import { constants } from "node:fs";
 import { prepareSandbox, type Sandbox } from "./replay/sandbox.js";

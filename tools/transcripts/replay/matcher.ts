@@ -15,7 +15,7 @@ import {
   placeholdersToPaths,
   show,
 } from "../normalise.js";
-import { fileContentDigest, matchesRedaction, sha256 } from "../redaction-marker.js";
+import { fileContentDigest, matchesRedaction, sha256 } from "../redaction/redaction-marker.js";
 import type { AcpValidators } from "../schema.js";
 import {
   RepeatedSnapshots,

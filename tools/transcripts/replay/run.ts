@@ -9,7 +9,7 @@ import { type Transcript, type TranscriptEntry, serializeTranscript } from "../f
 import { pathsToPlaceholders, placeholdersToPaths, type Placeholders } from "../normalise.js";
 import { writePrivateFile } from "../private-file.js";
 import { entryForLine } from "../record.js";
-import { redactTranscript, secretsOfEnvironment } from "../redact.js";
+import { redactTranscript, secretsOfEnvironment } from "../redaction/redact.js";
 import { loadAcpValidators } from "../schema.js";
 import { Matcher } from "./matcher.js";
 import { kindOf, labelOf, type Json } from "./messages.js";

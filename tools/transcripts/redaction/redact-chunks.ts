@@ -3,7 +3,7 @@
 // consecutive text chunks of one session (and one kind: message, thought) is read joined, and
 // each chunk a hidden span touches is replaced by the marker whole: some of the model's own words
 // go with it, none of what was hidden stays.
-import type { TranscriptEntry } from "./format.js";
+import type { TranscriptEntry } from "../format.js";
 
 type Json = Record<string, unknown>;
 

@@ -20,51 +20,16 @@
 // Written by hand: the field rules depend on the message (its method, the request an answer is
 // for) and on names matched by pattern at any depth, which path-based redactors (pino's) cannot say.
 import { z } from "zod";
-import type { TranscriptEntry } from "./format.js";
-import { normaliseMessage, type Placeholders } from "./normalise.js";
-import { SECRET_MARKER, fileContentMarkerOf } from "./redaction-marker.js";
-import { linesOf, redactAcrossChunks, spansOf } from "./redact-chunks.js";
-import { replaceSecretText, replaceUrlSecrets } from "../../src/log/secret-text.js";
+import type { TranscriptEntry } from "../format.js";
+import type { Placeholders } from "../normalise.js";
+import { Findings, MIN_SCRUBBED_LENGTH, looksLikeCredential, redactText, redactUrl } from "./findings.js";
+import { SECRET_MARKER } from "./redaction-marker.js";
+import { redactAcrossChunks, spansOf } from "./redact-chunks.js";
+import { replaceUrlSecrets } from "../../../src/log/secret-text.js";
+
+export { fileContentMarker, looksLikeCredential } from "./findings.js";
 
 type Json = Record<string, unknown>;
-
-/** Shorter values are not scrubbed from other text: "1" or "dev" would take every such word with them. */
-const MIN_SCRUBBED_LENGTH = 8;
-
-/** A key's words joined by "_": "accessToken", "ACCESS_TOKEN" and "access-token" all read "access_token". */
-function wordsOf(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== "")
-    .join("_");
-}
-
-// "token" but not "tokens" (counts: maxTokens, outputTokens), "secret" but not "secretive".
-const CREDENTIAL_WORDS =
-  /(^|_)(api_?key|token|secrets?|passw(or)?d|passphrase|credentials?|authorization|cookie|bearer|private_?key|access_?key)(_|$)/;
-// In an environment variable's name a bare KEY is a credential too (STRIPE_KEY); in a JSON key it is not.
-const ENV_KEY_WORD = /(^|_)key(_|$)/;
-
-// An environment variable's name runs words together (PGPASSWORD) and abbreviates (MYSQL_PWD,
-// GITHUB_AUTH); PWD and OLDPWD alone are the working folder.
-const ENV_CREDENTIAL_ENDING = /(passw(or)?d|_pwd|_auth|token|secret)$/;
-
-/** Whether a field (or an environment variable, with `env`) is named like a credential. */
-export function looksLikeCredential(name: string, env = false): boolean {
-  const words = wordsOf(name);
-  return (
-    words === "auth" ||
-    CREDENTIAL_WORDS.test(words) ||
-    (env && (ENV_KEY_WORD.test(words) || ENV_CREDENTIAL_ENDING.test(words)))
-  );
-}
-
-/** The content a file marker stands for, its digest over the portable text (see redaction-marker.ts). */
-export function fileContentMarker(content: string, placeholders: Placeholders): string {
-  return fileContentMarkerOf(content, normaliseMessage(content, placeholders) as string);
-}
 
 const nameValueSchema = z.looseObject({ name: z.string(), value: z.string() });
 const withContentSchema = z.looseObject({ content: z.string() });
@@ -80,57 +45,6 @@ function mapStrings(value: unknown, fn: (s: string) => string): unknown {
   return value;
 }
 
-/** What one pass found: credentials to scrub elsewhere, file contents with their markers. */
-class Findings {
-  readonly secrets = new Set<string>();
-  readonly contents = new Map<string, string>();
-  constructor(private readonly placeholders: Placeholders) {}
-
-  secret(value: string): string {
-    if (value === SECRET_MARKER) return value;
-    for (const part of [value, ...value.split(/\s+/)]) if (part.length >= MIN_SCRUBBED_LENGTH) this.secrets.add(part);
-    return SECRET_MARKER;
-  }
-
-  content(value: string): string {
-    let marker = this.contents.get(value);
-    if (marker === undefined) {
-      this.contents.set(value, (marker = fileContentMarker(value, this.placeholders)));
-      this.credentialsIn(value);
-    }
-    return marker;
-  }
-
-  /** A file's credentials, scrubbed everywhere: values it assigns to credential names (`.env`, JSON, YAML), and free text's forms. */
-  private credentialsIn(text: string): void {
-    for (const [, name, doubled, single, bare] of text.matchAll(new RegExp(ASSIGNMENT, "gm"))) {
-      const value = doubled ?? single ?? bare;
-      if (value && looksLikeCredential(name!, true) && (bare === undefined || !looksLikeCode(bare))) this.secret(value);
-    }
-    redactText(text, this);
-  }
-
-  /** The lines of the file contents found that are long enough to say something (see MIN_SCRUBBED_LENGTH). */
-  fileLines(): Set<string> {
-    const lines = new Set<string>();
-    for (const content of this.contents.keys()) {
-      for (const { line } of linesOf(content))
-        if (line.replace(/\s/g, "").length >= MIN_SCRUBBED_LENGTH) lines.add(line);
-    }
-    return lines;
-  }
-}
-
-/**
- * `NAME=value`, `NAME: value`, `"name": "value"` at a line's start (optionally `export`), as files
- * assign settings: a quoted value whole (spaces, `#` and all), an unquoted one to its end.
- */
-const ASSIGNMENT = String.raw`^[ \t]*(?:export[ \t]+)?["']?([A-Za-z_][\w.-]*)["']?[ \t]*[:=][ \t]*(?:"([^"\n]*)"|'([^'\n]*)'|([^"'\s#,;]+))`;
-
-/** An unquoted value that is code, not a literal (`z.string()`, `process.env.NAME`, `os.environ[...]`): not a credential to scrub elsewhere. */
-const looksLikeCode = (value: string): boolean =>
-  /[()[\]{}]/.test(value) || /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)+$/.test(value);
-
 /** String values under credential-like names -> the marker, at any depth. */
 function redactCredentialFields(value: unknown, found: Findings): unknown {
   if (Array.isArray(value)) return value.map((v) => redactCredentialFields(v, found));
@@ -141,23 +55,6 @@ function redactCredentialFields(value: unknown, found: Findings): unknown {
       typeof v === "string" && looksLikeCredential(k) ? found.secret(v) : redactCredentialFields(v, found),
     ]),
   );
-}
-
-/**
- * A query parameter named as a credential, by the same words as any field, or a signature (a
- * signed address's `sig`, `X-Amz-Signature`): src/log/secret-text.ts has the forms.
- */
-const credentialQuery = (name: string): boolean =>
-  looksLikeCredential(name, true) || /(^|_)(sig|signature)(_|$)/.test(wordsOf(name));
-
-/** An address with its userinfo and secret-looking query values replaced (the rest is kept: it says where). */
-function redactUrl(text: string, found: Findings): string {
-  return replaceUrlSecrets(text, (secret) => found.secret(secret), credentialQuery);
-}
-
-/** Free text's credentials (an address's, a bearer token, an `sk-` key), each found. */
-function redactText(text: string, found: Findings): string {
-  return replaceSecretText(text, (secret) => found.secret(secret), credentialQuery);
 }
 
 /** The flags whose value is an HTTP header (curl's, mcp-remote's): whatever a header is called, its value can be a key. */
