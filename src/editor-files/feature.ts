@@ -372,18 +372,16 @@ function editorFiles(session: AcpSession, services: AgentServices): EditorFiles 
   if (fs?.readTextFile) {
     // A read given up on is withdrawn ($/cancel_request) and not waited for: nothing depends on its answer.
     editor.readTextFile = async ({ path, line, limit }, signal) => {
-      const r = await services
-        .client()
-        .request(
-          acp.methods.client.fs.readTextFile,
-          {
-            sessionId: session.id,
-            path,
-            ...(line !== undefined ? { line } : {}),
-            ...(limit !== undefined ? { limit } : {}),
-          },
-          signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : {},
-        );
+      const r = await services.client().request(
+        acp.methods.client.fs.readTextFile,
+        {
+          sessionId: session.id,
+          path,
+          ...(line !== undefined ? { line } : {}),
+          ...(limit !== undefined ? { limit } : {}),
+        },
+        signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : {},
+      );
       return { content: r.content };
     };
   }

@@ -101,12 +101,10 @@ async function forward(
     return DECLINE;
   }
   const asked = await askClient(session, withdrawn, (signal) =>
-    services
-      .client()
-      .request(acp.methods.client.elicitation.create, request, {
-        cancellationSignal: signal,
-        stopWaitingOnCancel: true,
-      }),
+    services.client().request(acp.methods.client.elicitation.create, request, {
+      cancellationSignal: signal,
+      stopWaitingOnCancel: true,
+    }),
   ).catch((err: unknown) => {
     services.log.warn({ ...log, err: String(err) }, "asking the user for an MCP server failed; declined");
     return undefined;
