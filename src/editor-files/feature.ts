@@ -6,51 +6,28 @@
 // With the editor's write capability the model gets our editor-backed apply_patch, and Codex's
 // native one (which writes the disk behind the editor's back) is removed from the thread through
 // a per-thread model catalog (src/codex/catalog.ts). Writes outside the workspace ask the user
-// once per call; Codex is told to auto-approve our tools, so one call never shows two prompts.
+// once per call (write-prompt.ts); Codex is told to auto-approve our tools, so one call never
+// shows two prompts. Each call's deadline and cancel: call-lifetime.ts; the model's text: instructions.ts.
 // ACP tool-call updates come from the app-server items (src/bridge/file-tools.ts), not from here.
-import * as acp from "@agentclientprotocol/sdk/unstable";
 import { DEFAULT_FILE_TOOL_TIMEOUT_SEC, VERSION } from "../config/index.js";
-import {
-  askReason,
-  createFileAccess,
-  describeDrift,
-  type EditorFiles,
-  type FileAccess,
-  type FileChange,
-} from "./access/index.js";
+import { createFileAccess, describeDrift, type FileAccess } from "./access/index.js";
 import { FileToolsServer, callFileTool, type ToolCaller } from "./endpoint/index.js";
 import { FILE_TOOLS_SERVER, PATCH_TOOL, READ_TOOL, WRITE_TOOL, type FileToolName } from "./contract/index.js";
 import { FileToolCalls } from "./tool-calls.js";
 import { userTurnsHooksOff, type CodexNotification } from "../codex/index.js";
 import type { AgentServices, SessionFeature, SessionOpening } from "../core/index.js";
 import { route } from "../core/index.js";
-import { askPermission } from "../core/index.js";
 import { withShellPatchGuard } from "./shell-patch-guard.js";
 import type { AcpSession } from "../core/index.js";
 import { withMcpServers } from "../core/index.js";
 import { writeRuleOf } from "../core/index.js";
 import { commandCards } from "./command-cards.js";
+import { fileToolsInstructions } from "./instructions.js";
+import { editorFiles } from "./editor-fs.js";
+import { askWrite } from "./write-prompt.js";
+import { giveUp, runCall } from "./call-lifetime.js";
 
-export { FILE_TOOLS_SERVER };
-
-/** The model's instructions about the tools (and what the editor's buffers mean). */
-export function fileToolsInstructions(withPatch: boolean): string {
-  const ns = `\`${FILE_TOOLS_SERVER}\``;
-  const edit = withPatch
-    ? `\`${PATCH_TOOL}\` to edit files (the usual patch format: \`*** Begin Patch\`, \`*** Update File:\` / \`*** Add File:\` / \`*** Delete File:\`, \`@@\` hunks, \`*** End Patch\`; paths relative to the working directory or absolute), and \`${WRITE_TOOL}\` (absolute path and the complete content) to write a whole file.`
-    : `\`${WRITE_TOOL}\` (absolute path and the complete new content) to create or replace a file.`;
-  return [
-    `An editor is attached to this session. Read and edit workspace files with the ${ns} MCP tools: \`${READ_TOOL}\` (absolute path; optional 1-based line and limit) instead of shell commands such as cat, sed or head, and ${edit}`,
-    "These tools work on the editor's buffers, including changes the user has not saved, and the user reviews and can undo every edit in the editor. " +
-      `When \`${READ_TOOL}\` reports \`unsaved_changes: true\`, the editor's text differs from the file on disk: shell commands (builds, tests, grep) still see the disk version until the user saves.`,
-    ...(withPatch
-      ? [
-          `Do not run apply_patch as a shell command: in this session it is refused (it would change the disk behind the editor); use \`${PATCH_TOOL}\` of ${ns}.`,
-        ]
-      : []),
-    "When a tool answers with an error (for example permission denied), the user's editor refused: do not work around it with shell commands.",
-  ].join("\n");
-}
+export { FILE_TOOLS_SERVER, fileToolsInstructions };
 
 type FileToolsSession = {
   session: AcpSession;
@@ -71,16 +48,6 @@ export type FileToolsFeatureOptions = {
   /** Codex's deadline for one call (`tool_timeout_sec` of our server), in seconds. */
   toolTimeoutSec?: number;
 };
-
-/**
- * Our own deadline for a call, a little before Codex's: the call is given up here first, so the
- * model reads our "nothing was written" rather than Codex's bare timeout, and nothing can be
- * written after Codex stopped waiting.
- */
-function ownDeadlineMs(codexSec: number): number {
-  const ms = codexSec * 1000;
-  return Math.max(1, ms - Math.min(5000, ms * 0.1));
-}
 
 /** True when the client lets the editor write files: then our apply_patch replaces Codex's. */
 function editorWrites(services: AgentServices): boolean {
@@ -198,7 +165,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       // nothing is written after the cancel.
       const cancel = (): void => {
         calls.cancelWaits();
-        giveUp(state, "the turn was cancelled");
+        giveUp(state.running, "the turn was cancelled");
       };
       // Edits of the last turn that the user undid in the editor since are told to the next turn.
       const beforeTurn = (): Promise<void> => tellDrift(state, services);
@@ -221,7 +188,7 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
         // A rollback after a cancel or a close is not announced: the prompt has been answered.
         const onRollback = (callSignal: AbortSignal) => (r: { files: string[]; reason: string }) =>
           callSignal.aborted ? Promise.resolve() : announceRollback(state, call, r);
-        return runCall(state, toolTimeoutSec, signal, (callSignal) =>
+        return runCall(state.running, toolTimeoutSec, signal, (callSignal) =>
           callFileTool(state.access, name, args, {
             cwd: session.cwd,
             call,
@@ -264,46 +231,11 @@ export function fileToolsFeature(opts: FileToolsFeatureOptions = {}): SessionFea
       state.unlisten();
       state.stopCommands();
       state.calls.cancelWaits();
-      giveUp(state, "the session closed");
+      giveUp(state.running, "the session closed");
       states.delete(key);
     }
     srv.unregister(key);
   }
-}
-
-/**
- * Runs one call with a signal that fires when any of these gives it up: the MCP request (Codex
- * dropped it or sent notifications/cancelled), the turn's cancel, the session's close, or our own
- * deadline just before Codex's.
- */
-async function runCall<T>(
-  state: FileToolsSession,
-  timeoutSec: number,
-  mcpSignal: AbortSignal,
-  run: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
-  const controller = new AbortController();
-  const onMcp = (): void => controller.abort(mcpSignal.reason);
-  if (mcpSignal.aborted) onMcp();
-  else mcpSignal.addEventListener("abort", onMcp, { once: true });
-  const timer = setTimeout(
-    () => controller.abort(new Error("past the file tools' deadline")),
-    ownDeadlineMs(timeoutSec),
-  );
-  timer.unref();
-  state.running.add(controller);
-  try {
-    return await run(controller.signal);
-  } finally {
-    clearTimeout(timer);
-    mcpSignal.removeEventListener("abort", onMcp);
-    state.running.delete(controller);
-  }
-}
-
-function giveUp(state: FileToolsSession, reason: string): void {
-  for (const controller of state.running) controller.abort(new Error(reason));
-  state.running.clear();
 }
 
 /** How long a prompt waits for the editor's texts of the last turn's edits before it goes without them. */
@@ -364,103 +296,3 @@ const fileToolsElicitationRoute = route(
   },
   { server: FILE_TOOLS_SERVER },
 );
-
-/** The editor's fs/* methods, only those the client advertised. */
-function editorFiles(session: AcpSession, services: AgentServices): EditorFiles {
-  const fs = services.clientCapabilities().fs;
-  const editor: EditorFiles = {};
-  if (fs?.readTextFile) {
-    // A read given up on is withdrawn ($/cancel_request) and not waited for: nothing depends on its answer.
-    editor.readTextFile = async ({ path, line, limit }, signal) => {
-      const r = await services.client().request(
-        acp.methods.client.fs.readTextFile,
-        {
-          sessionId: session.id,
-          path,
-          ...(line !== undefined ? { line } : {}),
-          ...(limit !== undefined ? { limit } : {}),
-        },
-        signal ? { cancellationSignal: signal, stopWaitingOnCancel: true } : {},
-      );
-      return { content: r.content };
-    };
-  }
-  if (fs?.writeTextFile) {
-    // A call given up on withdraws its write ($/cancel_request), but waits for the editor's answer:
-    // an editor that applied it anyway says so, and the next turn is told (src/editor-files/access/ledger.ts).
-    editor.writeTextFile = async ({ path, content }, signal) => {
-      await services
-        .client()
-        .request(
-          acp.methods.client.fs.writeTextFile,
-          { sessionId: session.id, path, content },
-          signal ? { cancellationSignal: signal } : {},
-        );
-    };
-  }
-  return editor;
-}
-
-/** What a change does to its file, as a prompt's title says it: emptying a file is not deleting it, and a Move removes where it was. */
-function changeTitle(change: FileChange): string {
-  if (change.movedFrom !== undefined) return `Move ${change.movedFrom} to ${change.path}`;
-  if (change.deleted) return `Delete ${change.path}`;
-  if (change.oldText === null) return `Create ${change.path}`;
-  return `${change.newText === "" && change.oldText !== "" ? "Empty" : "Write"} ${change.path}`;
-}
-
-/** Asks the user about a write (or a patch) that touches files outside the workspace. Resolves true to go ahead. */
-async function askWrite(
-  state: FileToolsSession,
-  services: AgentServices,
-  changes: FileChange[],
-  call: unknown,
-  signal: AbortSignal | undefined,
-): Promise<boolean> {
-  const session = state.session;
-  if (session.cancelling || signal?.aborted) return false;
-  // "Always allow" is for files outside the workspace; a hard link or a protected folder (.git,
-  // .codex, .agents) is asked about every time, and so is every write in the Review Edits mode
-  // (the mode is the user's "ask me each time").
-  const reviewing = writeRuleOf(session) === "review-edits";
-  const reasons = changes.map((c) => askReason(c.path, session.roots));
-  const onlyOutside = !reviewing && reasons.every((r) => r === undefined || r === "outside the workspace");
-  if (state.alwaysAllow && onlyOutside) return true;
-  const toolCallId = (await state.calls.itemIdOf(call)) ?? `${FILE_TOOLS_SERVER}-write-${Date.now().toString(36)}`;
-  const first = changes[0];
-  const why = reasons.find((r) => r !== undefined) ?? (reviewing ? "for your review" : "outside the workspace");
-  const title =
-    changes.length === 1 && first ? `${changeTitle(first)} (${why})` : `Change ${changes.length} files, some ${why}`;
-  const toolCall: acp.ToolCallUpdate = {
-    toolCallId,
-    title,
-    kind: "edit",
-    status: "pending",
-    locations: changes.map((c) => ({ path: c.path, line: 1 })),
-    content: changes.map((c) => ({ type: "diff", path: c.path, oldText: c.oldText, newText: c.newText })),
-  };
-  const { answer } = await askPermission<"once" | "always" | "no">(session, services, {
-    toolCall,
-    choices: [
-      { option: { optionId: "allow_once", name: "Allow", kind: "allow_once" }, answer: "once" },
-      ...(!onlyOutside
-        ? []
-        : [
-            {
-              option: {
-                optionId: "allow_always",
-                name: "Always allow writes outside the workspace for this session",
-                kind: "allow_always" as const,
-              },
-              answer: "always" as const,
-            },
-          ]),
-      { option: { optionId: "reject_once", name: "Reject", kind: "reject_once" }, answer: "no" },
-    ],
-    onError: "no",
-    cancelled: "no",
-    withdraw: signal,
-  });
-  if (answer === "always") state.alwaysAllow = true;
-  return answer !== "no";
-}
