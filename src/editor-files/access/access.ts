@@ -1,7 +1,6 @@
 // FileAccess: one interface, two backends. The editor (ACP fs/* methods, injected as EditorFiles)
 // serves a call when it has the capability, and its answer is final (src/editor-files/access/editor.ts); node:fs
 // serves it otherwise. Validation, the write policy and the error contract are the same on both.
-import path from "node:path";
 import { log as defaultLog, type Logger } from "../../log/index.js";
 import {
   checkedEditorRead,
@@ -11,34 +10,11 @@ import {
   isMethodNotFound,
   type EditorFiles,
 } from "./editor.js";
-import {
-  appliedAfterCancel,
-  binaryFile,
-  cancelledBeforeWrite,
-  ErrorCode,
-  FileToolError,
-  notAFile,
-  pathChanged,
-} from "./errors.js";
+import { checkedSlice, differsFromDisk, LARGE_FILE_BYTES, readLargeViaClient, type ReadResult } from "./editor-read.js";
+import { appliedAfterCancel, ErrorCode, FileToolError, notAFile } from "./errors.js";
 import { describeDrift, EditLedger, type EditDrift } from "./ledger.js";
-import {
-  countTextLines,
-  hasLoneSurrogate,
-  sliceText,
-  textHasNulWithin,
-  windowResult,
-  withLfEndings,
-  type Window,
-} from "./lines.js";
-import {
-  BINARY_SNIFF_BYTES,
-  countLocalLines,
-  readLocal,
-  readWholeLocal,
-  statIfExists,
-  statWriteTarget,
-  writeAtomic,
-} from "./local.js";
+import type { Window } from "./lines.js";
+import { readLocal, readWholeLocal, statIfExists, statWriteTarget, writeAtomic } from "./local.js";
 import {
   applyPatchFiles,
   type FileChange,
@@ -48,32 +24,13 @@ import {
   type TextStore,
 } from "./patch-files.js";
 import { WriteQueue } from "./queue.js";
-import {
-  askReason,
-  canonicalEntryPath,
-  canonicalPath,
-  decideCanonical,
-  isInsideRoots,
-  isSystemPath,
-  type SessionMode,
-} from "./policy.js";
+import { canonicalPath, isInsideRoots, isSystemPath } from "./policy.js";
+import { beforeWrite, confirm, parentDirectory, refuseOrAsk, type WritePolicy } from "./write-gate.js";
 import { validateReadParams, validateWriteParams, type ReadParams, type WriteParams } from "./validate.js";
 
-export type ReadResult = {
-  content: string;
-  total_lines: number;
-  returned_lines: number;
-  has_more: boolean;
-  next_line?: number;
-  /** Set (true) when the editor served the read and its text differs from the file on disk. */
-  unsaved_changes?: true;
-  /** Set (true) when the file lies outside the session's workspace roots (after links and ".."). */
-  outside_workspace?: true;
-  /** Set when the editor's text is no longer what this session wrote there (said once per edit). */
-  edit_undone?: string;
-};
+export { LARGE_FILE_BYTES };
 export type WriteResult = { success: true; bytes_written: number; created: boolean };
-export type { EditDrift, EditorFiles, FileChange, ServedBy };
+export type { EditDrift, EditorFiles, FileChange, ReadResult, ServedBy, WritePolicy };
 
 /**
  * What a call carries besides its arguments. `call` names the tool call a permission prompt
@@ -107,25 +64,6 @@ export interface FileAccess {
    */
   takeDrift(): Promise<EditDrift[]>;
 }
-
-/** Session policy for writes, read at every call (the mode can change during a session). */
-export interface WritePolicy {
-  mode(): SessionMode;
-  roots(): readonly string[];
-  /**
-   * Asked when decideWrite says "ask" for any of `changes` (one question for a whole patch);
-   * resolve true to go ahead. Absent = treat "ask" as denied.
-   */
-  ask?(req: { changes: FileChange[]; call?: unknown; signal?: AbortSignal }): Promise<boolean>;
-}
-
-/**
- * Above this size the client backend asks the editor for the window only (line, limit + 1) and
- * counts total_lines from disk by streaming; editors do not hold such files in memory anyway.
- * Also the size above which write() does not load the previous text for a diff (oldText null),
- * and above which a read is not compared with the disk for unsaved changes.
- */
-export const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
 export function createFileAccess(
   opts: { editor?: EditorFiles; logger?: Logger; policy?: WritePolicy } = {},
@@ -205,7 +143,7 @@ export function createFileAccess(
       const oldText = created || existing.size > LARGE_FILE_BYTES ? null : await previousText(judged);
       if (askNeeded)
         await confirm(opts.policy, [{ path: judged, oldText: oldText ?? null, newText: p.content }], o, named);
-      beforeWrite(judged, askNeeded, o.signal, p.path);
+      beforeWrite(opts.policy, judged, askNeeded, o.signal, p.path);
       const servedBy = await store.writeText(judged, p.content, o.signal);
       // Given up on while the editor wrote, and the editor applied it anyway: not a success for a
       // call given up on, and not "nothing was written" either (the next turn is told too).
@@ -213,24 +151,6 @@ export function createFileAccess(
       return { success: true as const, bytes_written: bytes, created, servedBy, oldText };
     });
   }
-
-  /**
-   * The last check before a write (or an unlink): a call given up on writes nothing, and the path
-   * must resolve as it did when the policy judged it (no link swapped in meanwhile, no second hard
-   * link where none was asked about). `entry`: the path names the entry itself (Delete, Move source).
-   */
-  function beforeWrite(
-    judged: string,
-    asked: boolean,
-    signal: AbortSignal | undefined,
-    given: string,
-    entry = false,
-  ): void {
-    if (signal?.aborted) throw cancelledBeforeWrite(given);
-    if ((entry ? canonicalEntryPath(judged) : canonicalPath(judged)) !== judged) throw pathChanged(given);
-    if (!asked && refuseOrAsk(opts.policy, [judged], () => given)) throw pathChanged(given);
-  }
-
   /** The text a diff starts from: the editor's buffer when it can read (undefined if it will not say), else the disk. */
   async function previousText(p: string): Promise<string | undefined> {
     if (editorRead) {
@@ -300,7 +220,7 @@ export function createFileAccess(
       queue,
       guard: (paths) => refuseOrAsk(opts.policy, paths),
       confirm: (changes) => confirm(opts.policy, changes, o),
-      beforeWrite: (judged, asked, entry) => beforeWrite(judged, asked, o.signal, judged, entry),
+      beforeWrite: (judged, asked, entry) => beforeWrite(opts.policy, judged, asked, o.signal, judged, entry),
       aborted: () => o.signal?.aborted === true,
       ...(o.onRollback ? { onRollback: o.onRollback } : {}),
     });
@@ -322,100 +242,4 @@ export function createFileAccess(
 /** node:fs only. */
 export function createLocalFiles(opts: { logger?: Logger; policy?: WritePolicy } = {}): FileAccess {
   return createFileAccess(opts);
-}
-
-/**
- * Whether the editor's text differs from the disk (cheaply: sizes first; a missing file differs).
- * Line endings do not count (withLfEndings): a size off by at most one byte per line may be a
- * CRLF file in a buffer kept with "\n", and is compared.
- */
-async function differsFromDisk(p: string, text: string, diskSize: number | undefined): Promise<boolean> {
-  if (diskSize === undefined) return true;
-  if (diskSize > LARGE_FILE_BYTES) return false; // not compared (documented)
-  const bytes = Buffer.byteLength(text, "utf8");
-  if (bytes !== diskSize && Math.abs(bytes - diskSize) > countTextLines(text)) return true;
-  const disk = await readWholeLocal(p).catch(() => undefined);
-  return disk !== undefined && disk !== text && withLfEndings(disk) !== withLfEndings(text);
-}
-
-function checkedSlice(text: string, p: string, w: Window): ReadResult {
-  if (textHasNulWithin(text, BINARY_SNIFF_BYTES)) throw binaryFile(p);
-  const r = sliceText(text, w);
-  if (hasLoneSurrogate(r.content)) throw binaryFile(p);
-  return r;
-}
-
-async function readLargeViaClient(
-  readFn: NonNullable<EditorFiles["readTextFile"]>,
-  p: string,
-  w: Window,
-): Promise<ReadResult> {
-  const req: { path: string; line: number; limit?: number } = { path: p, line: w.line };
-  if (w.limit !== undefined) req.limit = w.limit + 1; // one extra line tells whether more follow
-  const { content } = await readFn(req);
-  const total = await countLocalLines(p); // throws the contract's errors (binary, ...)
-  const got = sliceText(content, { line: 1, limit: w.limit });
-  if (hasLoneSurrogate(got.content)) throw binaryFile(p);
-  const extra = w.limit !== undefined && countTextLines(content) > w.limit;
-  // The buffer may differ from disk: never report fewer lines than the editor just showed us.
-  const seen = w.line - 1 + got.returned_lines + (extra ? 1 : 0);
-  return windowResult(got.content, Math.max(total, seen), got.returned_lines, w);
-}
-
-/** Throws when the mode forbids writing any of the canonical `paths`; true when one of them needs the user's yes. */
-function refuseOrAsk(
-  policy: WritePolicy | undefined,
-  paths: readonly string[],
-  named: (p: string) => string = (p) => p,
-): boolean {
-  if (!policy) return false;
-  const mode = policy.mode();
-  let ask = false;
-  for (const p of paths) {
-    const decision = decideCanonical({ mode, roots: policy.roots(), canonical: p });
-    if (decision === "deny")
-      throw new FileToolError(ErrorCode.Permission, `Permission denied: ${named(p)} (session mode is ${mode})`);
-    if (decision === "ask") ask = true;
-  }
-  return ask;
-}
-
-/** Asks the user once for `changes`; throws the contract's refusal unless they said yes (or -32007 if the call was given up on). */
-async function confirm(
-  policy: WritePolicy | undefined,
-  changes: FileChange[],
-  o: CallOptions,
-  named: (p: string) => string = (p) => p,
-): Promise<void> {
-  const ok = policy?.ask
-    ? await policy.ask({ changes, call: o.call, ...(o.signal ? { signal: o.signal } : {}) })
-    : false;
-  if (o.signal?.aborted) throw cancelledBeforeWrite(changes[0]?.path ?? "the file");
-  if (ok) return;
-  const reasons = changes.map((c) => ({
-    path: c.path,
-    reason: policy ? askReason(c.path, policy.roots()) : undefined,
-  }));
-  const asked = reasons.find((r) => r.reason !== undefined) ?? reasons[0];
-  // No reason of the policy's own: the mode asks for every write (Review Edits).
-  throw new FileToolError(
-    ErrorCode.Permission,
-    `Permission denied: ${named(asked?.path ?? "")} (${asked?.reason ? `${asked.reason}; not approved` : "not approved in review"})`,
-  );
-}
-
-/** The write contract's -32001 when the folder a write goes to is missing (before the editor is asked). */
-async function parentDirectory(judged: string, given: string): Promise<void> {
-  const st = await statIfExists(path.dirname(judged)).catch(() => undefined);
-  if (st?.isDirectory()) return;
-  // Through a link the missing folder is its target's: named, with where the path given leads.
-  const viaLink =
-    path.dirname(given) !== path.dirname(judged) &&
-    (await statIfExists(path.dirname(given)).catch(() => undefined))?.isDirectory();
-  throw new FileToolError(
-    ErrorCode.NotFound,
-    viaLink
-      ? `Parent directory not found: ${path.dirname(judged)} (where ${given} leads)`
-      : `Parent directory not found: ${path.dirname(given)}`,
-  );
 }
