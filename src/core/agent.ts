@@ -1,29 +1,15 @@
 // The ACP agent: handshake, auth, sessions and prompts, mapped onto one shared
 // `codex app-server` child: one child serves every session, and each ACP session is one Codex thread.
-import { stat } from "node:fs/promises";
+// This file wires the agent together (its state, the services and session deps the features and
+// sessions are given); the ACP methods it answers are in acp-methods.ts, the opening and closing
+// of sessions in session-opening.ts.
 import path from "node:path";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { CodexExitedError, refusalFor, type CodexHost } from "../codex/index.js";
-import { VERSION } from "../config/index.js";
+import type { ClientDisplay } from "../bridge/index.js";
+import { codexHomeOf, refusalFor, type CodexHost } from "../codex/index.js";
 import type { Logger } from "../log/index.js";
 import { markPhase } from "../log/index.js";
-import { toUserInput } from "./prompt.js";
-import type { ClientDisplay } from "../bridge/index.js";
-import { randomUUID } from "node:crypto";
-import {
-  mergeResponseParts,
-  type AgentHandle,
-  type AgentServices,
-  type SessionFeature,
-  type SessionOpening,
-  type SessionResponsePart,
-} from "./feature-api.js";
-import type { AcpSession, SessionDeps, ThreadSettings } from "./session/session.js";
-import { openThread, type StoredIds } from "./session/open-thread.js";
-import { SessionThreads } from "./session/session-threads.js";
-import { codexHomeOf } from "../codex/index.js";
-import { invalidParams, RequestError, sessionNotFound, shown, toRequestError, withoutSecrets } from "./errors.js";
-import { RequestRouter } from "./request-routes.js";
+import { acpMethods, NO_SIGN_IN, type SignInGate } from "./acp-methods.js";
 import {
   mergeCapabilities,
   restoreSession,
@@ -32,15 +18,16 @@ import {
   type CapabilityPart,
   type ReadonlyAgentState,
 } from "./agent-state.js";
-import { AcpCode, JsonRpcCode } from "../json-rpc/index.js";
+import { sessionNotFound } from "./errors.js";
+import type { AgentHandle, AgentServices, SessionFeature, SessionOpening, SessionResponsePart } from "./feature-api.js";
+import { RequestRouter } from "./request-routes.js";
+import { sessionOpener, validateCwd } from "./session-opening.js";
+import { SessionThreads } from "./session/session-threads.js";
+import type { AcpSession, SessionDeps } from "./session/session.js";
 
 export type { AgentState, CapabilityPart, ReadonlyAgentState } from "./agent-state.js";
-
-/** Defaults of a new thread: the `auto` mode (workspace writes, ask before anything else). */
-export const DEFAULT_SETTINGS: Omit<ThreadSettings, "cwd"> = {
-  approvalPolicy: "on-request",
-  sandbox: "workspace-write",
-};
+export type { SignInGate } from "./acp-methods.js";
+export { DEFAULT_SETTINGS } from "./session-opening.js";
 
 export type AgentOptions = {
   host: CodexHost;
@@ -52,23 +39,6 @@ export type AgentOptions = {
   /** Where the threads that replaced a session's are kept (session-threads.ts; default under CODEX_HOME). */
   sessionThreadsDir?: string;
 };
-
-/** What the core asks of sign-in, which it does not import (the composition root, app.ts, gives it). */
-export type SignInGate = {
-  /** The sign-in methods offered to this client. */
-  methods(caps: acp.ClientCapabilities): acp.AuthMethod[];
-  /** After initialize was answered: look at the credentials in the background. */
-  warm(): void;
-  /** Before a new session: ACP's auth-required error when there are no credentials. */
-  require(methods: acp.AuthMethod[], busy: () => boolean): Promise<void>;
-  /** A prompt's turn failed because the model provider refused the credentials (HTTP 401). */
-  refused?(): void;
-  /** A prompt's turn was answered by the model: the credentials work. */
-  accepted?(): void;
-};
-
-/** No sign-in step (an agent built without one, as in unit tests). */
-const NO_SIGN_IN: SignInGate = { methods: () => [], warm: () => undefined, require: async () => undefined };
 
 export type Agent = {
   app: acp.AgentApp;
@@ -195,106 +165,16 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
     return session;
   };
 
-  const initializeMeta: Record<string, unknown> = {};
-  const app = acp
-    .agent({ name: "codex-cli-acp" })
-    .onConnect((connection) => {
-      clientContext = connection.client;
-    })
-    .onRequest(acp.methods.agent.initialize, ({ params }) => {
-      markPhase(log, "initialize received");
-      state.clientCapabilities = params.clientCapabilities ?? {};
-      host.start();
-      log.info({ protocolVersion: params.protocolVersion, client: params.clientInfo?.name }, "initialize");
-      // After this answer is written, so warming up never delays it: the answer goes to stdout in
-      // this turn's check phase (core/transport/stdout.ts batches with setImmediate), the warm-ups
-      // in the next one (measured: their synchronous part, ~2 ms, came before the answer).
-      setImmediate(() =>
-        setImmediate(() => {
-          markPhase(log, "warm-ups started");
-          signIn.warm();
-          for (const feature of features) feature.initialized?.(services);
-        }),
-      );
-      markPhase(log, "initialize answered");
-      return {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: state.agentCapabilities,
-        authMethods: signIn.methods(state.clientCapabilities),
-        agentInfo: { name: "codex-cli-acp", title: "Codex CLI", version: VERSION },
-        ...(Object.keys(initializeMeta).length > 0 ? { _meta: initializeMeta } : {}),
-      };
-    })
-    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-      markPhase(log, "session/new received");
-      const cwd = await validateCwd(params.cwd);
-      // Checked while the features prepare the thread (Codex's account and config reads overlap).
-      const signedIn = signIn
-        .require(signIn.methods(state.clientCapabilities), () =>
-          [...state.sessions.values()].some((s) => s.promptRunning),
-        )
-        .catch(async (refusal: unknown) => {
-          // A config.toml codex cannot parse sends it back to its defaults (OpenAI's sign-in): the
-          // file is what to fix, and signing in would only lead to the same error after.
-          const problem = await host.userConfig.problem(cwd);
-          throw problem === undefined
-            ? refusal
-            : new RequestError(
-                JsonRpcCode.InternalError,
-                `Codex cannot read its configuration: ${withoutSecrets(problem)}; fix it and try again`,
-              );
-        });
-      const { session, response } = await openSession(
-        { kind: "new", request: params, settings: { cwd, ...DEFAULT_SETTINGS }, key: randomUUID() },
-        undefined,
-        signedIn,
-      );
-      markPhase(log, "session/new answered");
-      return { sessionId: session.id, ...response };
-    })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
-      const session = sessionOf(params.sessionId);
-      markPhase(log, "prompt received");
-      try {
-        // A feature may answer the prompt itself (a slash command); else it goes to the model.
-        for (const feature of features) {
-          const handled = feature.handlePrompt?.(session, params.prompt, handle);
-          if (handled) return await handled;
-        }
-        if (log.isLevelEnabled("debug")) firstChunkToMark.add(session.id);
-        const response = await session.prompt(toUserInput(params.prompt));
-        firstChunkToMark.delete(session.id);
-        markPhase(log, "prompt answered");
-        if (response.stopReason === "end_turn") signIn.accepted?.();
-        return promptResponseWithUsage(response);
-      } catch (err) {
-        firstChunkToMark.delete(session.id);
-        throw signInAgainIfRefused(err);
-      }
-    })
-    .onNotification(acp.methods.agent.session.cancel, async ({ params }) => {
-      const session = state.sessions.get(params.sessionId);
-      if (!session) {
-        log.warn({ sessionId: params.sessionId }, "cancel for an unknown session; ignored");
-        return;
-      }
-      await session.cancel();
-    });
-
-  /**
-   * A prompt that failed for want of a sign-in (the provider refused the credentials mid-session)
-   * tells sign-in, and names the methods, as session/new's auth-required error does: the client
-   * signs in, and the same session goes on.
-   */
-  const signInAgainIfRefused = (err: unknown): unknown => {
-    if (!(err instanceof RequestError) || err.code !== AcpCode.AuthRequired) return err;
-    signIn.refused?.();
-    const data = typeof err.data === "object" && err.data !== null ? err.data : {};
-    return new RequestError(err.code, err.message, {
-      ...data,
-      authMethods: signIn.methods(state.clientCapabilities).map((m) => m.id),
-    });
-  };
+  const { openSession, closeSession, describeSession, sessionDeleted } = sessionOpener({
+    host,
+    log,
+    features,
+    services,
+    state,
+    deps,
+    threads,
+    threadOf,
+  });
 
   const statusLines = async (session: AcpSession): Promise<string[]> => {
     const parts = await Promise.all(
@@ -313,109 +193,29 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
     );
     return parts.flat();
   };
+  /** The initialize answer's `_meta`: what features offer there (acp-methods.ts sends it). */
+  const initializeMeta: Record<string, unknown> = {};
   const handle: AgentHandle = { services, sessionOf, initializeMeta, statusLines };
+  const app = acpMethods({
+    host,
+    log,
+    features,
+    signIn,
+    state,
+    handle,
+    openSession,
+    connected: (client) => {
+      clientContext = client;
+    },
+    firstChunkToMark,
+  });
   for (const feature of features) feature.install?.(app, handle);
-
-  /**
-   * Opens a session: features amend the settings, the thread is started (new) or
-   * resumed (load/resume of the ACP session `sessionId`), then features attach.
-   */
-  async function openSession(
-    opening: SessionOpening,
-    sessionId?: string,
-    admitted: Promise<void> = Promise.resolve(),
-  ): Promise<{ session: AcpSession; response: SessionResponsePart }> {
-    admitted.catch(() => undefined); // awaited below, once the features have prepared
-    try {
-      for (const feature of features) {
-        if (!feature.prepare) continue;
-        await feature.prepare(opening, services);
-        markPhase(log, `prepared: ${feature.name}`);
-      }
-    } catch (err) {
-      // A refused request (a bad directory...): release what the features before it took. A
-      // refused admission (the sign-in) is the answer still, as if it had been checked first.
-      await abandon(opening);
-      await admitted.catch((refusal: unknown) => Promise.reject(toRequestError(refusal)));
-      throw toRequestError(err);
-    }
-    await admitted.catch(async (refusal: unknown) => {
-      await abandon(opening);
-      throw toRequestError(refusal);
-    });
-    let ids: StoredIds | undefined;
-    let forkThread: string | undefined;
-    try {
-      ids = sessionId === undefined ? undefined : { sessionId, threadId: await threadOf(sessionId) };
-      forkThread = opening.forkOf === undefined ? undefined : await threadOf(opening.forkOf);
-    } catch (err) {
-      await abandon(opening);
-      throw toRequestError(err);
-    }
-    opening.beforeThread?.();
-    let session: AcpSession | undefined;
-    // A codex that died (or was found hung and restarted) while the thread was being opened:
-    // once more, on a new child.
-    for (let attempt = 1; !session; attempt++) {
-      try {
-        session = await openThread(host, deps, opening, ids, forkThread);
-      } catch (err) {
-        if (err instanceof CodexExitedError && attempt < 2) {
-          log.warn({ reason: err.exit.reason }, "codex exited while opening a session; trying once more on a new one");
-          continue;
-        }
-        await abandon(opening);
-        throw toRequestError(err);
-      }
-    }
-    markPhase(log, `thread ${opening.kind === "new" ? "started" : "resumed"}`);
-    const previous = state.sessions.get(session.id);
-    if (previous) await closeSession(previous);
-    state.sessions.set(session.id, session);
-    let response: SessionResponsePart;
-    try {
-      const parts: Array<{ feature: string; part: SessionResponsePart | void }> = [];
-      for (const feature of features) {
-        if (!feature.attach) continue;
-        parts.push({ feature: feature.name, part: await feature.attach(session, opening, services) });
-        markPhase(log, `attached: ${feature.name}`);
-      }
-      response = mergeResponseParts(parts);
-    } catch (err) {
-      await closeSession(session);
-      throw toRequestError(err);
-    }
-    log.info({ sessionId: session.id, kind: opening.kind }, "session opened");
-    return { session, response };
-  }
-
-  /** Lets every feature release what its prepare took for an opening that failed. */
-  async function abandon(opening: SessionOpening): Promise<void> {
-    for (const feature of features) await Promise.resolve(feature.abandon?.(opening, services)).catch(() => undefined);
-  }
-
-  /** Closes a session and lets features release what they hold for it. */
-  async function closeSession(session: AcpSession): Promise<void> {
-    session.close();
-    withdrawSession(state.sessions, session);
-    for (const feature of features) await feature.detach?.(session, services);
-  }
-
-  function describeSession(session: AcpSession): SessionResponsePart {
-    return mergeResponseParts(
-      features.map((feature) => ({ feature: feature.name, part: feature.describe?.(session) })),
-    );
-  }
 
   const holdUpdates = (sessionId: string, until: Promise<void>): (() => void) => {
     updatesAfter.set(sessionId, until);
     return () => {
       if (updatesAfter.get(sessionId) === until) updatesAfter.delete(sessionId);
     };
-  };
-  const sessionDeleted = async (sessionId: string): Promise<void> => {
-    await threads.forget(sessionId);
-    for (const feature of features) await feature.sessionDeleted?.(sessionId, services);
   };
   const withdraw = (session: AcpSession): void => withdrawSession(state.sessions, session);
   const restore = (session: AcpSession): void => restoreSession(state.sessions, session);
@@ -438,13 +238,6 @@ export function createAgent({ host, log, features = [], signIn = NO_SIGN_IN, ses
   };
 }
 
-async function validateCwd(cwd: string): Promise<string> {
-  if (!path.isAbsolute(cwd)) throw invalidParams({ cwd }, `cwd must be an absolute path: ${shown(cwd)}`);
-  const info = await stat(cwd).catch(() => undefined);
-  if (!info?.isDirectory()) throw invalidParams({ cwd }, `cwd is not an existing directory: ${shown(cwd)}`);
-  return path.normalize(cwd);
-}
-
 /** What the client can show, from its capabilities (terminal cards are Zed's `_meta.terminal_output`, output chunks the official adapter's `_meta.terminal_output_delta`). */
 export function clientDisplay(caps: acp.ClientCapabilities): ClientDisplay {
   return {
@@ -454,15 +247,4 @@ export function clientDisplay(caps: acp.ClientCapabilities): ClientDisplay {
     compaction: caps.session?.compaction != null,
     planUpdates: caps.plan != null,
   };
-}
-
-/**
- * `usage` goes to every client: ACP's stable PromptResponse allows the field (it sets no
- * additionalProperties: false), acpx prints it, and a client that does not know it ignores it. The
- * same figures stay in `_meta` for clients that read them there.
- */
-function promptResponseWithUsage(response: acp.PromptResponse): acp.PromptResponse {
-  const { usage } = response;
-  if (!usage) return response;
-  return { ...response, _meta: { ...response._meta, "codex-cli-acp/usage": usage } };
 }
