@@ -1,8 +1,8 @@
 // typescript-eslint with type information: the rules that catch bugs the compiler lets through
 // (a promise nobody awaits or catches, a method passed without its `this`, an unsafe any).
 // No stylistic rules: formatting is a formatter's job, not the linter's.
-// `npm run lint` keeps a cache (node_modules/.cache/eslint/): an unchanged file is not linted again,
-// even when a file it imports changed its types; `npx eslint .` (or a fresh clone, as CI has) lints everything.
+// No cache: with type information a file's result depends on the files it imports, which a cache
+// keyed by the file's own content does not see (it reported stale errors, and could hide new ones).
 import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
 import globals from "globals";

@@ -120,7 +120,7 @@ export function registerLifecycle(agent: Agent, opts: LifecycleOptions = {}): St
       kind,
       request: { ...request, mcpServers: request.mcpServers ?? [] },
       // No approval policy or sandbox: Codex restores what the thread last ran with (its mode),
-      // and the session takes them from thread/resume's answer (agent.ts).
+      // and the session takes them from thread/resume's answer (src/core/session/open-thread.ts).
       settings: { cwd },
       key: randomUUID(),
       // Already read to check the id exists: the features reuse it instead of reading again.
