@@ -1,4 +1,6 @@
-// Public surface of src/features: what other folders may use.
+// The features that are one module, for the composition root (src/app.ts) to register. The
+// features that are folders (approvals/, commands/, config-options/, modes/, rate-limits/) are
+// reached through their own index.ts. Features never import each other (the architecture test).
 export { titlesFeature } from "./titles.js";
 export { promptSuggestionsFeature } from "./prompt-suggestions.js";
 export { mcpServersFeature } from "./mcp-servers.js";
