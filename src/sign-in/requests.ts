@@ -39,6 +39,19 @@ export function spokenDuration(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
 }
 
+/**
+ * Why a sign-in Codex ended without success failed, as the user can act on it. Codex's browser
+ * sign-in runs a login server on a fixed local port, and a codex starting another one on this
+ * machine (another editor's agent, a terminal's `codex login`) cancels it to take the port: ours
+ * never asked for that cancel (its own cancel answers the client first), so "Login cancelled"
+ * reaching here is that.
+ */
+function loginFailure(error: string | null, otherWays: string): string {
+  if (error && /login cancelled/i.test(error))
+    return `Sign-in failed: another Codex sign-in on this machine took over its local login server (${error}); finish that one, or try again, or ${otherWays}`;
+  return `Sign-in failed${error ? `: ${error}` : ""}`;
+}
+
 /** Ends Codex's sign-in `loginId` (and the local server it runs for a browser sign-in), and logs Codex's answer. */
 function cancelLogin(client: AppServerClient, loginId: string, log: Logger, why: string): void {
   client.call("account/login/cancel", { loginId }).then(
@@ -175,7 +188,7 @@ export function createAuthenticate(
         log,
         ...(openerFailed ? { openerFailed } : {}),
       });
-      if (!done.success) throw authRequired(`Sign-in failed${done.error ? `: ${done.error}` : ""}`);
+      if (!done.success) throw authRequired(loginFailure(done.error, otherWays));
     } finally {
       if (started.type === "chatgptDeviceCode")
         void agent.services

@@ -211,6 +211,38 @@ describe("the browser sign-in never leaves the client waiting (issue 49)", () =>
     },
   );
 
+  it.skipIf(!unix)(
+    "a browser sign-in another Codex on this machine takes over (its login server's fixed local port) is refused saying so",
+    async () => {
+      const first = await fakeOpener();
+      adapter = await startAdapter({ env: { ...DESKTOP, ...first.env } });
+      await adapter.initialize({});
+      const signingIn = refusalOf(adapter.agent.request(acp.methods.agent.authenticate, { methodId: "chatgpt" }));
+      await waitFor(async () => (await first.opened()).length > 0, "the first sign-in page to be opened");
+      // A second editor's agent signs in too: its codex cancels the first login server to take the port.
+      const second = await fakeOpener();
+      const other = await startAdapter({ env: { ...DESKTOP, ...second.env } });
+      try {
+        await other.initialize({});
+        const stop = new AbortController();
+        const otherSigningIn = refusalOf(
+          other.agent.request(
+            acp.methods.agent.authenticate,
+            { methodId: "chatgpt" },
+            { cancellationSignal: stop.signal },
+          ),
+        );
+        const refused = await signingIn;
+        expect(refused.code).toBe(-32000);
+        expect(refused.message).toMatch(/another Codex sign-in on this machine/);
+        stop.abort();
+        await otherSigningIn;
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
   it.skipIf(!unix)("a cancel from the client ($/cancel_request) ends it, and Codex's sign-in with it", async () => {
     const opener = await fakeOpener();
     adapter = await startAdapter({ env: { ...DESKTOP, ...opener.env } });
