@@ -29,3 +29,17 @@ export function mcpItem(fields: Record<string, unknown>): ItemOf<"mcpToolCall"> 
     ...fields,
   } as unknown as ItemOf<"mcpToolCall">;
 }
+
+/** A Codex turn without its items, as turn/started and turn/completed carry it (`ended`: with its end time). */
+export function codexTurn(id: string, status: string, ended = false) {
+  return {
+    id,
+    status,
+    items: [],
+    itemsView: "notLoaded",
+    error: null,
+    startedAt: 0,
+    completedAt: ended ? 1 : null,
+    durationMs: ended ? 1 : null,
+  };
+}

@@ -2,7 +2,7 @@
 // reach it, live and in history; without a capability the same information is agent text.
 import { describe, expect, it } from "vitest";
 import { ThreadEventTranslator, replayTurns, type ClientDisplay } from "../../src/bridge/index.js";
-import { codexItem, note } from "../support/codex-messages.js";
+import { codexItem, codexTurn, note } from "../support/codex-messages.js";
 
 function translator(display: ClientDisplay, now = () => 0): ThreadEventTranslator {
   return new ThreadEventTranslator({ display: () => display, now });
@@ -62,16 +62,7 @@ describe("compactions", () => {
     ]);
   });
   it("one the turn ended before it finished is closed as cancelled (interrupted) or failed, not left running", () => {
-    const turn = (status: string) => ({
-      id: "u",
-      status,
-      items: [],
-      itemsView: "notLoaded",
-      error: null,
-      startedAt: 0,
-      completedAt: 1,
-      durationMs: 1,
-    });
+    const turn = (status: string) => codexTurn("u", status, true);
     for (const [status, closed] of [
       ["interrupted", "cancelled"],
       ["failed", "failed"],

@@ -6,7 +6,7 @@ import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
-import { codexItem, note } from "../support/codex-messages.js";
+import { codexItem, codexTurn, note } from "../support/codex-messages.js";
 import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
 describe("a cancel Codex confirms at once", () => {
@@ -20,16 +20,7 @@ describe("a cancel Codex confirms at once", () => {
     const completed = (turnId: string, status: string) =>
       note("turn/completed", {
         threadId: "t1",
-        turn: {
-          id: turnId,
-          status,
-          items: [],
-          itemsView: "notLoaded",
-          error: null,
-          startedAt: 0,
-          completedAt: 1,
-          durationMs: 1,
-        },
+        turn: codexTurn(turnId, status, true),
       });
     const codex = new FakeCodexClient({
       answers: {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
 import type { CodexMethod, UserInput } from "../../src/codex/index.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
-import { note } from "../support/codex-messages.js";
+import { codexTurn, note } from "../support/codex-messages.js";
 import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
 type Call = { method: CodexMethod; params: unknown; answer(value: unknown): void; fail(err: Error): void };
@@ -37,16 +37,7 @@ function heldCodex() {
   return { fake: codex, calls, nth, emit };
 }
 
-const turn = (id: string, status: string) => ({
-  id,
-  status,
-  items: [],
-  itemsView: "notLoaded",
-  error: null,
-  startedAt: 0,
-  completedAt: null,
-  durationMs: null,
-});
+const turn = (id: string, status: string) => codexTurn(id, status);
 const text = (t: string): UserInput[] => [{ type: "text", text: t, text_elements: [] }];
 
 function sessionOn(codex: ReturnType<typeof heldCodex>) {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { AcpSession } from "../../src/core/session/session.js";
 import { subagentsFeature } from "../../src/features/subagents.js";
 import type { SessionUpdate } from "../../src/bridge/index.js";
-import { codexItem, note } from "../support/codex-messages.js";
+import { codexItem, codexTurn, note } from "../support/codex-messages.js";
 import { FakeCodexClient, fakeHost } from "../support/fake-codex-client.js";
 
 describe("a session that spawns many subagents", () => {
@@ -36,16 +36,7 @@ describe("a session that spawns many subagents", () => {
     };
     await subagentsFeature().attach!(session, {} as never, services as never);
     const parent = routed.get("parent")!;
-    const turn = (id: string, status: string) => ({
-      id,
-      status,
-      items: [],
-      itemsView: "notLoaded",
-      error: null,
-      startedAt: 0,
-      completedAt: null,
-      durationMs: null,
-    });
+    const turn = (id: string, status: string) => codexTurn(id, status);
 
     for (let i = 0; i < 200; i++) {
       const child = `child-${i}`;
