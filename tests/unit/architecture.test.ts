@@ -23,12 +23,16 @@ const files = [...sourceFiles(SRC), ...sourceFiles(TOOLS)];
 const text = new Map(files.map((f) => [f, fs.readFileSync(f, "utf8")]));
 const rel = (f: string): string => path.relative(ROOT, f);
 
-/** Relative imports (type-only ones too: a cycle of types is still a knot in the design). */
-function importsOf(file: string): string[] {
+/**
+ * Relative imports (type-only ones too: a cycle of types is still a knot in the design); with
+ * `lazy: false`, the static ones alone (not `import()`).
+ */
+function importsOf(file: string, { lazy = true } = {}): string[] {
   const out: string[] = [];
   for (const m of (text.get(file) ?? "").matchAll(
     /(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"|import\("(\.{1,2}\/[^"]+)"\)/g,
   )) {
+    if (m[2] !== undefined && !lazy) continue;
     const spec = (m[1] ?? m[2])!;
     const target = path.resolve(path.dirname(file), spec.replace(/\.js$/, ".ts"));
     if (text.has(target)) out.push(target);
@@ -129,12 +133,8 @@ describe("source layout", () => {
       const parts = path.relative(SRC, f).split(path.sep);
       return parts.length > 1 ? parts[0] : undefined;
     };
-    // Static imports only: a lazy import() names its module by path on purpose (the bin loads the
-    // login subcommand's module alone, not the folder's whole surface).
-    const staticImportsOf = (f: string): string[] =>
-      [...(text.get(f) ?? "").matchAll(/(?:import|export)\s[^;]*?from\s+"(\.{1,2}\/[^"]+)"/g)].map((m) =>
-        path.resolve(path.dirname(f), m[1]!.replace(/\.js$/, ".ts")),
-      );
+    // Static imports only (lazy: false): a lazy import() names its module by path on purpose (the
+    // bin loads the login subcommand's module alone, not the folder's whole surface).
     // The bin is the exception: it loads only its start-up path (and, lazily, the login subcommand),
     // so those import the few modules they run by path, not their folders' whole surfaces
     // (tests/e2e/bundle.test.ts checks that the bin holds nothing else).
@@ -142,7 +142,7 @@ describe("source layout", () => {
     const past = files
       .filter((f) => f.startsWith(SRC) && !binPath.has(f))
       .flatMap((f) =>
-        staticImportsOf(f)
+        importsOf(f, { lazy: false })
           .filter(
             (g) =>
               g.startsWith(SRC) && topOf(g) !== undefined && topOf(g) !== topOf(f) && path.basename(g) !== "index.ts",
